@@ -1,0 +1,6 @@
+import Foundation
+import NookModuleAPI
+
+// The TimerModule example needs the module SDK, which is not built yet: say so plainly and fail.
+FileHandle.standardError.write(Data("TimerModule: not implemented yet; it needs NookModuleAPI\n".utf8))
+exit(69)  // EX_UNAVAILABLE

@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// Nook: a live-activity broker for Linux desktops. See README.md and docs/.
+import PackageDescription
+
+let package = Package(
+    name: "Nook",
+    products: [
+        .library(name: "NookCore", targets: ["NookCore"]),
+        .library(name: "NookBus", targets: ["NookBus"]),
+        .library(name: "NookModuleAPI", targets: ["NookModuleAPI"]),
+        .executable(name: "nookd", targets: ["nookd"]),
+        .executable(name: "nookctl", targets: ["nookctl"]),
+    ],
+    targets: [
+        // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Pure and deterministic: no D-Bus, no clocks, no files.
+        .target(name: "NookCore"),
+        // The only code that touches sd-bus: the binding and the Nook wire codec.
+        .target(name: "NookBus", dependencies: ["CSystemd", "NookCore"]),
+        // The SDK module authors write against.
+        .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus"]),
+        // The broker's logic; `nookd` is a thin shell over it.
+        .target(name: "NookBroker", dependencies: ["NookCore", "NookBus"]),
+        .executableTarget(name: "nookd", dependencies: ["NookBroker"]),
+        .executableTarget(name: "nookctl", dependencies: ["NookCore", "NookBus"]),
+        .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI"], path: "Examples/MusicModule"),
+        .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
+        // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
+        .target(name: "NookTestSupport"),
+        // `make bench`: release-build benchmarks that report ratios against in-run baselines.
+        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd"]),
+        .testTarget(name: "NookCoreTests", dependencies: ["NookCore"]),
+        .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import CSystemd
+@_exported import NookCore

@@ -1,0 +1,46 @@
+/// A loosely typed property value, as decoded from the wire before validation.
+///
+/// NookBus turns D-Bus values into `PropValue`s structurally (a `d` becomes `.double`, an
+/// `a{sv}` becomes `.dictionary`); NookCore's validation then checks each key's type and
+/// names the offending path when it is wrong. Keeping this seam means NookCore never sees
+/// D-Bus and the codec never needs to know what a key means.
+public indirect enum PropValue: Hashable, Sendable {
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case array([PropValue])
+    case dictionary([String: PropValue])
+    case structure([PropValue])
+    /// A view node carried inside a prop (the wire's `(sa{sv}av)` in a variant).
+    case node(RawNode)
+
+    /// A short type name for error messages, in D-Bus signature spelling where one exists.
+    public var typeName: String {
+        switch self {
+        case .bool: "b"
+        case .int: "x"
+        case .uint: "t"
+        case .double: "d"
+        case .string: "s"
+        case .array: "a"
+        case .dictionary: "a{sv}"
+        case .structure(let fields): "(" + String(repeating: "?", count: fields.count) + ")"
+        case .node: "(sa{sv}av)"
+        }
+    }
+}
+
+/// A view node as it arrived, unvalidated: kind, props, children.
+public struct RawNode: Hashable, Sendable {
+    public var kind: String
+    public var props: [String: PropValue]
+    public var children: [RawNode]
+
+    public init(kind: String, props: [String: PropValue] = [:], children: [RawNode] = []) {
+        self.kind = kind
+        self.props = props
+        self.children = children
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Makes sure the system packages Nook builds and tests with are present.
+# Installs the missing ones with apt-get when run as root; otherwise prints the exact command.
+set -euo pipefail
+
+# package -> a check that passes when it is installed
+declare -A checks=(
+  [pkgconf]="command -v pkg-config"
+  [libsystemd-dev]="pkg-config --exists libsystemd"
+  [libdbus-1-dev]="pkg-config --exists dbus-1"
+  [dbus-daemon]="command -v dbus-daemon"
+  [dbus-bin]="command -v dbus-send"
+  [systemd]="command -v busctl"
+  [libglib2.0-bin]="command -v gdbus"
+  [python3-dbus]="python3 -c 'import dbus'"
+)
+
+missing=()
+for pkg in "${!checks[@]}"; do
+  if ! bash -c "${checks[$pkg]}" >/dev/null 2>&1; then missing+=("$pkg"); fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+IFS=$'\n' missing=($(sort <<<"${missing[*]}")); unset IFS
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "Nook needs these system packages: ${missing[*]}" >&2
+  echo "Run: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
