@@ -6,3 +6,8 @@
 #include <poll.h>
 #include <errno.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+// fcntl is variadic and does not import into Swift.
+static inline int nook_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }

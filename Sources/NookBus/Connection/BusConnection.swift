@@ -1,0 +1,111 @@
+import CSystemd
+import Glibc
+
+/// One connection to a message bus, driven by its own thread.
+///
+/// Every method runs on the connection's thread (the actor's executor), which is what sd-bus
+/// requires; callers anywhere simply `await`. Signal subscriptions arrive as `AsyncStream`s.
+///
+/// ```swift
+/// let bus = try await BusConnection.connect(to: .session)
+/// let reply = try await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+///                                interface: "org.freedesktop.DBus", member: "ListNames")
+/// ```
+public actor BusConnection {
+    public nonisolated let executor: BusExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// The `sd_bus *`, used only on the bus thread (this actor's isolation).
+    let bus: OpaquePointer
+    /// This connection's unique name on the bus (`:1.42`).
+    public nonisolated let uniqueName: String
+
+    var isClosed = false
+    var matches: [UInt64: MatchRegistration] = [:]
+    var exports: [String: ExportRegistration] = [:]
+    var nextToken: UInt64 = 1
+
+    private init(executor: BusExecutor, bus: BusHandle, uniqueName: String) {
+        self.executor = executor
+        self.bus = bus.raw
+        self.uniqueName = uniqueName
+    }
+
+    deinit {
+        // The thread flushes and releases the bus once its queue is empty.
+        executor.requestStop()
+    }
+
+    /// Connects and completes the `Hello` handshake, so `uniqueName` is known on return.
+    public static func connect(to address: BusAddress, description: String = "nook") async throws -> BusConnection {
+        let executor = try BusExecutor()
+        let (handle, uniqueName) = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<(BusHandle, String), any Error>) in
+            executor.start {
+                do {
+                    let opened = try openBus(address, description: description)
+                    continuation.resume(returning: opened)
+                    return opened.0
+                } catch {
+                    continuation.resume(throwing: error)
+                    return nil
+                }
+            }
+        }
+        return BusConnection(executor: executor, bus: handle, uniqueName: uniqueName)
+    }
+
+    /// Runs on the new bus thread: creates, starts and greets the bus.
+    private static func openBus(_ address: BusAddress, description: String) throws(BusError) -> (BusHandle, String) {
+        var bus: OpaquePointer?
+        switch address {
+        case .session:
+            try check(sd_bus_open_user(&bus), "sd_bus_open_user")
+        case .address(let text):
+            try check(sd_bus_new(&bus), "sd_bus_new")
+            do {
+                try check(sd_bus_set_address(bus, text), "sd_bus_set_address")
+                // Without this sd-bus treats the peer as a direct connection and sends no Hello.
+                try check(sd_bus_set_bus_client(bus, 1), "sd_bus_set_bus_client")
+                try check(sd_bus_start(bus), "sd_bus_start")
+            } catch {
+                sd_bus_unref(bus)
+                throw error
+            }
+        }
+        _ = sd_bus_set_description(bus, description)
+        var name: UnsafePointer<CChar>?
+        do {
+            // Blocks until the Hello reply arrives; fine before the loop starts.
+            try check(sd_bus_get_unique_name(bus, &name), "sd_bus_get_unique_name")
+        } catch {
+            sd_bus_flush_close_unref(bus)
+            throw error
+        }
+        return (BusHandle(raw: bus!), String(cString: name!))
+    }
+
+    /// Flushes what is queued and closes the connection. Later calls throw `BusError.disconnected`.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for registration in matches.values { registration.finish() }
+        matches.removeAll()
+        for registration in exports.values { registration.unregister() }
+        exports.removeAll()
+        sd_bus_flush(bus)
+        sd_bus_close(bus)
+    }
+
+    /// True while the connection is open and the bus reachable.
+    public var isOpen: Bool { !isClosed && sd_bus_is_open(bus) > 0 }
+
+    func ensureOpen() throws(BusError) {
+        guard isOpen else { throw BusError.disconnected }
+    }
+
+    func makeToken() -> UInt64 {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+}

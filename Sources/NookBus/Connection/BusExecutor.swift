@@ -1,0 +1,140 @@
+import CSystemd
+import Glibc
+import Synchronization
+
+/// The serial executor of one bus connection: a dedicated thread that alternates between
+/// running queued jobs and driving sd-bus.
+///
+/// sd-bus objects and their messages belong to one thread, so every touch of the connection
+/// happens here. `BusConnection` is an actor whose executor this is: its isolation *is* the
+/// thread confinement sd-bus needs, checked by the compiler. Other actors can share it
+/// (`unownedExecutor`) to handle calls without a thread hop.
+public final class BusExecutor: SerialExecutor {
+    private let queue = Mutex<[UnownedJob]>([])
+    private let threadID = Atomic<UInt>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    /// Wakes the thread out of `poll` when work arrives from another thread.
+    let wakeFD: Int32
+
+    init() throws(BusError) {
+        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        if fd < 0 { throw BusError.system(function: "eventfd", errno: errno) }
+        wakeFD = fd
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        // Only the push that makes the queue non-empty needs to wake the thread: it drains all.
+        let wasEmpty = queue.withLock { jobs in
+            jobs.append(job)
+            return jobs.count == 1
+        }
+        if wasEmpty { wake() }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func checkIsolated() {
+        precondition(isCurrentThread, "not on the bus thread of this connection")
+    }
+
+    /// True on this executor's thread.
+    public var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    func requestStop() {
+        stopRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
+    // MARK: The loop (on the bus thread)
+
+    /// Starts the thread. `setUp` runs first on it (create the bus there); `nil` ends the thread.
+    func start(setUp: @escaping @Sendable () -> BusHandle?) {
+        let context = Unmanaged.passRetained(ThreadContext(executor: self, setUp: setUp)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
+            context.executor.threadID.store(UInt(pthread_self()), ordering: .relaxed)
+            if let bus = context.setUp() { context.executor.run(bus: bus.raw) }
+            return nil
+        }, context)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        pthread_detach(thread)
+    }
+
+    private func run(bus: OpaquePointer) {
+        var busAlive = true
+        while true {
+            runQueuedJobs()
+            if busAlive {
+                var processed: Int32
+                repeat { processed = sd_bus_process(bus, nil) } while processed > 0
+                // -ENOTCONN / -ECONNRESET: the bus is gone; keep serving jobs so callers get errors.
+                if processed < 0 { busAlive = false }
+            }
+            if queue.withLock({ !$0.isEmpty }) { continue }
+            if stopRequested.load(ordering: .acquiring) { break }
+            waitForWork(bus: busAlive ? bus : nil)
+        }
+        runQueuedJobs()
+        sd_bus_flush_close_unref(bus)
+        close(wakeFD)
+    }
+
+    private func runQueuedJobs() {
+        let jobs = queue.withLock { jobs in
+            let taken = jobs
+            jobs.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
+    }
+
+    private func waitForWork(bus: OpaquePointer?) {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var timeoutMs: Int32 = -1
+        if let bus {
+            let events = sd_bus_get_events(bus)
+            let fd = sd_bus_get_fd(bus)
+            if events >= 0, fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(events), revents: 0)) }
+            var deadline: UInt64 = 0
+            if sd_bus_get_timeout(bus, &deadline) > 0, deadline != UInt64.max {
+                let now = monotonicMicroseconds()
+                timeoutMs = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999) / 1000)
+            }
+        }
+        let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
+        if ready > 0, fds[0].revents & Int16(POLLIN) != 0 {
+            var counter: UInt64 = 0
+            _ = read(wakeFD, &counter, 8)
+        }
+    }
+
+    private final class ThreadContext {
+        let executor: BusExecutor
+        let setUp: @Sendable () -> BusHandle?
+        init(executor: BusExecutor, setUp: @escaping @Sendable () -> BusHandle?) {
+            self.executor = executor
+            self.setUp = setUp
+        }
+    }
+}
+
+/// An `sd_bus *` on its way from the bus thread that created it to the actor that owns it.
+/// Safe to send: it is only ever dereferenced on that same thread.
+struct BusHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+}
+
+func monotonicMicroseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+}

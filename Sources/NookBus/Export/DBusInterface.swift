@@ -1,0 +1,122 @@
+/// A named, typed argument, as it appears in introspection.
+public struct DBusArgument: Hashable, Sendable {
+    public let name: String
+    public let signature: Signature
+    public init(_ name: String, _ signature: Signature) {
+        self.name = name
+        self.signature = signature
+    }
+}
+
+/// An incoming method call, decoded.
+public struct MethodCall: Sendable {
+    /// The caller's unique name.
+    public let sender: String
+    public let path: ObjectPath
+    public let interface: String
+    public let member: String
+    public let arguments: [DBusValue]
+
+    /// Decodes argument `index`, or throws `InvalidArgs` naming it.
+    public func argument<T: DBusConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
+        guard arguments.indices.contains(index) else {
+            throw DBusError(.invalidArgs, "\(member): missing argument \(index)")
+        }
+        do { return try T(dbusValue: arguments[index]) } catch {
+            throw DBusError(.invalidArgs, "\(member): argument \(index): expected '\(T.dbusSignature)', found '\(arguments[index].signature)'")
+        }
+    }
+}
+
+/// One exported method: its signature and its handler.
+///
+/// The handler's input is checked against `inputs` before it runs (a mismatch replies
+/// `InvalidArgs` naming both signatures) and its output against `outputs`.
+public struct DBusMethod: Sendable {
+    public enum Handler: Sendable {
+        /// Runs on the connection's thread and replies at once: the fast path.
+        case immediate(@Sendable (MethodCall) throws -> [DBusValue])
+        /// Runs in a task; the reply is sent when it returns.
+        case deferred(@Sendable (MethodCall) async throws -> [DBusValue])
+    }
+
+    public let name: String
+    public let inputs: [DBusArgument]
+    public let outputs: [DBusArgument]
+    public let handler: Handler
+
+    public init(
+        _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
+        _ handler: @escaping @Sendable (MethodCall) throws -> [DBusValue]
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = .immediate(handler)
+    }
+
+    public init(
+        _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
+        deferred handler: @escaping @Sendable (MethodCall) async throws -> [DBusValue]
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = .deferred(handler)
+    }
+
+    var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
+    var outputSignature: String { outputs.map(\.signature.rawValue).joined() }
+}
+
+/// A signal an interface declares (for introspection; emit with `emitSignal`).
+public struct DBusSignal: Hashable, Sendable {
+    public let name: String
+    public let arguments: [DBusArgument]
+    public init(_ name: String, _ arguments: [DBusArgument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// A property: read through `get`, written through `set` when present.
+public struct DBusProperty: Sendable {
+    public let name: String
+    public let signature: Signature
+    public let get: @Sendable () -> DBusValue
+    public let set: (@Sendable (DBusValue) throws -> Void)?
+    /// Whether a successful `Set` emits `PropertiesChanged` with the new value.
+    public let emitsChanged: Bool
+
+    public init(
+        _ name: String, _ signature: Signature, emitsChanged: Bool = true,
+        get: @escaping @Sendable () -> DBusValue, set: (@Sendable (DBusValue) throws -> Void)? = nil
+    ) {
+        self.name = name
+        self.signature = signature
+        self.get = get
+        self.set = set
+        self.emitsChanged = emitsChanged
+    }
+
+    public var isWritable: Bool { self.set != nil }
+}
+
+/// An interface to export: its methods, signals and properties.
+public struct DBusInterface: Sendable {
+    public let name: String
+    public let methods: [DBusMethod]
+    public let signals: [DBusSignal]
+    public let properties: [DBusProperty]
+
+    public init(_ name: String, methods: [DBusMethod] = [], signals: [DBusSignal] = [], properties: [DBusProperty] = []) {
+        precondition(BusNames.isValidInterfaceName(name), "invalid interface name '\(name)'")
+        self.name = name
+        self.methods = methods
+        self.signals = signals
+        self.properties = properties
+    }
+
+    func method(named member: String) -> DBusMethod? { methods.first { $0.name == member } }
+    func property(named member: String) -> DBusProperty? { properties.first { $0.name == member } }
+}

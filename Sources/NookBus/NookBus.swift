@@ -1,2 +1,0 @@
-import CSystemd
-@_exported import NookCore

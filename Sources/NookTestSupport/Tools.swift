@@ -1,0 +1,100 @@
+import Foundation
+
+/// Runs the command-line tools integration tests talk to (busctl, gdbus, helper scripts).
+public enum Tools {
+    /// The absolute path of `name` on PATH (also /usr/bin and /usr/sbin, which CI may lack).
+    public static func path(of name: String) throws -> String {
+        if name.hasPrefix("/") { return name }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin", "/bin"] {
+            let candidate = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TestSupportError("\(name) is not installed (make test installs it)")
+    }
+
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// Runs a tool to completion without blocking a cooperative thread.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try path(of: name))
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        // Read both pipes while the process runs so a chatty tool cannot fill them and stall.
+        let outData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+        let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return Result(status: status, stdout: String(decoding: await outData.value, as: UTF8.self),
+                      stderr: String(decoding: await errData.value, as: UTF8.self))
+    }
+}
+
+/// A long-running helper process started by a test and ended by its pid.
+public final class HelperProcess: @unchecked Sendable {
+    // Process is not Sendable; this wrapper only reads `processIdentifier` and signals by pid.
+    private let process: Process
+    private let output: FileHandle
+    public var pid: Int32 { process.processIdentifier }
+
+    public init(_ name: String, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Tools.path(of: name))
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        output = pipe.fileHandleForReading
+        try process.run()
+    }
+
+    /// The next line the helper prints (blocking; helpers print promptly).
+    public func readLine() -> String? {
+        var line = Data()
+        while true {
+            let byte = output.readData(ofLength: 1)
+            if byte.isEmpty { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte[0] == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+    }
+
+    public func kill(_ signal: Int32 = SIGKILL) {
+        if process.isRunning { Foundation.kill(pid, signal) }
+    }
+
+    public func waitUntilExit() { process.waitUntilExit() }
+
+    deinit {
+        kill()
+        process.waitUntilExit()
+    }
+}
+
+/// Waits for a condition with a generous deadline, polling: the machines are shared and slow.
+public func eventually(
+    timeout: Duration = .seconds(20), poll: Duration = .milliseconds(10), _ condition: @Sendable () async throws -> Bool
+) async rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: poll)
+    }
+    return try await condition()
+}

@@ -1,0 +1,129 @@
+import Testing
+import NookBus
+import NookTestSupport
+
+@Suite struct SignalTests {
+    static let rule = MatchRule(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged")
+
+    @Test func broadcastSignalsReachEverySubscriber() async throws {
+        try await PrivateBus.with { bus in
+            let emitter = try await BusConnection.connect(to: .address(bus.address))
+            let a = try await BusConnection.connect(to: .address(bus.address))
+            let b = try await BusConnection.connect(to: .address(bus.address))
+            var streamA = try await a.signals(matching: Self.rule).makeAsyncIterator()
+            var streamB = try await b.signals(matching: Self.rule).makeAsyncIterator()
+            try await emitter.emitSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", arguments: [.string("all")])
+            let gotA = await streamA.next(), gotB = await streamB.next()
+            #expect(gotA?.arguments == [.string("all")] && gotA?.sender == emitter.uniqueName)
+            #expect(gotB?.arguments == [.string("all")])
+            for connection in [emitter, a, b] { await connection.close() }
+        }
+    }
+
+    @Test func unicastReachesOnlyItsTarget() async throws {
+        try await PrivateBus.with { bus in
+            let emitter = try await BusConnection.connect(to: .address(bus.address))
+            let target = try await BusConnection.connect(to: .address(bus.address))
+            let bystander = try await BusConnection.connect(to: .address(bus.address))
+            var targetSignals = try await target.signals(matching: Self.rule).makeAsyncIterator()
+            var bystanderSignals = try await bystander.signals(matching: Self.rule).makeAsyncIterator()
+            try await emitter.emitSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged",
+                                         arguments: [.string("private")], destination: target.uniqueName)
+            // Signals from one sender arrive in order: if the bystander's first signal is the
+            // broadcast marker, the unicast one sent before it never reached the bystander.
+            try await emitter.emitSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", arguments: [.string("marker")])
+            #expect(await targetSignals.next()?.arguments == [.string("private")])
+            #expect(await targetSignals.next()?.arguments == [.string("marker")])
+            #expect(await bystanderSignals.next()?.arguments == [.string("marker")])
+            for connection in [emitter, target, bystander] { await connection.close() }
+        }
+    }
+
+    @Test func droppingAStreamRemovesItsMatch() async throws {
+        try await PrivateBus.with { bus in
+            let connection = try await BusConnection.connect(to: .address(bus.address))
+            let token = try await connection.addMatch(Self.rule) { _ in }
+            await connection.removeMatch(token)
+            // Removing twice is harmless.
+            await connection.removeMatch(token)
+            // Closing finishes every open stream.
+            let stream = try await connection.signals(matching: Self.rule)
+            await connection.close()
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next() == nil)
+        }
+    }
+}
+
+@Suite struct NameTests {
+    @Test func secondOwnerOfANameIsRefused() async throws {
+        try await PrivateBus.with { bus in
+            let first = try await BusConnection.connect(to: .address(bus.address))
+            let second = try await BusConnection.connect(to: .address(bus.address))
+            try await first.requestName("org.nook.Test.Owned")
+            await #expect(throws: BusError.nameTaken("org.nook.Test.Owned")) { try await second.requestName("org.nook.Test.Owned") }
+            #expect(try await second.nameOwner(of: "org.nook.Test.Owned") == first.uniqueName)
+            // Asking again for a name one already owns is fine.
+            try await first.requestName("org.nook.Test.Owned")
+            await first.close()
+            await second.close()
+        }
+    }
+
+    @Test func invalidNamesAreRefusedBeforeTheBus() async throws {
+        try await PrivateBus.with { bus in
+            let connection = try await BusConnection.connect(to: .address(bus.address))
+            await #expect(throws: BusError.self) { try await connection.requestName("not a name") }
+            await connection.close()
+        }
+    }
+
+    @Test func nameOwnerChangesAreWatched() async throws {
+        try await PrivateBus.with { bus in
+            let watcher = try await BusConnection.connect(to: .address(bus.address))
+            var changes = try await watcher.nameOwnerChanges(of: "org.nook.Test.Watched").makeAsyncIterator()
+            let owner = try await BusConnection.connect(to: .address(bus.address))
+            try await owner.requestName("org.nook.Test.Watched")
+            #expect(await changes.next() == NameOwnerChange(name: "org.nook.Test.Watched", oldOwner: "", newOwner: owner.uniqueName))
+            try await owner.releaseName("org.nook.Test.Watched")
+            #expect(await changes.next() == NameOwnerChange(name: "org.nook.Test.Watched", oldOwner: owner.uniqueName, newOwner: ""))
+            await owner.close()
+            await watcher.close()
+        }
+    }
+
+    @Test func peerTrackingFiresWhenAHelperIsKilled() async throws {
+        try await PrivateBus.with { bus in
+            let connection = try await BusConnection.connect(to: .address(bus.address))
+            // A real process nobody here wrote the bus code of: python-dbus (Debian's python3-dbus,
+            // hence /usr/bin/python3 rather than whatever python3 is first on PATH) connects and waits.
+            let helper = try HelperProcess("/usr/bin/python3", ["-c", """
+                import dbus, sys, time
+                bus = dbus.bus.BusConnection("\(bus.address)")
+                print(bus.get_unique_name(), flush=True)
+                time.sleep(3600)
+                """])
+            let helperName = try #require(helper.readLine())
+            let left = Flag()
+            _ = try await connection.trackPeer(helperName) { left.set() }
+            #expect(!left.isSet)
+            helper.kill(SIGKILL)
+            #expect(await eventually { left.isSet }, "no leave callback after SIGKILL")
+            // A peer that is already gone is reported at once.
+            let late = Flag()
+            _ = try await connection.trackPeer(helperName) { late.set() }
+            #expect(late.isSet)
+            await connection.close()
+        }
+    }
+}
+
+import Synchronization
+import Glibc
+
+/// A thread-safe boolean for callbacks that run on a bus thread.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
