@@ -58,6 +58,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, ExpressibleB
     public static let conflictingClasses: DiagnosticCode = "conflicting-classes"
     /// A named rule that expands back into itself; the repeated name was dropped.
     public static let namedRuleCycle: DiagnosticCode = "named-rule-cycle"
+    /// Two group nodes of one view claim the same `identity`; the later one uses its position.
+    public static let duplicateGroupIdentity: DiagnosticCode = "duplicate-group-identity"
     /// A `group-*` variant state the DSL does not define; the class passes through unresolved.
     public static let unknownVariant: DiagnosticCode = "unknown-variant"
 }
