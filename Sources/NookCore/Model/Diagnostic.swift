@@ -60,6 +60,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, ExpressibleB
     public static let namedRuleCycle: DiagnosticCode = "named-rule-cycle"
     /// Two group nodes of one view claim the same `identity`; the later one uses its position.
     public static let duplicateGroupIdentity: DiagnosticCode = "duplicate-group-identity"
+    /// `animate-<name>` (or the caller's animation) names no `rules.animations.<name>`.
+    public static let unknownAnimation: DiagnosticCode = "unknown-animation"
     /// A `group-*` variant state the DSL does not define; the class passes through unresolved.
     public static let unknownVariant: DiagnosticCode = "unknown-variant"
 }
