@@ -185,3 +185,18 @@ private func keys(_ spaces: SlotNamespaces) -> [String: String] {
     let one = ModuleMarks(module: "timers", activities: ["a1": ["timer"]])
     #expect(plainHome.meets(one.answerKeys(activity: "a1", id: "timer")))
 }
+
+@Test func variantWireFormNamesStateChainAndGroupPath() throws {
+    let tree = stack("group/hero", [leaf("active:group-hover/hero:opacity-50 hover:scale-110")])
+    let variants = try #require(resolve(tree).variants["expanded/0"])
+    let wire = variants[0].wireDictionary
+    #expect(wire["state"] == .string("active:group-hover"))
+    #expect(wire["group_path"] == .string("expanded"))
+    #expect(wire["classes"] == .string("opacity-50"))
+    #expect(variants[1].wireDictionary["group_path"] == .string(""))
+}
+
+@Test func nookIdsFeedModuleMarksForSuffixing() {
+    let pill = resolve(stack(nil, [leaf(shared: SharedMark(id: "timer")), leaf(shared: SharedMark(id: "t", namespace: "ns")), leaf("group shared-[x]")]))
+    #expect(pill.nookIds == ["timer"])
+}
