@@ -174,7 +174,8 @@ public struct Curve: Hashable, Sendable {
     /// One progress value per frame at `frameRate` Hz, from 0 to `totalDuration` inclusive.
     public func samples(frameRate: Double) -> [Double] {
         guard frameRate.isFinite, frameRate > 0 else { return samples(count: 2) }
-        let frames = Int((totalDuration * frameRate).rounded(.up))
-        return (0...frames).map { frame in value(at: min(Double(frame) / frameRate, totalDuration)) }
+        let total = totalDuration  // a spring's settle time is solved for, so ask once
+        let frames = Int((total * frameRate).rounded(.up))
+        return (0...frames).map { frame in value(at: min(Double(frame) / frameRate, total)) }
     }
 }
