@@ -110,27 +110,28 @@ private struct ClassParser {
             }
             var name: String?
             if let slash {
-                let written = body[body.index(after: slash)...]
-                if let problem = Identifier.problem(written) {
-                    note(.invalidGroupName, .warning, "group name \"\(written)\" in \"\(token)\" \(problem); the class was ignored")
-                    return
-                }
-                name = String(written)
+                guard let valid = groupName(body[body.index(after: slash)...], in: token) else { return }
+                name = valid
             }
             conditions.append(VariantCondition(state: state, isGroup: true, groupName: name))
         }
         list.variants.append(VariantClass(conditions: conditions, utility: String(utility), token: String(token)))
     }
 
+    /// `written` as a group name, or nil after an `invalid-group-name` diagnostic.
+    mutating func groupName(_ written: Substring, in token: Substring, id: String = "") -> String? {
+        if let problem = Identifier.problem(written) {
+            note(.invalidGroupName, .warning, "group name \"\(written)\" in \"\(token)\" \(problem); the class was ignored", id: id)
+            return nil
+        }
+        return String(written)
+    }
+
     mutating func group(_ token: Substring) {
         var declaration = GroupDeclaration()
         if token != "group" {
-            let written = token.dropFirst("group/".count)
-            if let problem = Identifier.problem(written) {
-                note(.invalidGroupName, .warning, "group name \"\(written)\" in \"\(token)\" \(problem); the class was ignored")
-                return
-            }
-            declaration.name = String(written)
+            guard let name = groupName(token.dropFirst("group/".count), in: token) else { return }
+            declaration.name = name
         }
         if let earlier = list.group, earlier != declaration {
             note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier group class on the same node")
@@ -178,12 +179,8 @@ private struct ClassParser {
                 note(.invalidId, .warning, "unexpected \"\(rest)\" after the id in \"\(token)\"; the class was ignored", id: String(id))
                 return
             }
-            let name = rest.dropFirst()
-            if let problem = Identifier.problem(name) {
-                note(.invalidGroupName, .warning, "group name \"\(name)\" in \"\(token)\" \(problem); the class was ignored", id: String(id))
-                return
-            }
-            declaration.groupName = String(name)
+            guard let name = groupName(rest.dropFirst(), in: token, id: String(id)) else { return }
+            declaration.groupName = name
         }
         if let earlier = list.shared, earlier != declaration {
             note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier shared class on the same node", id: String(id))
