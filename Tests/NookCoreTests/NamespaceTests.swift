@@ -200,3 +200,10 @@ private func keys(_ spaces: SlotNamespaces) -> [String: String] {
     let pill = resolve(stack(nil, [leaf(shared: SharedMark(id: "timer")), leaf(shared: SharedMark(id: "t", namespace: "ns")), leaf("group shared-[x]")]))
     #expect(pill.nookIds == ["timer"])
 }
+
+@Test func namedReferencePicksNearestAncestorWithThatName() {
+    let tree = stack("group/hero", [stack("group/hero", [stack("group/row", [leaf("shared-[cover]/hero group-hover/hero:opacity-50")])])])
+    let spaces = resolve(tree)
+    #expect(spaces.elements.map(\.groupPath) == ["expanded/0"])
+    #expect(spaces.variants["expanded/0/0/0"]?.first?.conditions.first?.groupPath == "expanded/0")
+}
