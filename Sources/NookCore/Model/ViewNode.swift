@@ -118,6 +118,9 @@ public struct NodeProps: Hashable, Sendable {
     // Custom view.
     public var name: String?
     public var params: [String: PropValue]?
+    // Updates.
+    /// `animate` b on a view's root (`SetContent`): false asks for the new view without animation.
+    public var animate: Bool?
 
     public init() {}
 }

@@ -1,0 +1,233 @@
+extension ClassList {
+    /// Parses a class string.
+    ///
+    /// Contract: tokens are separated by whitespace. A token naming a rule in `namedRules` is
+    /// replaced by that rule's classes first (recursively; a rule reached again inside its own
+    /// expansion is dropped with `named-rule-cycle`). Then each token is, in this order: a
+    /// variant chain (`a:b:utility`, split on `:` outside brackets), `group[/name]`,
+    /// `shared-[id][/name]`, a `shared-*` option, an animation class, a layout utility, or
+    /// passthrough. When two classes of one family disagree, the later one wins, with a
+    /// `conflicting-classes` diagnostic.
+    /// - Parameters:
+    ///   - classes: the node's `classes` prop.
+    ///   - namedRules: `rules.named` from the theme (class name -> class string).
+    ///   - path: the path put on diagnostics, usually the node's path plus `.classes`.
+    public init(parsing classes: String, namedRules: [String: String] = [:], path: String = "") {
+        self.init()
+        var parser = ClassParser(list: self, rules: namedRules, path: path)
+        parser.parse(classes[...], expanding: [])
+        self = parser.list
+    }
+}
+
+/// The parse in progress; each method handles one family of classes.
+private struct ClassParser {
+    var list: ClassList
+    let rules: [String: String]
+    let path: String
+
+    init(list: ClassList, rules: [String: String], path: String) {
+        self.list = list
+        self.rules = rules
+        self.path = path
+    }
+
+    mutating func parse(_ classes: Substring, expanding: [String]) {
+        for token in classes.split(whereSeparator: { $0.isWhitespace }) {
+            if let rule = rules[String(token)] {
+                if expanding.contains(String(token)) {
+                    let chain = (expanding + [String(token)]).joined(separator: " -> ")
+                    note(.namedRuleCycle, .warning, "named rule cycle \(chain); the repeated \"\(token)\" was dropped")
+                } else {
+                    parse(rule[...], expanding: expanding + [String(token)])
+                }
+                continue
+            }
+            classify(token)
+        }
+    }
+
+    mutating func note(_ code: DiagnosticCode, _ severity: DiagnosticSeverity, _ message: String, id: String = "") {
+        list.diagnostics.append(Diagnostic(code, severity, message, path: path, id: id))
+    }
+
+    mutating func classify(_ token: Substring) {
+        let parts = Self.splitVariants(token)
+        if parts.count > 1 {
+            variant(token, parts)
+        } else if token == "group" || token.hasPrefix("group/") {
+            group(token)
+        } else if token.hasPrefix("shared-") {
+            shared(token)
+        } else if token.hasPrefix("animate-") || token.hasPrefix("duration-") || token.hasPrefix("delay-") {
+            animation(token)
+        } else if let utility = LayoutUtility.parse(token) {
+            list.layout.append(utility)
+        } else {
+            list.passthrough.append(String(token))
+        }
+    }
+
+    /// Splits on `:` outside `[...]`, so arbitrary values like `bg-[url(a:b)]` stay whole.
+    static func splitVariants(_ token: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var depth = 0
+        var start = token.startIndex
+        for index in token.indices {
+            switch token[index] {
+            case "[": depth += 1
+            case "]": depth = max(0, depth - 1)
+            case ":" where depth == 0:
+                parts.append(token[start..<index])
+                start = token.index(after: index)
+            default: break
+            }
+        }
+        parts.append(token[start...])
+        return parts
+    }
+
+    // MARK: Families
+
+    mutating func variant(_ token: Substring, _ parts: [Substring]) {
+        guard let utility = parts.last, !utility.isEmpty, !parts.dropLast().contains(where: \.isEmpty) else {
+            list.passthrough.append(String(token))
+            return
+        }
+        var conditions: [VariantCondition] = []
+        for part in parts.dropLast() {
+            guard part.hasPrefix("group-") else {
+                conditions.append(VariantCondition(state: String(part)))
+                continue
+            }
+            let body = part.dropFirst("group-".count)
+            let slash = body.firstIndex(of: "/")
+            let state = String(body[..<(slash ?? body.endIndex)])
+            guard VariantCondition.groupStates.contains(state) else {
+                note(.unknownVariant, .info, "\"\(part)\" in \"\(token)\" is not a group state (group-hover, group-focus, group-active, group-pressed, group-disabled); passed through as written")
+                list.passthrough.append(String(token))
+                return
+            }
+            var name: String?
+            if let slash {
+                guard let valid = groupName(body[body.index(after: slash)...], in: token) else { return }
+                name = valid
+            }
+            conditions.append(VariantCondition(state: state, isGroup: true, groupName: name))
+        }
+        list.variants.append(VariantClass(conditions: conditions, utility: String(utility), token: String(token)))
+    }
+
+    /// `written` as a group name, or nil after an `invalid-group-name` diagnostic.
+    mutating func groupName(_ written: Substring, in token: Substring, id: String = "") -> String? {
+        if let problem = Identifier.problem(written) {
+            note(.invalidGroupName, .warning, "group name \"\(written)\" in \"\(token)\" \(problem); the class was ignored", id: id)
+            return nil
+        }
+        return String(written)
+    }
+
+    mutating func group(_ token: Substring) {
+        var declaration = GroupDeclaration()
+        if token != "group" {
+            guard let name = groupName(token.dropFirst("group/".count), in: token) else { return }
+            declaration.name = name
+        }
+        if let earlier = list.group, earlier != declaration {
+            note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier group class on the same node")
+        }
+        list.group = declaration
+    }
+
+    mutating func shared(_ token: Substring) {
+        let option = token.dropFirst("shared-".count)
+        switch option {
+        case "frame", "position", "size":
+            let properties = SharedProperties(rawValue: String(option))!
+            if let earlier = list.sharedProperties, earlier != properties {
+                note(.conflictingClasses, .info, "\"\(token)\" replaces shared-\(earlier.rawValue)")
+            }
+            list.sharedProperties = properties
+            return
+        case "source", "follower":
+            let role = SharedRole(rawValue: String(option))!
+            if let earlier = list.sharedRole, earlier != role {
+                note(.conflictingClasses, .info, "\"\(token)\" replaces shared-\(earlier.rawValue)")
+            }
+            list.sharedRole = role
+            return
+        default:
+            break
+        }
+        guard option.hasPrefix("[") else {
+            note(.unknownClass, .info, "\"\(token)\" is not a shared class (shared-[id], shared-[id]/name, shared-frame|position|size, shared-source|follower); ignored")
+            return
+        }
+        guard let close = option.firstIndex(of: "]") else {
+            note(.invalidId, .warning, "\"\(token)\" has no closing ']'; the class was ignored")
+            return
+        }
+        let id = option[option.index(after: option.startIndex)..<close]
+        if let problem = Identifier.problem(id) {
+            note(.invalidId, .warning, "shared id \"\(id)\" in \"\(token)\" \(problem); the class was ignored", id: String(id))
+            return
+        }
+        let rest = option[option.index(after: close)...]
+        var declaration = SharedClass(id: String(id))
+        if !rest.isEmpty {
+            guard rest.hasPrefix("/") else {
+                note(.invalidId, .warning, "unexpected \"\(rest)\" after the id in \"\(token)\"; the class was ignored", id: String(id))
+                return
+            }
+            guard let name = groupName(rest.dropFirst(), in: token, id: String(id)) else { return }
+            declaration.groupName = name
+        }
+        if let earlier = list.shared, earlier != declaration {
+            note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier shared class on the same node", id: String(id))
+        }
+        list.shared = declaration
+    }
+
+    mutating func animation(_ token: Substring) {
+        if token.hasPrefix("animate-") {
+            let name = token.dropFirst("animate-".count)
+            if let problem = Identifier.problem(name) {
+                note(.unknownClass, .info, "animation name \"\(name)\" in \"\(token)\" \(problem); ignored")
+                return
+            }
+            let preset = AnimationPreset(name: String(name))
+            if let earlier = list.animation.preset, earlier != preset {
+                note(.conflictingClasses, .info, "\"\(token)\" replaces animate-\(earlier.name)")
+            }
+            list.animation.preset = preset
+            return
+        }
+        let isDuration = token.hasPrefix("duration-")
+        let value = token.dropFirst(isDuration ? "duration-".count : "delay-".count)
+        guard let seconds = Self.milliseconds(value) else {
+            note(.invalidTiming, .warning, "\"\(token)\" needs a whole number of milliseconds (duration-400, delay-[0.2s]); ignored")
+            return
+        }
+        if isDuration {
+            if let earlier = list.animation.duration, earlier != seconds {
+                note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier duration class")
+            }
+            list.animation.duration = seconds
+        } else {
+            if let earlier = list.animation.delay, earlier != seconds {
+                note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier delay class")
+            }
+            list.animation.delay = seconds
+        }
+    }
+
+    /// `400` -> 0.4, `[400ms]` -> 0.4, `[0.4s]` -> 0.4 (seconds); nil when malformed.
+    static func milliseconds(_ text: Substring) -> Double? {
+        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ms = Int(text) {
+            return Double(ms) / 1000
+        }
+        guard text.hasPrefix("["), text.hasSuffix("]"), text.count > 2 else { return nil }
+        guard let seconds = DurationText.seconds(String(text.dropFirst().dropLast())) else { return nil }
+        return seconds
+    }
+}

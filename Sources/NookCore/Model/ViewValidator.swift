@@ -1,0 +1,403 @@
+/// A view tree that passed validation, with what validation wants the module to know.
+public struct ValidatedView: Hashable, Sendable {
+    public var root: ViewNode
+    /// Info diagnostics, e.g. `unknown-key` for props this broker does not know and ignored.
+    public var diagnostics: [Diagnostic]
+
+    public init(root: ViewNode, diagnostics: [Diagnostic] = []) {
+        self.root = root
+        self.diagnostics = diagnostics
+    }
+}
+
+/// Turns the wire's loosely typed `RawNode` into a typed `ViewNode`, or refuses it.
+///
+/// Contract: every prop is checked against CONTRACT.md's table for its kind (type, range,
+/// charset, length); the tree against `limits` (node count, depth). The first violation
+/// throws a `ViewValidationError` naming its path (`expanded/0/2.shared.id`) and rule. Keys
+/// this broker does not know are ignored with an info `unknown-key` diagnostic, so modules
+/// written for a newer contract keep working. Class strings are kept verbatim here; the
+/// class parser reads them later (its problems are diagnostics, never errors).
+///
+/// ```swift
+/// let view = try ViewValidator().validate(raw, slot: "expanded")
+/// layout(view.root); report(view.diagnostics)
+/// ```
+public struct ViewValidator: Sendable {
+    public var limits: ViewLimits
+
+    public init(limits: ViewLimits = .standard) { self.limits = limits }
+
+    /// Validates one slot's tree.
+    /// - Parameters:
+    ///   - raw: the tree as NookBus decoded it.
+    ///   - slot: the slot name, used as the root's path (`compact_leading`, `expanded`, ...).
+    /// - Returns: the typed tree and its diagnostics.
+    /// - Throws: `ViewValidationError` for the first broken rule.
+    public func validate(_ raw: RawNode, slot: String) throws(ViewValidationError) -> ValidatedView {
+        var walk = Walk(limits: limits)
+        let root = try walk.node(raw, path: slot, depth: 1)
+        return ValidatedView(root: root, diagnostics: walk.diagnostics)
+    }
+}
+
+extension ViewValidator {
+    /// Props any kind may carry.
+    static let commonKeys: Set<String> = [
+        "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
+        "classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
+    ]
+
+    /// Props of each kind beyond the common ones.
+    static let kindKeys: [NodeKind: Set<String>] = [
+        .vstack: ["spacing", "alignment", "stagger"],
+        .hstack: ["spacing", "alignment", "stagger"],
+        .zstack: ["spacing", "alignment", "stagger"],
+        .text: ["text", "font_size", "font_weight", "monospaced_digits", "timer_end"],
+        .image: ["symbol", "uri"],
+        .shape: ["shape", "corner_radius", "color"],
+        .progress: ["value", "start", "end", "style"],
+        .spacer: ["min_length"],
+        .view: ["name", "params"],
+    ]
+
+    static let sharedKeys: Set<String> = ["id", "style", "namespace", "properties", "anchor", "is_source"]
+}
+
+/// One validation pass: counts nodes and collects diagnostics as it goes.
+private struct Walk {
+    let limits: ViewLimits
+    var nodeCount = 0
+    var diagnostics: [Diagnostic] = []
+
+    init(limits: ViewLimits) { self.limits = limits }
+
+    mutating func node(_ raw: RawNode, path: String, depth: Int) throws(ViewValidationError) -> ViewNode {
+        nodeCount += 1
+        if nodeCount > limits.maxNodes {
+            throw ViewValidationError(
+                path: path, code: .tooManyNodes, message: "the view has more than \(limits.maxNodes) nodes")
+        }
+        if depth > limits.maxDepth {
+            throw ViewValidationError(
+                path: path, code: .tooDeep, message: "nodes nest deeper than \(limits.maxDepth) levels")
+        }
+        guard let kind = NodeKind(rawValue: raw.kind) else {
+            let known = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ViewValidationError(
+                path: path, code: .unknownKind, message: "unknown node kind \"\(raw.kind)\" (known: \(known))")
+        }
+        let known = ViewValidator.commonKeys.union(ViewValidator.kindKeys[kind] ?? [])
+        for key in raw.props.keys.sorted() where !known.contains(key) {
+            diagnostics.append(
+                Diagnostic(
+                    .unknownKey, .info, "prop \"\(key)\" is not known for a \(kind.rawValue) node and was ignored",
+                    path: NodePath.prop(path, key)))
+        }
+        let reader = PropReader(props: raw.props, path: path, limits: limits)
+        let props = try reader.read(kind: kind, diagnostics: &diagnostics)
+
+        if !raw.children.isEmpty && !(kind.isStack || kind == .view) {
+            throw ViewValidationError(
+                path: path, code: .unexpectedChildren,
+                message: "a \(kind.rawValue) node draws no children but has \(raw.children.count)")
+        }
+        var children: [ViewNode] = []
+        children.reserveCapacity(raw.children.count)
+        for (index, child) in raw.children.enumerated() {
+            children.append(try node(child, path: NodePath.child(path, index), depth: depth + 1))
+        }
+        return ViewNode(kind: kind, props: props, children: children)
+    }
+}
+
+/// Typed access to one node's props; every accessor names the prop's path when it throws.
+private struct PropReader {
+    let props: [String: PropValue]
+    let path: String
+    let limits: ViewLimits
+
+    func read(kind: NodeKind, diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> NodeProps {
+        var p = NodeProps()
+        p.width = try size("width")
+        p.height = try size("height")
+        p.minWidth = try size("min_width")
+        p.maxWidth = try size("max_width")
+        p.minHeight = try size("min_height")
+        p.maxHeight = try size("max_height")
+        try checkOrder("min_width", p.minWidth, "max_width", p.maxWidth)
+        try checkOrder("min_height", p.minHeight, "max_height", p.maxHeight)
+        p.padding = try padding()
+        p.opacity = try unitInterval("opacity")
+        p.classes = try string("classes", max: limits.maxStringBytes)
+        p.group = try group()
+        p.groupState = try groupState()
+        p.identity = try identifier("identity")
+        p.role = try choice("role", NodeRole.self)
+        p.animationValue = try string("animation_value", max: limits.maxStringBytes)
+        p.shared = try shared(diagnostics: &diagnostics)
+        p.animate = try bool("animate")
+
+        switch kind {
+        case .vstack, .hstack, .zstack:
+            p.spacing = try size("spacing")
+            p.alignment = try choice("alignment", Alignment.self)
+            p.stagger = try bool("stagger")
+        case .text:
+            p.text = try string("text", max: limits.maxStringBytes)
+            p.fontSize = try size("font_size")
+            p.fontWeight = try string("font_weight", max: limits.maxNameBytes)
+            p.monospacedDigits = try bool("monospaced_digits")
+            p.timerEnd = try int64("timer_end")
+        case .image:
+            p.symbol = try string("symbol", max: limits.maxNameBytes)
+            p.uri = try string("uri", max: limits.maxStringBytes)
+        case .shape:
+            p.shape = try choice("shape", ShapeKind.self)
+            p.cornerRadius = try size("corner_radius")
+            p.color = try color("color")
+        case .progress:
+            p.value = try unitInterval("value")
+            p.start = try int64("start")
+            p.end = try int64("end")
+            p.progressStyle = try choice("style", ProgressStyle.self)
+        case .spacer:
+            p.minLength = try size("min_length")
+        case .view:
+            p.name = try string("name", max: limits.maxNameBytes)
+            p.params = try params()
+        }
+        return p
+    }
+
+    // MARK: Typed readers
+
+    private func keyPath(_ key: String) -> String { NodePath.prop(path, key) }
+
+    private func wrongType(_ key: String, expected: String, found: PropValue) -> ViewValidationError {
+        ViewValidationError(
+            path: keyPath(key), code: .wrongType, message: "expected type \(expected), found \(found.typeName)")
+    }
+
+    private func double(_ key: String) throws(ViewValidationError) -> Double? {
+        guard let value = props[key] else { return nil }
+        guard case .double(let number) = value else { throw wrongType(key, expected: "d", found: value) }
+        return number
+    }
+
+    /// A size: finite and not negative.
+    private func size(_ key: String) throws(ViewValidationError) -> Double? {
+        guard let number = try double(key) else { return nil }
+        try Self.checkSize(number, at: keyPath(key))
+        return number
+    }
+
+    static func checkSize(_ number: Double, at path: String) throws(ViewValidationError) {
+        guard number.isFinite, number >= 0 else {
+            throw ViewValidationError(
+                path: path, code: .invalidSize, message: "a size must be finite and not negative, found \(number)")
+        }
+    }
+
+    private func checkOrder(_ minKey: String, _ min: Double?, _ maxKey: String, _ max: Double?)
+        throws(ViewValidationError)
+    {
+        if let min, let max, min > max {
+            throw ViewValidationError(
+                path: keyPath(minKey), code: .invalidSize, message: "\(minKey) \(min) exceeds \(maxKey) \(max)")
+        }
+    }
+
+    private func unitInterval(_ key: String) throws(ViewValidationError) -> Double? {
+        guard let number = try double(key) else { return nil }
+        guard number >= 0, number <= 1 else {
+            throw ViewValidationError(
+                path: keyPath(key), code: .invalidValue, message: "expected a number in 0...1, found \(number)")
+        }
+        return number
+    }
+
+    private func bool(_ key: String) throws(ViewValidationError) -> Bool? {
+        guard let value = props[key] else { return nil }
+        guard case .bool(let flag) = value else { throw wrongType(key, expected: "b", found: value) }
+        return flag
+    }
+
+    private func int64(_ key: String) throws(ViewValidationError) -> Int64? {
+        guard let value = props[key] else { return nil }
+        guard case .int(let number) = value else { throw wrongType(key, expected: "x", found: value) }
+        return number
+    }
+
+    private func string(_ key: String, max: Int) throws(ViewValidationError) -> String? {
+        guard let value = props[key] else { return nil }
+        guard case .string(let text) = value else { throw wrongType(key, expected: "s", found: value) }
+        try Self.checkLength(text, max: max, at: keyPath(key))
+        return text
+    }
+
+    static func checkLength(_ text: String, max: Int, at path: String) throws(ViewValidationError) {
+        let bytes = text.utf8.count
+        if bytes > max {
+            throw ViewValidationError(
+                path: path, code: .stringTooLong, message: "string is \(bytes) bytes long (at most \(max))")
+        }
+    }
+
+    private func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ViewValidationError) -> E?
+    where E.RawValue == String {
+        guard let text = try string(key, max: limits.maxNameBytes) else { return nil }
+        guard let value = E(rawValue: text) else {
+            let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ViewValidationError(
+                path: keyPath(key), code: .invalidValue, message: "\"\(text)\" is not one of: \(allowed)")
+        }
+        return value
+    }
+
+    private func identifier(_ key: String, at path: String? = nil) throws(ViewValidationError) -> String? {
+        guard let text = try string(key, max: limits.maxStringBytes) else { return nil }
+        try Self.checkIdentifier(text, at: path ?? keyPath(key), code: .invalidId, what: "id")
+        return text
+    }
+
+    static func checkIdentifier(_ text: String, at path: String, code: ViewValidationError.Code, what: String)
+        throws(ViewValidationError)
+    {
+        if let problem = Identifier.problem(text) {
+            throw ViewValidationError(path: path, code: code, message: "\(what) \"\(text)\" \(problem)")
+        }
+    }
+
+    private func padding() throws(ViewValidationError) -> EdgeInsets? {
+        guard let value = props["padding"] else { return nil }
+        guard case .structure(let fields) = value, fields.count == 4 else {
+            throw wrongType("padding", expected: "(dddd)", found: value)
+        }
+        var edges: [Double] = []
+        for field in fields {
+            guard case .double(let number) = field else { throw wrongType("padding", expected: "(dddd)", found: value) }
+            try Self.checkSize(number, at: keyPath("padding"))
+            edges.append(number)
+        }
+        return EdgeInsets(top: edges[0], leading: edges[1], bottom: edges[2], trailing: edges[3])
+    }
+
+    private func color(_ key: String) throws(ViewValidationError) -> String? {
+        guard let text = try string(key, max: limits.maxNameBytes) else { return nil }
+        let digits = text.utf8.dropFirst()
+        let isHex = digits.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHex else {
+            throw ViewValidationError(
+                path: keyPath(key), code: .invalidValue, message: "expected a colour #RRGGBB or #RRGGBBAA, found \"\(text)\"")
+        }
+        return text
+    }
+
+    /// `group`: `""` for an anonymous group, else its name; `group/<name>` is accepted too.
+    private func group() throws(ViewValidationError) -> String? {
+        guard var text = try string("group", max: limits.maxStringBytes) else { return nil }
+        if text.hasPrefix("group/") { text.removeFirst("group/".count) }
+        if !text.isEmpty {
+            try Self.checkIdentifier(text, at: keyPath("group"), code: .invalidGroupName, what: "group name")
+        }
+        return text
+    }
+
+    /// `group_state`: state name -> b. `focus`, `disabled`, `active` are the contract's; other
+    /// names are explicit states a module defines, so they are kept.
+    private func groupState() throws(ViewValidationError) -> [String: Bool]? {
+        guard let value = props["group_state"] else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType("group_state", expected: "a{sv}", found: value) }
+        if entries.count > limits.maxParamEntries {
+            throw ViewValidationError(
+                path: keyPath("group_state"), code: .tooManyParams,
+                message: "\(entries.count) states (at most \(limits.maxParamEntries))")
+        }
+        var states: [String: Bool] = [:]
+        for (name, entry) in entries {
+            let entryPath = NodePath.prop(keyPath("group_state"), name)
+            try Self.checkIdentifier(name, at: entryPath, code: .invalidValue, what: "state name")
+            guard case .bool(let flag) = entry else {
+                throw ViewValidationError(
+                    path: entryPath, code: .wrongType, message: "expected type b, found \(entry.typeName)")
+            }
+            states[name] = flag
+        }
+        return states
+    }
+
+    private func shared(diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> SharedMark? {
+        guard let value = props["shared"] else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType("shared", expected: "a{sv}", found: value) }
+        let sharedPath = keyPath("shared")
+        for key in entries.keys.sorted() where !ViewValidator.sharedKeys.contains(key) {
+            diagnostics.append(
+                Diagnostic(
+                    .unknownKey, .info, "shared key \"\(key)\" is not known and was ignored",
+                    path: NodePath.prop(sharedPath, key)))
+        }
+        let inner = PropReader(props: entries, path: sharedPath, limits: limits)
+        guard let id = try inner.identifier("id") else {
+            throw ViewValidationError(
+                path: NodePath.prop(sharedPath, "id"), code: .missingKey, message: "a shared mark needs an id")
+        }
+        var mark = SharedMark(id: id)
+        mark.style = try inner.choice("style", SharedStyle.self) ?? .resize
+        if let namespace = try inner.string("namespace", max: limits.maxStringBytes), !namespace.isEmpty {
+            try Self.checkIdentifier(namespace, at: inner.keyPath("namespace"), code: .invalidId, what: "namespace")
+            mark.namespace = namespace
+        }
+        mark.properties = try inner.choice("properties", SharedProperties.self) ?? .frame
+        mark.anchor = try inner.choice("anchor", SharedAnchor.self) ?? .center
+        mark.isSource = try inner.bool("is_source") ?? true
+        return mark
+    }
+
+    private func params() throws(ViewValidationError) -> [String: PropValue]? {
+        guard let value = props["params"] else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType("params", expected: "a{sv}", found: value) }
+        var budget = limits.maxParamEntries
+        try checkParam(value, path: keyPath("params"), depth: 1, budget: &budget)
+        return entries
+    }
+
+    /// Walks a free-form value, charging every entry against `budget`.
+    private func checkParam(_ value: PropValue, path: String, depth: Int, budget: inout Int) throws(ViewValidationError) {
+        func charge() throws(ViewValidationError) {
+            budget -= 1
+            if budget < 0 {
+                throw ViewValidationError(
+                    path: path, code: .tooManyParams, message: "params hold more than \(limits.maxParamEntries) entries")
+            }
+        }
+        switch value {
+        case .string(let text):
+            try Self.checkLength(text, max: limits.maxStringBytes, at: path)
+        case .node:
+            throw ViewValidationError(path: path, code: .wrongType, message: "params may not carry view nodes")
+        case .array(let items), .structure(let items):
+            guard depth <= limits.maxParamDepth else { throw paramsTooDeep(path) }
+            for (index, item) in items.enumerated() {
+                try charge()
+                try checkParam(item, path: NodePath.prop(path, String(index)), depth: depth + 1, budget: &budget)
+            }
+        case .dictionary(let entries):
+            guard depth <= limits.maxParamDepth else { throw paramsTooDeep(path) }
+            for key in entries.keys.sorted() {
+                try charge()
+                try Self.checkLength(key, max: limits.maxNameBytes, at: NodePath.prop(path, key))
+                try checkParam(entries[key]!, path: NodePath.prop(path, key), depth: depth + 1, budget: &budget)
+            }
+        case .bool, .int, .uint, .double:
+            break
+        }
+    }
+
+    private func paramsTooDeep(_ path: String) -> ViewValidationError {
+        ViewValidationError(path: path, code: .tooManyParams, message: "params nest deeper than \(limits.maxParamDepth) levels")
+    }
+}

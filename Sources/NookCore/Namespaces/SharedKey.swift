@@ -1,0 +1,79 @@
+/// Which namespace a shared key lives in (the plan's `namespace`: `nook`, `group`, `custom`).
+public enum NamespaceKind: String, Hashable, Sendable, CaseIterable {
+    /// `.nookSharedElement` / `shared.namespace == ""`: matched within the module, across
+    /// surfaces (rule 3) and in content transitions of the same slot.
+    case nook
+    /// `shared-[id]` classes: matched within one group node of one slot (rule 15).
+    case group
+    /// `.twShared(_, in:)` / `shared.namespace != ""`: a caller namespace within one slot.
+    case custom
+}
+
+/// The string two marked elements must share to be matched, tagged with its namespace.
+///
+/// Formats (owner is `<module>` for module-level views, `<module>/<activity>` otherwise):
+/// - nook: `<module>/<id>` as written (rule 8's suffixing gives the full set of answer keys);
+/// - group: `<owner>/<slot>/group#<n>/<id>` for the n-th group node in preorder, or
+///   `<owner>/<slot>/group:<identity>/<id>` for a group with an explicit `identity`;
+/// - custom: `<owner>/<slot>/ns:<namespace>/<id>`.
+/// `#` and `:` cannot occur in ids, so the formats never collide.
+public struct SharedKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var namespace: NamespaceKind
+    public var key: String
+
+    public init(_ namespace: NamespaceKind, _ key: String) {
+        self.namespace = namespace
+        self.key = key
+    }
+
+    public var description: String { namespace.rawValue + ":" + key }
+
+    public static func < (lhs: SharedKey, rhs: SharedKey) -> Bool {
+        (lhs.namespace.rawValue, lhs.key) < (rhs.namespace.rawValue, rhs.key)
+    }
+}
+
+/// Whose view a slot tree is: a module-level view (`activity == nil`) or an activity's.
+public struct SlotOwner: Hashable, Sendable, CustomStringConvertible {
+    public var module: String
+    public var activity: String?
+
+    public init(module: String, activity: String? = nil) {
+        self.module = module
+        self.activity = activity
+    }
+
+    /// `<module>` or `<module>/<activity>`, the plan's `owner`.
+    public var description: String { activity.map { module + "/" + $0 } ?? module }
+}
+
+/// One marked node, resolved to its namespace and key, with the options matching needs.
+public struct SharedElement: Hashable, Sendable {
+    public var key: SharedKey
+    /// The id as written (`cover`, `timer.a1`).
+    public var id: String
+    /// The marked node's path (`expanded/0/1`).
+    public var path: String
+    public var role: SharedRole
+    public var properties: SharedProperties
+    public var anchor: SharedAnchor
+    public var style: SharedStyle
+    /// For group keys, the path of the group node the id resolved to.
+    public var groupPath: String?
+
+    public init(
+        key: SharedKey, id: String, path: String, role: SharedRole = .source, properties: SharedProperties = .frame,
+        anchor: SharedAnchor = .center, style: SharedStyle = .resize, groupPath: String? = nil
+    ) {
+        self.key = key
+        self.id = id
+        self.path = path
+        self.role = role
+        self.properties = properties
+        self.anchor = anchor
+        self.style = style
+        self.groupPath = groupPath
+    }
+
+    public var isSource: Bool { role == .source }
+}

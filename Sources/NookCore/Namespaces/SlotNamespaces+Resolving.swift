@@ -1,0 +1,147 @@
+extension SlotNamespaces {
+    /// Resolves every mark, group and group variant in one slot's tree.
+    /// - Parameters:
+    ///   - root: the slot's validated tree.
+    ///   - slot: the slot name, also the root's path.
+    ///   - owner: the module (and activity) that supplied the view; part of every key.
+    ///   - namedRules: `rules.named` from the theme, for class expansion.
+    public init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String] = [:]) {
+        var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
+        walk.visit(root, path: slot, enclosing: [])
+        self = walk.result
+    }
+}
+
+private struct NamespaceWalk {
+    let slot: String
+    let owner: SlotOwner
+    let namedRules: [String: String]
+    var result = SlotNamespaces()
+    var explicitIdentities: Set<String> = []
+
+    init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
+        self.slot = slot
+        self.owner = owner
+        self.namedRules = namedRules
+    }
+
+    /// `enclosing` lists the ancestor groups, innermost last.
+    mutating func visit(_ node: ViewNode, path: String, enclosing: [GroupNode]) {
+        var classes: ClassList?
+        if let text = node.props.classes {
+            let list = ClassList(parsing: text, namedRules: namedRules, path: NodePath.prop(path, "classes"))
+            result.diagnostics += list.diagnostics.map { diagnostic in
+                var diagnostic = diagnostic
+                diagnostic.module = owner.module
+                return diagnostic
+            }
+            result.classes[path] = list
+            classes = list
+        }
+
+        if let mark = node.props.shared { nookOrCustom(mark, path: path) }
+        if let classes {
+            if let shared = classes.shared { groupScoped(shared, classes: classes, path: path, enclosing: enclosing) }
+            variants(classes.variants, path: path, enclosing: enclosing)
+        }
+
+        var inner = enclosing
+        if let group = declareGroup(node, classes: classes, path: path) { inner.append(group) }
+        for (index, child) in node.children.enumerated() {
+            visit(child, path: NodePath.child(path, index), enclosing: inner)
+        }
+    }
+
+    mutating func nookOrCustom(_ mark: SharedMark, path: String) {
+        let key =
+            mark.isNookNamespace
+            ? SharedKey(.nook, owner.module + "/" + mark.id)
+            : SharedKey(.custom, "\(owner)/\(slot)/ns:\(mark.namespace)/\(mark.id)")
+        result.elements.append(
+            SharedElement(
+                key: key, id: mark.id, path: path, role: mark.isSource ? .source : .follower,
+                properties: mark.properties, anchor: mark.anchor, style: mark.style))
+    }
+
+    mutating func groupScoped(_ shared: SharedClass, classes: ClassList, path: String, enclosing: [GroupNode]) {
+        guard let group = Self.find(shared.groupName, in: enclosing) else {
+            let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
+            result.diagnostics.append(
+                Diagnostic(
+                    .missingGroup, .warning,
+                    "shared-[\(shared.id)] has no \(wanted); the element draws normally but is not matched",
+                    path: NodePath.prop(path, "classes"), module: owner.module, id: shared.id))
+            return
+        }
+        result.elements.append(
+            SharedElement(
+                key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path,
+                role: classes.sharedRole ?? .source, properties: classes.matchedProperties, groupPath: group.path))
+    }
+
+    mutating func variants(_ variants: [VariantClass], path: String, enclosing: [GroupNode]) {
+        var resolved: [ResolvedVariant] = []
+        chains: for variant in variants {
+            var conditions: [ResolvedCondition] = []
+            for condition in variant.conditions {
+                guard condition.isGroup else {
+                    conditions.append(ResolvedCondition(state: condition.state))
+                    continue
+                }
+                guard let group = Self.find(condition.groupName, in: enclosing) else {
+                    result.diagnostics.append(
+                        Diagnostic(
+                            .missingGroup, .warning,
+                            "\(condition.spelling) in \"\(variant.token)\" has no group to refer to; the variant never applies",
+                            path: NodePath.prop(path, "classes"), module: owner.module))
+                    continue chains
+                }
+                conditions.append(ResolvedCondition(state: condition.state, groupPath: group.path))
+            }
+            resolved.append(ResolvedVariant(conditions: conditions, utility: variant.utility, token: variant.token))
+        }
+        if !resolved.isEmpty { result.variants[path] = resolved }
+    }
+
+    /// The nearest enclosing group, or the nearest one named `name`.
+    static func find(_ name: String?, in enclosing: [GroupNode]) -> GroupNode? {
+        guard let name else { return enclosing.last }
+        return enclosing.last { $0.name == name }
+    }
+
+    /// Registers `node` as a group when its props or classes declare one.
+    mutating func declareGroup(_ node: ViewNode, classes: ClassList?, path: String) -> GroupNode? {
+        let name: String?
+        if let prop = node.props.group {
+            name = prop.isEmpty ? nil : prop
+            if let declared = classes?.group, declared.name != name {
+                result.diagnostics.append(
+                    Diagnostic(
+                        .conflictingClasses, .info, "the group prop overrides the group class on this node",
+                        path: NodePath.prop(path, "group"), module: owner.module))
+            }
+        } else if let declared = classes?.group {
+            name = declared.name
+        } else {
+            return nil
+        }
+        let ordinal = result.groups.count
+        var identity = GroupIdentity.ordinal(ordinal)
+        var prefix = "\(owner)/\(slot)/group#\(ordinal)"
+        if let explicit = node.props.identity {
+            if explicitIdentities.insert(explicit).inserted {
+                identity = .explicit(explicit)
+                prefix = "\(owner)/\(slot)/group:\(explicit)"
+            } else {
+                result.diagnostics.append(
+                    Diagnostic(
+                        .duplicateGroupIdentity, .warning,
+                        "another group in this view already has identity \"\(explicit)\"; this one is known by its position (#\(ordinal))",
+                        path: NodePath.prop(path, "identity"), module: owner.module))
+            }
+        }
+        let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
+        result.groups.append(group)
+        return group
+    }
+}

@@ -1,0 +1,95 @@
+/// The namespaces of one slot's tree, resolved: every marked node with its key, every group,
+/// every group variant pointed at its group node, and the parsed classes of each node.
+///
+/// Contract (SPEC rules 15, 16, 23):
+/// - A node owns a group namespace when its classes say `group` / `group/<name>` or it has a
+///   `group` prop (the prop wins when both are present). A node's own group never encloses
+///   the node itself, only its descendants.
+/// - `shared-[id]` resolves to the nearest enclosing group; `shared-[id]/<name>` to the nearest
+///   ancestor group named `<name>`, however many groups lie between. Sibling groups with one
+///   name are separate namespaces. No group to resolve to: the node draws normally, is not
+///   matched, and a `missing-group` warning says why. Group variants resolve the same way.
+/// - A group's identity is its `identity` prop when it has one, else its ordinal among the
+///   tree's group nodes in preorder, so a group keeps its namespace across updates.
+/// - `shared` props give `nook` keys (`namespace == ""`) or `custom` keys (a caller namespace).
+///
+/// ```swift
+/// let spaces = SlotNamespaces(resolving: view.root, slot: "expanded",
+///                             owner: SlotOwner(module: "music", activity: "song"))
+/// for element in spaces.elements { print(element.key, element.path) }
+/// ```
+public struct SlotNamespaces: Hashable, Sendable {
+    /// Marked nodes in preorder; a node with both a `shared` prop and a `shared-[id]` class appears twice.
+    public var elements: [SharedElement]
+    /// Group nodes in preorder.
+    public var groups: [GroupNode]
+    /// Resolved variants by node path (only nodes that have variants).
+    public var variants: [String: [ResolvedVariant]]
+    /// Parsed class strings by node path (only nodes with a `classes` prop), so later stages
+    /// (layout, animation scope) need not parse again.
+    public var classes: [String: ClassList]
+    /// Class diagnostics and resolution diagnostics, in tree order.
+    public var diagnostics: [Diagnostic]
+
+    public init(
+        elements: [SharedElement] = [], groups: [GroupNode] = [], variants: [String: [ResolvedVariant]] = [:],
+        classes: [String: ClassList] = [:], diagnostics: [Diagnostic] = []
+    ) {
+        self.elements = elements
+        self.groups = groups
+        self.variants = variants
+        self.classes = classes
+        self.diagnostics = diagnostics
+    }
+}
+
+/// A node that owns a group namespace.
+public struct GroupNode: Hashable, Sendable {
+    public var path: String
+    /// nil for an anonymous `group`.
+    public var name: String?
+    public var identity: GroupIdentity
+    /// The key prefix its shared ids live under: `<owner>/<slot>/group#0`.
+    public var namespaceKey: String
+
+    public init(path: String, name: String?, identity: GroupIdentity, namespaceKey: String) {
+        self.path = path
+        self.name = name
+        self.identity = identity
+        self.namespaceKey = namespaceKey
+    }
+}
+
+/// How a group is recognised across updates of its slot.
+public enum GroupIdentity: Hashable, Sendable {
+    /// From the group node's `identity` prop.
+    case explicit(String)
+    /// Its index among the tree's group nodes, in preorder.
+    case ordinal(Int)
+}
+
+/// A variant chain with each group condition pointed at the group node it refers to.
+public struct ResolvedVariant: Hashable, Sendable {
+    public var conditions: [ResolvedCondition]
+    public var utility: String
+    /// The class token as written.
+    public var token: String
+
+    public init(conditions: [ResolvedCondition], utility: String, token: String) {
+        self.conditions = conditions
+        self.utility = utility
+        self.token = token
+    }
+}
+
+/// One condition of a variant chain: a state, on the element itself or on a group node.
+public struct ResolvedCondition: Hashable, Sendable {
+    public var state: String
+    /// The group node whose state counts, or nil for the element's own state.
+    public var groupPath: String?
+
+    public init(state: String, groupPath: String? = nil) {
+        self.state = state
+        self.groupPath = groupPath
+    }
+}
