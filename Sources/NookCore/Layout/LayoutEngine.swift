@@ -56,6 +56,17 @@ public enum LayoutEngine {
         return pass.run(proposal: proposal, origin: origin)
     }
 
+    /// Lays out `root` offered `proposal`, centred horizontally in `rect` and either centred
+    /// vertically or at its top (`topAligned`).
+    public static func layout(
+        _ root: ViewNode, rootPath: String, proposal: ProposedSize, in rect: Rect, topAligned: Bool = false
+    ) -> LayoutResult {
+        var pass = LayoutPass(root: root, rootPath: rootPath)
+        let size = pass.measureRoot(proposal)
+        let y = topAligned ? rect.y : rect.y + (rect.height - size.height) / 2
+        return pass.run(proposal: proposal, origin: Point(x: rect.x + (rect.width - size.width) / 2, y: y))
+    }
+
     /// The size `root` chooses when offered `proposal`.
     public static func size(of root: ViewNode, proposal: ProposedSize) -> Size {
         var pass = LayoutPass(root: root, rootPath: "")
