@@ -19,47 +19,87 @@ struct LayoutAttributes: Sendable {
     /// Explicit stack spacing (prop or `gap-*`); nil means the adaptive default.
     var spacing: Double?
 
-    init(_ node: ViewNode) {
-        let props = node.props
+    init(_ node: borrowing ViewNode) {
+        self = withUnsafePointer(to: node) { LayoutAttributes($0) }
+    }
+
+    init(_ pointer: UnsafePointer<ViewNode>) {
         var classWidth: Double?
         var classHeight: Double?
         var classPadding: EdgeInsets?
         var classGap: Double?
-        if let classes = props.classes {
-            for token in classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-                if token.contains(":") { continue }
-                switch LayoutUtility.parse(token) {
-                case .width(let points)?: classWidth = points
-                case .height(let points)?: classHeight = points
-                case .size(let points)?: classWidth = points; classHeight = points
-                case .padding(let edges, let points)?:
+        if let classes = pointer.pointee.props.classes {
+            Self.forEachUtility(in: classes) { utility in
+                switch utility {
+                case .width(let points): classWidth = points
+                case .height(let points): classHeight = points
+                case .size(let points): classWidth = points; classHeight = points
+                case .padding(let edges, let points):
                     var insets = classPadding ?? .zero
                     edges.apply(points, to: &insets)
                     classPadding = insets
-                case .gap(let points)?: classGap = points
-                case nil: continue
+                case .gap(let points): classGap = points
                 }
             }
         }
-        fixedWidth = Self.length(props.width) ?? classWidth
-        fixedHeight = Self.length(props.height) ?? classHeight
-        let minWidth = Self.length(props.minWidth)
-        let minHeight = Self.length(props.minHeight)
+        fixedWidth = Self.length(pointer.pointee.props.width) ?? classWidth
+        fixedHeight = Self.length(pointer.pointee.props.height) ?? classHeight
+        let minWidth = Self.length(pointer.pointee.props.minWidth)
+        let minHeight = Self.length(pointer.pointee.props.minHeight)
         self.minWidth = minWidth
         self.minHeight = minHeight
-        maxWidth = Self.length(props.maxWidth).map { max($0, minWidth ?? 0) }
-        maxHeight = Self.length(props.maxHeight).map { max($0, minHeight ?? 0) }
-        let insets = props.padding ?? classPadding ?? .zero
+        maxWidth = Self.length(pointer.pointee.props.maxWidth).map { max($0, minWidth ?? 0) }
+        maxHeight = Self.length(pointer.pointee.props.maxHeight).map { max($0, minHeight ?? 0) }
+        let insets = pointer.pointee.props.padding ?? classPadding ?? .zero
         padding = EdgeInsets(
             top: Self.length(insets.top) ?? 0, leading: Self.length(insets.leading) ?? 0,
             bottom: Self.length(insets.bottom) ?? 0, trailing: Self.length(insets.trailing) ?? 0)
-        spacing = Self.length(props.spacing) ?? classGap
+        spacing = Self.length(pointer.pointee.props.spacing) ?? classGap
 
         // An image is square unless told otherwise: one fixed side sets the other.
-        if node.kind == .image {
+        if pointer.pointee.kind == .image {
             if fixedWidth == nil, let height = fixedHeight { fixedWidth = height }
             if fixedHeight == nil, let width = fixedWidth { fixedHeight = width }
         }
+    }
+
+    /// Calls `body` with each plain layout utility of a class string, in order. Tokens are
+    /// separated by ASCII whitespace; a token with a `:` is a variant and is skipped.
+    static func forEachUtility(in classes: String, _ body: (LayoutUtility) -> Void) {
+        var index = classes.startIndex
+        let end = classes.endIndex
+        while index < end {
+            while index < end, classes.utf8[index].isWhitespace { index = classes.utf8.index(after: index) }
+            let start = index
+            var isVariant = false
+            while index < end, !classes.utf8[index].isWhitespace {
+                if classes.utf8[index] == UInt8(ascii: ":") { isVariant = true }
+                index = classes.utf8.index(after: index)
+            }
+            if start < index, !isVariant, let utility = LayoutUtility.parse(classes[start..<index]) { body(utility) }
+        }
+    }
+
+    /// No frame, no padding, default spacing: what most nodes have.
+    static let plain = LayoutAttributes(
+        fixedWidth: nil, fixedHeight: nil, minWidth: nil, maxWidth: nil, minHeight: nil, maxHeight: nil,
+        padding: .zero, spacing: nil)
+
+    private init(fixedWidth: Double?, fixedHeight: Double?, minWidth: Double?, maxWidth: Double?,
+                 minHeight: Double?, maxHeight: Double?, padding: EdgeInsets, spacing: Double?) {
+        self.fixedWidth = fixedWidth
+        self.fixedHeight = fixedHeight
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+        self.padding = padding
+        self.spacing = spacing
+    }
+
+    var isPlain: Bool {
+        fixedWidth == nil && fixedHeight == nil && minWidth == nil && maxWidth == nil && minHeight == nil
+            && maxHeight == nil && padding == .zero && spacing == nil
     }
 
     /// A usable length: finite and non-negative, or nil.
@@ -67,4 +107,8 @@ struct LayoutAttributes: Sendable {
         guard let value, value.isFinite else { return nil }
         return max(0, value)
     }
+}
+
+private extension UInt8 {
+    var isWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D || self == 0x0C }
 }

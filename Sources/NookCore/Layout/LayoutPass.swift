@@ -38,20 +38,22 @@ struct LayoutPass {
         static let ideal = -1.0
     }
 
+    /// A node as layout sees it; kept small (no references) so the arrays stay compact.
     struct Node {
         var kind: NodeKind
-        var attributes: LayoutAttributes
         var alignment: Alignment?
-        /// Children are `childIndices[firstChild ..< firstChild + childCount]`.
-        var firstChild: Int
-        var childCount: Int
         /// The axis of the stack this node sits in (what a spacer stretches along).
         var parentAxis: Axis?
-        /// Index into `runs` for text nodes.
-        var textRun: Int
+        var circular: Bool
+        /// Index into `frames`; 0 is the plain frame (no lengths, no padding, default spacing).
+        var frame: Int32
+        /// Children are `childIndices[firstChild ..< firstChild + childCount]`.
+        var firstChild: Int32
+        var childCount: Int32
+        /// Index of the text's run in `texts`.
+        var textRun: Int32
         /// Image side or spacer minimum length.
         var leafLength: Double
-        var circular: Bool
         /// Sum of the gaps between a stack's children.
         var spacingTotal: Double
     }
@@ -59,86 +61,123 @@ struct LayoutPass {
     struct CacheEntry {
         var offer: Offer
         var size: Size
-        var next: Int
+        var next: Int32
     }
 
     private(set) var nodes: [Node] = []
+    /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
+    private var frames: [LayoutAttributes] = [LayoutAttributes.plain]
     private var paths: [String] = []
-    private var parents: [Int] = []
-    private var childIndices: [Int] = []
-    private var runs: [TextRun] = []
-    private var cacheHead: [Int] = []
+    private var parents: [Int32] = []
+    private var subtreeEnds: [Int] = []
+    private var childIndices: [Int32] = []
+    private var texts = TextStore()
+    private var cacheHead: [Int32] = []
     private var cache: [CacheEntry] = []
     private var rects: [Rect] = []
+    /// Scratch space for stack distribution, used as a stack (each call truncates back).
+    private var scratch: [Double] = []
+    private var order: [Int] = []
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
 
-    init(root: ViewNode, rootPath: String) {
-        let count = root.nodeCount
+    init(root: borrowing ViewNode, rootPath: String) {
+        // The tree is read through pointers: a `ViewNode` is large, and copying one per node
+        // (which passing them around by value does) used to be the biggest cost of layout.
+        withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
+    }
+
+    private mutating func flattenTree(_ root: UnsafePointer<ViewNode>, rootPath: String) {
+        let count = Self.count(root)
         nodes.reserveCapacity(count)
         paths.reserveCapacity(count)
         parents.reserveCapacity(count)
+        subtreeEnds.reserveCapacity(count)
         childIndices.reserveCapacity(count)
         flatten(root, path: rootPath, parent: -1, parentAxis: nil)
         cacheHead = Array(repeating: -1, count: nodes.count)
-        cache.reserveCapacity(nodes.count * 4)
+        cache.reserveCapacity(nodes.count * 3)
         rects = Array(repeating: .zero, count: nodes.count)
+    }
+
+    private static func count(_ node: UnsafePointer<ViewNode>) -> Int {
+        node.pointee.children.withUnsafeBufferPointer { children in
+            var total = 1
+            for index in children.indices { total += count(children.baseAddress! + index) }
+            return total
+        }
     }
 
     // MARK: 1. Flatten
 
     @discardableResult
-    private mutating func flatten(_ node: ViewNode, path: String, parent: Int, parentAxis: Axis?) -> Int {
+    private mutating func flatten(_ pointer: UnsafePointer<ViewNode>, path: String, parent: Int, parentAxis: Axis?) -> Int {
         let index = nodes.count
-        let props = node.props
-        var textRun = -1
+        let kind = pointer.pointee.kind
+        var textRun: Int32 = -1
         var leafLength = 0.0
-        switch node.kind {
+        switch kind {
         case .text:
-            let fontSize = LayoutAttributes.length(props.fontSize) ?? TextMetrics.defaultFontSize
-            let isTimer = props.text == nil && props.timerEnd != nil
-            runs.append(TextRun(
-                text: props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
-                weight: props.fontWeight, monospacedDigits: isTimer || props.monospacedDigits == true))
-            textRun = runs.count - 1
+            let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
+            let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
+            textRun = Int32(texts.add(
+                text: pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
+                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true))
         case .image:
-            leafLength = LayoutAttributes.length(props.fontSize) ?? LayoutEngine.defaultImageSide
+            leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
         case .spacer:
-            leafLength = LayoutAttributes.length(props.minLength) ?? LayoutEngine.defaultSpacerMinLength
+            leafLength = LayoutAttributes.length(pointer.pointee.props.minLength) ?? LayoutEngine.defaultSpacerMinLength
         default:
             break
         }
-        nodes.append(Node(
-            kind: node.kind, attributes: LayoutAttributes(node), alignment: props.alignment,
-            firstChild: 0, childCount: 0, parentAxis: parentAxis, textRun: textRun, leafLength: leafLength,
-            circular: props.progressStyle == .circular, spacingTotal: 0))
-        paths.append(path)
-        parents.append(parent)
-        guard !node.children.isEmpty else { return index }
-
-        let axis: Axis? = node.kind == .hstack ? .horizontal : node.kind == .vstack ? .vertical : nil
-        var children: [Int] = []
-        children.reserveCapacity(node.children.count)
-        for (offset, child) in node.children.enumerated() {
-            children.append(flatten(child, path: path + "/" + String(offset), parent: index, parentAxis: axis))
+        let attributes = LayoutAttributes(pointer)
+        var frame: Int32 = 0
+        if !attributes.isPlain {
+            frames.append(attributes)
+            frame = Int32(frames.count - 1)
         }
-        nodes[index].firstChild = childIndices.count
-        nodes[index].childCount = children.count
-        childIndices.append(contentsOf: children)
+        nodes.append(Node(
+            kind: kind, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
+            circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
+            textRun: textRun, leafLength: leafLength, spacingTotal: 0))
+        paths.append(path)
+        parents.append(Int32(parent))
+        subtreeEnds.append(index + 1)
+        let childCount = pointer.pointee.children.count
+        guard childCount > 0 else { return index }
+
+        let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
+        // Children are flattened first (their own children land in `childIndices` meanwhile),
+        // then this node's list is appended in one piece.
+        let firstScratch = order.count
+        pointer.pointee.children.withUnsafeBufferPointer { children in
+            for offset in children.indices {
+                let child = flatten(children.baseAddress! + offset, path: "\(path)/\(offset)", parent: index, parentAxis: axis)
+                order.append(child)
+            }
+        }
+        subtreeEnds[index] = nodes.count
+        nodes[index].firstChild = Int32(childIndices.count)
+        nodes[index].childCount = Int32(childCount)
+        for slot in firstScratch..<order.count { childIndices.append(Int32(order[slot])) }
+        order.removeSubrange(firstScratch...)
         if axis != nil {
             var total = 0.0
-            for gap in 0..<(children.count - 1) { total += spacing(after: gap, in: index) }
+            for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
             nodes[index].spacingTotal = total
         }
         return index
     }
 
+    private func child(_ slot: Int, of index: Int) -> Int {
+        Int(childIndices[Int(nodes[index].firstChild) + slot])
+    }
+
     /// The gap between a stack's child `gap` and the next one.
     private func spacing(after gap: Int, in stack: Int) -> Double {
-        let node = nodes[stack]
-        if let explicit = node.attributes.spacing { return explicit }
-        let left = childIndices[node.firstChild + gap]
-        let right = childIndices[node.firstChild + gap + 1]
+        if let explicit = frames[Int(nodes[stack].frame)].spacing { return explicit }
+        let left = child(gap, of: stack)
+        let right = child(gap + 1, of: stack)
         return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
     }
 
@@ -158,22 +197,23 @@ struct LayoutPass {
     }
 
     private mutating func measure(_ index: Int, _ offer: Offer) -> Size {
-        var entry = cacheHead[index]
+        var entry = Int(cacheHead[index])
         while entry >= 0 {
             if cache[entry].offer == offer { return cache[entry].size }
-            entry = cache[entry].next
+            entry = Int(cache[entry].next)
         }
         measurements += 1
         let size = computeSize(index, offer)
         cache.append(CacheEntry(offer: offer, size: size, next: cacheHead[index]))
-        cacheHead[index] = cache.count - 1
+        cacheHead[index] = Int32(cache.count - 1)
         return size
     }
 
     private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {
-        let a = nodes[index].attributes
-        let inner = contentOffer(index, offer)
-        let content = contentSize(index, inner)
+        let frameIndex = Int(nodes[index].frame)
+        if frameIndex == 0 { return contentSize(index, offer) }
+        let a = frames[frameIndex]
+        let content = contentSize(index, contentOffer(a, offer))
         return Size(
             width: Self.outerLength(content.width + a.padding.horizontal, offered: offer.width,
                                     fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth),
@@ -182,9 +222,8 @@ struct LayoutPass {
     }
 
     /// Step 2a: the offer the node's content gets.
-    private func contentOffer(_ index: Int, _ offer: Offer) -> Offer {
-        let a = nodes[index].attributes
-        return Offer(
+    private func contentOffer(_ a: LayoutAttributes, _ offer: Offer) -> Offer {
+        Offer(
             width: Self.innerLength(offer.width, fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth, padding: a.padding.horizontal),
             height: Self.innerLength(offer.height, fixed: a.fixedHeight, min: a.minHeight, max: a.maxHeight, padding: a.padding.vertical))
     }
@@ -213,17 +252,16 @@ struct LayoutPass {
         let node = nodes[index]
         switch node.kind {
         case .hstack:
-            return arrange(index, offer, axis: .horizontal, record: false).size
+            return arrange(index, offer, axis: .horizontal, record: false)
         case .vstack:
-            return arrange(index, offer, axis: .vertical, record: false).size
+            return arrange(index, offer, axis: .vertical, record: false)
         case .zstack:
             return overlaySize(index, offer)
         case .view:
             if node.childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
             return overlaySize(index, offer)
         case .text:
-            return runs[node.textRun].size(for: ProposedSize(
-                width: offer.width < 0 ? nil : offer.width, height: offer.height < 0 ? nil : offer.height))
+            return texts.size(of: Int(node.textRun), width: offer.width, height: offer.height)
         case .image:
             return Size(width: node.leafLength, height: node.leafLength)
         case .shape:
@@ -245,29 +283,22 @@ struct LayoutPass {
     /// A zstack (or a custom view's children): every child gets the same offer; the overlay
     /// is as big as its biggest child on each axis.
     private mutating func overlaySize(_ index: Int, _ offer: Offer) -> Size {
-        let node = nodes[index]
         var width = 0.0
         var height = 0.0
-        for slot in node.firstChild..<(node.firstChild + node.childCount) {
-            let size = measure(childIndices[slot], offer)
+        for slot in 0..<Int(nodes[index].childCount) {
+            let size = measure(child(slot, of: index), offer)
             width = max(width, size.width)
             height = max(height, size.height)
         }
         return Size(width: width, height: height)
     }
 
-    struct Arrangement {
-        var size: Size
-        /// Per child, when recorded: the offer along the axis and the size chosen.
-        var offers: [Double] = []
-        var sizes: [Size] = []
-    }
-
-    /// Stack distribution (see the type's comment).
-    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis, record: Bool) -> Arrangement {
-        let node = nodes[index]
-        let count = node.childCount
-        guard count > 0 else { return Arrangement(size: .zero) }
+    /// Stack distribution (see the type's comment). With `record`, leaves each child's offer
+    /// along the axis and its size on `scratch` (offer, width, height per child) for the
+    /// caller to read and pop.
+    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis, record: Bool) -> Size {
+        let count = Int(nodes[index].childCount)
+        guard count > 0 else { return .zero }
         let horizontal = axis == .horizontal
         let along = horizontal ? offer.width : offer.height
         let across = horizontal ? offer.height : offer.width
@@ -277,54 +308,82 @@ struct LayoutPass {
         func main(_ size: Size) -> Double { horizontal ? size.width : size.height }
         func cross(_ size: Size) -> Double { horizontal ? size.height : size.width }
 
-        var result = Arrangement(size: .zero)
-        if record {
-            result.offers = Array(repeating: 0, count: count)
-            result.sizes = Array(repeating: .zero, count: count)
-        }
-        var length = node.spacingTotal
+        let spacingTotal = nodes[index].spacingTotal
+        var length = spacingTotal
         var thickness = 0.0
-        let first = node.firstChild
+        let recordBase = scratch.count
+        if record { scratch.append(contentsOf: repeatElement(0, count: 3 * count)) }
+        func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
+            let at = recordBase + 3 * slot
+            scratch[at] = childOffer
+            scratch[at + 1] = size.width
+            scratch[at + 2] = size.height
+        }
 
         if along < 0 || along.isInfinite || along == 0 {
             // Ideal, unbounded, or nothing to share: every child gets the same offer.
             for slot in 0..<count {
-                let size = measure(childIndices[first + slot], make(along))
+                let size = measure(child(slot, of: index), make(along))
                 length += main(size)
                 thickness = max(thickness, cross(size))
-                if record { result.offers[slot] = along; result.sizes[slot] = size }
+                if record { keep(slot, along, size) }
             }
         } else {
-            var minimums = Array(repeating: 0.0, count: count)
-            var flexibility = Array(repeating: 0.0, count: count)
+            // Per child: minimum and flexibility, kept on the scratch stack above the record.
+            let base = scratch.count
+            scratch.append(contentsOf: repeatElement(0, count: 2 * count))
+            let orderBase = order.count
             var sumOfMinimums = 0.0
             for slot in 0..<count {
-                let child = childIndices[first + slot]
+                let child = child(slot, of: index)
                 let low = main(measure(child, make(0)))
                 let high = main(measure(child, make(.infinity)))
-                minimums[slot] = low
                 let flex = high - low
-                flexibility[slot] = flex.isNaN ? .infinity : flex
+                scratch[base + 2 * slot] = low
+                scratch[base + 2 * slot + 1] = flex.isNaN ? .infinity : flex
                 sumOfMinimums += low
+                order.append(slot)
             }
-            let order = (0..<count).sorted {
-                flexibility[$0] != flexibility[$1] ? flexibility[$0] < flexibility[$1] : $0 < $1
-            }
-            var remaining = along - node.spacingTotal - sumOfMinimums
+            sortByFlexibility(order: orderBase..<order.count, flexibilityAt: base)
+            var remaining = along - spacingTotal - sumOfMinimums
             var left = Double(count)
-            for slot in order {
+            for position in orderBase..<(orderBase + count) {
+                let slot = order[position]
+                let minimum = scratch[base + 2 * slot]
                 let share = remaining > 0 ? remaining / left : 0
-                let childOffer = share > 0 ? minimums[slot] + share : 0
-                let size = measure(childIndices[first + slot], make(childOffer))
-                remaining -= main(size) - minimums[slot]
+                let childOffer = share > 0 ? minimum + share : 0
+                let size = measure(child(slot, of: index), make(childOffer))
+                remaining -= main(size) - minimum
                 left -= 1
                 length += main(size)
                 thickness = max(thickness, cross(size))
-                if record { result.offers[slot] = childOffer; result.sizes[slot] = size }
+                if record { keep(slot, childOffer, size) }
             }
+            order.removeSubrange(orderBase...)
+            scratch.removeSubrange(base...)
         }
-        result.size = horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
-        return result
+        return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Stable sort of child slots by flexibility (least first), ties in document order.
+    private mutating func sortByFlexibility(order range: Range<Int>, flexibilityAt base: Int) {
+        let flexibility = { [scratch] (slot: Int) in scratch[base + 2 * slot + 1] }
+        if range.count <= 16 {
+            // Insertion sort: stable and allocation-free for the usual handful of children.
+            var position = range.lowerBound + 1
+            while position < range.upperBound {
+                let slot = order[position]
+                var hole = position
+                while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
+                    order[hole] = order[hole - 1]
+                    hole -= 1
+                }
+                order[hole] = slot
+                position += 1
+            }
+        } else {
+            order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
+        }
     }
 
     // MARK: 3. Place
@@ -334,52 +393,53 @@ struct LayoutPass {
         var laidOut: [LaidOutNode] = []
         laidOut.reserveCapacity(nodes.count)
         for index in nodes.indices {
+            let parent = Int(parents[index])
             laidOut.append(LaidOutNode(
-                path: paths[index], kind: nodes[index].kind, rect: rects[index],
-                parentIndex: parents[index] < 0 ? nil : parents[index]))
+                path: paths[index], kind: nodes[index].kind, rect: rects[index], parentIndex: parent < 0 ? nil : parent))
         }
-        return LayoutResult(nodes: laidOut)
+        return LayoutResult(nodes: laidOut, subtreeEnds: subtreeEnds)
     }
 
     private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
         let size = measure(index, offer)
         rects[index] = Rect(origin: origin, size: size)
         let node = nodes[index]
-        guard node.childCount > 0 else { return }
-        let padding = node.attributes.padding
+        let count = Int(node.childCount)
+        guard count > 0 else { return }
+        let frame = frames[Int(node.frame)]
+        let padding = frame.padding
         let box = Rect(
             x: origin.x + padding.leading, y: origin.y + padding.top,
             width: max(0, size.width - padding.horizontal), height: max(0, size.height - padding.vertical))
-        let inner = contentOffer(index, offer)
+        let inner = node.frame == 0 ? offer : contentOffer(frame, offer)
 
         switch node.kind {
         case .hstack, .vstack:
             let horizontal = node.kind == .hstack
-            let arrangement = arrange(index, inner, axis: horizontal ? .horizontal : .vertical, record: true)
-            let run = horizontal ? arrangement.size.width : arrangement.size.height
+            let base = scratch.count
+            let content = arrange(index, inner, axis: horizontal ? .horizontal : .vertical, record: true)
+            let run = horizontal ? content.width : content.height
             var cursor = horizontal ? box.x + (box.width - run) / 2 : box.y + (box.height - run) / 2
-            for slot in 0..<node.childCount {
-                let child = childIndices[node.firstChild + slot]
-                let childSize = arrangement.sizes[slot]
-                let childOrigin: Point
-                let childOffer: Offer
+            for slot in 0..<count {
+                let childOffer = scratch[base + 3 * slot]
+                let childSize = Size(width: scratch[base + 3 * slot + 1], height: scratch[base + 3 * slot + 2])
                 if horizontal {
-                    childOrigin = Point(x: cursor, y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))
-                    childOffer = Offer(width: arrangement.offers[slot], height: inner.height)
+                    let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
+                    place(child(slot, of: index), at: Point(x: cursor, y: y), Offer(width: childOffer, height: inner.height))
                     cursor += childSize.width
                 } else {
-                    childOrigin = Point(x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing), y: cursor)
-                    childOffer = Offer(width: inner.width, height: arrangement.offers[slot])
+                    let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
+                    place(child(slot, of: index), at: Point(x: x, y: cursor), Offer(width: inner.width, height: childOffer))
                     cursor += childSize.height
                 }
-                place(child, at: childOrigin, childOffer)
-                if slot < node.childCount - 1 { cursor += spacing(after: slot, in: index) }
+                if slot < count - 1 { cursor += spacing(after: slot, in: index) }
             }
+            scratch.removeSubrange(base...)
         default:
             // Overlays (zstack, custom view) and, defensively, children of leaves: each child
             // gets the content's offer and is aligned in the content box.
-            for slot in node.firstChild..<(node.firstChild + node.childCount) {
-                let child = childIndices[slot]
+            for slot in 0..<count {
+                let child = child(slot, of: index)
                 let childSize = measure(child, inner)
                 let childOrigin = Point(
                     x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),

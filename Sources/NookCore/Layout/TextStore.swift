@@ -1,65 +1,80 @@
-/// A text node's characters, measured once, ready to be wrapped at any width.
+/// The text nodes of one layout pass, each measured once, ready to be wrapped at any width.
+///
+/// All texts share two flat arrays (words, and per-scalar advances for breaking long words),
+/// so measuring a tree costs no allocation per text node.
 ///
 /// Wrapping is greedy: words (runs of non-space characters) fill a line while they fit; a
 /// word wider than the line is broken between characters; every line holds at least one
 /// character; `\n` always starts a new line. Spaces at the end of a line take no room.
 /// Lines that do not fit a finite proposed height are cut (the renderer truncates), but a text
 /// always keeps at least one line.
-struct TextRun: Sendable {
+struct TextStore {
     /// A word and the spaces that follow it.
-    struct Word: Sendable {
+    struct Word {
         var width: Double
         var trailingSpace: Double
-        /// Range of the word's characters in `advances`.
+        /// Range of the word's scalars in `advances`.
         var start: Int
         var end: Int
         /// The word ends its paragraph (a `\n` or the end of the text follows).
         var endsParagraph: Bool
     }
 
-    var words: [Word] = []
-    var advances: [Double] = []
-    let lineHeight: Double
-    /// Width of the longest paragraph on one line.
-    let idealWidth: Double
-    let paragraphCount: Int
+    struct Run {
+        var firstWord: Int
+        var endWord: Int
+        var lineHeight: Double
+        /// Width of the longest paragraph on one line.
+        var idealWidth: Double
+        var paragraphCount: Int
+    }
 
-    init(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool) {
+    private var words: [Word] = []
+    private var advances: [Double] = []
+    private var runs: [Run] = []
+
+    /// Measures `text` once and returns its run's index.
+    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool) -> Int {
         let weightFactor = TextMetrics.weightFactor(weight)
-        lineHeight = fontSize * TextMetrics.lineHeightFactor
+        let firstWord = words.count
         var current: Word? = nil
         var paragraphs = 1
-        for character in text {
-            if character == "\n" || character == "\r\n" {
+        var joinsPrevious = false
+        // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
+        // rest of layout, and the metric model gives joined and combining scalars no room.
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value == 0x0A {
                 if var word = current {
                     word.endsParagraph = true
                     words.append(word)
-                } else if var last = words.last, !last.endsParagraph {
-                    last.endsParagraph = true
-                    words[words.count - 1] = last
+                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+                    words[words.count - 1].endsParagraph = true
                 } else {
                     // An empty paragraph still takes a line.
                     words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
                 }
                 current = nil
                 paragraphs += 1
+                joinsPrevious = false
                 continue
             }
-            let advance = fontSize * TextMetrics.advanceFactor(of: character, weight: weightFactor, monospacedDigits: monospacedDigits)
-            if character == " " || character == "\t" {
-                if var word = current {
-                    word.trailingSpace += advance
-                    current = word
+            if value == 0x0D { continue }
+            let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
+            joinsPrevious = value == 0x200D
+            let advance = fontSize * factor
+            if value == 0x20 || value == 0x09 {
+                if current != nil {
+                    current!.trailingSpace += advance
                 } else {
                     // Leading spaces: an empty word that only carries space.
                     current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
                 }
                 continue
             }
-            if var word = current, word.trailingSpace == 0 {
-                word.width += advance
-                word.end += 1
-                current = word
+            if current != nil, current!.trailingSpace == 0 {
+                current!.width += advance
+                current!.end += 1
             } else {
                 if let word = current { words.append(word) }
                 current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
@@ -69,15 +84,15 @@ struct TextRun: Sendable {
         if var word = current {
             word.endsParagraph = true
             words.append(word)
-        } else if var last = words.last, !last.endsParagraph {
-            last.endsParagraph = true
-            words[words.count - 1] = last
+        } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+            words[words.count - 1].endsParagraph = true
         }
-        paragraphCount = paragraphs
+
         var widest = 0.0
         var line = 0.0
         var pendingSpace = 0.0
-        for word in words {
+        for index in firstWord..<words.count {
+            let word = words[index]
             line += pendingSpace + word.width
             pendingSpace = word.trailingSpace
             if word.endsParagraph {
@@ -86,32 +101,37 @@ struct TextRun: Sendable {
                 pendingSpace = 0
             }
         }
-        idealWidth = max(widest, line)
+        runs.append(Run(
+            firstWord: firstWord, endWord: words.count, lineHeight: fontSize * TextMetrics.lineHeightFactor,
+            idealWidth: max(widest, line), paragraphCount: paragraphs))
+        return runs.count - 1
     }
 
-    /// The text's size when offered `proposal`.
-    func size(for proposal: ProposedSize) -> Size {
-        var lines = paragraphCount
-        var width = idealWidth
-        if let limit = proposal.width, limit < idealWidth - Geometry.epsilon {
-            (lines, width) = wrap(at: limit)
+    /// The size of text `run` when offered `width` and `height` (negative: ideal).
+    func size(of run: Int, width: Double, height: Double) -> Size {
+        let text = runs[run]
+        var lines = text.paragraphCount
+        var textWidth = text.idealWidth
+        if width >= 0, width < text.idealWidth - Geometry.epsilon {
+            (lines, textWidth) = wrap(text, at: width)
         }
-        if let height = proposal.height, height.isFinite, lineHeight > 0 {
-            let fitting = max(1, Int((height + Geometry.epsilon) / lineHeight))
+        if height >= 0, height.isFinite, text.lineHeight > 0 {
+            let fitting = max(1, Int((height + Geometry.epsilon) / text.lineHeight))
             lines = min(lines, fitting)
         }
-        return Size(width: width, height: Double(lines) * lineHeight)
+        return Size(width: textWidth, height: Double(lines) * text.lineHeight)
     }
 
     /// Greedy wrapping at `limit`: the number of lines and the widest line.
-    private func wrap(at limit: Double) -> (lines: Int, width: Double) {
+    private func wrap(_ text: Run, at limit: Double) -> (lines: Int, width: Double) {
         let fits = limit + Geometry.epsilon
         var lines = 1
         var widest = 0.0
         var line = 0.0
         var lineHasContent = false
         var pendingSpace = 0.0
-        for (offset, word) in words.enumerated() {
+        for index in text.firstWord..<text.endWord {
+            let word = words[index]
             if lineHasContent, line + pendingSpace + word.width > fits {
                 widest = max(widest, line)
                 lines += 1
@@ -122,8 +142,8 @@ struct TextRun: Sendable {
                 line += pendingSpace + word.width
             } else if word.width > fits {
                 // Too long for any line: break it between characters.
-                for index in word.start..<word.end {
-                    let advance = advances[index]
+                for scalar in word.start..<word.end {
+                    let advance = advances[scalar]
                     if lineHasContent, line + advance > fits {
                         widest = max(widest, line)
                         lines += 1
@@ -137,7 +157,7 @@ struct TextRun: Sendable {
                 lineHasContent = word.end > word.start
             }
             pendingSpace = word.trailingSpace
-            if word.endsParagraph, offset < words.count - 1 {
+            if word.endsParagraph, index < text.endWord - 1 {
                 widest = max(widest, line)
                 lines += 1
                 line = 0
