@@ -97,3 +97,20 @@ extension ViewNode {
         return copy
     }
 }
+
+@Suite struct LayoutTextScalarTests {
+    @Test func combiningMarksAndJoinedEmojiTakeNoExtraRoom() {
+        // "e" + combining acute accent is one letter wide.
+        #expect(F.close(F.layout(F.text("e\u{301}")).rect(at: "root"), F.rect(0, 0, 5.5, 12)))
+        // A ZWJ family and a skin-toned thumb are one em each.
+        #expect(F.close(F.layout(F.text("👨‍👩‍👧")).rect(at: "root"), F.rect(0, 0, 10, 12)))
+        #expect(F.close(F.layout(F.text("👍🏽")).rect(at: "root"), F.rect(0, 0, 10, 12)))
+    }
+
+    @Test func leadingAndTrailingSpacesAndBlankLines() {
+        #expect(F.close(F.layout(F.text("\n")).rect(at: "root"), F.rect(0, 0, 0, 24)))
+        #expect(F.close(F.layout(F.text("a\n\nb")).rect(at: "root"), F.rect(0, 0, 5.5, 36)))
+        // Trailing spaces take no room at the end of the line.
+        #expect(F.close(F.layout(F.text("ab  ")).rect(at: "root"), F.rect(0, 0, 11, 12)))
+    }
+}

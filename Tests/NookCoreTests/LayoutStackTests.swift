@@ -96,3 +96,33 @@ private typealias F = LayoutFixture
         #expect(result.rect(at: "minimal") == F.rect(110, 65, 20, 10))
     }
 }
+
+@Suite struct LayoutResultLookupTests {
+    static let tree = F.vstack([F.text("a"), F.hstack([F.image(), F.vstack([F.text("b"), F.text("c")]), F.text("d")]), F.image()])
+
+    @Test func pathsLeadToTheirNodes() {
+        let result = F.layout(Self.tree, path: "music/song:minimal")
+        for (offset, node) in result.nodes.enumerated() {
+            #expect(result.index(of: node.path) == offset, "\(node.path)")
+        }
+        #expect(result["music/song:minimal/1/1/1"]?.kind == .text)
+        #expect(result["music/song:minimal/2"]?.kind == .image)
+    }
+
+    @Test func malformedOrMissingPathsFindNothing() {
+        let result = F.layout(Self.tree, path: "expanded")
+        for path in ["expanded/3", "expanded/0/0", "expanded/", "expanded//1", "expanded/x", "expandedx", "expanded/01",
+                     "home/0", "", "expanded/1/1/2", "expanded/99999999999"] {
+            #expect(result.index(of: path) == nil, "\(path)")
+        }
+        #expect(result.index(of: "expanded/10") == nil)
+        #expect(result.index(of: "expanded/0") == 1)
+    }
+
+    @Test func aResultBuiltFromNodesMatchesTheEnginesOwn() {
+        let result = F.layout(Self.tree, path: "peek")
+        #expect(LayoutResult(nodes: result.nodes) == result)
+        let moved = result.offsetBy(dx: 10, dy: 5)
+        #expect(moved.rect(at: "peek/1/1") == result.rect(at: "peek/1/1")?.offsetBy(dx: 10, dy: 5))
+    }
+}

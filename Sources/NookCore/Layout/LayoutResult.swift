@@ -46,6 +46,8 @@ public struct LayoutResult: Hashable, Sendable {
             var next: UInt8? = nil
             while let digit = iterator.next() {
                 guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { next = digit; break }
+                // Paths are written without leading zeros; "01" names nothing.
+                if digits == 1, childNumber == 0 { return nil }
                 childNumber = childNumber &* 10 &+ Int(digit - UInt8(ascii: "0"))
                 digits += 1
                 if digits > 9 { return nil }
