@@ -90,26 +90,25 @@ struct SceneBuilder {
     func pillBand() -> Band {
         let padding = tokens.pillSlotPadding
         let offer = ProposedSize(width: tokens.pillSlotMaxWidth, height: max(0, bandHeight - padding))
-        func slotWidth(_ view: OwnedView?) -> Double? {
-            guard let view else { return nil }
-            return min(LayoutEngine.size(of: view.view, proposal: offer).width, tokens.pillSlotMaxWidth)
-        }
-        let leadingWidth = slotWidth(content.compactLeading)
-        let trailingWidth = slotWidth(content.compactTrailing)
-        let side = max(leadingWidth.map { $0 + 2 * padding } ?? 0, trailingWidth.map { $0 + 2 * padding } ?? 0)
+        // Each view is laid out once at the origin, then moved into its slot.
+        let leading = content.compactLeading.map { (view: $0, layout: layout(.compactLeading, $0, offer: offer)) }
+        let trailing = content.compactTrailing.map { (view: $0, layout: layout(.compactTrailing, $0, offer: offer)) }
+        func slotWidth(_ layout: LayoutResult) -> Double { min(layout.root?.rect.width ?? 0, tokens.pillSlotMaxWidth) }
+        let side = max(leading.map { slotWidth($0.layout) + 2 * padding } ?? 0, trailing.map { slotWidth($0.layout) + 2 * padding } ?? 0)
         let width = max(display.notchWidth + 2 * side, bandHeight)
         let rect = Rect(x: centreX - width / 2, y: top, width: width, height: bandHeight)
         let slotY = top + padding / 2
         let slotHeight = max(0, bandHeight - padding)
 
         var slots: [LaidOutSlot] = []
-        if let view = content.compactLeading, let slotWidthValue = leadingWidth {
-            let slotRect = Rect(x: rect.minX + padding, y: slotY, width: slotWidthValue, height: slotHeight)
-            slots.append(slot(.compactLeading, view, offer: offer, in: slotRect))
+        if let leading {
+            let slotRect = Rect(x: rect.minX + padding, y: slotY, width: slotWidth(leading.layout), height: slotHeight)
+            slots.append(slot(.compactLeading, leading.view, leading.layout, in: slotRect))
         }
-        if let view = content.compactTrailing, let slotWidthValue = trailingWidth {
-            let slotRect = Rect(x: rect.maxX - padding - slotWidthValue, y: slotY, width: slotWidthValue, height: slotHeight)
-            slots.append(slot(.compactTrailing, view, offer: offer, in: slotRect))
+        if let trailing {
+            let trailingWidth = slotWidth(trailing.layout)
+            let slotRect = Rect(x: rect.maxX - padding - trailingWidth, y: slotY, width: trailingWidth, height: slotHeight)
+            slots.append(slot(.compactTrailing, trailing.view, trailing.layout, in: slotRect))
         }
         return Band(chrome: ChromeShape(rect: rect, cornerRadius: tokens.pillCornerRadius), slots: slots)
     }
@@ -163,13 +162,14 @@ struct SceneBuilder {
         switch content.expanded {
         case .activity(let view)?, .home(let view)?:
             let name: SlotName = if case .activity = content.expanded { .expanded } else { .home }
-            var offer = ProposedSize(width: contentWidth, height: nil)
-            if LayoutEngine.size(of: view.view, proposal: offer).height > heightLimit + Geometry.epsilon {
-                offer.height = heightLimit
+            var laidOut = layout(name, view, offer: ProposedSize(width: contentWidth, height: nil))
+            if (laidOut.root?.rect.height ?? 0) > heightLimit + Geometry.epsilon {
+                // Too tall at its ideal height: offer what is left under the maximum instead.
+                laidOut = layout(name, view, offer: ProposedSize(width: contentWidth, height: heightLimit))
             }
-            contentHeight = min(LayoutEngine.size(of: view.view, proposal: offer).height, heightLimit)
+            contentHeight = min(laidOut.root?.rect.height ?? 0, heightLimit)
             let area = Rect(x: contentLeft, y: contentTop, width: contentWidth, height: contentHeight)
-            slots.append(slot(name, view, offer: offer, in: area, topAligned: true))
+            slots.append(slot(name, view, laidOut, in: area, topAligned: true))
         case .board(let widgets)?:
             let columns = tokens.boardColumnCount
             let spacing = tokens.boardSpacing
@@ -211,8 +211,23 @@ struct SceneBuilder {
 
     // MARK: Helpers
 
+    /// A slot whose view is offered `rect`'s size.
     func slot(_ name: SlotName, _ view: OwnedView, offer: ProposedSize, in rect: Rect, topAligned: Bool = false) -> LaidOutSlot {
         let layout = LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, in: rect, topAligned: topAligned)
         return LaidOutSlot(slot: name, owner: view.owner, rect: rect, layout: layout)
+    }
+
+    /// A view laid out at the origin, to be moved into its slot once the slot is known.
+    func layout(_ name: SlotName, _ view: OwnedView, offer: ProposedSize) -> LayoutResult {
+        LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer)
+    }
+
+    /// A slot for a view laid out at the origin: centred horizontally in `rect`, and centred
+    /// vertically or top-aligned.
+    func slot(_ name: SlotName, _ view: OwnedView, _ laidOut: LayoutResult, in rect: Rect, topAligned: Bool = false) -> LaidOutSlot {
+        let size = laidOut.root?.rect.size ?? .zero
+        let dx = rect.x + (rect.width - size.width) / 2
+        let dy = topAligned ? rect.y : rect.y + (rect.height - size.height) / 2
+        return LaidOutSlot(slot: name, owner: view.owner, rect: rect, layout: laidOut.offsetBy(dx: dx, dy: dy))
     }
 }
