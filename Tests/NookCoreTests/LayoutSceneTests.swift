@@ -258,3 +258,50 @@ private typealias F = LayoutFixture
         #expect(SlotName.home.rootPath(owner: "music") == "home")
     }
 }
+
+/// Scene properties over seeded random content on both displays.
+@Suite struct LayoutScenePropertyTests {
+    static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
+        a.minX < b.maxX - Geometry.epsilon && b.minX < a.maxX - Geometry.epsilon
+            && a.minY < b.maxY - Geometry.epsilon && b.minY < a.maxY - Geometry.epsilon
+    }
+
+    @Test(arguments: Array(UInt64(1)...60))
+    func slotsStayInsideTheChromeAndCapsulesOutsideIt(seed: UInt64) {
+        var random = LayoutRandomTrees(seed: seed)
+        var content = SceneContent(
+            compactLeading: OwnedView(module: "m", activity: "a", view: random.tree(depth: 2)),
+            compactTrailing: OwnedView(module: "m", activity: "a", view: random.tree(depth: 2)),
+            minimal: (0..<Int(seed % 5)).map { OwnedView(module: "m", activity: "b\($0)", view: random.tree(depth: 1)) },
+            peek: OwnedView(module: "m", activity: "a", view: random.tree(depth: 3)),
+            expanded: .activity(OwnedView(module: "m", activity: "a", view: random.tree(depth: 3))),
+            companion: OwnedView(module: "m", view: random.tree(depth: 3)))
+        if seed.isMultiple(of: 3) { content.expanded = .home(OwnedView(module: "m", view: random.tree(depth: 3))) }
+        var problems: [String] = []
+        for display in [LayoutSceneTests.laptop, LayoutSceneTests.desktop] {
+            for presentation in Presentation.allCases {
+                let scene = SceneGeometry.layout(display: display, tokens: GeometryTokens(), presentation: presentation, content: content)
+                for slot in scene.slots where slot.slot != .minimal && slot.slot != .home || presentation == .expanded {
+                    if !scene.chrome.rect.contains(slot.rect) { problems.append("\(presentation) \(slot.slot) \(slot.rect) outside \(scene.chrome.rect)") }
+                }
+                for capsule in scene.capsules where Self.overlaps(capsule.shape.rect, scene.chrome.rect) {
+                    problems.append("\(presentation) capsule \(capsule.owner) overlaps the chrome")
+                }
+                for (i, a) in scene.capsules.enumerated() {
+                    for b in scene.capsules[(i + 1)...] where Self.overlaps(a.shape.rect, b.shape.rect) {
+                        problems.append("\(presentation) capsules \(a.owner) and \(b.owner) overlap")
+                    }
+                }
+                if let window = scene.companionWindow, let home = scene.slot(.home), !window.rect.contains(home.rect) {
+                    problems.append("companion home outside its window")
+                }
+                if presentation != .hidden, !(scene.chrome.rect.minX <= display.width / 2 && scene.chrome.rect.maxX >= display.width / 2) {
+                    problems.append("\(presentation) chrome not centred")
+                }
+                let again = SceneGeometry.layout(display: display, tokens: GeometryTokens(), presentation: presentation, content: content)
+                if again != scene { problems.append("\(presentation) not deterministic") }
+            }
+        }
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
+    }
+}
