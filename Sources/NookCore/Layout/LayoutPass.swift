@@ -152,7 +152,10 @@ struct LayoutPass {
         let firstScratch = order.count
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
-                let child = flatten(children.baseAddress! + offset, path: "\(path)/\(offset)", parent: index, parentAxis: axis)
+                var childPath = path
+                childPath.append("/")
+                childPath.append(String(offset))
+                let child = flatten(children.baseAddress! + offset, path: childPath, parent: index, parentAxis: axis)
                 order.append(child)
             }
         }
