@@ -1,0 +1,114 @@
+/// What layout needs to know about one node, with props and class utilities merged.
+///
+/// Precedence: an explicit prop always wins over a class utility for the same thing
+/// (`width` over `w-*`/`size-*`, `height` over `h-*`/`size-*`, `padding` over every `p-*`,
+/// `spacing` over `gap-*`). Among class utilities the later token wins, edge by edge for
+/// padding (`p-2 pt-0` is 8 pt everywhere except the top). Tokens with a `:` are variants the
+/// renderer resolves against state, so layout ignores them; unknown tokens are ignored too.
+///
+/// Values are sanitised so layout can never produce NaN: a NaN or infinite length is treated
+/// as absent, a negative one as 0, and a `max_*` below its `min_*` is raised to it.
+struct LayoutAttributes: Sendable {
+    var fixedWidth: Double?
+    var fixedHeight: Double?
+    var minWidth: Double?
+    var maxWidth: Double?
+    var minHeight: Double?
+    var maxHeight: Double?
+    var padding: EdgeInsets
+    /// Explicit stack spacing (prop or `gap-*`); nil means the adaptive default.
+    var spacing: Double?
+
+    init(_ node: borrowing ViewNode) {
+        self = withUnsafePointer(to: node) { LayoutAttributes($0) }
+    }
+
+    init(_ pointer: UnsafePointer<ViewNode>) {
+        var classWidth: Double?
+        var classHeight: Double?
+        var classPadding: EdgeInsets?
+        var classGap: Double?
+        if let classes = pointer.pointee.props.classes {
+            Self.forEachUtility(in: classes) { utility in
+                switch utility {
+                case .width(let points): classWidth = points
+                case .height(let points): classHeight = points
+                case .size(let points): classWidth = points; classHeight = points
+                case .padding(let edges, let points):
+                    var insets = classPadding ?? .zero
+                    edges.apply(points, to: &insets)
+                    classPadding = insets
+                case .gap(let points): classGap = points
+                }
+            }
+        }
+        fixedWidth = Self.length(pointer.pointee.props.width) ?? classWidth
+        fixedHeight = Self.length(pointer.pointee.props.height) ?? classHeight
+        let minWidth = Self.length(pointer.pointee.props.minWidth)
+        let minHeight = Self.length(pointer.pointee.props.minHeight)
+        self.minWidth = minWidth
+        self.minHeight = minHeight
+        maxWidth = Self.length(pointer.pointee.props.maxWidth).map { max($0, minWidth ?? 0) }
+        maxHeight = Self.length(pointer.pointee.props.maxHeight).map { max($0, minHeight ?? 0) }
+        let insets = pointer.pointee.props.padding ?? classPadding ?? .zero
+        padding = EdgeInsets(
+            top: Self.length(insets.top) ?? 0, leading: Self.length(insets.leading) ?? 0,
+            bottom: Self.length(insets.bottom) ?? 0, trailing: Self.length(insets.trailing) ?? 0)
+        spacing = Self.length(pointer.pointee.props.spacing) ?? classGap
+
+        // An image is square unless told otherwise: one fixed side sets the other.
+        if pointer.pointee.kind == .image {
+            if fixedWidth == nil, let height = fixedHeight { fixedWidth = height }
+            if fixedHeight == nil, let width = fixedWidth { fixedHeight = width }
+        }
+    }
+
+    /// Calls `body` with each plain layout utility of a class string, in order. Tokens are
+    /// separated by ASCII whitespace; a token with a `:` is a variant and is skipped.
+    static func forEachUtility(in classes: String, _ body: (LayoutUtility) -> Void) {
+        var index = classes.startIndex
+        let end = classes.endIndex
+        while index < end {
+            while index < end, classes.utf8[index].isWhitespace { index = classes.utf8.index(after: index) }
+            let start = index
+            var isVariant = false
+            while index < end, !classes.utf8[index].isWhitespace {
+                if classes.utf8[index] == UInt8(ascii: ":") { isVariant = true }
+                index = classes.utf8.index(after: index)
+            }
+            if start < index, !isVariant, let utility = LayoutUtility.parse(classes[start..<index]) { body(utility) }
+        }
+    }
+
+    /// No frame, no padding, default spacing: what most nodes have.
+    static let plain = LayoutAttributes(
+        fixedWidth: nil, fixedHeight: nil, minWidth: nil, maxWidth: nil, minHeight: nil, maxHeight: nil,
+        padding: .zero, spacing: nil)
+
+    private init(fixedWidth: Double?, fixedHeight: Double?, minWidth: Double?, maxWidth: Double?,
+                 minHeight: Double?, maxHeight: Double?, padding: EdgeInsets, spacing: Double?) {
+        self.fixedWidth = fixedWidth
+        self.fixedHeight = fixedHeight
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+        self.padding = padding
+        self.spacing = spacing
+    }
+
+    var isPlain: Bool {
+        fixedWidth == nil && fixedHeight == nil && minWidth == nil && maxWidth == nil && minHeight == nil
+            && maxHeight == nil && padding == .zero && spacing == nil
+    }
+
+    /// A usable length: finite and non-negative, or nil.
+    static func length(_ value: Double?) -> Double? {
+        guard let value, value.isFinite else { return nil }
+        return max(0, value)
+    }
+}
+
+private extension UInt8 {
+    var isWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D || self == 0x0C }
+}

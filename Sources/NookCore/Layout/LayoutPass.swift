@@ -1,0 +1,464 @@
+/// One run of the layout engine over one tree (see `LayoutEngine` for the contract).
+///
+/// Steps
+/// 1. Flatten the tree in preorder: paths, parent and child indices, merged layout
+///    attributes (`LayoutAttributes`), and text runs measured once.
+/// 2. Measure on demand, `measure(node, offer)`: a node's size for an offer is computed once
+///    and cached (a linked list of entries per node in one flat array).
+///    a. The frame turns the parent's offer into an offer for the content: a fixed length
+///       replaces it; `min_*`/`max_*` clamp it; padding is taken off.
+///    b. The content chooses its size (stack distribution, overlay, or a leaf's own rule).
+///    c. The frame turns the content's size back into the node's size: a fixed length wins;
+///       `min_*` lets the node shrink to the offer but not below it; `max_*` lets it grow to
+///       the offer but not past it (so a `max_width` wider than the content makes the node
+///       flexible up to that width).
+/// 3. Place top-down, `place(node, origin, offer)`: the node takes its measured size at
+///    `origin`; stacks and overlays position each child inside the node's content box
+///    (the node's rect minus padding) and recurse with the same offer they measured with,
+///    so placing only ever hits the cache.
+///
+/// Stacks (h/v), for a finite offer along their axis:
+/// - each child is probed at 0 (its minimum) and at infinity (its maximum) along the axis,
+///   with the stack's own offer across it; flexibility = maximum - minimum;
+/// - the room left after spacing and every child's minimum is shared out, least flexible child
+///   first (ties: document order): each child is offered its minimum plus an equal share of
+///   what is left, and whatever it takes beyond its minimum is no longer left for the others;
+/// - when nothing is left to share a child is offered 0 and so settles at its minimum;
+/// - with an ideal (nil) offer every child gets an ideal offer.
+/// The stack is as long as its children plus spacing and as thick as its thickest child; the
+/// run of children is centred along the axis in the content box and aligned across it by
+/// `alignment` (vstack: leading/center/trailing; hstack: top/center/bottom; default centre).
+struct LayoutPass {
+    enum Axis { case horizontal, vertical }
+
+    /// An offer with "ideal" encoded as -1, so the cache compares plain numbers.
+    struct Offer: Equatable {
+        var width: Double
+        var height: Double
+        static let ideal = -1.0
+    }
+
+    /// A node as layout sees it; kept small (no references) so the arrays stay compact.
+    struct Node {
+        var kind: NodeKind
+        var alignment: Alignment?
+        /// The axis of the stack this node sits in (what a spacer stretches along).
+        var parentAxis: Axis?
+        var circular: Bool
+        /// Index into `frames`; 0 is the plain frame (no lengths, no padding, default spacing).
+        var frame: Int32
+        /// Children are `childIndices[firstChild ..< firstChild + childCount]`.
+        var firstChild: Int32
+        var childCount: Int32
+        /// Index of the text's run in `texts`.
+        var textRun: Int32
+        /// Image side or spacer minimum length.
+        var leafLength: Double
+        /// Sum of the gaps between a stack's children.
+        var spacingTotal: Double
+    }
+
+    struct CacheEntry {
+        var offer: Offer
+        var size: Size
+        var next: Int32
+    }
+
+    private(set) var nodes: [Node] = []
+    /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
+    private var frames: [LayoutAttributes] = [LayoutAttributes.plain]
+    private var paths: [String] = []
+    private var parents: [Int32] = []
+    private var subtreeEnds: [Int] = []
+    private var childIndices: [Int32] = []
+    private var texts = TextStore()
+    private var cacheHead: [Int32] = []
+    private var cache: [CacheEntry] = []
+    private var rects: [Rect] = []
+    /// Scratch space for stack distribution, used as a stack (each call truncates back).
+    private var scratch: [Double] = []
+    private var order: [Int] = []
+    /// Sizes actually computed (cache misses) during this pass.
+    private(set) var measurements = 0
+
+    init(root: borrowing ViewNode, rootPath: String) {
+        // The tree is read through pointers: a `ViewNode` is large, and copying one per node
+        // (which passing them around by value does) used to be the biggest cost of layout.
+        withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
+    }
+
+    private mutating func flattenTree(_ root: UnsafePointer<ViewNode>, rootPath: String) {
+        let count = Self.count(root)
+        nodes.reserveCapacity(count)
+        paths.reserveCapacity(count)
+        parents.reserveCapacity(count)
+        subtreeEnds.reserveCapacity(count)
+        childIndices.reserveCapacity(count)
+        flatten(root, path: rootPath, parent: -1, parentAxis: nil)
+        cacheHead = Array(repeating: -1, count: nodes.count)
+        cache.reserveCapacity(nodes.count * 3)
+        rects = Array(repeating: .zero, count: nodes.count)
+    }
+
+    private static func count(_ node: UnsafePointer<ViewNode>) -> Int {
+        node.pointee.children.withUnsafeBufferPointer { children in
+            var total = 1
+            for index in children.indices { total += count(children.baseAddress! + index) }
+            return total
+        }
+    }
+
+    // MARK: 1. Flatten
+
+    @discardableResult
+    private mutating func flatten(_ pointer: UnsafePointer<ViewNode>, path: String, parent: Int, parentAxis: Axis?) -> Int {
+        let index = nodes.count
+        let kind = pointer.pointee.kind
+        var textRun: Int32 = -1
+        var leafLength = 0.0
+        switch kind {
+        case .text:
+            let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
+            let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
+            textRun = Int32(texts.add(
+                text: pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
+                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true))
+        case .image:
+            leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
+        case .spacer:
+            leafLength = LayoutAttributes.length(pointer.pointee.props.minLength) ?? LayoutEngine.defaultSpacerMinLength
+        default:
+            break
+        }
+        let attributes = LayoutAttributes(pointer)
+        var frame: Int32 = 0
+        if !attributes.isPlain {
+            frames.append(attributes)
+            frame = Int32(frames.count - 1)
+        }
+        nodes.append(Node(
+            kind: kind, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
+            circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
+            textRun: textRun, leafLength: leafLength, spacingTotal: 0))
+        paths.append(path)
+        parents.append(Int32(parent))
+        subtreeEnds.append(index + 1)
+        let childCount = pointer.pointee.children.count
+        guard childCount > 0 else { return index }
+
+        let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
+        // Children are flattened first (their own children land in `childIndices` meanwhile),
+        // then this node's list is appended in one piece.
+        let firstScratch = order.count
+        pointer.pointee.children.withUnsafeBufferPointer { children in
+            for offset in children.indices {
+                var childPath = path
+                childPath.append("/")
+                childPath.append(String(offset))
+                let child = flatten(children.baseAddress! + offset, path: childPath, parent: index, parentAxis: axis)
+                order.append(child)
+            }
+        }
+        subtreeEnds[index] = nodes.count
+        nodes[index].firstChild = Int32(childIndices.count)
+        nodes[index].childCount = Int32(childCount)
+        for slot in firstScratch..<order.count { childIndices.append(Int32(order[slot])) }
+        order.removeSubrange(firstScratch...)
+        if axis != nil {
+            var total = 0.0
+            for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
+            nodes[index].spacingTotal = total
+        }
+        return index
+    }
+
+    private func child(_ slot: Int, of index: Int) -> Int {
+        Int(childIndices[Int(nodes[index].firstChild) + slot])
+    }
+
+    /// The gap between a stack's child `gap` and the next one.
+    private func spacing(after gap: Int, in stack: Int) -> Double {
+        if let explicit = frames[Int(nodes[stack].frame)].spacing { return explicit }
+        let left = child(gap, of: stack)
+        let right = child(gap + 1, of: stack)
+        return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
+    }
+
+    // MARK: 2. Measure
+
+    mutating func measureRoot(_ proposal: ProposedSize) -> Size {
+        measure(0, Self.offer(proposal))
+    }
+
+    /// A root offer: NaN and infinity mean "ideal" (a result must stay finite), negatives 0.
+    static func offer(_ proposal: ProposedSize) -> Offer {
+        func encode(_ value: Double?) -> Double {
+            guard let value, value.isFinite else { return Offer.ideal }
+            return max(0, value)
+        }
+        return Offer(width: encode(proposal.width), height: encode(proposal.height))
+    }
+
+    private mutating func measure(_ index: Int, _ offer: Offer) -> Size {
+        var entry = Int(cacheHead[index])
+        while entry >= 0 {
+            if cache[entry].offer == offer { return cache[entry].size }
+            entry = Int(cache[entry].next)
+        }
+        measurements += 1
+        let size = computeSize(index, offer)
+        cache.append(CacheEntry(offer: offer, size: size, next: cacheHead[index]))
+        cacheHead[index] = Int32(cache.count - 1)
+        return size
+    }
+
+    private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {
+        let frameIndex = Int(nodes[index].frame)
+        if frameIndex == 0 { return contentSize(index, offer) }
+        let a = frames[frameIndex]
+        let content = contentSize(index, contentOffer(a, offer))
+        return Size(
+            width: Self.outerLength(content.width + a.padding.horizontal, offered: offer.width,
+                                    fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth),
+            height: Self.outerLength(content.height + a.padding.vertical, offered: offer.height,
+                                     fixed: a.fixedHeight, min: a.minHeight, max: a.maxHeight))
+    }
+
+    /// Step 2a: the offer the node's content gets.
+    private func contentOffer(_ a: LayoutAttributes, _ offer: Offer) -> Offer {
+        Offer(
+            width: Self.innerLength(offer.width, fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth, padding: a.padding.horizontal),
+            height: Self.innerLength(offer.height, fixed: a.fixedHeight, min: a.minHeight, max: a.maxHeight, padding: a.padding.vertical))
+    }
+
+    static func innerLength(_ offered: Double, fixed: Double?, min low: Double?, max high: Double?, padding: Double) -> Double {
+        if let fixed { return max(0, fixed - padding) }
+        if offered < 0 { return Offer.ideal }
+        var length = offered
+        if let low { length = max(length, low) }
+        if let high { length = min(length, high) }
+        return length.isInfinite ? length : max(0, length - padding)
+    }
+
+    /// Step 2c: the node's size from its content's.
+    static func outerLength(_ natural: Double, offered: Double, fixed: Double?, min low: Double?, max high: Double?) -> Double {
+        if let fixed { return fixed }
+        var length = natural
+        let offer = offered < 0 ? natural : offered
+        if let low { length = max(low, min(length, offer)) }
+        if let high { length = min(high, max(length, offer)) }
+        return max(0, length)
+    }
+
+    /// Step 2b: what the content chooses.
+    private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
+        let node = nodes[index]
+        switch node.kind {
+        case .hstack:
+            return arrange(index, offer, axis: .horizontal, record: false)
+        case .vstack:
+            return arrange(index, offer, axis: .vertical, record: false)
+        case .zstack:
+            return overlaySize(index, offer)
+        case .view:
+            if node.childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
+            return overlaySize(index, offer)
+        case .text:
+            return texts.size(of: Int(node.textRun), width: offer.width, height: offer.height)
+        case .image:
+            return Size(width: node.leafLength, height: node.leafLength)
+        case .shape:
+            return Size(width: max(0, offer.width), height: max(0, offer.height))
+        case .progress:
+            if node.circular { return Size(width: LayoutEngine.circularProgressSide, height: LayoutEngine.circularProgressSide) }
+            return Size(width: max(0, offer.width), height: LayoutEngine.linearProgressHeight)
+        case .spacer:
+            let minimum = node.leafLength
+            let along = { (offered: Double) in offered < 0 ? minimum : max(minimum, offered) }
+            switch node.parentAxis {
+            case .horizontal?: return Size(width: along(offer.width), height: 0)
+            case .vertical?: return Size(width: 0, height: along(offer.height))
+            case nil: return Size(width: along(offer.width), height: along(offer.height))
+            }
+        }
+    }
+
+    /// A zstack (or a custom view's children): every child gets the same offer; the overlay
+    /// is as big as its biggest child on each axis.
+    private mutating func overlaySize(_ index: Int, _ offer: Offer) -> Size {
+        var width = 0.0
+        var height = 0.0
+        for slot in 0..<Int(nodes[index].childCount) {
+            let size = measure(child(slot, of: index), offer)
+            width = max(width, size.width)
+            height = max(height, size.height)
+        }
+        return Size(width: width, height: height)
+    }
+
+    /// Stack distribution (see the type's comment). With `record`, leaves each child's offer
+    /// along the axis and its size on `scratch` (offer, width, height per child) for the
+    /// caller to read and pop.
+    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis, record: Bool) -> Size {
+        let count = Int(nodes[index].childCount)
+        guard count > 0 else { return .zero }
+        let horizontal = axis == .horizontal
+        let along = horizontal ? offer.width : offer.height
+        let across = horizontal ? offer.height : offer.width
+        func make(_ length: Double) -> Offer {
+            horizontal ? Offer(width: length, height: across) : Offer(width: across, height: length)
+        }
+        func main(_ size: Size) -> Double { horizontal ? size.width : size.height }
+        func cross(_ size: Size) -> Double { horizontal ? size.height : size.width }
+
+        let spacingTotal = nodes[index].spacingTotal
+        var length = spacingTotal
+        var thickness = 0.0
+        let recordBase = scratch.count
+        if record { scratch.append(contentsOf: repeatElement(0, count: 3 * count)) }
+        func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
+            let at = recordBase + 3 * slot
+            scratch[at] = childOffer
+            scratch[at + 1] = size.width
+            scratch[at + 2] = size.height
+        }
+
+        if along < 0 || along.isInfinite || along == 0 {
+            // Ideal, unbounded, or nothing to share: every child gets the same offer.
+            for slot in 0..<count {
+                let size = measure(child(slot, of: index), make(along))
+                length += main(size)
+                thickness = max(thickness, cross(size))
+                if record { keep(slot, along, size) }
+            }
+        } else {
+            // Per child: minimum and flexibility, kept on the scratch stack above the record.
+            let base = scratch.count
+            scratch.append(contentsOf: repeatElement(0, count: 2 * count))
+            let orderBase = order.count
+            var sumOfMinimums = 0.0
+            for slot in 0..<count {
+                let child = child(slot, of: index)
+                let low = main(measure(child, make(0)))
+                let high = main(measure(child, make(.infinity)))
+                let flex = high - low
+                scratch[base + 2 * slot] = low
+                scratch[base + 2 * slot + 1] = flex.isNaN ? .infinity : flex
+                sumOfMinimums += low
+                order.append(slot)
+            }
+            sortByFlexibility(order: orderBase..<order.count, flexibilityAt: base)
+            var remaining = along - spacingTotal - sumOfMinimums
+            var left = Double(count)
+            for position in orderBase..<(orderBase + count) {
+                let slot = order[position]
+                let minimum = scratch[base + 2 * slot]
+                let share = remaining > 0 ? remaining / left : 0
+                let childOffer = share > 0 ? minimum + share : 0
+                let size = measure(child(slot, of: index), make(childOffer))
+                remaining -= main(size) - minimum
+                left -= 1
+                length += main(size)
+                thickness = max(thickness, cross(size))
+                if record { keep(slot, childOffer, size) }
+            }
+            order.removeSubrange(orderBase...)
+            scratch.removeSubrange(base...)
+        }
+        return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Stable sort of child slots by flexibility (least first), ties in document order.
+    private mutating func sortByFlexibility(order range: Range<Int>, flexibilityAt base: Int) {
+        let flexibility = { [scratch] (slot: Int) in scratch[base + 2 * slot + 1] }
+        if range.count <= 16 {
+            // Insertion sort: stable and allocation-free for the usual handful of children.
+            var position = range.lowerBound + 1
+            while position < range.upperBound {
+                let slot = order[position]
+                var hole = position
+                while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
+                    order[hole] = order[hole - 1]
+                    hole -= 1
+                }
+                order[hole] = slot
+                position += 1
+            }
+        } else {
+            order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
+        }
+    }
+
+    // MARK: 3. Place
+
+    mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
+        place(0, at: origin, Self.offer(proposal))
+        var laidOut: [LaidOutNode] = []
+        laidOut.reserveCapacity(nodes.count)
+        for index in nodes.indices {
+            let parent = Int(parents[index])
+            laidOut.append(LaidOutNode(
+                path: paths[index], kind: nodes[index].kind, rect: rects[index], parentIndex: parent < 0 ? nil : parent))
+        }
+        return LayoutResult(nodes: laidOut, subtreeEnds: subtreeEnds)
+    }
+
+    private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
+        let size = measure(index, offer)
+        rects[index] = Rect(origin: origin, size: size)
+        let node = nodes[index]
+        let count = Int(node.childCount)
+        guard count > 0 else { return }
+        let frame = frames[Int(node.frame)]
+        let padding = frame.padding
+        let box = Rect(
+            x: origin.x + padding.leading, y: origin.y + padding.top,
+            width: max(0, size.width - padding.horizontal), height: max(0, size.height - padding.vertical))
+        let inner = node.frame == 0 ? offer : contentOffer(frame, offer)
+
+        switch node.kind {
+        case .hstack, .vstack:
+            let horizontal = node.kind == .hstack
+            let base = scratch.count
+            let content = arrange(index, inner, axis: horizontal ? .horizontal : .vertical, record: true)
+            let run = horizontal ? content.width : content.height
+            var cursor = horizontal ? box.x + (box.width - run) / 2 : box.y + (box.height - run) / 2
+            for slot in 0..<count {
+                let childOffer = scratch[base + 3 * slot]
+                let childSize = Size(width: scratch[base + 3 * slot + 1], height: scratch[base + 3 * slot + 2])
+                if horizontal {
+                    let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
+                    place(child(slot, of: index), at: Point(x: cursor, y: y), Offer(width: childOffer, height: inner.height))
+                    cursor += childSize.width
+                } else {
+                    let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
+                    place(child(slot, of: index), at: Point(x: x, y: cursor), Offer(width: inner.width, height: childOffer))
+                    cursor += childSize.height
+                }
+                if slot < count - 1 { cursor += spacing(after: slot, in: index) }
+            }
+            scratch.removeSubrange(base...)
+        default:
+            // Overlays (zstack, custom view) and, defensively, children of leaves: each child
+            // gets the content's offer and is aligned in the content box.
+            for slot in 0..<count {
+                let child = child(slot, of: index)
+                let childSize = measure(child, inner)
+                let childOrigin = Point(
+                    x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),
+                    y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))
+                place(child, at: childOrigin, inner)
+            }
+        }
+    }
+
+    /// Position of a `length` in the span `[start, start + span]` for an alignment; alignment
+    /// values for the other axis count as centre.
+    static func align(_ length: Double, in origin: Double, _ span: Double, _ alignment: Alignment?, start: Alignment, end: Alignment) -> Double {
+        switch alignment {
+        case start?: origin
+        case end?: origin + span - length
+        default: origin + (span - length) / 2
+        }
+    }
+}

@@ -1,0 +1,170 @@
+/// The text nodes of one layout pass, each measured once, ready to be wrapped at any width.
+///
+/// All texts share two flat arrays (words, and per-scalar advances for breaking long words),
+/// so measuring a tree costs no allocation per text node.
+///
+/// Wrapping is greedy: words (runs of non-space characters) fill a line while they fit; a
+/// word wider than the line is broken between characters; every line holds at least one
+/// character; `\n` always starts a new line. Spaces at the end of a line take no room.
+/// Lines that do not fit a finite proposed height are cut (the renderer truncates), but a text
+/// always keeps at least one line.
+struct TextStore {
+    /// A word and the spaces that follow it.
+    struct Word {
+        var width: Double
+        var trailingSpace: Double
+        /// Range of the word's scalars in `advances`.
+        var start: Int
+        var end: Int
+        /// The word ends its paragraph (a `\n` or the end of the text follows).
+        var endsParagraph: Bool
+    }
+
+    struct Run {
+        var firstWord: Int
+        var endWord: Int
+        var lineHeight: Double
+        /// Width of the longest paragraph on one line.
+        var idealWidth: Double
+        var paragraphCount: Int
+    }
+
+    private var words: [Word] = []
+    private var advances: [Double] = []
+    private var runs: [Run] = []
+
+    /// Measures `text` once and returns its run's index.
+    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool) -> Int {
+        let weightFactor = TextMetrics.weightFactor(weight)
+        let firstWord = words.count
+        var current: Word? = nil
+        var paragraphs = 1
+        var joinsPrevious = false
+        // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
+        // rest of layout, and the metric model gives joined and combining scalars no room.
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value == 0x0A {
+                if var word = current {
+                    word.endsParagraph = true
+                    words.append(word)
+                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+                    words[words.count - 1].endsParagraph = true
+                } else {
+                    // An empty paragraph still takes a line.
+                    words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
+                }
+                current = nil
+                paragraphs += 1
+                joinsPrevious = false
+                continue
+            }
+            if value == 0x0D { continue }
+            let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
+            joinsPrevious = value == 0x200D
+            let advance = fontSize * factor
+            if value == 0x20 || value == 0x09 {
+                if current != nil {
+                    current!.trailingSpace += advance
+                } else {
+                    // Leading spaces: an empty word that only carries space.
+                    current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
+                }
+                continue
+            }
+            if current != nil, current!.trailingSpace == 0 {
+                current!.width += advance
+                current!.end += 1
+            } else {
+                if let word = current { words.append(word) }
+                current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
+            }
+            advances.append(advance)
+        }
+        if var word = current {
+            word.endsParagraph = true
+            words.append(word)
+        } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+            words[words.count - 1].endsParagraph = true
+        }
+
+        var widest = 0.0
+        var line = 0.0
+        var pendingSpace = 0.0
+        for index in firstWord..<words.count {
+            let word = words[index]
+            line += pendingSpace + word.width
+            pendingSpace = word.trailingSpace
+            if word.endsParagraph {
+                widest = max(widest, line)
+                line = 0
+                pendingSpace = 0
+            }
+        }
+        runs.append(Run(
+            firstWord: firstWord, endWord: words.count, lineHeight: fontSize * TextMetrics.lineHeightFactor,
+            idealWidth: max(widest, line), paragraphCount: paragraphs))
+        return runs.count - 1
+    }
+
+    /// The size of text `run` when offered `width` and `height` (negative: ideal).
+    func size(of run: Int, width: Double, height: Double) -> Size {
+        let text = runs[run]
+        var lines = text.paragraphCount
+        var textWidth = text.idealWidth
+        if width >= 0, width < text.idealWidth - Geometry.epsilon {
+            (lines, textWidth) = wrap(text, at: width)
+        }
+        if height >= 0, height.isFinite, text.lineHeight > 0 {
+            let fitting = max(1, Int((height + Geometry.epsilon) / text.lineHeight))
+            lines = min(lines, fitting)
+        }
+        return Size(width: textWidth, height: Double(lines) * text.lineHeight)
+    }
+
+    /// Greedy wrapping at `limit`: the number of lines and the widest line.
+    private func wrap(_ text: Run, at limit: Double) -> (lines: Int, width: Double) {
+        let fits = limit + Geometry.epsilon
+        var lines = 1
+        var widest = 0.0
+        var line = 0.0
+        var lineHasContent = false
+        var pendingSpace = 0.0
+        for index in text.firstWord..<text.endWord {
+            let word = words[index]
+            if lineHasContent, line + pendingSpace + word.width > fits {
+                widest = max(widest, line)
+                lines += 1
+                line = 0
+                lineHasContent = false
+            }
+            if lineHasContent {
+                line += pendingSpace + word.width
+            } else if word.width > fits {
+                // Too long for any line: break it between characters.
+                for scalar in word.start..<word.end {
+                    let advance = advances[scalar]
+                    if lineHasContent, line + advance > fits {
+                        widest = max(widest, line)
+                        lines += 1
+                        line = 0
+                    }
+                    line += advance
+                    lineHasContent = true
+                }
+            } else {
+                line = word.width
+                lineHasContent = word.end > word.start
+            }
+            pendingSpace = word.trailingSpace
+            if word.endsParagraph, index < text.endWord - 1 {
+                widest = max(widest, line)
+                lines += 1
+                line = 0
+                lineHasContent = false
+                pendingSpace = 0
+            }
+        }
+        return (lines, max(widest, line))
+    }
+}

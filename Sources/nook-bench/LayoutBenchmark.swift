@@ -1,0 +1,118 @@
+import NookCore
+
+/// Layout cost per tree size, to show it grows linearly with the number of nodes
+/// (SPEC: 10,000 nodes under 10 ms). Run from a release build; figures are wall-clock times
+/// of whole `LayoutEngine.layout` calls (flatten, measure, place, result), so every
+/// allocation a caller would pay is included.
+func runLayoutBenchmark() {
+    print("layout: SwiftUI-style propose/accept over list-like content trees")
+    print("  nodes     runs     p50 (µs)     p99 (µs)   p50 per node (ns)")
+    var perNode: [Int: Double] = [:]
+    var p50At10k = 0.0
+    for (nodes, runs) in [(64, 20_000), (1_000, 2_000), (10_000, 300)] {
+        let tree = LayoutBenchmarkTree.make(nodes: nodes)
+        precondition(tree.nodeCount == nodes, "benchmark tree has \(tree.nodeCount) nodes, wanted \(nodes)")
+        let proposal = ProposedSize(width: 448, height: nil)
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        var checksum = 0.0
+        let clock = ContinuousClock()
+        // Warm up caches and the allocator before measuring.
+        for _ in 0..<max(3, runs / 20) {
+            checksum += LayoutEngine.layout(tree, rootPath: "expanded", proposal: proposal).nodes.last?.rect.maxY ?? 0
+        }
+        for _ in 0..<runs {
+            let start = clock.now
+            let result = LayoutEngine.layout(tree, rootPath: "expanded", proposal: proposal)
+            let elapsed = start.duration(to: clock.now)
+            checksum += result.nodes.last?.rect.maxY ?? 0
+            samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2]
+        let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+        perNode[nodes] = p50 * 1000 / Double(nodes)
+        if nodes == 10_000 { p50At10k = p50 }
+        print(pad(nodes, 7), pad(runs, 8), pad(p50, 12), pad(p99, 12), pad(perNode[nodes]!, 19), "   (checksum \(Int(checksum) % 1000))")
+    }
+    let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
+    print("  per-node cost, 10,000 vs 64 nodes: \(format(ratio))x (about 1 means linear growth)")
+    print("  10,000 nodes under 10 ms (p50 \(format(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+}
+
+private func format(_ value: Double) -> String {
+    // Two decimals by integer arithmetic (no libm needed).
+    guard value.isFinite else { return String(value) }
+    let hundredths = Int(value * 100 + (value < 0 ? -0.5 : 0.5))
+    let whole = hundredths / 100
+    let fraction = abs(hundredths % 100)
+    return "\(hundredths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+private func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+private func pad(_ value: Double, _ width: Int) -> String {
+    let text = format(value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+/// Content shaped like a long expanded view: sections of rows, each row an icon, a title
+/// and subtitle, a spacer, a timer and a progress bar.
+enum LayoutBenchmarkTree {
+    static func make(nodes target: Int) -> ViewNode {
+        var remaining = target - 1
+        var sections: [ViewNode] = []
+        var rowNumber = 0
+        while remaining > 0 {
+            remaining -= 1
+            var rows: [ViewNode] = []
+            while remaining >= row(0).nodeCount, rows.count < 8 {
+                rows.append(row(rowNumber))
+                rowNumber += 1
+                remaining -= rows.last!.nodeCount
+            }
+            if rows.count < 8 {
+                // Top up with single texts so the tree has exactly `target` nodes.
+                while remaining > 0 { rows.append(text("extra \(remaining)", size: 11)); remaining -= 1 }
+            }
+            var section = ViewNode(kind: .vstack, children: rows)
+            section.props.alignment = .leading
+            section.props.classes = "p-2 gap-1"
+            sections.append(section)
+        }
+        var root = ViewNode(kind: .vstack, children: sections)
+        root.props.spacing = 12
+        return root
+    }
+
+    static func row(_ number: Int) -> ViewNode {
+        var icon = ViewNode(kind: .image)
+        icon.props.symbol = "music.note"
+        icon.props.classes = "size-6"
+        var titles = ViewNode(kind: .vstack, children: [
+            text("Track number \(number) with a longer title", size: 13, weight: "semibold"),
+            text("Artist \(number % 17)", size: 11),
+        ])
+        titles.props.alignment = .leading
+        var timer = text("", size: 11)
+        timer.props.text = nil
+        timer.props.timerEnd = 1_800_000_000_000_000
+        var progress = ViewNode(kind: .progress)
+        progress.props.value = 0.4
+        progress.props.maxWidth = 60
+        var row = ViewNode(kind: .hstack, children: [icon, titles, ViewNode(kind: .spacer), timer, progress])
+        row.props.padding = EdgeInsets(top: 4, leading: 8, bottom: 4, trailing: 8)
+        return row
+    }
+
+    static func text(_ string: String, size: Double, weight: String? = nil) -> ViewNode {
+        var node = ViewNode(kind: .text)
+        node.props.text = string
+        node.props.fontSize = size
+        node.props.fontWeight = weight
+        return node
+    }
+}
