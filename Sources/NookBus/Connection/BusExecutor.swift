@@ -25,11 +25,12 @@ public final class BusExecutor: SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         // Only the push that makes the queue non-empty needs to wake the thread: it drains all.
+        // The thread itself never needs waking: it looks at the queue before it sleeps.
         let wasEmpty = queue.withLock { jobs in
             jobs.append(job)
             return jobs.count == 1
         }
-        if wasEmpty { wake() }
+        if wasEmpty && !isCurrentThread { wake() }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
