@@ -26,7 +26,7 @@ private typealias F = LayoutFixture
     func childrenStayInsideParentsWithoutFrames(seed: UInt64) {
         var trees = LayoutRandomTrees(seed: seed)
         let tree = trees.tree(depth: 4)
-        let source = tree.preorder
+        let source = tree.preorderNodes
         var failures: [String] = []
         for proposal in Self.proposals(&trees.rng) {
             let result = LayoutEngine.layout(tree, rootPath: "slot", proposal: proposal)

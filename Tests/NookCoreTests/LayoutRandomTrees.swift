@@ -76,9 +76,9 @@ struct LayoutRandomTrees {
 
 extension ViewNode {
     /// The subtree's nodes in preorder (the order `LayoutResult.nodes` uses).
-    var preorder: [ViewNode] {
+    var preorderNodes: [ViewNode] {
         var nodes: [ViewNode] = [self]
-        for child in children { nodes.append(contentsOf: child.preorder) }
+        for child in children { nodes.append(contentsOf: child.preorderNodes) }
         return nodes
     }
 
