@@ -127,6 +127,19 @@ import NookTestSupport
             }
             // A wrong signature never reaches a handler.
             _ = await expectDBusError(.invalidArgs, containing: "sa{sv}") { try await music.call("StartActivity", [.string("x")]) }
+            // File descriptors cannot be props; the broker closes the copies it was handed.
+            let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(nookd.pid)/fd").count) ?? -1 }
+            let fd = open("/dev/null", O_RDONLY)
+            defer { close(fd) }
+            var counts: [Int] = []
+            for _ in 0..<12 {
+                _ = await expectDBusError(.invalidArgs, containing: "icon") {
+                    try await music.call("Register", [.string("music"), .vardict(["icon": .unixFD(fd)])])
+                }
+                counts.append(descriptors())
+            }
+            // (The first calls may open lasting descriptors of the runtime's own; later ones may not.)
+            #expect(counts[11] == counts[3], "\(counts)")
             // Nothing of the above disturbed the module's state.
             #expect(try await music.activities() == ["music/song"])
             await music.close()

@@ -29,7 +29,7 @@ final class NookdProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - stateDirectory: reuse one to test restarts.
     ///   - grace: a `broker.moduleGrace` override, written to a theme in a private config home.
-    init(bus: PrivateBus, stateDirectory: URL, grace: String? = nil, extraArguments: [String] = []) async throws {
+    init(bus: PrivateBus, stateDirectory: URL, grace: String? = nil, notifySocket: String? = nil) async throws {
         self.stateDirectory = stateDirectory
         let home = stateDirectory.deletingLastPathComponent()
         let config = home.appendingPathComponent("config-\(UUID().uuidString)")
@@ -42,10 +42,10 @@ final class NookdProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process = Process()
         process.executableURL = try Self.executable()
-        process.arguments = ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"] + extraArguments
+        process.arguments = ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
-        environment["NOTIFY_SOCKET"] = nil
+        environment["NOTIFY_SOCKET"] = notifySocket
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
