@@ -138,8 +138,8 @@ import NookTestSupport
                 }
                 counts.append(descriptors())
             }
-            // (The first calls may open lasting descriptors of the runtime's own; later ones may not.)
-            #expect(counts[11] == counts[3], "\(counts)")
+            // A leak would add one per call; allow the runtime's own and a state write in flight.
+            #expect(counts.last! <= counts.min()! + 2, "\(counts)")
             // Nothing of the above disturbed the module's state.
             #expect(try await music.activities() == ["music/song"])
             await music.close()
