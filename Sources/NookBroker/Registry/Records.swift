@@ -52,7 +52,12 @@ public struct ActivityRecord: Hashable, Sendable {
     public let id: String
     public var accessibilityLabel: String
     /// Validated views; the three required slots are always present.
-    public var views: [ActivitySlot: ViewNode]
+    public var views: [ActivitySlot: ViewNode] {
+        didSet { nookIds = Self.nookIds(in: views) }
+    }
+    /// The nook-namespace ids (`shared` with namespace `""`) marked anywhere in its views,
+    /// kept with the views so rule 8 never walks the trees of untouched activities.
+    public private(set) var nookIds: Set<String>
     public var relevance: Double
     /// Unix microseconds after which the activity is stale, if given.
     public var staleDate: Int64?
@@ -71,6 +76,7 @@ public struct ActivityRecord: Hashable, Sendable {
         self.id = id
         self.accessibilityLabel = accessibilityLabel
         self.views = views
+        self.nookIds = Self.nookIds(in: views)
         self.relevance = relevance
         self.staleDate = staleDate
         self.lastSequence = lastSequence
@@ -78,8 +84,7 @@ public struct ActivityRecord: Hashable, Sendable {
         self.adoptable = adoptable
     }
 
-    /// The nook-namespace ids (`shared` with namespace `""`) marked anywhere in its views.
-    public var nookIds: Set<String> {
+    static func nookIds(in views: [ActivitySlot: ViewNode]) -> Set<String> {
         var ids: Set<String> = []
         for view in views.values { view.collectNookIds(into: &ids) }
         return ids

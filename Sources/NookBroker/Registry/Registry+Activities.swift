@@ -146,7 +146,11 @@ extension Registry {
     {
         do {
             let view = try validator.validate(raw, slot: slot)
-            diagnostics += view.diagnostics
+            diagnostics += view.diagnostics.map { diagnostic in
+                var copy = diagnostic
+                copy.message = "\(context): \(diagnostic.message)"
+                return copy
+            }
             return view.root
         } catch {
             throw RegistryError.view(error, context: context)

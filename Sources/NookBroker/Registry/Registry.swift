@@ -193,6 +193,10 @@ public struct Registry: Hashable, Sendable {
                 throw RegistryError(.unknownModule, "module \"\(explicit)\" is not registered")
             }
             guard record.owner.connection == caller else {
+                if record.owner.connection == nil {
+                    throw RegistryError(
+                        .accessDenied, "module \"\(explicit)\" has no owner (grace period); Register it to take it back before changing it")
+                }
                 throw RegistryError(.accessDenied, "module \"\(explicit)\" belongs to another connection; only its owner may change it")
             }
             return explicit
