@@ -199,6 +199,20 @@ enum Fixtures {
         }
     }
 
+    @Test func aRefusedUpdateChangesNothing() throws {
+        var registry = try registered()
+        _ = try registry.startActivity("song", spec: Fixtures.spec(sequence: 1), caller: a, now: t0)
+        let before = registry
+        expectError(.invalidArgs, mentioning: "'relevance'") { () throws(RegistryError) in
+            _ = try registry.updateActivity(
+                "song", changes: ["accessibility_label": .string("new"), "sequence": .uint(2), "relevance": .bool(true)], caller: a, now: t0)
+        }
+        expectError(.invalidView, mentioning: "peek") { () throws(RegistryError) in
+            _ = try registry.updateActivity("song", changes: ["minimal": .node(Fixtures.text("ok")), "peek": .node(RawNode(kind: "blob"))], caller: a, now: t0)
+        }
+        #expect(registry == before)
+    }
+
     @Test func duplicateAndUnknownActivities() throws {
         var registry = try registered()
         _ = try registry.startActivity("song", spec: Fixtures.spec(), caller: a, now: t0)
