@@ -1,6 +1,47 @@
 import Foundation
 import NookBroker
 
-// nookd is not built yet: say so plainly and fail, rather than pretend to serve the contract.
-FileHandle.standardError.write(Data("nookd: the broker is not implemented yet (it would own \(NookContract.busName))\n".utf8))
-exit(69)  // EX_UNAVAILABLE
+// nookd: parse the command line, hand over to the broker library, exit with its status.
+
+let usage = """
+    usage: nookd [--address ADDR] [--state-dir DIR] [--verbose] [--help] [--version]
+
+    The Nook broker: serves org.nook.Nook1 (CONTRACT.md) on the session bus.
+
+      --address ADDR    a D-Bus address to use instead of the session bus
+      --state-dir DIR   where state.json lives (default $XDG_STATE_HOME/nook, else ~/.local/state/nook)
+      --verbose         log debug lines (every scene change) on stderr
+      --help            show this text
+      --version         print the version
+
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("nookd: \(message)\n\(usage)".utf8))
+    exit(2)
+}
+
+var configuration = BrokerConfiguration()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--help", "-h":
+        print(usage, terminator: "")
+        exit(0)
+    case "--version":
+        print("nookd 0.1 (contract org.nook.Nook1 version 1)")
+        exit(0)
+    case "--address":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--address needs a D-Bus address") }
+        configuration.address = .address(value)
+    case "--state-dir":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--state-dir needs a directory") }
+        configuration.stateDirectory = URL(fileURLWithPath: value)
+    case "--verbose":
+        configuration.log = Log(minimum: .debug)
+    default:
+        fail("unknown argument \(argument)")
+    }
+}
+
+exit(await BrokerDaemon.run(configuration))

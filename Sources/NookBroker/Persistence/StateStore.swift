@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+
+/// Reads and writes the state file, atomically, off the bus thread.
+///
+/// Guarantees: a write either leaves the previous file in place or replaces it whole (temp
+/// file in the same directory, `fsync`, `rename`, `fsync` of the directory), so a crash or
+/// power cut never leaves half a file. A file that cannot be read is moved aside
+/// (`state.json.corrupt-<unix seconds>`) and reported, never fatal. Writes carry a generation
+/// number; an older generation arriving after a newer one is dropped.
+public actor StateStore {
+    public nonisolated let directory: URL
+    public nonisolated var fileURL: URL { directory.appendingPathComponent("state.json") }
+    private var lastGeneration: UInt64 = 0
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `$XDG_STATE_HOME/nook`, else `~/.local/state/nook` (SPEC, "Reliability").
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("nook")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/nook")
+    }
+
+    public enum LoadResult: Sendable {
+        /// No state file: a first start.
+        case empty
+        case loaded(StateFile)
+        /// The file could not be read; it was moved to `movedTo` (nil if that failed too).
+        case corrupt(reason: String, movedTo: String?)
+    }
+
+    public func load() -> LoadResult {
+        let path = fileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { return .empty }
+        do {
+            let data = try Data(contentsOf: fileURL)
+            let file = try JSONDecoder().decode(StateFile.self, from: data)
+            guard file.format == StateFile.formatName, file.version == StateFile.currentVersion else {
+                return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)")
+            }
+            return .loaded(file)
+        } catch {
+            return moveAside(reason: "\(error)")
+        }
+    }
+
+    private func moveAside(reason: String) -> LoadResult {
+        let target = directory.appendingPathComponent("state.json.corrupt-\(Int(Date().timeIntervalSince1970))")
+        let moved = rename(fileURL.path, target.path) == 0
+        return .corrupt(reason: reason, movedTo: moved ? target.path : nil)
+    }
+
+    /// Writes `file` atomically unless a newer generation was written already.
+    public func save(_ file: StateFile, generation: UInt64) throws {
+        guard generation > lastGeneration else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(file)
+        try Self.writeAtomically(data, to: fileURL, directory: directory)
+        lastGeneration = generation
+    }
+
+    static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temp = directory.appendingPathComponent(".state.json.tmp-\(getpid())")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StateStoreError(operation: "open \(temp.path)", errno: errno) }
+        var written = 0
+        let result: Int32 = data.withUnsafeBytes { buffer -> Int32 in
+            while written < buffer.count {
+                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += n
+            }
+            return fsync(fd) == 0 ? 0 : errno
+        }
+        close(fd)
+        guard result == 0 else {
+            unlink(temp.path)
+            throw StateStoreError(operation: "write \(temp.path)", errno: result)
+        }
+        guard rename(temp.path, url.path) == 0 else {
+            let code = errno
+            unlink(temp.path)
+            throw StateStoreError(operation: "rename to \(url.path)", errno: code)
+        }
+        // The rename is durable once the directory entry is.
+        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD >= 0 {
+            fsync(dirFD)
+            close(dirFD)
+        }
+    }
+}
+
+public struct StateStoreError: Error, CustomStringConvertible {
+    public let operation: String
+    public let errno: Int32
+    public var description: String { "\(operation) failed: \(String(cString: strerror(errno)))" }
+}

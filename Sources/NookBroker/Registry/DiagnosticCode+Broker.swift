@@ -1,0 +1,8 @@
+import NookCore
+
+extension DiagnosticCode {
+    /// An update whose `sequence` is older than the last one applied; it was ignored.
+    public static let staleUpdate: DiagnosticCode = "stale-update"
+    /// A module id was taken back with activities it had before (after a restart).
+    public static let moduleRestored: DiagnosticCode = "module-restored"
+}

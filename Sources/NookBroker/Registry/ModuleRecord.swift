@@ -1,0 +1,54 @@
+import NookCore
+
+/// Who holds a module.
+public enum ModuleOwner: Hashable, Sendable {
+    /// A live connection (its unique name).
+    case connected(String)
+    /// Nobody: the owner left (or the broker restarted). At `until` the module ends, unless a
+    /// connection registers the id first and takes it back.
+    case vanished(until: BrokerTime)
+
+    public var connection: String? {
+        if case .connected(let name) = self { return name }
+        return nil
+    }
+}
+
+/// `Register`'s `info`.
+public struct ModuleInfo: Hashable, Sendable {
+    public var displayName: String
+    public var version: String
+    public init(displayName: String = "", version: String = "") {
+        self.displayName = displayName
+        self.version = version
+    }
+}
+
+/// One registered module.
+public struct ModuleRecord: Hashable, Sendable {
+    public let id: String
+    public var owner: ModuleOwner
+    public var info: ModuleInfo
+    /// Module-level views by slot.
+    public var content: [ModuleSlot: ViewNode]
+    /// Registry-wide counter value when compact content was last set; nil without any.
+    public var compactOrder: UInt64?
+    public var activities: [String: ActivityRecord]
+
+    public init(
+        id: String, owner: ModuleOwner, info: ModuleInfo = ModuleInfo(), content: [ModuleSlot: ViewNode] = [:],
+        compactOrder: UInt64? = nil, activities: [String: ActivityRecord] = [:]
+    ) {
+        self.id = id
+        self.owner = owner
+        self.info = info
+        self.content = content
+        self.compactOrder = compactOrder
+        self.activities = activities
+    }
+
+    /// SPEC rule 8's view of this module: each activity's nook ids.
+    public var marks: ModuleMarks {
+        ModuleMarks(module: id, activities: activities.mapValues(\.nookIds))
+    }
+}

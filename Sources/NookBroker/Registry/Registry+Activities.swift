@@ -1,0 +1,165 @@
+import NookCore
+
+extension Registry {
+    static let startKeys: Set<String> = [
+        "accessibility_label", "compact_leading", "compact_trailing", "minimal", "peek", "expanded",
+        "relevance", "stale_date", "sequence", "module",
+    ]
+    static let updateKeys: Set<String> = startKeys.union(["animate", "animation"])
+    static let endKeys: Set<String> = ["dismissal", "module"]
+
+    /// `StartActivity(s activity, a{sv} spec)`.
+    ///
+    /// Requires `accessibility_label`, `compact_leading`, `compact_trailing`, `minimal`; takes
+    /// `peek`, `expanded`, `relevance` (default 0), `stale_date`, `sequence`. An id already live
+    /// is `ActivityExists`, except one the module just got back (restart): that is replaced.
+    public mutating func startActivity(_ id: String, spec: [String: PropValue], caller: String, now: BrokerTime)
+        throws(RegistryError) -> [RegistryAction]
+    {
+        let reader = SpecReader(values: spec, context: "StartActivity \"\(id)\" spec")
+        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        try checkIdentifier(id, what: "activity id")
+        try reader.checkPayload(limit: limits.maxPayloadBytes)
+        let module = modules[moduleId]!
+        let existing = module.activities[id]
+        if let existing, !existing.adoptable {
+            throw RegistryError(.activityExists, "activity \"\(id)\" of module \"\(moduleId)\" is already live (use UpdateActivity)")
+        }
+        if existing == nil, module.activities.count >= limits.maxActivitiesPerModule {
+            throw RegistryError(
+                .limitsExceeded,
+                "activity \"\(id)\": module \"\(moduleId)\" already has \(module.activities.count) activities (maxActivitiesPerModule \(limits.maxActivitiesPerModule))")
+        }
+        guard let label = try reader.string("accessibility_label", maxBytes: limits.maxLabelBytes) else {
+            throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key 'accessibility_label'")
+        }
+        try Self.checkLabel(label, context: reader.context)
+        var diagnostics: [Diagnostic] = []
+        var views: [ActivitySlot: ViewNode] = [:]
+        for slot in ActivitySlot.allCases {
+            guard let raw = try reader.node(slot.rawValue) else {
+                if slot.isRequired {
+                    throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key '\(slot.rawValue)'")
+                }
+                continue
+            }
+            views[slot] = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", diagnostics: &diagnostics)
+        }
+        let relevance = try reader.double("relevance") ?? 0
+        let staleDate = try reader.int64("stale_date")
+        let sequence = try reader.uint64("sequence")
+        diagnostics += reader.unknownKeys(known: Self.startKeys, module: moduleId)
+
+        let before = modules[moduleId]!.marks.suffixingDiagnostics
+        let record = ActivityRecord(
+            id: id, accessibilityLabel: label, views: views, relevance: relevance, staleDate: staleDate,
+            lastSequence: sequence, startOrder: existing?.startOrder ?? nextOrder())
+        modules[moduleId]!.activities[id] = record
+        diagnostics += newSuffixing(module: moduleId, before: before)
+
+        var actions = deliver(diagnostics, module: moduleId)
+        let cause: SceneCause = existing == nil ? .activityStarted : .activityUpdated
+        actions.append(.sceneChanged(SceneChange(cause: cause, module: moduleId, activity: id)))
+        actions.append(.persist)
+        return actions
+    }
+
+    /// `UpdateActivity(s activity, a{sv} changes)`: each key given replaces its value.
+    ///
+    /// `animate` (default true) and `animation` travel with the scene change. A `sequence`
+    /// older than the last one applied makes the whole update a no-op with a `stale-update`
+    /// warning to the module (the call itself succeeds).
+    public mutating func updateActivity(_ id: String, changes: [String: PropValue], caller: String, now: BrokerTime)
+        throws(RegistryError) -> [RegistryAction]
+    {
+        let reader = SpecReader(values: changes, context: "UpdateActivity \"\(id)\" changes")
+        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        try checkIdentifier(id, what: "activity id")
+        guard var record = modules[moduleId]!.activities[id] else {
+            throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
+        }
+        try reader.checkPayload(limit: limits.maxPayloadBytes)
+        let sequence = try reader.uint64("sequence")
+        if let sequence, let last = record.lastSequence, sequence < last {
+            let warning = Diagnostic(
+                .staleUpdate, .warning,
+                "UpdateActivity \"\(id)\": sequence \(sequence) is older than the last applied (\(last)); the update was ignored",
+                path: "sequence", module: moduleId, id: id)
+            return deliver([warning], module: moduleId)
+        }
+        // Read everything first: a bad key refuses the whole update and changes nothing.
+        var diagnostics: [Diagnostic] = []
+        if let label = try reader.string("accessibility_label", maxBytes: limits.maxLabelBytes) {
+            try Self.checkLabel(label, context: reader.context)
+            record.accessibilityLabel = label
+        }
+        for slot in ActivitySlot.allCases {
+            guard let raw = try reader.node(slot.rawValue) else { continue }
+            record.views[slot] = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", diagnostics: &diagnostics)
+        }
+        if let relevance = try reader.double("relevance") { record.relevance = relevance }
+        if let staleDate = try reader.int64("stale_date") { record.staleDate = staleDate }
+        if let sequence { record.lastSequence = sequence }
+        let animate = try reader.bool("animate") ?? true
+        let animation = try reader.string("animation", maxBytes: 256)
+        diagnostics += reader.unknownKeys(known: Self.updateKeys, module: moduleId)
+        record.adoptable = false
+
+        let before = modules[moduleId]!.marks.suffixingDiagnostics
+        modules[moduleId]!.activities[id] = record
+        diagnostics += newSuffixing(module: moduleId, before: before)
+
+        var actions = deliver(diagnostics, module: moduleId)
+        actions.append(.sceneChanged(SceneChange(cause: .activityUpdated, module: moduleId, activity: id, animate: animate, animation: animation)))
+        actions.append(.persist)
+        return actions
+    }
+
+    /// `EndActivity(s activity, a{sv} options)`: `dismissal` `default` (the default) or `immediate`.
+    public mutating func endActivity(_ id: String, options: [String: PropValue], caller: String, now: BrokerTime)
+        throws(RegistryError) -> [RegistryAction]
+    {
+        let reader = SpecReader(values: options, context: "EndActivity \"\(id)\" options")
+        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        try checkIdentifier(id, what: "activity id")
+        guard modules[moduleId]!.activities[id] != nil else {
+            throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
+        }
+        let dismissal = try reader.choice("dismissal", Dismissal.self) ?? .default
+        let diagnostics = reader.unknownKeys(known: Self.endKeys, module: moduleId)
+        modules[moduleId]!.activities[id] = nil
+        var actions = deliver(diagnostics, module: moduleId)
+        actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: moduleId, activity: id, dismissal: dismissal)))
+        actions.append(.persist)
+        return actions
+    }
+
+    static func checkLabel(_ label: String, context: String) throws(RegistryError) {
+        if label.isEmpty {
+            throw RegistryError(.invalidArgs, "\(context): key 'accessibility_label' must not be empty")
+        }
+    }
+
+    /// Validates one view; its diagnostics join `diagnostics`.
+    func validate(_ raw: RawNode, slot: String, context: String, diagnostics: inout [Diagnostic])
+        throws(RegistryError) -> ViewNode
+    {
+        do {
+            let view = try validator.validate(raw, slot: slot)
+            diagnostics += view.diagnostics.map { diagnostic in
+                var copy = diagnostic
+                copy.message = "\(context): \(diagnostic.message)"
+                return copy
+            }
+            return view.root
+        } catch {
+            throw RegistryError.view(error, context: context)
+        }
+    }
+
+    /// Rule 8 diagnostics that hold now and did not before the change.
+    func newSuffixing(module: String, before: [Diagnostic]) -> [Diagnostic] {
+        let old = Set(before)
+        return modules[module]!.marks.suffixingDiagnostics.filter { !old.contains($0) }
+    }
+}

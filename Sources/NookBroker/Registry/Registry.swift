@@ -1,0 +1,232 @@
+import NookCore
+
+/// Modules, their module-level content and their activities, as a value.
+///
+/// Contract: the registry is a pure state machine. It never touches D-Bus, files or clocks:
+/// callers pass the caller's unique connection name and the current `BrokerTime`, and each
+/// mutating method either throws a `RegistryError` (leaving the registry exactly as it was)
+/// or applies the change whole and returns the `RegistryAction`s the caller must perform.
+///
+/// Rules (docs/broker.md has the full table):
+/// 1. A module id is held by one live connection at a time, and a connection holds at most
+///    one module. Every change goes through the caller's own module; a `module` key naming
+///    another connection's module is `AccessDenied`.
+/// 2. When the owner leaves, the module keeps everything for `grace` seconds. A connection
+///    that registers the id meanwhile takes it all back; otherwise `expire(now:)` ends it.
+/// 3. Activities order by relevance (highest first), ties by start order (first started
+///    first); the first is the primary activity.
+/// 4. An update whose `sequence` is older than the last applied is ignored with a
+///    `stale-update` diagnostic to the module.
+///
+/// ```swift
+/// var registry = Registry()
+/// var actions = try registry.register(module: "music", info: [:], caller: ":1.7", now: .zero)
+/// actions = try registry.startActivity("song", spec: spec, caller: ":1.7", now: .zero)
+/// registry.displayOrder   // [music/song]
+/// ```
+public struct Registry: Hashable, Sendable {
+    public var limits: RegistryLimits
+    /// `broker.moduleGrace`, in seconds.
+    public var grace: Double
+    public internal(set) var modules: [String: ModuleRecord] = [:]
+    /// Live owner connection -> module id.
+    private var moduleByConnection: [String: String] = [:]
+    /// Start order of activities and order of compact content, shared, always increasing.
+    var counter: UInt64 = 0
+
+    public init(limits: RegistryLimits = .standard, grace: Double = 10) {
+        self.limits = limits
+        self.grace = grace
+    }
+
+    var validator: ViewValidator { ViewValidator(limits: limits.view) }
+
+    mutating func nextOrder() -> UInt64 {
+        counter += 1
+        return counter
+    }
+
+    // MARK: Queries
+
+    /// The module `connection` holds, if any.
+    public func module(ownedBy connection: String) -> String? { moduleByConnection[connection] }
+
+    public func activity(_ ref: ActivityRef) -> ActivityRecord? { modules[ref.module]?.activities[ref.activity] }
+
+    /// Every activity, primary first: relevance descending, then start order.
+    public var displayOrder: [ActivityRef] {
+        var all: [(ActivityRef, Double, UInt64)] = []
+        for module in modules.values {
+            for activity in module.activities.values {
+                all.append((ActivityRef(module: module.id, activity: activity.id), activity.relevance, activity.startOrder))
+            }
+        }
+        all.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }
+        return all.map(\.0)
+    }
+
+    /// SPEC "pill": the activity whose compact views sit either side of the notch.
+    public var primaryActivity: ActivityRef? { displayOrder.first }
+
+    /// The module that last set module-level compact content (shown when no activity is live).
+    public var compactContentModule: String? {
+        modules.values.filter { $0.compactOrder != nil }.max { $0.compactOrder! < $1.compactOrder! }?.id
+    }
+
+    /// When the next grace period ends, if any module is in one.
+    public var nextExpiry: BrokerTime? {
+        modules.values.compactMap { if case .vanished(let until) = $0.owner { until } else { nil } }.min()
+    }
+
+    /// The connections that own modules (what the service must be tracking).
+    public var liveConnections: Set<String> { Set(moduleByConnection.keys) }
+
+    // MARK: Modules
+
+    /// `Register(s module, a{sv} info)`.
+    public mutating func register(module id: String, info: [String: PropValue], caller: String, now: BrokerTime)
+        throws(RegistryError) -> [RegistryAction]
+    {
+        try checkIdentifier(id, what: "module id")
+        let reader = SpecReader(values: info, context: "Register info")
+        try reader.checkPayload(limit: limits.maxPayloadBytes)
+        let displayName = try reader.string("display_name", maxBytes: limits.maxInfoStringBytes)
+        let version = try reader.string("version", maxBytes: limits.maxInfoStringBytes)
+        let unknown = reader.unknownKeys(known: ["display_name", "version"], module: id)
+        if let held = moduleByConnection[caller], held != id {
+            throw RegistryError(
+                .invalidArgs, "module \"\(id)\": this connection already registered module \"\(held)\" (one module per connection; Unregister first)")
+        }
+        var actions: [RegistryAction] = []
+        if var existing = modules[id] {
+            switch existing.owner {
+            case .connected(let owner) where owner == caller:
+                break
+            case .connected:
+                throw RegistryError(.moduleTaken, "module \"\(id)\" is registered by another live connection")
+            case .vanished:
+                // Taken back within the grace period: everything it had stays as it was.
+                existing.owner = .connected(caller)
+                for key in existing.activities.keys { existing.activities[key]!.adoptable = true }
+                modules[id] = existing
+                moduleByConnection[caller] = id
+                actions.append(.trackPeer(caller))
+                let kept = existing.activities.keys.sorted()
+                let slots = existing.content.keys.sorted().map(\.rawValue)
+                actions.append(.diagnostics(connection: caller, module: id, [
+                    Diagnostic(
+                        .moduleRestored, .info,
+                        "module \"\(id)\" taken back with activities [\(kept.joined(separator: ", "))] and content [\(slots.joined(separator: ", "))]; "
+                            + "StartActivity of a kept id replaces it once, UpdateActivity changes it",
+                        module: id)
+                ]))
+            }
+        } else {
+            guard modules.count < limits.maxModules else {
+                throw RegistryError(.limitsExceeded, "module \"\(id)\": already \(modules.count) modules (maxModules \(limits.maxModules))")
+            }
+            modules[id] = ModuleRecord(id: id, owner: .connected(caller))
+            moduleByConnection[caller] = id
+            actions.append(.trackPeer(caller))
+        }
+        if displayName != nil || version != nil || modules[id]!.info == ModuleInfo() {
+            modules[id]!.info = ModuleInfo(displayName: displayName ?? "", version: version ?? "")
+        }
+        if !unknown.isEmpty { actions.append(.diagnostics(connection: caller, module: id, unknown)) }
+        actions.append(.persist)
+        return actions
+    }
+
+    /// `Unregister()`: ends the caller's activities, clears its content, frees the id.
+    public mutating func unregister(caller: String, now: BrokerTime) throws(RegistryError) -> [RegistryAction] {
+        let id = try ownModule(caller: caller, named: nil)
+        let record = modules.removeValue(forKey: id)!
+        moduleByConnection[caller] = nil
+        var actions = Self.endings(of: record, cause: .activityEnded)
+        actions.append(.untrackPeer(caller))
+        actions.append(.persist)
+        return actions
+    }
+
+    /// The connection `connection` left the bus: its module enters its grace period.
+    public mutating func connectionLeft(_ connection: String, now: BrokerTime) -> [RegistryAction] {
+        guard let id = moduleByConnection.removeValue(forKey: connection) else { return [] }
+        modules[id]?.owner = .vanished(until: now + grace)
+        return [.untrackPeer(connection)]
+    }
+
+    /// Ends every module whose grace period is over by `now` (`module_vanished`).
+    public mutating func expire(now: BrokerTime) -> [RegistryAction] {
+        var actions: [RegistryAction] = []
+        var removed = false
+        for id in modules.keys.sorted() {
+            guard case .vanished(let until) = modules[id]!.owner, until <= now else { continue }
+            let record = modules.removeValue(forKey: id)!
+            actions += Self.endings(of: record, cause: .moduleVanished)
+            removed = true
+        }
+        if removed { actions.append(.persist) }
+        return actions
+    }
+
+    /// Scene changes for a module leaving: each activity (display order), then its content.
+    private static func endings(of record: ModuleRecord, cause: SceneCause) -> [RegistryAction] {
+        var actions: [RegistryAction] = []
+        let activities = record.activities.values.sorted {
+            $0.relevance != $1.relevance ? $0.relevance > $1.relevance : $0.startOrder < $1.startOrder
+        }
+        for activity in activities {
+            actions.append(.sceneChanged(SceneChange(cause: cause, module: record.id, activity: activity.id, dismissal: .default)))
+        }
+        for slot in record.content.keys.sorted() {
+            actions.append(.sceneChanged(SceneChange(cause: cause == .moduleVanished ? .moduleVanished : .contentChanged, module: record.id, slot: slot)))
+        }
+        return actions
+    }
+
+    /// The module a call acts on: the one named by a `module` key (which must be the caller's),
+    /// else the caller's own.
+    func ownModule(caller: String, named explicit: String?) throws(RegistryError) -> String {
+        if let explicit {
+            try checkIdentifier(explicit, what: "module id")
+            guard let record = modules[explicit] else {
+                throw RegistryError(.unknownModule, "module \"\(explicit)\" is not registered")
+            }
+            guard record.owner.connection == caller else {
+                if record.owner.connection == nil {
+                    throw RegistryError(
+                        .accessDenied, "module \"\(explicit)\" has no owner (grace period); Register it to take it back before changing it")
+                }
+                throw RegistryError(.accessDenied, "module \"\(explicit)\" belongs to another connection; only its owner may change it")
+            }
+            return explicit
+        }
+        guard let id = moduleByConnection[caller] else {
+            throw RegistryError(.notRegistered, "connection \(caller) has not registered a module (call Register first)")
+        }
+        return id
+    }
+
+    /// Diagnostics for the owner of `module`, as an action (none when empty or nobody owns it).
+    func deliver(_ diagnostics: [Diagnostic], module: String) -> [RegistryAction] {
+        guard !diagnostics.isEmpty, let connection = modules[module]?.owner.connection else { return [] }
+        let stamped = diagnostics.map { diagnostic -> Diagnostic in
+            var copy = diagnostic
+            if copy.module.isEmpty { copy.module = module }
+            return copy
+        }
+        return [.diagnostics(connection: connection, module: module, stamped)]
+    }
+
+    // MARK: Restoring
+
+    /// Puts a module back as restored state: no owner, in its grace period from `now`.
+    mutating func restore(_ record: ModuleRecord, now: BrokerTime) {
+        var record = record
+        record.owner = .vanished(until: now + grace)
+        for key in record.activities.keys { record.activities[key]!.adoptable = true }
+        modules[record.id] = record
+    }
+
+    mutating func restoreCounter(_ value: UInt64) { counter = max(counter, value) }
+}

@@ -1,0 +1,24 @@
+import NookCore
+
+/// Module-level slots (`SetContent`).
+public enum ModuleSlot: String, Hashable, Sendable, CaseIterable, Comparable {
+    case compactLeading = "compact_leading"
+    case compactTrailing = "compact_trailing"
+    case home
+    case widget
+
+    public var isCompact: Bool { self == .compactLeading || self == .compactTrailing }
+    public static func < (lhs: ModuleSlot, rhs: ModuleSlot) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// An activity's views (`StartActivity` keys).
+public enum ActivitySlot: String, Hashable, Sendable, CaseIterable, Comparable {
+    case compactLeading = "compact_leading"
+    case compactTrailing = "compact_trailing"
+    case minimal
+    case peek
+    case expanded
+
+    public var isRequired: Bool { self != .peek && self != .expanded }
+    public static func < (lhs: ActivitySlot, rhs: ActivitySlot) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import NookBus
+import NookCore
+
+/// The broker on the bus: decodes calls, applies them to the `Registry`, performs the actions
+/// it returns (unicast diagnostics, peer tracking, grace timers, debounced persistence).
+///
+/// Confinement: `Broker` is an actor whose executor *is* its connection's bus thread
+/// (`unownedExecutor` returns the connection's). Method handlers are `immediate`: sd-bus runs
+/// them on that thread, where `assumeIsolated` enters the actor synchronously, so a call is
+/// decoded, applied and answered without a single thread hop, and the registry, the peer
+/// table and the timers are only ever touched on that one thread. Timers and peer tracking
+/// are tasks isolated to the actor, hence on the same thread as well. Only file writes leave
+/// it: `StateStore` is its own actor on the global executor, fed with value snapshots.
+///
+/// ```swift
+/// let broker = try await Broker.start(BrokerConfiguration(address: .address(addr)))
+/// // ... serve until SIGTERM
+/// await broker.shutdown()   // writes the state file, closes the connection
+/// ```
+public actor Broker {
+    public nonisolated let connection: BusConnection
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { connection.unownedExecutor }
+    nonisolated let log: Log
+    nonisolated let path: ObjectPath = ObjectPath(stringLiteral: NookContract.objectPath)
+    nonisolated let origin: ContinuousClock.Instant
+    nonisolated let persistDelay: Duration
+    nonisolated let store: StateStore
+
+    public private(set) var registry: Registry
+    /// The state file's sections this part of the broker does not own yet, written back as read.
+    private var reserved: (presentation: StoredValue?, settings: [String: StoredValue]?, tokens: [String: StoredValue]?)
+    private var peers: [String: MatchToken] = [:]
+    private var tracking: Set<String> = []
+    private var expiryTask: Task<Void, Never>?
+    private var scheduledExpiry: BrokerTime?
+    private var persistTask: Task<Void, Never>?
+    private var dirty = false
+    private var generation: UInt64 = 0
+    /// Every scene change, for the presentation layer (second part of issue 6) and tests.
+    private var sceneObservers: [@Sendable (SceneChange) -> Void] = []
+
+    init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
+        self.connection = connection
+        self.registry = registry
+        self.store = store
+        self.log = configuration.log
+        self.persistDelay = configuration.persistDelay
+        self.origin = ContinuousClock.now
+        self.reserved = (file?.presentation, file?.settings, file?.tokens)
+    }
+
+    /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.
+    /// - Throws: `BrokerStartError.nameTaken` when another broker owns the name.
+    public static func start(_ configuration: BrokerConfiguration) async throws -> Broker {
+        let log = configuration.log
+        let theme = configuration.theme ?? BrokerConfiguration.loadTheme(environment: ProcessInfo.processInfo.environment, log: log)
+        let grace = theme.duration(at: "broker.moduleGrace") ?? 10
+        let store = StateStore(directory: configuration.stateDirectory ?? StateStore.defaultDirectory())
+        var file: StateFile?
+        var registry = Registry(limits: configuration.limits, grace: grace)
+        switch await store.load() {
+        case .empty:
+            log(.info, "no state file at \(store.fileURL.path); starting empty")
+        case .corrupt(let reason, let movedTo):
+            log(.warning, "state file \(store.fileURL.path) is unreadable (\(reason)); moved to \(movedTo ?? "nowhere: could not move it") and starting empty")
+        case .loaded(let loaded):
+            file = loaded
+            // Grace counts from the broker's start: the time the modules need to reconnect.
+            let restored = Registry.restoring(loaded.registry, limits: configuration.limits, grace: grace, now: .zero)
+            registry = restored.registry
+            for warning in restored.warnings { log(.warning, "restoring state: \(warning)") }
+            log(.info, "restored \(registry.modules.count) modules, \(registry.displayOrder.count) activities from \(store.fileURL.path)")
+        }
+        let connection = try await BusConnection.connect(to: configuration.address, description: "nookd")
+        let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: configuration)
+        try await connection.export(broker.interfaces, at: broker.path)
+        do {
+            try await connection.requestName(NookContract.busName)
+        } catch BusError.nameTaken(let name) {
+            await connection.close()
+            throw BrokerStartError.nameTaken(name)
+        }
+        await broker.rescheduleExpiry()
+        log(.info, "serving \(NookContract.busName) at \(NookContract.objectPath) as \(connection.uniqueName); module grace \(grace)s")
+        return broker
+    }
+
+    /// Writes the state file now and closes the connection.
+    public func shutdown() async {
+        expiryTask?.cancel()
+        await flush()
+        await connection.close()
+    }
+
+    /// Writes the state file now, whatever the debounce timer says.
+    public func flush() async {
+        persistTask?.cancel()
+        persistTask = nil
+        dirty = true
+        await writeState()
+    }
+
+    /// Calls `observer` (on the bus thread) for every scene change from now on.
+    public func observeScene(_ observer: @escaping @Sendable (SceneChange) -> Void) {
+        sceneObservers.append(observer)
+    }
+
+    var now: BrokerTime { BrokerTime(seconds: (ContinuousClock.now - origin) / .seconds(1)) }
+
+    // MARK: Applying
+
+    /// Runs a registry mutation; on success performs its actions, on failure throws the
+    /// contract's error.
+    func apply(_ body: (inout Registry, BrokerTime) throws(RegistryError) -> [RegistryAction]) throws(DBusError) {
+        let actions: [RegistryAction]
+        do { actions = try body(&registry, now) } catch {
+            throw DBusError(error)
+        }
+        perform(actions)
+    }
+
+    func perform(_ actions: [RegistryAction]) {
+        for action in actions {
+            switch action {
+            case .diagnostics(let target, let module, let diagnostics):
+                sendDiagnostics(diagnostics, to: target, module: module)
+            case .sceneChanged(let change):
+                log(.debug, "scene: \(change.cause.rawValue) \(change.module)/\(change.activity ?? change.slot?.rawValue ?? "")")
+                for observer in sceneObservers { observer(change) }
+            case .trackPeer(let name):
+                Task { await self.track(name) }
+            case .untrackPeer(let name):
+                Task { await self.untrack(name) }
+            case .persist:
+                schedulePersist()
+            }
+        }
+        rescheduleExpiry()
+    }
+
+    private func sendDiagnostics(_ diagnostics: [Diagnostic], to target: String, module: String) {
+        let argument = WireCodec.diagnostics(diagnostics)
+        let path = self.path
+        do {
+            try connection.assumeIsolated { connection in
+                try connection.emitSignal(
+                    path: path, interface: NookContract.modulesInterface, member: "Diagnostics",
+                    arguments: [argument], destination: target)
+            }
+        } catch {
+            log(.warning, "could not send \(diagnostics.count) diagnostics to \(module) (\(target)): \(error)")
+        }
+    }
+
+    // MARK: Peers
+
+    private func track(_ name: String) async {
+        guard peers[name] == nil, !tracking.contains(name), registry.module(ownedBy: name) != nil else { return }
+        tracking.insert(name)
+        defer { tracking.remove(name) }
+        do {
+            let token = try await connection.trackPeer(name) { [weak self] in
+                // On the bus thread: the actor's own executor.
+                self?.assumeIsolated { $0.peerLeft(name) }
+            }
+            if registry.module(ownedBy: name) == nil {
+                await connection.removeMatch(token)
+            } else {
+                peers[name] = token
+            }
+        } catch {
+            log(.warning, "cannot track \(name): \(error)")
+        }
+    }
+
+    private func untrack(_ name: String) async {
+        if let token = peers.removeValue(forKey: name) { await connection.removeMatch(token) }
+    }
+
+    private func peerLeft(_ name: String) {
+        guard let module = registry.module(ownedBy: name) else { return }
+        let actions = registry.connectionLeft(name, now: now)
+        log(.info, "module \"\(module)\" lost its connection \(name); it keeps its state for \(registry.grace)s")
+        perform(actions)
+    }
+
+    // MARK: Grace timers
+
+    func rescheduleExpiry() {
+        let next = registry.nextExpiry
+        guard next != scheduledExpiry else { return }
+        expiryTask?.cancel()
+        scheduledExpiry = next
+        guard let next else {
+            expiryTask = nil
+            return
+        }
+        let deadline = origin + .milliseconds(Int64((next.seconds * 1000).rounded(.up)))
+        expiryTask = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.expireDue()
+        }
+    }
+
+    private func expireDue() {
+        scheduledExpiry = nil
+        let actions = registry.expire(now: now)
+        for change in actions.sceneChanges where change.activity != nil {
+            log(.info, "module \"\(change.module)\" did not come back: activity \"\(change.activity!)\" ends")
+        }
+        perform(actions)
+    }
+
+    // MARK: Persistence
+
+    private func schedulePersist() {
+        dirty = true
+        guard persistTask == nil else { return }
+        let delay = persistDelay
+        persistTask = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.writeState()
+        }
+    }
+
+    private func writeState() async {
+        persistTask = nil
+        guard dirty else { return }
+        dirty = false
+        generation += 1
+        let file = StateFile(registry: registry.snapshot, presentation: reserved.presentation, settings: reserved.settings, tokens: reserved.tokens)
+        do {
+            try await store.save(file, generation: generation)
+        } catch {
+            log(.error, "could not write the state file: \(error)")
+        }
+    }
+}
+
+public enum BrokerStartError: Error, CustomStringConvertible {
+    case nameTaken(String)
+    public var description: String {
+        switch self {
+        case .nameTaken(let name): "the bus name \(name) is already owned: another nookd is running"
+        }
+    }
+}
+
+extension DBusError {
+    /// The contract error for a registry refusal.
+    init(_ error: RegistryError) {
+        let name: NookErrorName =
+            switch error.kind {
+            case .invalidId: .invalidId
+            case .notRegistered: .notRegistered
+            case .moduleTaken: .moduleTaken
+            case .unknownActivity: .unknownActivity
+            case .activityExists: .activityExists
+            case .unknownModule: .unknownModule
+            case .invalidView: .invalidView
+            case .invalidArgs: .invalidArgs
+            case .accessDenied: .accessDenied
+            case .limitsExceeded: .limitsExceeded
+            }
+        self.init(nook: name, error.message)
+    }
+}

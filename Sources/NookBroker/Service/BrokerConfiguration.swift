@@ -1,0 +1,48 @@
+import Foundation
+import NookBus
+import NookCore
+
+/// What `nookd` starts the broker with.
+public struct BrokerConfiguration: Sendable {
+    public var address: BusAddress
+    /// Where `state.json` lives; nil: `$XDG_STATE_HOME/nook` (or `~/.local/state/nook`).
+    public var stateDirectory: URL?
+    public var limits: RegistryLimits
+    /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
+    /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
+    public var theme: Theme?
+    /// How long after a change the state file is written; changes in between share one write.
+    public var persistDelay: Duration
+    public var log: Log
+
+    public init(
+        address: BusAddress = .session, stateDirectory: URL? = nil, limits: RegistryLimits = .standard,
+        theme: Theme? = nil, persistDelay: Duration = .milliseconds(200), log: Log = Log()
+    ) {
+        self.address = address
+        self.stateDirectory = stateDirectory
+        self.limits = limits
+        self.theme = theme
+        self.persistDelay = persistDelay
+        self.log = log
+    }
+
+    /// The user's theme file, merged over the defaults; a bad file is refused whole (logged),
+    /// leaving the defaults.
+    static func loadTheme(environment: [String: String], log: Log) -> Theme {
+        let config: URL
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            config = URL(fileURLWithPath: base)
+        } else {
+            config = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        }
+        let file = config.appendingPathComponent("nook/theme.json")
+        guard let data = FileManager.default.contents(atPath: file.path) else { return .builtIn }
+        do {
+            return try Theme(json: String(decoding: data, as: UTF8.self))
+        } catch {
+            log(.warning, "ignoring \(file.path): \(error)")
+            return .builtIn
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// The D-Bus error names of the Nook contract (CONTRACT.md, "Errors"): the project's own
+/// `org.nook.Nook1.Error.*` and the standard ones it uses where they fit.
+public enum NookErrorName: String, Hashable, Sendable, CaseIterable {
+    case invalidId = "org.nook.Nook1.Error.InvalidId"
+    case notRegistered = "org.nook.Nook1.Error.NotRegistered"
+    case moduleTaken = "org.nook.Nook1.Error.ModuleTaken"
+    case unknownActivity = "org.nook.Nook1.Error.UnknownActivity"
+    case activityExists = "org.nook.Nook1.Error.ActivityExists"
+    case unknownModule = "org.nook.Nook1.Error.UnknownModule"
+    case invalidView = "org.nook.Nook1.Error.InvalidView"
+    case invalidTheme = "org.nook.Nook1.Error.InvalidTheme"
+    case invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    case limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+    case unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+}
+
+extension DBusError {
+    /// An error of the contract, by name.
+    public init(nook name: NookErrorName, _ message: String) {
+        self.init(name: name.rawValue, message: message)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import NookBroker
+import NookCore
+
+/// The state file, with real files in a temporary directory.
+@Suite struct PersistenceTests {
+    func populated() throws -> Registry {
+        var registry = Registry()
+        _ = try registry.register(module: "music", info: ["display_name": .string("Music"), "version": .string("2")], caller: ":1.1", now: .zero)
+        _ = try registry.register(module: "timer", info: [:], caller: ":1.2", now: .zero)
+        var spec = Fixtures.spec(relevance: 2, sequence: 9, shared: "cover")
+        spec["expanded"] = .node(RawNode(kind: "view", props: [
+            "name": .string("CoverArt"),
+            "params": .dictionary(["big": .uint(.max), "small": .int(.min), "ratio": .double(0.25), "list": .array([.bool(true), .string("x")])]),
+            "padding": .structure([.double(1), .double(2), .double(3), .double(4)]),
+        ]))
+        spec["stale_date"] = .int(1_800_000_000_000_000)
+        _ = try registry.startActivity("song", spec: spec, caller: ":1.1", now: .zero)
+        _ = try registry.startActivity("egg", spec: Fixtures.spec(), caller: ":1.2", now: .zero)
+        _ = try registry.setContent(slot: "compact_leading", view: Fixtures.text("♪"), caller: ":1.1", now: .zero)
+        _ = try registry.setContent(slot: "home", view: Fixtures.text("home"), caller: ":1.2", now: .zero)
+        return registry
+    }
+
+    @Test func storedValuesKeepTheirTypes() throws {
+        let values: [PropValue] = [
+            .bool(false), .int(.min), .uint(.max), .double(-0.5), .double(.infinity), .string("é ✓"),
+            .array([]), .structure([.double(1)]), .dictionary(["k": .node(Fixtures.text("t"))]),
+        ]
+        for value in values {
+            let data = try JSONEncoder().encode(StoredValue(value))
+            #expect(try JSONDecoder().decode(StoredValue.self, from: data).propValue == value, "\(value)")
+        }
+        let nan = try JSONDecoder().decode(StoredValue.self, from: JSONEncoder().encode(StoredValue(.double(.nan))))
+        if case .double(let back) = nan.propValue { #expect(back.isNaN) } else { Issue.record("NaN lost its type") }
+    }
+
+    @Test func aSavedRegistryRestoresEverythingWithoutOwners() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let registry = try populated()
+        let store = StateStore(directory: temp.stateDirectory)
+        try await store.save(StateFile(registry: registry.snapshot, settings: ["reduce_motion": .bool(true)]), generation: 1)
+        guard case .loaded(let file) = await store.load() else { Issue.record("not loaded"); return }
+        #expect(file.settings == ["reduce_motion": .bool(true)])
+        let (restored, warnings) = Registry.restoring(file.registry, grace: 10, now: BrokerTime(seconds: 100))
+        #expect(warnings.isEmpty)
+        #expect(restored.displayOrder == registry.displayOrder)
+        #expect(restored.compactContentModule == "music")
+        #expect(restored.nextExpiry == BrokerTime(seconds: 110))
+        for (id, module) in registry.modules {
+            let back = try #require(restored.modules[id])
+            #expect(back.owner == .vanished(until: BrokerTime(seconds: 110)))
+            #expect(back.info == module.info && back.content == module.content)
+            for (activityId, activity) in module.activities {
+                var expected = activity
+                expected.adoptable = true
+                #expect(back.activities[activityId] == expected)
+            }
+        }
+        #expect(restored.snapshot == registry.snapshot)
+        // New starts keep counting after the restored ones.
+        var next = restored
+        _ = try next.register(module: "music", info: [:], caller: ":1.9", now: BrokerTime(seconds: 101))
+        _ = try next.startActivity("late", spec: Fixtures.spec(relevance: 2), caller: ":1.9", now: BrokerTime(seconds: 101))
+        #expect(next.displayOrder.map(\.description) == ["music/song", "music/late", "timer/egg"])
+    }
+
+    @Test func writesAreAtomicAndLeaveNoTemporaryFiles() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let store = StateStore(directory: temp.stateDirectory)
+        let registry = try populated()
+        try await store.save(StateFile(registry: registry.snapshot), generation: 1)
+        try await store.save(StateFile(registry: .empty), generation: 2)
+        // An older generation arriving late is dropped.
+        try await store.save(StateFile(registry: registry.snapshot), generation: 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: temp.stateDirectory.path)
+        #expect(names == ["state.json"])
+        guard case .loaded(let file) = await store.load() else { Issue.record("not loaded"); return }
+        #expect(file.registry == .empty)
+        let text = try String(contentsOf: store.fileURL, encoding: .utf8)
+        #expect(text.contains("\"format\":\"nook-state\"") && text.contains("\"version\":1"))
+    }
+
+    @Test func aCorruptFileIsMovedAsideNotFatal() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let store = StateStore(directory: temp.stateDirectory)
+        try FileManager.default.createDirectory(at: temp.stateDirectory, withIntermediateDirectories: true)
+        try "{\"format\": \"nook-state\", \"version\": 1, \"registry\": {".write(to: store.fileURL, atomically: true, encoding: .utf8)
+        guard case .corrupt(_, let movedTo) = await store.load() else { Issue.record("a truncated file was accepted"); return }
+        let moved = try #require(movedTo)
+        #expect(FileManager.default.fileExists(atPath: moved) && !FileManager.default.fileExists(atPath: store.fileURL.path))
+        guard case .empty = await store.load() else { Issue.record("the corrupt file is still in the way"); return }
+        // Another program's JSON, or a future version, is not ours to read either.
+        try "{\"format\": \"nook-state\", \"version\": 99, \"registry\": {\"counter\": 0, \"modules\": []}}".write(to: store.fileURL, atomically: true, encoding: .utf8)
+        guard case .corrupt(let reason, _) = await store.load() else { Issue.record("version 99 was accepted"); return }
+        #expect(reason.contains("99"))
+    }
+
+    @Test func restoringRevalidatesAndDropsWhatNoLongerPasses() throws {
+        var snapshot = try populated().snapshot
+        snapshot.modules[0].activities[0].views["minimal"] = StoredNode(RawNode(kind: "sparkles"))
+        snapshot.modules[1].id = "bad id"
+        let (restored, warnings) = Registry.restoring(snapshot, now: .zero)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(restored.modules.count == 1)
+    }
+
+    @Test func theDefaultDirectoryFollowsXDG() {
+        #expect(StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"]).path == "/x/state/nook")
+        #expect(StateStore.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/nook")
+        #expect(StateStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.local/state/nook")
+    }
+}
