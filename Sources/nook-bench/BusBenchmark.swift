@@ -20,11 +20,12 @@ func runBusBenchmark() async throws {
     ])], at: RawEchoServer.path)
     let client = try await BusConnection.connect(to: .address(bus.address))
 
-    var raw = Samples(), fromTask = Samples(), fromExecutor = Samples()
+    var raw = Samples(), fromTask = Samples(), fromExecutor = Samples(), rawToNookBus = Samples()
     for _ in 0..<rounds {
         raw.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: rawServer.uniqueName, calls: callsPerRound))
+        rawToNookBus.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: server.uniqueName, calls: callsPerRound))
         fromTask.append(contentsOf: try await measureFromTask(client, server: server.uniqueName, calls: callsPerRound))
-        fromExecutor.append(contentsOf: try await measureOnExecutor(client, server: server.uniqueName, calls: callsPerRound))
+        fromExecutor.append(contentsOf: try await client.perform { try await measureOnExecutor($0, server: server.uniqueName, calls: callsPerRound) })
     }
     await client.close()
     await server.close()
@@ -36,6 +37,7 @@ func runBusBenchmark() async throws {
               + (fmt(samples.p50 / raw.p50) + "x").leftPadding(12) + (fmt(samples.p99 / raw.p99) + "x").leftPadding(12))
     }
     row("raw sd-bus thread -> raw sd-bus", raw)
+    row("raw sd-bus thread -> NookBus server", rawToNookBus)
     row("NookBus, caller on its executor", fromExecutor)
     row("NookBus, caller on another task", fromTask)
     print("  goal: NookBus p50 ratio at most 1.2 (\(fromExecutor.p50 / raw.p50 <= 1.2 ? "met" : "NOT met") on its executor, "

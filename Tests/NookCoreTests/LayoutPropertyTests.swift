@@ -16,7 +16,7 @@ private typealias F = LayoutFixture
             : attributes.fixedHeight != nil || attributes.minHeight != nil || attributes.maxHeight != nil
     }
 
-    static func proposals(_ rng: inout LayoutSplitMix64) -> [ProposedSize] {
+    static func proposals(_ rng: inout SeededGenerator) -> [ProposedSize] {
         [.unspecified, ProposedSize(width: 0, height: 0),
          ProposedSize(width: Double.random(in: 0...400, using: &rng), height: nil),
          ProposedSize(width: Double.random(in: 0...400, using: &rng), height: Double.random(in: 0...300, using: &rng))]

@@ -9,7 +9,10 @@ import Synchronization
 /// happens here. `BusConnection` is an actor whose executor this is: its isolation *is* the
 /// thread confinement sd-bus needs, checked by the compiler. Other actors can share it
 /// (`unownedExecutor`) to handle calls without a thread hop.
-public final class BusExecutor: SerialExecutor {
+///
+/// It is also a `TaskExecutor`: a task that prefers it resumes from a bus callback straight on
+/// this thread, instead of detouring through the global pool and being woken back here.
+public final class BusExecutor: SerialExecutor, TaskExecutor {
     private let queue = Mutex<[UnownedJob]>([])
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
@@ -35,6 +38,10 @@ public final class BusExecutor: SerialExecutor {
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 
     public func checkIsolated() {
@@ -95,7 +102,7 @@ public final class BusExecutor: SerialExecutor {
             jobs.removeAll(keepingCapacity: true)
             return taken
         }
-        for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
+        for job in jobs { job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor()) }
     }
 
     private func waitForWork(bus: OpaquePointer?) {
