@@ -1,0 +1,65 @@
+/// Rule 21: a plan that starts while another is in flight starts every element, and the
+/// chrome, from where it is now.
+///
+/// For anything the in-flight plan was moving (the chrome; an element whose destination
+/// node is the new move's origin; a layout `move` at the same path) the new start is the rect
+/// sampled on the running curve at the elapsed time, and its velocity (points per second per
+/// rect component) is the running curve's progress velocity times the running move's extent.
+/// The new curve starts with that velocity projected onto its own move (see
+/// `RectMath.progressVelocity`); springs honour it, timed curves start at rest.
+struct Interruption {
+    let plan: TransitionPlan
+    let elapsed: Double
+
+    init(_ inFlight: InFlightPlan) {
+        plan = inFlight.plan
+        elapsed = inFlight.elapsed.isFinite ? max(0, inFlight.elapsed) : 0
+    }
+
+    /// Where a running move from `a` to `b` on `curve` is now, and how fast it goes.
+    func sample(from a: Rect, to b: Rect, on curve: Curve) -> (rect: Rect, velocity: RectVelocity) {
+        let progress = curve.value(at: elapsed)
+        let speed = curve.velocity(at: elapsed)
+        return (RectMath.lerp(a, b, progress), RectMath.velocity(from: a, to: b, progressVelocity: speed))
+    }
+
+    /// Restarts `curve` (towards `target`, from `start`) with `velocity`.
+    static func continuing(_ curve: Curve, velocity: RectVelocity, from start: Rect, to target: Rect) -> Curve {
+        let progress = RectMath.progressVelocity(velocity, from: start, to: target)
+        return (try? curve.withInitialVelocity(progress)) ?? curve
+    }
+
+    func apply(to chrome: inout ChromePlan) {
+        let running = plan.chrome
+        let now = sample(from: running.fromRect, to: running.toRect, on: running.curve)
+        let progress = running.curve.value(at: elapsed)
+        chrome.fromRect = now.rect
+        chrome.fromRadius = RectMath.lerp(running.fromRadius, running.toRadius, progress)
+        chrome.velocity = now.velocity
+        chrome.curve = Self.continuing(chrome.curve, velocity: now.velocity, from: chrome.fromRect, to: chrome.toRect)
+    }
+
+    func apply(to elements: inout [ElementMove]) {
+        var running: [String: ElementMove] = [:]
+        for element in plan.elements where running[element.toPath] == nil { running[element.toPath] = element }
+        for index in elements.indices {
+            guard let was = running[elements[index].fromPath] else { continue }
+            let now = sample(from: was.fromRect, to: was.toRect, on: was.curve)
+            elements[index].fromRect = now.rect
+            elements[index].velocity = now.velocity
+            elements[index].curve = Self.continuing(
+                elements[index].curve, velocity: now.velocity, from: now.rect, to: elements[index].toRect)
+        }
+    }
+
+    func apply(to layout: inout [LayoutChange]) {
+        var running: [String: LayoutChange] = [:]
+        for change in plan.layout where change.change == .move { running[change.path] = change }
+        for index in layout.indices where layout[index].change == .move {
+            guard let was = running[layout[index].path] else { continue }
+            let now = sample(from: was.fromRect, to: was.toRect, on: was.curve)
+            layout[index].fromRect = now.rect
+            layout[index].curve = Self.continuing(layout[index].curve, velocity: now.velocity, from: now.rect, to: layout[index].toRect)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// What the planner needs besides the two scenes: the theme, the display, Reduce Motion and
+/// the programmatic curve overrides. Build once per settings change and reuse: the geometry
+/// tokens and named rules are read from the theme here, not per plan.
+public struct PlannerSettings: Hashable, Sendable {
+    public var theme: Theme {
+        didSet { refreshFromTheme() }
+    }
+    public var display: DisplayInfo
+    /// Rule 18.
+    public var reduceMotion: Bool
+    /// Replaces `motion.sharedElement.convert` (rule 14).
+    public var sharedElementAnimation: CurveOverride
+    /// Replaces `motion.sharedElement.peek` (rule 14).
+    public var sharedElementPeekAnimation: CurveOverride
+    /// When the renderer asked for sampled curves: frames per second for `samples` on the wire.
+    public var sampleRate: Double?
+    /// `geometry.*` from the theme.
+    public private(set) var geometry: GeometryTokens
+    /// `rules.named` from the theme.
+    public private(set) var namedRules: [String: String]
+
+    public init(
+        theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
+        sharedElementAnimation: CurveOverride = .theme, sharedElementPeekAnimation: CurveOverride = .theme,
+        sampleRate: Double? = nil
+    ) {
+        self.theme = theme
+        self.display = display
+        self.reduceMotion = reduceMotion
+        self.sharedElementAnimation = sharedElementAnimation
+        self.sharedElementPeekAnimation = sharedElementPeekAnimation
+        self.sampleRate = sampleRate
+        geometry = GeometryTokens(theme: theme)
+        namedRules = theme.namedRules
+    }
+
+    private mutating func refreshFromTheme() {
+        geometry = GeometryTokens(theme: theme)
+        namedRules = theme.namedRules
+    }
+}
+
+/// The action that caused the plan.
+public struct PlanAction: Hashable, Sendable {
+    public var cause: PlanCause
+    /// This plan's serial.
+    public var serial: UInt64
+    /// For `open`: a claim (may dip through hidden) or a hover (always direct). Rule 13.
+    public var via: OpenVia
+    /// For content updates: false is `animate: false` (disablesAnimations); nothing animates.
+    public var animate: Bool
+    /// For content updates: the update's `animation` option, the caller's own preset, used by
+    /// scopes that name none (rule 17).
+    public var callerAnimation: String?
+
+    public init(cause: PlanCause, serial: UInt64, via: OpenVia = .claim, animate: Bool = true, callerAnimation: String? = nil) {
+        self.cause = cause
+        self.serial = serial
+        self.via = via
+        self.animate = animate
+        self.callerAnimation = callerAnimation
+    }
+}
+
+/// The plan still running when a new one starts, and how far into it the new one starts (rule 21).
+public struct InFlightPlan: Hashable, Sendable {
+    public var plan: TransitionPlan
+    /// Seconds since the in-flight plan started.
+    public var elapsed: Double
+
+    public init(plan: TransitionPlan, elapsed: Double) {
+        self.plan = plan
+        self.elapsed = elapsed
+    }
+}
+
+extension GeometryTokens {
+    /// The geometry tokens a theme holds (`geometry.*`), defaults for any it lacks.
+    public init(theme: Theme) {
+        self.init()
+        for entry in Self.tokenPaths {
+            if let value = theme.dimension(at: entry.path) ?? theme.number(at: entry.path) {
+                self[keyPath: entry.keyPath] = value
+            }
+        }
+    }
+}

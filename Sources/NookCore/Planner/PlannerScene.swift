@@ -1,0 +1,185 @@
+/// One side of a transition, ready to plan with: the presentation, the content it shows, the
+/// geometry `SceneGeometry` gives it, and each slot's view with its resolved namespaces.
+///
+/// Preparing a scene costs one layout and one namespace walk per slot. The broker keeps the
+/// destination of each plan (`TransitionPlan.scene`) and passes it as the origin of the next,
+/// so each plan prepares only its new side.
+///
+/// ```swift
+/// let pill = PlannerScene(presentation: .pill, content: content, settings: settings)
+/// let home = PlannerScene(presentation: .expanded, content: opened, settings: settings)
+/// let plan = TransitionPlanner.plan(from: pill, to: home, action: PlanAction(cause: .open, serial: 2), settings: settings)
+/// ```
+public struct PlannerScene: Hashable, Sendable {
+    public var presentation: Presentation
+    public var content: SceneContent
+    public var layout: SceneLayout
+    /// One per `layout.slots`, in the same order.
+    public var slots: [PreparedSlot]
+
+    public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
+        self.init(
+            presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
+            namedRules: settings.namedRules)
+    }
+
+    public init(
+        presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
+        namedRules: [String: String] = [:]
+    ) {
+        self.presentation = presentation
+        self.content = content
+        layout = SceneGeometry.layout(display: display, tokens: geometry, presentation: presentation, content: content)
+        var prepared: [PreparedSlot] = []
+        prepared.reserveCapacity(layout.slots.count)
+        for laidOut in layout.slots {
+            let view = Self.view(for: laidOut, in: content, presentation: presentation) ?? ViewNode(kind: .zstack)
+            prepared.append(PreparedSlot(laidOut: laidOut, view: view, namedRules: namedRules))
+        }
+        slots = prepared
+    }
+
+    /// The view `SceneGeometry` laid out into `slot`.
+    static func view(for slot: LaidOutSlot, in content: SceneContent, presentation: Presentation) -> ViewNode? {
+        switch slot.slot {
+        case .compactLeading: return content.compactLeading?.view
+        case .compactTrailing: return content.compactTrailing?.view
+        case .minimal: return content.minimal.first { $0.owner == slot.owner }?.view
+        case .peek: return content.peek?.view
+        case .expanded:
+            if case .activity(let owned)? = content.expanded { return owned.view }
+            return nil
+        case .home:
+            if presentation == .companion { return content.companion?.view }
+            if case .home(let owned)? = content.expanded { return owned.view }
+            return nil
+        case .widget:
+            if case .board(let widgets)? = content.expanded { return widgets.first { $0.owner == slot.owner }?.view }
+            return nil
+        }
+    }
+
+    /// The contract's `from_content` / `to_content` string for this scene.
+    public var contentDescription: String {
+        switch presentation {
+        case .hidden, .pill:
+            return ""
+        case .peek:
+            return content.peek.map { "activity:" + $0.owner } ?? ""
+        case .companion:
+            return content.companion.map { "home:" + SlotOwner(parsing: $0.owner).module } ?? ""
+        case .expanded:
+            switch content.expanded {
+            case .activity(let owned)?: return "activity:" + owned.owner
+            case .home(let owned)?: return "home:" + SlotOwner(parsing: owned.owner).module
+            case .board?: return "board"
+            case nil: return ""
+            }
+        }
+    }
+
+    /// The slot with this name and owner.
+    public func slot(_ name: SlotName, owner: String) -> PreparedSlot? {
+        slots.first { $0.laidOut.slot == name && $0.laidOut.owner == owner }
+    }
+
+    /// Every node of the scene, laid out, in slot order then preorder (the plan's `scene.nodes`).
+    public var nodes: [SceneNode] {
+        var out: [SceneNode] = []
+        for slot in slots {
+            var index = 0
+            slot.collect(slot.view, index: &index, into: &out)
+        }
+        return out
+    }
+}
+
+/// One slot of a prepared scene.
+public struct PreparedSlot: Hashable, Sendable {
+    public var laidOut: LaidOutSlot
+    public var view: ViewNode
+    public var owner: SlotOwner
+    public var namespaces: SlotNamespaces
+
+    public init(laidOut: LaidOutSlot, view: ViewNode, namedRules: [String: String] = [:]) {
+        self.laidOut = laidOut
+        self.view = view
+        owner = SlotOwner(parsing: laidOut.owner)
+        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules)
+    }
+
+    public var name: SlotName { laidOut.slot }
+    public var rootPath: String { laidOut.rootPath }
+    /// Slot name plus owner: what stays the same when a slot stays on screen.
+    var identity: SlotIdentity { SlotIdentity(slot: laidOut.slot, owner: laidOut.owner) }
+
+    /// The laid-out rect of the node at `path`.
+    public func rect(at path: String) -> Rect? { laidOut.layout.rect(at: path) }
+
+    /// The view node at `path`, or nil when the path is not in this slot.
+    public func node(at path: String) -> ViewNode? {
+        let root = rootPath
+        guard path.hasPrefix(root) else { return nil }
+        var node = view
+        let rest = path.dropFirst(root.count)
+        if rest.isEmpty { return node }
+        guard rest.first == "/" else { return nil }
+        for step in rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let index = Int(step), index >= 0, index < node.children.count else { return nil }
+            node = node.children[index]
+        }
+        return node
+    }
+
+    fileprivate func collect(_ node: ViewNode, index: inout Int, into out: inout [SceneNode]) {
+        let laid = laidOut.layout.nodes[index]
+        index += 1
+        out.append(
+            SceneNode(
+                slot: laidOut.slot, owner: laidOut.owner, path: laid.path, kind: node.kind, rect: laid.rect,
+                props: node.props, variants: namespaces.variants[laid.path] ?? []))
+        for child in node.children { collect(child, index: &index, into: &out) }
+    }
+}
+
+/// A slot's name and owner.
+struct SlotIdentity: Hashable, Sendable {
+    var slot: SlotName
+    var owner: String
+}
+
+/// One node of the destination scene as the plan reports it.
+public struct SceneNode: Hashable, Sendable {
+    public var slot: SlotName
+    public var owner: String
+    public var path: String
+    public var kind: NodeKind
+    public var rect: Rect
+    public var props: NodeProps
+    /// Group variants resolved to their group nodes (rule 23).
+    public var variants: [ResolvedVariant]
+
+    public init(
+        slot: SlotName, owner: String, path: String, kind: NodeKind, rect: Rect, props: NodeProps,
+        variants: [ResolvedVariant] = []
+    ) {
+        self.slot = slot
+        self.owner = owner
+        self.path = path
+        self.kind = kind
+        self.rect = rect
+        self.props = props
+        self.variants = variants
+    }
+}
+
+extension SlotOwner {
+    /// `music` -> module `music`; `music/song` -> module `music`, activity `song`.
+    public init(parsing owner: String) {
+        if let slash = owner.firstIndex(of: "/") {
+            self.init(module: String(owner[..<slash]), activity: String(owner[owner.index(after: slash)...]))
+        } else {
+            self.init(module: owner)
+        }
+    }
+}

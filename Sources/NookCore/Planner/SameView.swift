@@ -1,0 +1,22 @@
+/// Rule 6: whether two marked nodes show the same view, so the copy can simply move, or
+/// different views that must cross-fade inside the moving frame.
+///
+/// Same view means the same kind, the same custom view name and the same content, ignoring
+/// size: the trees match node for node in kind, custom view `name` and `params`, text,
+/// timer, symbol, image uri, shape and colour, progress values and style, font weight and
+/// digit style. Frames, padding, font size, corner radius, spacing, opacity, classes and
+/// marks are size or decoration and are ignored.
+enum SameView {
+    static func matches(_ a: ViewNode, _ b: ViewNode) -> Bool {
+        guard a.kind == b.kind, a.children.count == b.children.count, sameContent(a.props, b.props) else { return false }
+        for index in a.children.indices where !matches(a.children[index], b.children[index]) { return false }
+        return true
+    }
+
+    private static func sameContent(_ a: NodeProps, _ b: NodeProps) -> Bool {
+        a.name == b.name && a.params == b.params && a.text == b.text && a.timerEnd == b.timerEnd && a.symbol == b.symbol
+            && a.uri == b.uri && a.shape == b.shape && a.color == b.color && a.value == b.value && a.start == b.start
+            && a.end == b.end && a.progressStyle == b.progressStyle && a.fontWeight == b.fontWeight
+            && a.monospacedDigits == b.monospacedDigits
+    }
+}

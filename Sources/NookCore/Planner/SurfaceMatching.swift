@@ -1,0 +1,191 @@
+/// Rules 3, 4, 7, 8, 9, 10 and 12: which nook-marked elements move between surfaces.
+///
+/// Contract
+/// - Only nook-namespace marks take part (rule 3): group and caller namespaces stay inside
+///   their slot. Capsules (rule 12) and the companion window (rule 20) never take part.
+/// - Each element answers to the keys `ModuleMarks` gives it (rule 8); two elements meet
+///   when their key sets meet. A key pairs an element only when it has exactly one source
+///   on each side (rule 9); followers are ignored; a key with two sources on one side does
+///   not move, and only that key.
+/// - When an element could pair through several keys, the pair through a key that is
+///   canonical for both wins, then canonical for one, then any; ties by key, so the result
+///   is deterministic.
+/// - A pair never lies inside one slot that stays on screen (that is a content transition),
+///   and never joins two different activities (rule 7).
+/// - While the pill peeks, a compact copy whose key is also in the peek shows in the peek
+///   only (rule 10): it is left out of matching and the pair moving through the peek hides it.
+struct SurfaceMatching {
+    struct Candidate {
+        var element: SharedElement
+        var slotIndex: Int
+        var keys: AnswerKeys
+        var owner: SlotOwner
+        var identity: SlotIdentity
+        var staying: Bool
+    }
+
+    struct Pair {
+        var old: Candidate
+        var new: Candidate
+        var key: String
+    }
+
+    struct Side {
+        var sources: [Candidate] = []
+        var followers: [Candidate] = []
+        /// Marked nodes in capsules and companion windows: `(candidate, isCompanion)`.
+        var excluded: [(candidate: Candidate, companion: Bool)] = []
+        var suffixing: [Diagnostic] = []
+    }
+
+    var pairs: [Pair] = []
+    var diagnostics: [Diagnostic] = []
+    var old = Side()
+    var new = Side()
+
+    init(before: PlannerScene, after: PlannerScene, staying: Set<SlotIdentity>, marks: [String: ModuleMarks]) {
+        old = Self.collect(before, staying: staying, marks: marks)
+        new = Self.collect(after, staying: staying, marks: marks)
+        pairUp()
+        explainExcluded()
+    }
+
+    // MARK: Collecting
+
+    static func collect(_ scene: PlannerScene, staying: Set<SlotIdentity>, marks: [String: ModuleMarks]) -> Side {
+        var side = Side()
+        for (index, slot) in scene.slots.enumerated() {
+            let isCapsule = slot.name == .minimal
+            let isCompanion = scene.presentation == .companion && slot.name == .home
+            for element in slot.namespaces.elements where element.key.namespace == .nook || isCompanion {
+                let keys = answerKeys(element, owner: slot.owner, marks: marks)
+                if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
+                let candidate = Candidate(
+                    element: element, slotIndex: index, keys: keys, owner: slot.owner, identity: slot.identity,
+                    staying: staying.contains(slot.identity))
+                if isCapsule || isCompanion {
+                    side.excluded.append((candidate, isCompanion))
+                } else if element.isSource {
+                    side.sources.append(candidate)
+                } else {
+                    side.followers.append(candidate)
+                }
+            }
+        }
+        if scene.presentation == .peek {
+            // Rule 10: a compact copy that the peek also shows is drawn in the peek only.
+            let peekKeys = side.sources.filter { scene.slots[$0.slotIndex].name == .peek }.map(\.keys)
+            side.sources.removeAll { candidate in
+                let name = scene.slots[candidate.slotIndex].name
+                return (name == .compactLeading || name == .compactTrailing) && peekKeys.contains { $0.meets(candidate.keys) }
+            }
+        }
+        return side
+    }
+
+    static func answerKeys(_ element: SharedElement, owner: SlotOwner, marks: [String: ModuleMarks]) -> AnswerKeys {
+        guard element.key.namespace == .nook else { return AnswerKeys(keys: [element.key.key]) }
+        let moduleMarks = marks[owner.module] ?? ModuleMarks(module: owner.module, activities: [:])
+        if let activity = owner.activity { return moduleMarks.answerKeys(activity: activity, id: element.id) }
+        return moduleMarks.answerKeys(moduleLevelId: element.id)
+    }
+
+    // MARK: Pairing
+
+    mutating func pairUp() {
+        var oldByKey: [String: [Int]] = [:]
+        var newByKey: [String: [Int]] = [:]
+        for (index, candidate) in old.sources.enumerated() { for key in candidate.keys.keys { oldByKey[key, default: []].append(index) } }
+        for (index, candidate) in new.sources.enumerated() { for key in candidate.keys.keys { newByKey[key, default: []].append(index) } }
+
+        var options: [(rank: Int, key: String, old: Int, new: Int)] = []
+        var blocked: Set<String> = []
+        for key in Set(oldByKey.keys).intersection(newByKey.keys).sorted() {
+            let olds = oldByKey[key]!
+            let news = newByKey[key]!
+            if olds.count == 1, news.count == 1 {
+                let o = old.sources[olds[0]]
+                let n = new.sources[news[0]]
+                let rank = (o.keys.canonical == key ? 0 : 1) + (n.keys.canonical == key ? 0 : 1)
+                options.append((rank, key, olds[0], news[0]))
+                continue
+            }
+            // Rule 9: only a key that would move matters; one whose elements all stay put is quiet.
+            let involved = olds.contains { !old.sources[$0].staying } || news.contains { !new.sources[$0].staying }
+            guard involved else { continue }
+            blocked.insert(key)
+            for (label, indices, side) in [("previous", olds, old), ("new", news, new)] where indices.count > 1 {
+                let paths = indices.map { side.sources[$0].element.path }
+                let first = side.sources[indices[0]]
+                diagnostics.append(
+                    Diagnostic(
+                        .duplicateSource, .warning,
+                        "\(key) has \(indices.count) sources in the \(label) scene (\(paths.joined(separator: ", "))); "
+                            + "that key does not move. Mark the extra copies as followers (is_source: false)",
+                        path: paths[0], module: first.owner.module, id: first.element.id))
+            }
+        }
+        options.sort { ($0.rank, $0.key, $0.old, $0.new) < ($1.rank, $1.key, $1.old, $1.new) }
+        var usedOld: Set<Int> = []
+        var usedNew: Set<Int> = []
+        for option in options where !usedOld.contains(option.old) && !usedNew.contains(option.new) {
+            let o = old.sources[option.old]
+            let n = new.sources[option.new]
+            // Both ends in one slot that stays: a content transition handles it.
+            if o.identity == n.identity { continue }
+            if let a = o.owner.activity, let b = n.owner.activity, a != b || o.owner.module != n.owner.module {
+                diagnostics.append(
+                    Diagnostic(
+                        .otherActivity, .info,
+                        "\(option.key) at \(o.element.path) and \(n.element.path) belong to different activities (\(o.owner), \(n.owner)); an activity's pill only moves into its own views",
+                        path: n.element.path, module: n.owner.module, id: n.element.id))
+                continue
+            }
+            usedOld.insert(option.old)
+            usedNew.insert(option.new)
+            pairs.append(Pair(old: o, new: n, key: option.key))
+        }
+        pairs.sort { ($0.new.slotIndex, $0.new.element.path) < ($1.new.slotIndex, $1.new.element.path) }
+
+        // Everything marked in a slot that comes or goes, and not paired, is explained.
+        for (label, side, used) in [("previous", old, usedOld), ("new", new, usedNew)] {
+            for (index, candidate) in side.sources.enumerated() where !used.contains(index) && !candidate.staying {
+                if candidate.keys.keys.contains(where: blocked.contains) { continue }
+                let other = label == "previous" ? "new" : "previous"
+                diagnostics.append(
+                    Diagnostic(
+                        .noCounterpart, .info,
+                        "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
+                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+            }
+            for candidate in side.followers where !candidate.staying {
+                diagnostics.append(
+                    Diagnostic(
+                        .follower, .info,
+                        "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
+                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+            }
+        }
+    }
+
+    /// Rules 12 and 20: say why marks in capsules and companions stayed out.
+    mutating func explainExcluded() {
+        for (side, other) in [(old, new), (new, old)] {
+            for (candidate, companion) in side.excluded where !candidate.staying {
+                if companion {
+                    diagnostics.append(
+                        Diagnostic(
+                            .companion, .info,
+                            "\(candidate.element.key.key) at \(candidate.element.path) is in a companion window, where marks do nothing",
+                            path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                } else if other.sources.contains(where: { $0.keys.meets(candidate.keys) }) {
+                    diagnostics.append(
+                        Diagnostic(
+                            .capsuleNotShared, .info,
+                            "\(candidate.keys.canonical) at \(candidate.element.path) is in a capsule; capsules never share elements, so it cross-fades",
+                            path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                }
+            }
+        }
+    }
+}

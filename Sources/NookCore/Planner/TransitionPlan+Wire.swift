@@ -1,0 +1,96 @@
+extension TransitionPlan {
+    /// The contract's plan `a{sv}`, key for key, as `PropValue`s NookBus turns into D-Bus
+    /// values mechanically (`.uint` -> t, `.double` -> d, `.structure` -> (dddd), arrays of
+    /// dictionaries -> aa{sv}). Additions to the contract: `reveals` (rule 11), chrome
+    /// `velocity` and `hide_dip`, slot `path`, and the scene's `presentation`, `chrome` and
+    /// `capsules`.
+    /// - Parameter sampleRate: frames per second for curve `samples` (renderers without
+    ///   spring support); nil leaves samples out.
+    public func wireDictionary(sampleRate: Double? = nil) -> [String: PropValue] {
+        func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate)) }
+        var chromeEntry: [String: PropValue] = [
+            "from_rect": Self.wire(chrome.fromRect), "to_rect": Self.wire(chrome.toRect),
+            "from_radius": .double(chrome.fromRadius), "to_radius": .double(chrome.toRadius), "curve": curve(chrome.curve),
+        ]
+        if let velocity = chrome.velocity { chromeEntry["velocity"] = Self.wire(velocity) }
+        if let dip = chrome.hideDip { chromeEntry["hide_dip"] = .double(dip) }
+
+        let elementEntries: [PropValue] = elements.map { element in
+            var entry: [String: PropValue] = [
+                "from_path": .string(element.fromPath), "to_path": .string(element.toPath), "key": .string(element.key),
+                "namespace": .string(element.namespace.rawValue), "module": .string(element.module),
+                "activity": .string(element.activity), "id": .string(element.id),
+                "from_slot": .string(element.fromSlot.rawValue), "to_slot": .string(element.toSlot.rawValue),
+                "from_rect": Self.wire(element.fromRect), "to_rect": Self.wire(element.toRect),
+                "style": .string(element.style.rawValue), "cross_fade": .bool(element.crossFade),
+                "hide_source": .bool(element.hideSource), "clip": .string(element.clip.rawValue),
+                "properties": .string(element.properties.rawValue), "anchor": .string(element.anchor.rawValue),
+                "curve": curve(element.curve),
+            ]
+            if let velocity = element.velocity { entry["velocity"] = Self.wire(velocity) }
+            return .dictionary(entry)
+        }
+        let layoutEntries: [PropValue] = layout.map { change in
+            .dictionary([
+                "path": .string(change.path), "change": .string(change.change.rawValue),
+                "from_rect": Self.wire(change.fromRect), "to_rect": Self.wire(change.toRect), "curve": curve(change.curve),
+            ])
+        }
+        let slotEntries: [PropValue] = slots.map { slot in
+            .dictionary([
+                "slot": .string(slot.slot.rawValue), "owner": .string(slot.owner), "change": .string(slot.change.rawValue),
+                "delay": .double(slot.delay), "curve": curve(slot.curve), "path": .string(slot.rootPath),
+            ])
+        }
+        let revealEntries: [PropValue] = reveals.map { reveal in
+            .dictionary(["path": .string(reveal.path), "delay": .double(reveal.delay), "curve": curve(reveal.curve)])
+        }
+        return [
+            "serial": .uint(serial), "interrupts": .uint(interrupts), "cause": .string(cause.rawValue),
+            "from": .string(from.rawValue), "to": .string(to.rawValue),
+            "from_content": .string(fromContent), "to_content": .string(toContent),
+            "conversion": .string(conversion.rawValue), "fresh_window": .bool(freshWindow),
+            "reduce_motion": .bool(reduceMotion), "chrome": .dictionary(chromeEntry), "elements": .array(elementEntries),
+            "layout": .array(layoutEntries), "slots": .array(slotEntries), "reveals": .array(revealEntries),
+            "diagnostics": .array(diagnostics.map { .dictionary($0.wireDictionary) }),
+            "scene": .dictionary(scene.wireDictionary),
+        ]
+    }
+
+    static func wire(_ rect: Rect) -> PropValue {
+        .structure([.double(rect.x), .double(rect.y), .double(rect.width), .double(rect.height)])
+    }
+
+    static func wire(_ velocity: RectVelocity) -> PropValue {
+        .structure([.double(velocity.x), .double(velocity.y), .double(velocity.width), .double(velocity.height)])
+    }
+}
+
+extension PlannerScene {
+    /// The plan's `scene`: `nodes` (each `slot`, `owner`, `path`, `kind`, `rect`, the node's
+    /// props under their contract keys, and `variants`), plus the additions `presentation`,
+    /// `chrome` (`rect`, `radius`) and `capsules` (`owner`, `rect`, `radius`).
+    public var wireDictionary: [String: PropValue] {
+        let nodeEntries: [PropValue] = nodes.map { node in
+            var entry = node.props.rawProps
+            entry["slot"] = .string(node.slot.rawValue)
+            entry["owner"] = .string(node.owner)
+            entry["path"] = .string(node.path)
+            entry["kind"] = .string(node.kind.rawValue)
+            entry["rect"] = TransitionPlan.wire(node.rect)
+            entry["variants"] = .array(node.variants.map { .dictionary($0.wireDictionary) })
+            return .dictionary(entry)
+        }
+        return [
+            "presentation": .string(presentation.rawValue),
+            "chrome": .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)]),
+            "capsules": .array(layout.capsules.map { capsule in
+                .dictionary([
+                    "owner": .string(capsule.owner), "rect": TransitionPlan.wire(capsule.shape.rect),
+                    "radius": .double(capsule.shape.cornerRadius),
+                ])
+            }),
+            "nodes": .array(nodeEntries),
+        ]
+    }
+}

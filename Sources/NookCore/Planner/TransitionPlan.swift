@@ -1,0 +1,230 @@
+/// A transition plan: everything a renderer needs to animate from one scene to the next,
+/// as data (CONTRACT, "The plan `a{sv}`").
+///
+/// Plans are values: the same scenes, action and settings always give an equal plan, so they
+/// can be previewed, golden-tested and replayed. `wireDictionary` gives the contract's keys,
+/// `rendering` a stable text form for golden files.
+public struct TransitionPlan: Hashable, Sendable {
+    /// Increases by one per plan (given by the caller, see `PlanAction.serial`).
+    public var serial: UInt64
+    /// The serial of the in-flight plan this one replaces, or 0 (rule 21).
+    public var interrupts: UInt64
+    public var cause: PlanCause
+    public var from: Presentation
+    public var to: Presentation
+    /// `activity:<module>/<activity>`, `home:<module>`, `board` or `""`.
+    public var fromContent: String
+    public var toContent: String
+    public var conversion: Conversion
+    /// Rule 19: a rebuilt window, where elements simply arrive with their slots.
+    public var freshWindow: Bool
+    /// Rule 18: nothing moves.
+    public var reduceMotion: Bool
+    public var chrome: ChromePlan
+    /// One per moving shared element.
+    public var elements: [ElementMove]
+    /// Content transitions only (rule 17).
+    public var layout: [LayoutChange]
+    public var slots: [SlotChange]
+    /// Rows of appearing expanded content that wait (rule 11); an addition to the contract.
+    public var reveals: [RowReveal]
+    /// Why elements did or did not move, and what the modules should know.
+    public var diagnostics: [Diagnostic]
+    /// The destination, laid out.
+    public var scene: PlannerScene
+
+    public init(
+        serial: UInt64, interrupts: UInt64 = 0, cause: PlanCause, from: Presentation, to: Presentation,
+        fromContent: String = "", toContent: String = "", conversion: Conversion = .direct, freshWindow: Bool = false,
+        reduceMotion: Bool = false, chrome: ChromePlan, elements: [ElementMove] = [], layout: [LayoutChange] = [],
+        slots: [SlotChange] = [], reveals: [RowReveal] = [], diagnostics: [Diagnostic] = [], scene: PlannerScene
+    ) {
+        self.serial = serial
+        self.interrupts = interrupts
+        self.cause = cause
+        self.from = from
+        self.to = to
+        self.fromContent = fromContent
+        self.toContent = toContent
+        self.conversion = conversion
+        self.freshWindow = freshWindow
+        self.reduceMotion = reduceMotion
+        self.chrome = chrome
+        self.elements = elements
+        self.layout = layout
+        self.slots = slots
+        self.reveals = reveals
+        self.diagnostics = diagnostics
+        self.scene = scene
+    }
+
+    /// Seconds until everything in the plan has come to rest: the longest curve, delays included.
+    public var duration: Double {
+        var longest = chrome.curve.totalDuration
+        for element in elements { longest = max(longest, element.curve.totalDuration) }
+        for change in layout { longest = max(longest, change.curve.totalDuration) }
+        for slot in slots { longest = max(longest, slot.curve.totalDuration) }
+        for reveal in reveals { longest = max(longest, reveal.curve.totalDuration) }
+        return longest
+    }
+
+    /// The element that moves from `fromPath` (or to `toPath`), when there is one.
+    public func element(from fromPath: String) -> ElementMove? { elements.first { $0.fromPath == fromPath } }
+    public func element(to toPath: String) -> ElementMove? { elements.first { $0.toPath == toPath } }
+    /// Diagnostics with this code.
+    public func diagnostics(_ code: DiagnosticCode) -> [Diagnostic] { diagnostics.filter { $0.code == code } }
+}
+
+/// The chrome's move: its outline from one shape to the other on one curve.
+public struct ChromePlan: Hashable, Sendable {
+    public var fromRect: Rect
+    public var toRect: Rect
+    public var fromRadius: Double
+    public var toRadius: Double
+    public var curve: Curve
+    /// Points per second of each rect component when the plan interrupts another (rule 21).
+    public var velocity: RectVelocity?
+    /// Seconds spent at `hidden` when `conversion` is `via_hidden` (rule 13), else nil.
+    public var hideDip: Double?
+
+    public init(
+        fromRect: Rect, toRect: Rect, fromRadius: Double, toRadius: Double, curve: Curve, velocity: RectVelocity? = nil,
+        hideDip: Double? = nil
+    ) {
+        self.fromRect = fromRect
+        self.toRect = toRect
+        self.fromRadius = fromRadius
+        self.toRadius = toRadius
+        self.curve = curve
+        self.velocity = velocity
+        self.hideDip = hideDip
+    }
+}
+
+/// How fast a rect changes: points per second for x, y, width and height (wire `(dddd)`).
+public struct RectVelocity: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = RectVelocity(x: 0, y: 0, width: 0, height: 0)
+}
+
+/// One shared element moving from its node in the previous scene to its node in this one.
+public struct ElementMove: Hashable, Sendable {
+    public var fromPath: String
+    public var toPath: String
+    /// `<module>/<id>` after suffixing (rule 8), or the group / caller namespace key.
+    public var key: String
+    public var namespace: NamespaceKind
+    public var module: String
+    /// The destination's activity, or "" for a module-level view.
+    public var activity: String
+    /// The destination's id as written.
+    public var id: String
+    public var fromSlot: SlotName
+    public var toSlot: SlotName
+    public var fromRect: Rect
+    public var toRect: Rect
+    public var style: SharedStyle
+    /// Different views under one key: the two cross-fade inside the moving frame (rule 6).
+    public var crossFade: Bool
+    /// The copy that stays on screen in the pill is hidden while this one is away (rule 10).
+    public var hideSource: Bool
+    public var clip: ElementClip
+    public var properties: SharedProperties
+    public var anchor: SharedAnchor
+    public var curve: Curve
+    /// Set when the element was already moving (rule 21).
+    public var velocity: RectVelocity?
+
+    public init(
+        fromPath: String, toPath: String, key: String, namespace: NamespaceKind, module: String, activity: String,
+        id: String, fromSlot: SlotName, toSlot: SlotName, fromRect: Rect, toRect: Rect, style: SharedStyle = .resize,
+        crossFade: Bool = false, hideSource: Bool = false, clip: ElementClip = .chrome, properties: SharedProperties = .frame,
+        anchor: SharedAnchor = .center, curve: Curve, velocity: RectVelocity? = nil
+    ) {
+        self.fromPath = fromPath
+        self.toPath = toPath
+        self.key = key
+        self.namespace = namespace
+        self.module = module
+        self.activity = activity
+        self.id = id
+        self.fromSlot = fromSlot
+        self.toSlot = toSlot
+        self.fromRect = fromRect
+        self.toRect = toRect
+        self.style = style
+        self.crossFade = crossFade
+        self.hideSource = hideSource
+        self.clip = clip
+        self.properties = properties
+        self.anchor = anchor
+        self.curve = curve
+        self.velocity = velocity
+    }
+}
+
+/// A node of a slot that stays on screen, changing inside an animation scope (rule 17).
+public struct LayoutChange: Hashable, Sendable {
+    public var path: String
+    public var change: LayoutChangeKind
+    public var fromRect: Rect
+    public var toRect: Rect
+    public var curve: Curve
+
+    public init(path: String, change: LayoutChangeKind, fromRect: Rect, toRect: Rect, curve: Curve) {
+        self.path = path
+        self.change = change
+        self.fromRect = fromRect
+        self.toRect = toRect
+        self.curve = curve
+    }
+}
+
+/// What one slot does across the plan.
+public struct SlotChange: Hashable, Sendable {
+    public var slot: SlotName
+    /// `<module>` or `<module>/<activity>`.
+    public var owner: String
+    public var change: SlotChangeKind
+    /// Seconds before its curve starts (the same as `curve.delay`).
+    public var delay: Double
+    public var curve: Curve
+
+    public init(slot: SlotName, owner: String, change: SlotChangeKind, delay: Double = 0, curve: Curve) {
+        self.slot = slot
+        self.owner = owner
+        self.change = change
+        self.delay = delay
+        self.curve = curve
+    }
+
+    /// The slot's root path in the scene (`expanded`, `timer/tea:minimal`).
+    public var rootPath: String { slot.rootPath(owner: owner) }
+}
+
+/// A row of appearing expanded content that fades in late: a child of a `stagger` stack or a
+/// `header` node (rule 11). An addition to the contract (`reveals`).
+public struct RowReveal: Hashable, Sendable {
+    public var path: String
+    /// Seconds after the plan starts (the same as `curve.delay`).
+    public var delay: Double
+    /// Its fade, delay included.
+    public var curve: Curve
+
+    public init(path: String, delay: Double, curve: Curve) {
+        self.path = path
+        self.delay = delay
+        self.curve = curve
+    }
+}

@@ -1,0 +1,401 @@
+/// The transition planner: a pure function from two scenes, an action and settings (and the
+/// plan still in flight, if any) to a `TransitionPlan`.
+///
+/// Contract
+/// - Pure and deterministic: no clocks, no I/O; equal inputs give equal plans. Elapsed time
+///   into an in-flight plan is an input, never read from a clock.
+/// - Every marked element in a slot that comes, goes or changes either moves (an `elements`
+///   entry) or is explained in `diagnostics` with the rule that kept it still.
+/// - Every curve is fully resolved, says where it came from, and ends within
+///   `motion.maxDuration` (rule 22).
+///
+/// Steps
+/// 1. Context: fresh window (rule 19), Reduce Motion (rule 18), each module's marks (rule 8).
+/// 2. Slots: each slot appears, disappears, stays or updates (by slot name and owner).
+/// 3. Chrome and curves: which move this is (convert or peek), the chrome's curve, the
+///    shared-element curve with its override (rule 14).
+/// 4. Surface matching (rules 3, 4, 7-10, 12, 20): see `SurfaceMatching`.
+/// 5. The hide dip (rule 13): a claimed open with nothing shared dips through hidden.
+/// 6. Surface elements: move on the curve, clipped to the chrome, destination style (rule 5),
+///    cross-fade when the views differ (rule 6), hide the staying pill copy (rule 10).
+/// 7. Content transitions in slots that stay and change (rules 15-17): `ContentTransition`.
+/// 8. Delayed rows of appearing expanded content and elements landing in them (rule 11).
+/// 9. Interruption (rule 21): start from the sampled rect, with velocity.
+/// 10. The duration cap (rule 22).
+/// 11. Diagnostics, in a fixed order: suffixing, the new views' class problems, matching,
+///     content, rows, the cap.
+///
+/// ```swift
+/// let settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32))
+/// let plan = TransitionPlanner.plan(from: pill, to: home, action: PlanAction(cause: .open, serial: 8), settings: settings)
+/// plan.elements.first?.key   // "music/cover"
+/// ```
+public enum TransitionPlanner {
+    /// Plans the transition from `before` to `after`.
+    /// - Parameters:
+    ///   - before: what is on screen now (the previous plan's `scene`).
+    ///   - after: the destination.
+    ///   - action: cause, serial, how an open was asked for, and a content update's options.
+    ///   - settings: theme, display, Reduce Motion, curve overrides.
+    ///   - inFlight: the plan still running and how far into it we are (rule 21).
+    ///   - marks: for each module, the ids each live activity marks in all its views (rule 8).
+    ///     When nil, they are read from the activity views in the two scenes, which misses
+    ///     views that are not on screen; the broker should pass the registry's.
+    public static func plan(
+        from before: PlannerScene, to after: PlannerScene, action: PlanAction, settings: PlannerSettings,
+        inFlight: InFlightPlan? = nil, marks: [String: ModuleMarks]? = nil
+    ) -> TransitionPlan {
+        var builder = PlanBuilder(before: before, after: after, action: action, settings: settings, inFlight: inFlight,
+                                  marks: marks ?? ModuleMarks.reading(before, after))
+        return builder.build()
+    }
+}
+
+extension ModuleMarks {
+    /// The nook ids each activity marks in the views of these scenes, per module.
+    public static func reading(_ scenes: PlannerScene...) -> [String: ModuleMarks] {
+        var ids: [String: [String: Set<String>]] = [:]
+        for scene in scenes {
+            for slot in scene.slots {
+                guard let activity = slot.owner.activity else { continue }
+                ids[slot.owner.module, default: [:]][activity, default: []].formUnion(slot.namespaces.nookIds)
+            }
+        }
+        var out: [String: ModuleMarks] = [:]
+        for (module, activities) in ids { out[module] = ModuleMarks(module: module, activities: activities) }
+        return out
+    }
+}
+
+/// Which pair of presentations a move joins, for curve selection (rule 14).
+enum MoveKind {
+    /// Pill or peek to or from expanded content (and every other move).
+    case convert
+    /// Pill to or from its peek.
+    case peek
+
+    init(_ from: Presentation, _ to: Presentation) {
+        let pair: Set<Presentation> = [from, to]
+        self = pair == [.pill, .peek] ? .peek : .convert
+    }
+
+    var elementToken: String { self == .peek ? "motion.sharedElement.peek" : "motion.sharedElement.convert" }
+    var chromeToken: String { self == .peek ? "transition.peek" : "transition.convert" }
+}
+
+/// The working state of one plan; each method is one step of `TransitionPlanner`'s contract.
+struct PlanBuilder {
+    let before: PlannerScene
+    let after: PlannerScene
+    let action: PlanAction
+    let settings: PlannerSettings
+    let inFlight: InFlightPlan?
+    let marks: [String: ModuleMarks]
+    let theme: Theme
+
+    var fresh = false
+    var slots: [SlotChange] = []
+    var staying: Set<SlotIdentity> = []
+    var updated: [(old: Int, new: Int)] = []
+    var appearing: [Int] = []
+    var chromeCurve = Curve.none()
+    var elementCurve = Curve.none()
+    var fadeCurve = Curve.none()
+    var elements: [ElementMove] = []
+    var layout: [LayoutChange] = []
+    var reveals: [RowReveal] = []
+    var conversion = Conversion.direct
+    var hideDip: Double?
+    var diagnostics: [Diagnostic] = []
+
+    init(before: PlannerScene, after: PlannerScene, action: PlanAction, settings: PlannerSettings, inFlight: InFlightPlan?,
+         marks: [String: ModuleMarks]) {
+        self.before = before
+        self.after = after
+        self.action = action
+        self.settings = settings
+        self.inFlight = inFlight
+        self.marks = marks
+        theme = settings.theme
+    }
+
+    mutating func build() -> TransitionPlan {
+        // Step 1: context.
+        fresh = action.cause == .subscribe || action.cause == .displayChanged
+            || (before.presentation == .hidden && after.presentation != .hidden)
+        let reduceMotion = settings.reduceMotion
+
+        // Steps 2 and 3.
+        diffSlots()
+        chooseCurves()
+
+        // Steps 4-6: surface transitions.
+        var claimed: (old: Set<String>, new: Set<String>) = ([], [])
+        if fresh {
+            explainFreshWindow()
+        } else {
+            let matching = SurfaceMatching(before: before, after: after, staying: staying, marks: marks)
+            for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
+                diagnostics.append(suffixing)
+            }
+            newViewDiagnostics()
+            diagnostics += matching.diagnostics
+            explainCapsuleSwaps()
+            decideConversion(hasCounterpart: !matching.pairs.isEmpty)
+            for pair in matching.pairs {
+                claimed.old.insert(pair.old.element.path)
+                claimed.new.insert(pair.new.element.path)
+                if reduceMotion {
+                    diagnostics.append(
+                        Diagnostic(
+                            .reduceMotion, .info,
+                            "\(pair.key) would move from \(pair.old.element.path) to \(pair.new.element.path); Reduce Motion is on, so it fades with its slot",
+                            path: pair.new.element.path, module: pair.new.owner.module, id: pair.new.element.id))
+                } else {
+                    elements.append(surfaceMove(pair))
+                }
+            }
+        }
+
+        // Step 7: content transitions.
+        if !fresh {
+            for (oldIndex, newIndex) in updated {
+                contentTransition(old: before.slots[oldIndex], new: after.slots[newIndex], reduceMotion: reduceMotion, claimed: claimed)
+            }
+        }
+
+        // Step 8: delayed rows.
+        delayedRows()
+
+        // Step 9: interruption.
+        var chrome = chromePlan()
+        var interrupts: UInt64 = 0
+        if let inFlight {
+            interrupts = inFlight.plan.serial
+            let interruption = Interruption(inFlight)
+            interruption.apply(to: &chrome)
+            interruption.apply(to: &elements)
+            interruption.apply(to: &layout)
+        }
+
+        // Step 10: the cap.
+        var cap = DurationCap(limit: theme.duration(at: "motion.maxDuration") ?? 2)
+        chrome.curve = cap.apply(chrome.curve, what: "chrome")
+        for index in elements.indices {
+            elements[index].curve = cap.apply(elements[index].curve, what: "element " + elements[index].toPath)
+        }
+        for index in layout.indices { layout[index].curve = cap.apply(layout[index].curve, what: "layout " + layout[index].path) }
+        for index in slots.indices {
+            slots[index].curve = cap.apply(slots[index].curve, what: "slot " + slots[index].rootPath)
+            slots[index].delay = slots[index].curve.delay
+        }
+        for index in reveals.indices {
+            reveals[index].curve = cap.apply(reveals[index].curve, what: "row " + reveals[index].path)
+            reveals[index].delay = reveals[index].curve.delay
+        }
+        if let capped = cap.diagnostic { diagnostics.append(capped) }
+
+        return TransitionPlan(
+            serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
+            to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
+            conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
+            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
+    }
+
+    // MARK: Step 2: slots
+
+    mutating func diffSlots() {
+        fadeCurve = Self.fade(theme)
+        var oldIndex: [SlotIdentity: Int] = [:]
+        if !fresh { for (index, slot) in before.slots.enumerated() { oldIndex[slot.identity] = index } }
+        var seen: Set<SlotIdentity> = []
+        let content = theme.curve(at: "transition.content") ?? fadeCurve
+        for (index, slot) in after.slots.enumerated() {
+            seen.insert(slot.identity)
+            guard let previous = oldIndex[slot.identity] else {
+                appearing.append(index)
+                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .appear, curve: fadeCurve))
+                continue
+            }
+            staying.insert(slot.identity)
+            if before.slots[previous].view == slot.view {
+                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .stay, curve: .none(source: "stay")))
+            } else {
+                updated.append((previous, index))
+                let animates = action.animate && slot.view.props.animate != false
+                slots.append(
+                    SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .update,
+                               curve: animates ? content : .none(source: "animate: false")))
+            }
+        }
+        if !fresh {
+            for slot in before.slots where !seen.contains(slot.identity) {
+                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .disappear, curve: fadeCurve))
+            }
+        }
+    }
+
+    /// The fade every appearing and disappearing slot uses: `transition.fadeCurve` over `transition.fade`.
+    static func fade(_ theme: Theme) -> Curve {
+        let duration = theme.duration(at: "transition.fade") ?? 0.18
+        let points = theme.cubicBezier(at: "transition.fadeCurve") ?? .ease
+        return (try? Curve.bezier(points, duration: duration, source: "transition.fade, transition.fadeCurve"))
+            ?? Curve.none(source: "transition.fade")
+    }
+
+    // MARK: Step 3: curves
+
+    mutating func chooseCurves() {
+        let kind = MoveKind(before.presentation, after.presentation)
+        chromeCurve = theme.curve(at: kind.chromeToken) ?? Curve.none(source: kind.chromeToken)
+        if fresh && before.presentation == .hidden && action.cause != .subscribe && action.cause != .displayChanged {
+            // First show: the chrome grows out of its hidden point on its usual curve.
+        } else if fresh {
+            chromeCurve = Curve.none(source: "fresh-window")
+        }
+        let override = kind == .peek ? settings.sharedElementPeekAnimation : settings.sharedElementAnimation
+        switch override {
+        case .theme:
+            elementCurve = theme.curve(at: kind.elementToken) ?? chromeCurve
+        case .chrome:
+            elementCurve = chromeCurve
+            elementCurve.source = "chrome -> " + chromeCurve.source
+        case .curve(let curve):
+            elementCurve = curve
+            elementCurve.source = "override"
+        }
+    }
+
+    func chromePlan() -> ChromePlan {
+        let from = fresh && action.cause != .show && before.presentation != .hidden ? after.layout.chrome : before.layout.chrome
+        let to = after.layout.chrome
+        return ChromePlan(fromRect: from.rect, toRect: to.rect, fromRadius: from.cornerRadius, toRadius: to.cornerRadius,
+                          curve: chromeCurve, hideDip: hideDip)
+    }
+
+    // MARK: Steps 4-6: surfaces
+
+    /// Rule 19: say, for each mark the new window shows, that it arrives with its slot.
+    mutating func explainFreshWindow() {
+        newViewDiagnostics()
+        for slot in after.slots {
+            for element in slot.namespaces.elements where element.key.namespace == .nook && element.isSource {
+                diagnostics.append(
+                    Diagnostic(
+                        .freshWindow, .info,
+                        "\(element.key.key) at \(element.path) arrives with its slot: the window starts fresh",
+                        path: element.path, module: slot.owner.module, id: element.id))
+            }
+        }
+    }
+
+    /// Class and group problems in the views that come or change with this plan.
+    mutating func newViewDiagnostics() {
+        for (index, slot) in after.slots.enumerated() where !staying.contains(slot.identity) || updated.contains(where: { $0.new == index }) {
+            diagnostics += slot.namespaces.diagnostics
+        }
+    }
+
+    /// Rule 12: an activity that swaps its capsule for the pill (or back) cross-fades.
+    mutating func explainCapsuleSwaps() {
+        func owners(_ scene: PlannerScene, _ names: Set<SlotName>) -> Set<String> {
+            Set(scene.slots.filter { names.contains($0.name) }.map(\.laidOut.owner))
+        }
+        let compact: Set<SlotName> = [.compactLeading, .compactTrailing]
+        let toPill = owners(before, [.minimal]).intersection(owners(after, compact))
+        let toCapsule = owners(before, compact).intersection(owners(after, [.minimal]))
+        for owner in toPill.union(toCapsule).sorted() {
+            let direction = toPill.contains(owner) ? "from its capsule into the pill" : "from the pill into a capsule"
+            diagnostics.append(
+                Diagnostic(
+                    .capsuleNotShared, .info, "\(owner) moves \(direction); capsules never share elements, so it cross-fades",
+                    path: SlotName.minimal.rootPath(owner: owner), module: SlotOwner(parsing: owner).module))
+        }
+    }
+
+    /// Rule 13.
+    mutating func decideConversion(hasCounterpart: Bool) {
+        let opensPanel = (before.presentation == .pill || before.presentation == .peek) && after.presentation == .expanded
+        guard action.cause == .open, action.via == .claim, opensPanel, !hasCounterpart else { return }
+        conversion = .viaHidden
+        let dip = theme.duration(at: "motion.hideDip") ?? 0.12
+        hideDip = dip
+        for index in slots.indices where slots[index].change == .appear {
+            if let delayed = try? slots[index].curve.withDelay(dip) {
+                slots[index].curve = delayed
+                slots[index].curve.source += ", after motion.hideDip"
+                slots[index].delay = dip
+            }
+        }
+    }
+
+    func surfaceMove(_ pair: SurfaceMatching.Pair) -> ElementMove {
+        let oldSlot = before.slots[pair.old.slotIndex]
+        let newSlot = after.slots[pair.new.slotIndex]
+        let fromRect = oldSlot.rect(at: pair.old.element.path) ?? oldSlot.laidOut.rect
+        let toRect = newSlot.rect(at: pair.new.element.path) ?? newSlot.laidOut.rect
+        let destination = pair.new.element
+        let sameView = oldSlot.node(at: pair.old.element.path).flatMap { a in
+            newSlot.node(at: destination.path).map { SameView.matches(a, $0) }
+        } ?? false
+        return ElementMove(
+            fromPath: pair.old.element.path, toPath: destination.path, key: pair.key, namespace: .nook,
+            module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: destination.id,
+            fromSlot: oldSlot.name, toSlot: newSlot.name,
+            fromRect: RectMath.start(from: fromRect, to: toRect, properties: destination.properties, anchor: destination.anchor),
+            toRect: toRect, style: destination.style, crossFade: !sameView,
+            hideSource: pair.old.staying || pair.new.staying, clip: .chrome, properties: destination.properties,
+            anchor: destination.anchor, curve: elementCurve)
+    }
+
+    // MARK: Step 7: content
+
+    mutating func contentTransition(old: PreparedSlot, new: PreparedSlot, reduceMotion: Bool,
+                                    claimed: (old: Set<String>, new: Set<String>)) {
+        let isCompanion = after.presentation == .companion && new.name == .home
+        if isCompanion || new.name == .minimal {
+            // Rules 12 and 20: no shared motion in capsules or companion windows.
+            for element in new.namespaces.elements where element.isSource {
+                diagnostics.append(
+                    isCompanion
+                        ? Diagnostic(.companion, .info, "\(element.key.key) at \(element.path) is in a companion window, where marks do nothing",
+                                     path: element.path, module: new.owner.module, id: element.id)
+                        : Diagnostic(.capsuleNotShared, .info, "\(element.key.key) at \(element.path) is in a capsule; capsules never share elements",
+                                     path: element.path, module: new.owner.module, id: element.id))
+            }
+            return
+        }
+        let transition = ContentTransition(old: old, new: new, action: action, theme: theme, reduceMotion: reduceMotion,
+                                           claimed: claimed)
+        elements += transition.elements
+        layout += transition.layout
+        diagnostics += transition.diagnostics
+    }
+
+    // MARK: Step 8: delayed rows
+
+    mutating func delayedRows() {
+        let stagger = theme.duration(at: "motion.stagger") ?? 0.03
+        let header = theme.duration(at: "motion.header.delay") ?? 0.08
+        let base = slots.first { $0.change == .appear }.map { _ in hideDip ?? 0 } ?? 0
+        for index in appearing {
+            let slot = after.slots[index]
+            let isPanel = slot.name == .expanded || slot.name == .widget || (slot.name == .home && after.presentation == .expanded)
+            guard isPanel else { continue }
+            let rows = RowDelays.reveals(in: slot, stagger: stagger, header: header)
+            for row in rows {
+                let curve = (try? fadeCurve.withDelay(base + row.delay)) ?? fadeCurve
+                reveals.append(RowReveal(path: row.path, delay: curve.delay, curve: curve))
+            }
+            for element in elements where element.toSlot == slot.name && PathPrefix.contains(slot.rootPath, element.toPath) {
+                guard let delay = RowDelays.delay(of: element.toPath, in: rows) else { continue }
+                diagnostics.append(
+                    Diagnostic(
+                        .sharedInDelayedRow, .warning,
+                        "\(element.key) lands at \(element.toPath) before its row appears (\(PlanText.number(delay)) s later, "
+                            + "from motion.stagger / motion.header.delay); keep shared elements in content that arrives at once",
+                        path: element.toPath, module: element.module, id: element.id))
+            }
+        }
+    }
+}
