@@ -36,6 +36,7 @@ let package = Package(
         .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
+        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),
     ],
     swiftLanguageModes: [.v6]
 )
