@@ -14,7 +14,7 @@
 /// | adding | wraps when the node already has |
 /// |---|---|
 /// | padding (`.padding`, `p-*`) | a frame, appearance classes, a mark, an animation scope, or class padding |
-/// | frame on an axis (`.frame`, `w-*`, `h-*`, `size-*`) | a frame on that axis, appearance classes, a mark, an animation scope |
+/// | frame on an axis (`.frame`, `w-*`, `h-*`, `size-*`) | a frame on that axis, appearance classes, a mark, an animation scope, an off-centre `alignment` |
 /// | opacity | a mark, an animation scope |
 /// | appearance classes (anything not below) | opacity, a mark, an animation scope |
 /// | `shared` (`.nookSharedElement`, `.twShared`) | a `shared` mark, an animation scope |
@@ -38,6 +38,9 @@ struct Layers: Equatable {
     var classMark = false
     var group = false
     var animation = false
+    /// A container that aligns its children off-centre: a frame on it would move them within
+    /// the frame, where a SwiftUI frame moves the container as a whole.
+    var alignedContent = false
 
     init() {}
 
@@ -51,6 +54,7 @@ struct Layers: Equatable {
         mark = props.shared != nil
         group = group || props.group != nil
         animation = animation || props.animationValue != nil
+        alignedContent = props.alignment != nil && props.alignment != .center
     }
 
     /// What a class string carries. Anything the parser could not place (a malformed class, a
@@ -79,8 +83,8 @@ struct Layers: Equatable {
         if addition.paddingClass && (paddingProp || paddingClass || frameWidth || frameHeight || appearance || covering) {
             return false
         }
-        if addition.frameWidth && (frameWidth || appearance || covering) { return false }
-        if addition.frameHeight && (frameHeight || appearance || covering) { return false }
+        if addition.frameWidth && (frameWidth || appearance || covering || alignedContent) { return false }
+        if addition.frameHeight && (frameHeight || appearance || covering || alignedContent) { return false }
         if addition.opacity && covering { return false }
         if addition.appearance && (opacity || covering) { return false }
         if addition.mark && (mark || animation) { return false }
