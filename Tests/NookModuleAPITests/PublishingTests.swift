@@ -93,3 +93,11 @@ private func activity() -> NookLiveActivity {
     #expect(throws: ViewValidationError.self) { try call.validated() }
     do { _ = try call.validated() } catch { #expect(error.path == "widget.width") }
 }
+
+@Test func activityValidationNamesTheViewsSlot() throws {
+    var a = activity()
+    #expect(try a.validate().isEmpty)
+    a.setExpanded { VStack { Text("a"); Circle().nookSharedElement("bad id") } }
+    #expect(throws: ViewValidationError.self) { try a.validate() }
+    do { try a.validate() } catch { #expect(error.path == "expanded/1.shared.id") }
+}

@@ -114,6 +114,19 @@ public struct NookLiveActivity: Hashable, Sendable {
         return changes
     }
 
+    /// Checks every view as the broker will, so a mistake shows up in the module with its
+    /// path (`expanded/0/1.shared.id`).
+    /// - Returns: the validator's info diagnostics (unknown keys), usually none.
+    /// - Throws: the first `ViewValidationError`.
+    @discardableResult
+    public func validate(limits: ViewLimits = .standard) throws(ViewValidationError) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (key, node) in views {
+            diagnostics += try ViewValidator(limits: limits).validate(node.rawNode, slot: key).diagnostics
+        }
+        return diagnostics
+    }
+
     /// Everything but `sequence`, in contract keys and types.
     var fields: [String: PropValue] {
         var out: [String: PropValue] = [ActivityKey.accessibilityLabel: .string(accessibilityLabel)]
