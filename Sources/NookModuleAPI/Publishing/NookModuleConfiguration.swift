@@ -67,31 +67,3 @@ public struct NookModuleConfiguration: Hashable, Sendable {
         content[slot] = SetContent(slot: slot, view: node)
     }
 }
-
-/// The slots of module-level content.
-public enum ModuleSlot: String, Hashable, Sendable, CaseIterable {
-    case compactLeading = "compact_leading"
-    case compactTrailing = "compact_trailing"
-    case home
-    case widget
-}
-
-/// One `SetContent(s slot, (sa{sv}av) view)` call.
-public struct SetContent: Hashable, Sendable {
-    public var slot: ModuleSlot
-    /// The root node; `animate: false` rides on its props.
-    public var view: ViewNode
-
-    public init(slot: ModuleSlot, view: ViewNode) {
-        self.slot = slot
-        self.view = view
-    }
-
-    /// The view in wire shape, as the codec sends it.
-    public var rawView: RawNode { view.rawNode }
-
-    /// Checks the view as the broker will, so a mistake shows up in the module, with its path.
-    public func validated(limits: ViewLimits = .standard) throws(ViewValidationError) -> ValidatedView {
-        try ViewValidator(limits: limits).validate(rawView, slot: slot.rawValue)
-    }
-}

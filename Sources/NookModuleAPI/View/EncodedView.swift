@@ -31,6 +31,6 @@ public struct EncodedView: NookView, Hashable, Sendable {
 struct Piece: Hashable, Sendable {
     var node: ViewNode
     /// 0 when `node` is the view itself; n when `node` is the outermost of n single-child
-    /// `zstack` wrappers that modifiers added (see `Layering`).
+    /// `zstack` wrappers that modifiers added (see `Layers`).
     var wrappers: Int = 0
 }

@@ -37,24 +37,6 @@ public struct ZStack: NookView {
     public func _encode() -> EncodedView { EncodedView(node) }
 }
 
-/// Several views with no container of their own: they join the enclosing stack, and a
-/// modifier on the group applies to each of them.
-public struct Group: NookView {
-    public typealias Body = Never
-    let content: EncodedView
-
-    public init(@NookViewBuilder content: () -> some NookView) { self.content = content()._encode() }
-
-    public func _encode() -> EncodedView { content }
-}
-
-/// No view at all.
-public struct EmptyView: NookView {
-    public typealias Body = Never
-    public init() {}
-    public func _encode() -> EncodedView { EncodedView() }
-}
-
 private func stackNode(_ kind: NodeKind, alignment: Alignment?, spacing: Double?, _ children: [ViewNode]) -> ViewNode {
     var props = NodeProps()
     props.alignment = alignment
