@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
+        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),
     ],
     swiftLanguageModes: [.v6]
 )

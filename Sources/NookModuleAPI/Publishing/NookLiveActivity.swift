@@ -1,0 +1,138 @@
+/// A live activity as a module publishes it: its views, label, relevance and stale date.
+///
+/// A value: build it, change it, and hand it to the module connection (which sends
+/// `StartActivity`, then `UpdateActivity` with what changed). `startSpec` and `changes` give
+/// the contract's dictionaries directly.
+///
+/// ```swift
+/// var song = NookLiveActivity(id: "song", accessibilityLabel: "Now playing") {
+///     CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
+/// } compactTrailing: {
+///     EqualizerBars(level: level)
+/// } minimal: {
+///     Image(systemName: "music.note")
+/// }
+/// song.setExpanded { SongDetail(track: track) }
+/// ```
+public struct NookLiveActivity: Hashable, Sendable {
+    /// Unique within the module; ASCII letters, digits, `-`, `_`, `.`.
+    public let id: String
+    /// Required: what assistive technology reads for the activity.
+    public var accessibilityLabel: String
+    public var compactLeading: ViewNode
+    public var compactTrailing: ViewNode
+    /// Shown in a capsule beside the pill when another activity is primary.
+    public var minimal: ViewNode
+    public var peek: ViewNode?
+    public var expanded: ViewNode?
+    /// Higher shows first; nil leaves it to the broker (ties: the one started first).
+    public var relevance: Double?
+    /// When the content stops being current.
+    public var staleDate: NookInstant?
+
+    /// - Parameters:
+    ///   - id: the activity's id within the module.
+    ///   - accessibilityLabel: required; read for the activity as a whole.
+    ///   - compactLeading: the pill's view left of the notch.
+    ///   - compactTrailing: the pill's view right of the notch.
+    ///   - minimal: the capsule view.
+    public init<Leading: NookView, Trailing: NookView, Minimal: NookView>(
+        id: String, accessibilityLabel: String, relevance: Double? = nil, staleDate: NookInstant? = nil,
+        @NookViewBuilder compactLeading: () -> Leading,
+        @NookViewBuilder compactTrailing: () -> Trailing,
+        @NookViewBuilder minimal: () -> Minimal
+    ) {
+        self.id = id
+        self.accessibilityLabel = accessibilityLabel
+        self.relevance = relevance
+        self.staleDate = staleDate
+        self.compactLeading = compactLeading().viewNode
+        self.compactTrailing = compactTrailing().viewNode
+        self.minimal = minimal().viewNode
+    }
+
+    public mutating func setCompactLeading(@NookViewBuilder _ content: () -> some NookView) {
+        compactLeading = content().viewNode
+    }
+
+    public mutating func setCompactTrailing(@NookViewBuilder _ content: () -> some NookView) {
+        compactTrailing = content().viewNode
+    }
+
+    public mutating func setMinimal(@NookViewBuilder _ content: () -> some NookView) {
+        minimal = content().viewNode
+    }
+
+    /// The view the pill grows into while it peeks at this activity.
+    public mutating func setPeek(@NookViewBuilder _ content: () -> some NookView) {
+        peek = content().viewNode
+    }
+
+    /// The view of the expanded panel for this activity.
+    public mutating func setExpanded(@NookViewBuilder _ content: () -> some NookView) {
+        expanded = content().viewNode
+    }
+
+    /// The views by contract key, the optional ones only when set.
+    public var views: [(key: String, node: ViewNode)] {
+        var out: [(String, ViewNode)] = [
+            (ActivityKey.compactLeading, compactLeading), (ActivityKey.compactTrailing, compactTrailing),
+            (ActivityKey.minimal, minimal),
+        ]
+        if let peek { out.append((ActivityKey.peek, peek)) }
+        if let expanded { out.append((ActivityKey.expanded, expanded)) }
+        return out.map { (key: $0.0, node: $0.1) }
+    }
+
+    /// The `spec` of `StartActivity(s activity, a{sv} spec)`: every key that has a value.
+    /// - Parameter sequence: this call's place among the activity's calls (`sequence` t); the
+    ///   broker ignores a call older than the last one it applied.
+    public func startSpec(sequence: UInt64) -> [String: PropValue] {
+        var spec = fields
+        spec[ActivityKey.sequence] = .uint(sequence)
+        return spec
+    }
+
+    /// The `changes` of `UpdateActivity(s activity, a{sv} changes)`: the keys whose value
+    /// differs from `previous` (all of them when `previous` is nil), plus `sequence` and the
+    /// options.
+    ///
+    /// A key set in `previous` and unset now (a peek taken away) cannot be expressed by the
+    /// contract's "each replaces" update; it is left out, and the broker keeps the old value.
+    /// - Parameters:
+    ///   - previous: what the broker last received.
+    ///   - sequence: greater than every earlier call's.
+    ///   - options: `animate` (false: show the new views without animation) and `animation`
+    ///     (the caller's preset, used by scopes that name none).
+    public func changes(
+        since previous: NookLiveActivity?, sequence: UInt64, options: UpdateOptions = UpdateOptions()
+    ) -> [String: PropValue] {
+        let old = previous?.fields ?? [:]
+        var changes = fields.filter { key, value in old[key] != value }
+        changes.merge(options.wireOptions) { _, option in option }
+        changes[ActivityKey.sequence] = .uint(sequence)
+        return changes
+    }
+
+    /// Checks every view as the broker will, so a mistake shows up in the module with its
+    /// path (`expanded/0/1.shared.id`).
+    /// - Returns: the validator's info diagnostics (unknown keys), usually none.
+    /// - Throws: the first `ViewValidationError`.
+    @discardableResult
+    public func validate(limits: ViewLimits = .standard) throws(ViewValidationError) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (key, node) in views {
+            diagnostics += try ViewValidator(limits: limits).validate(node.rawNode, slot: key).diagnostics
+        }
+        return diagnostics
+    }
+
+    /// Everything but `sequence`, in contract keys and types.
+    var fields: [String: PropValue] {
+        var out: [String: PropValue] = [ActivityKey.accessibilityLabel: .string(accessibilityLabel)]
+        for (key, node) in views { out[key] = .node(node.rawNode) }
+        if let relevance { out[ActivityKey.relevance] = .double(relevance) }
+        if let staleDate { out[ActivityKey.staleDate] = .int(staleDate.unixMicroseconds) }
+        return out
+    }
+}

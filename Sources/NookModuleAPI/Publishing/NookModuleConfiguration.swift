@@ -1,0 +1,69 @@
+/// A module's own views, outside any activity: its compact content (shown in the pill when
+/// no activity is), its home (the expanded panel for the module) and its board widget.
+///
+/// ```swift
+/// var configuration = NookModuleConfiguration(id: "music", displayName: "Music")
+/// configuration.setCompactLeading {
+///     CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
+/// }
+/// configuration.setHome {
+///     HStack {
+///         CoverArt(track: track).frame(width: 156, height: 156).nookSharedElement("cover")
+///         TrackDetails(track: track)
+///     }
+/// }
+/// ```
+public struct NookModuleConfiguration: Hashable, Sendable {
+    /// The module id (`Register`'s `module`).
+    public let id: String
+    public var displayName: String?
+    public var version: String?
+    /// The content of each slot that has one.
+    public private(set) var content: [ModuleSlot: SetContent] = [:]
+
+    public init(id: String, displayName: String? = nil, version: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+        self.version = version
+    }
+
+    /// `Register`'s `info`: `display_name`, `version` when set.
+    public var registerInfo: [String: PropValue] {
+        var info: [String: PropValue] = [:]
+        if let displayName { info["display_name"] = .string(displayName) }
+        if let version { info["version"] = .string(version) }
+        return info
+    }
+
+    /// The pill's left side while no activity of any module is shown.
+    public mutating func setCompactLeading(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
+        set(.compactLeading, animate: animate, view().viewNode)
+    }
+
+    /// The pill's right side while no activity of any module is shown.
+    public mutating func setCompactTrailing(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
+        set(.compactTrailing, animate: animate, view().viewNode)
+    }
+
+    /// The module's home: the expanded panel opened onto the module.
+    public mutating func setHome(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
+        set(.home, animate: animate, view().viewNode)
+    }
+
+    /// The module's cell on the board.
+    public mutating func setWidget(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
+        set(.widget, animate: animate, view().viewNode)
+    }
+
+    /// Removes a slot's content (`ClearContent`).
+    public mutating func clear(_ slot: ModuleSlot) { content[slot] = nil }
+
+    /// Every `SetContent` call that publishes the configuration, in slot order.
+    public var setContentCalls: [SetContent] { ModuleSlot.allCases.compactMap { content[$0] } }
+
+    private mutating func set(_ slot: ModuleSlot, animate: Bool, _ node: ViewNode) {
+        var node = node
+        if !animate { node.props.animate = false }
+        content[slot] = SetContent(slot: slot, view: node)
+    }
+}

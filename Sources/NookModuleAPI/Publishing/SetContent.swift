@@ -1,0 +1,19 @@
+/// One `SetContent(s slot, (sa{sv}av) view)` call.
+public struct SetContent: Hashable, Sendable {
+    public var slot: ModuleSlot
+    /// The root node; `animate: false` rides on its props.
+    public var view: ViewNode
+
+    public init(slot: ModuleSlot, view: ViewNode) {
+        self.slot = slot
+        self.view = view
+    }
+
+    /// The view in wire shape, as the codec sends it.
+    public var rawView: RawNode { view.rawNode }
+
+    /// Checks the view as the broker will, so a mistake shows up in the module, with its path.
+    public func validated(limits: ViewLimits = .standard) throws(ViewValidationError) -> ValidatedView {
+        try ViewValidator(limits: limits).validate(rawView, slot: slot.rawValue)
+    }
+}
