@@ -13,6 +13,7 @@ declare -A checks=(
   [systemd]="command -v busctl"
   [libglib2.0-bin]="command -v gdbus"
   [python3-dbus]="/usr/bin/python3 -c 'import dbus'"
+  [python3-gi]="/usr/bin/python3 -c 'from gi.repository import GLib'"
 )
 
 missing=()

@@ -2,9 +2,8 @@ import NookBus
 import NookCore
 
 extension Broker {
-    /// What `nookd` exports at `/org/nook/Nook1` so far: all of `Modules`, and of `Control`
-    /// the read-only `GetState` (the rest of Control and Render come with the planner).
-    nonisolated var interfaces: [DBusInterface] { [modulesInterface, controlInterface] }
+    /// What `nookd` exports at `/org/nook/Nook1`: the whole contract (data/org.nook.Nook1.xml).
+    nonisolated var interfaces: [DBusInterface] { [modulesInterface, controlInterface, renderInterface] }
 
     /// `org.nook.Nook1.Modules`, member for member as CONTRACT.md lists it.
     nonisolated var modulesInterface: DBusInterface {
@@ -37,15 +36,108 @@ extension Broker {
             signals: [DBusSignal("Diagnostics", [arg("diagnostics", "aa{sv}")])])
     }
 
-    /// `org.nook.Nook1.Control`, so far only `GetState`.
+    /// `org.nook.Nook1.Control`, member for member as CONTRACT.md lists it.
     nonisolated var controlInterface: DBusInterface {
-        DBusInterface(
+        func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
+        let serialOut = [arg("serial", "t")]
+        /// A Control method that applies an action and returns the serial of the plan it caused.
+        func action(_ name: String, in inputs: [DBusArgument] = [], _ make: @escaping @Sendable (MethodCall) throws -> ControlAction) -> DBusMethod {
+            DBusMethod(name, in: inputs, out: serialOut) { [self] call in
+                let action = try make(call)
+                return [.uint64(try assumeIsolated { broker in try broker.control(action) })]
+            }
+        }
+        return DBusInterface(
             NookContract.controlInterface,
             methods: [
-                DBusMethod("GetState", out: [DBusArgument("state", "a{sv}")]) { [self] _ in
+                DBusMethod("Show") { [self] _ in try assumeIsolated { broker in _ = try broker.control(.show) }; return [] },
+                DBusMethod("Hide") { [self] _ in try assumeIsolated { broker in _ = try broker.control(.hide) }; return [] },
+                action("Open", in: [arg("options", "a{sv}")]) { call in try Broker.openAction(try Self.record(call, 0, "Open options")) },
+                action("Close", in: [arg("options", "a{sv}")]) { call in _ = try Self.record(call, 0, "Close options"); return .close },
+                action("Peek", in: [arg("module", "s"), arg("activity", "s")]) { call in
+                    .peek(ActivityRef(module: try call.argument(0), activity: try call.argument(1)))
+                },
+                action("EndPeek") { _ in .endPeek },
+                action("OpenCompanion", in: [arg("module", "s")]) { call in .openCompanion(module: try call.argument(0)) },
+                action("CloseCompanion") { _ in .closeCompanion },
+                DBusMethod("DisplayChanged", in: [arg("display", "a{sv}")], out: serialOut) { [self] call in
+                    let record = try Self.record(call, 0, "DisplayChanged display")
+                    return [.uint64(try assumeIsolated { broker in try broker.displayChanged(call.sender, display: record) })]
+                },
+                DBusMethod("GetState", out: [arg("state", "a{sv}")]) { [self] _ in
                     assumeIsolated { $0.stateReply() }
-                }
+                },
+                DBusMethod("PreviewPlan", in: [arg("action", "s"), arg("options", "a{sv}")], out: [arg("plan", "a{sv}")]) { [self] call in
+                    let name: String = try call.argument(0)
+                    let options = try Self.record(call, 1, "PreviewPlan options")
+                    return try assumeIsolated { broker in try broker.preview(name, options: options) }
+                },
+                DBusMethod("SetTokens", in: [arg("tokens", "a{sv}")]) { [self] call in
+                    let tokens = try Self.record(call, 0, "SetTokens tokens")
+                    try assumeIsolated { broker in try broker.setTokens(tokens) }
+                    return []
+                },
+                DBusMethod("GetTokens", out: [arg("tokens", "a{sv}")]) { [self] _ in
+                    [assumeIsolated { WireCodec.vardict($0.settings.theme.wireTokens) }]
+                },
+                DBusMethod("SetSharedElementAnimation", in: [arg("which", "s"), arg("curve", "a{sv}")]) { [self] call in
+                    let which: String = try call.argument(0)
+                    let curve = try Broker.curveOverride(try Self.record(call, 1, "SetSharedElementAnimation curve"))
+                    try assumeIsolated { broker in
+                        switch which {
+                        case "convert": broker.settings.sharedElementAnimation = curve
+                        case "peek": broker.settings.sharedElementPeekAnimation = curve
+                        default: throw DBusError(nook: .invalidArgs, "SetSharedElementAnimation: 'which' must be 'convert' or 'peek', got '\(which)'")
+                        }
+                        broker.schedulePersist()
+                    }
+                    return []
+                },
+            ],
+            properties: [
+                DBusProperty("ReduceMotion", "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
+                             set: { [self] value in
+                                 guard case .bool(let on) = value else { return }
+                                 assumeIsolated { $0.setReduceMotion(on) }
+                             }),
+                DBusProperty("Presentation", "s", get: { [self] in assumeIsolated { .string($0.machine.state.presentation.rawValue) } }),
             ])
+    }
+
+    /// `org.nook.Nook1.Render`, member for member as CONTRACT.md lists it.
+    nonisolated var renderInterface: DBusInterface {
+        func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
+        return DBusInterface(
+            NookContract.renderInterface,
+            methods: [
+                DBusMethod("Subscribe", in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
+                    let record = try Self.record(call, 0, "Subscribe display")
+                    return try assumeIsolated { broker in try broker.subscribe(call.sender, display: record) }
+                },
+                DBusMethod("Unsubscribe") { [self] call in
+                    assumeIsolated { $0.unsubscribe(call.sender) }
+                    return []
+                },
+                DBusMethod("Pointer", in: [arg("event", "s")]) { [self] call in
+                    let event: String = try call.argument(0)
+                    let action: ControlAction
+                    switch event {
+                    case "enter": action = .pointerEnter
+                    case "exit": action = .pointerExit
+                    default: throw DBusError(nook: .invalidArgs, "Pointer: event must be 'enter' or 'exit', got '\(event)'")
+                    }
+                    try assumeIsolated { broker in _ = try broker.control(action) }
+                    return []
+                },
+            ],
+            signals: [DBusSignal("Plan", [arg("plan", "a{sv}")])])
+    }
+
+    /// Decodes an `a{sv}` argument of a Control or Render call, naming the offending key.
+    nonisolated static func record(_ call: MethodCall, _ index: Int, _ context: String) throws(DBusError) -> [String: PropValue] {
+        do { return try WireCodec.dictionary(call.arguments[index], at: "") } catch {
+            throw DBusError(nook: .invalidArgs, "\(context): \(error.description)")
+        }
     }
 
     // MARK: Handlers (bus thread, isolated)
@@ -133,20 +225,22 @@ extension Broker {
         for argument in call.arguments { argument.closeUnixFDs() }
     }
 
-    /// `GetState()`, as far as the registry knows it: without the presentation state machine
-    /// the nook shows the pill whenever there is something to show, else nothing.
+    /// `GetState()`: the presentation, what it shows, the activities in display order.
     func stateReply() -> [DBusValue] {
         let order = registry.displayOrder
-        let compact = registry.compactContentModule
-        let showing = !order.isEmpty || compact != nil
+        var focus = machine.state.focus
+        if machine.state == .pill || machine.state == .hidden {
+            // The pill shows the primary activity, or the module whose compact content it shows.
+            focus = (order.first?.module ?? registry.compactContentModule ?? "", order.first?.activity ?? "")
+        }
         return [
             .vardict([
-                "presentation": .string(showing ? "pill" : "hidden"),
-                "module": .string(order.first?.module ?? compact ?? ""),
-                "activity": .string(order.first?.activity ?? ""),
+                "presentation": .string(machine.state.presentation.rawValue),
+                "module": .string(focus.module),
+                "activity": .string(focus.activity),
                 "activities": .array(element: "(ss)", order.map { .structure([.string($0.module), .string($0.activity)]) }),
-                "reduce_motion": .bool(false),
-                "serial": .uint64(0),
+                "reduce_motion": .bool(settings.reduceMotion),
+                "serial": .uint64(serial),
             ])
         ]
     }

@@ -27,9 +27,7 @@ public actor Broker {
     nonisolated let persistDelay: Duration
     nonisolated let store: StateStore
 
-    public private(set) var registry: Registry
-    /// The state file's sections this part of the broker does not own yet, written back as read.
-    private var reserved: (presentation: StoredValue?, settings: [String: StoredValue]?, tokens: [String: StoredValue]?)
+    public internal(set) var registry: Registry
     private var peers: [String: MatchToken] = [:]
     private var tracking: Set<String> = []
     private var expiryTask: Task<Void, Never>?
@@ -37,8 +35,21 @@ public actor Broker {
     private var persistTask: Task<Void, Never>?
     private var dirty = false
     private var generation: UInt64 = 0
-    /// Every scene change, for the presentation layer (second part of issue 6) and tests.
+    /// Every scene change, for tests and tools that watch the registry.
     private var sceneObservers: [@Sendable (SceneChange) -> Void] = []
+
+    // Presentation and rendering (Broker+Presentation.swift, Broker+Render.swift).
+    var machine = PresentationMachine()
+    var subscribers: [String: RenderSubscriber] = [:]
+    var subscriberPeers: [String: MatchToken] = [:]
+    var flushTasks: [String: Task<Void, Never>] = [:]
+    /// The serial of the newest plan; increases by one per change that plans.
+    var serial: UInt64 = 0
+    var subscriptionCount: UInt64 = 0
+    /// The theme from the configuration or the user's file; `SetTokens` overrides go on top.
+    nonisolated let baseTheme: Theme
+    var tokenOverrides: [String: PropValue] = [:]
+    var settings: PlannerSettings
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -47,7 +58,8 @@ public actor Broker {
         self.log = configuration.log
         self.persistDelay = configuration.persistDelay
         self.origin = ContinuousClock.now
-        self.reserved = (file?.presentation, file?.settings, file?.tokens)
+        self.baseTheme = configuration.theme ?? .builtIn
+        self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
     }
 
     /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.
@@ -73,7 +85,10 @@ public actor Broker {
             log(.info, "restored \(registry.modules.count) modules, \(registry.displayOrder.count) activities from \(store.fileURL.path)")
         }
         let connection = try await BusConnection.connect(to: configuration.address, description: "nookd")
-        let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: configuration)
+        var resolved = configuration
+        resolved.theme = theme
+        let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: resolved)
+        await broker.restorePresentation(file)
         try await connection.export(broker.interfaces, at: broker.path)
         do {
             try await connection.requestName(NookContract.busName)
@@ -128,6 +143,7 @@ public actor Broker {
             case .sceneChanged(let change):
                 log(.debug, "scene: \(change.cause.rawValue) \(change.module)/\(change.activity ?? change.slot?.rawValue ?? "")")
                 for observer in sceneObservers { observer(change) }
+                sceneChanged(change)
             case .trackPeer(let name):
                 Task { await self.track(name) }
             case .untrackPeer(let name):
@@ -215,7 +231,7 @@ public actor Broker {
 
     // MARK: Persistence
 
-    private func schedulePersist() {
+    func schedulePersist() {
         dirty = true
         guard persistTask == nil else { return }
         let delay = persistDelay
@@ -231,7 +247,7 @@ public actor Broker {
         guard dirty else { return }
         dirty = false
         generation += 1
-        let file = StateFile(registry: registry.snapshot, presentation: reserved.presentation, settings: reserved.settings, tokens: reserved.tokens)
+        let file = StateFile(registry: registry.snapshot, presentation: storedPresentation, settings: storedSettings, tokens: storedTokens)
         do {
             try await store.save(file, generation: generation)
         } catch {
