@@ -15,7 +15,7 @@ test: deps
 
 # Release-build benchmarks; every figure is a ratio against a baseline measured in the same run.
 bench: deps
-	$(SWIFT) build -c release --product nook-bench
+	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/nook-bench
 
 demo: deps

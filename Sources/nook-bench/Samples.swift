@@ -1,3 +1,5 @@
+import Glibc
+
 /// Latency samples in microseconds, with the percentiles the benchmarks report.
 struct Samples {
     private(set) var values: [Double] = []
@@ -20,4 +22,10 @@ extension Duration {
     var microseconds: Double {
         Double(components.seconds) * 1e6 + Double(components.attoseconds) / 1e12
     }
+}
+
+/// Ends a section of the report: a blank line, flushed, so a pipe sees progress as it happens.
+func section() {
+    print("")
+    fflush(nil)
 }

@@ -1,5 +1,8 @@
 // `make bench`: every figure is compared with a baseline measured in the same run.
 print("Nook benchmarks (release build)\n")
 try await runBusBenchmark()
-print("")
+section()
+try await runBrokerBenchmark()
+section()
 runLayoutBenchmark()
+section()

@@ -66,6 +66,8 @@ extension Broker {
         subscribers[connection] = subscriber
         guard flushTasks[connection] == nil else { return }
         let due = subscriber.nextSendTime(now: now)
+        // A frame has passed since the last plan: send now, without a timer's detour.
+        if due <= now { return flush(connection, action: action) }
         let deadline = origin + .microseconds(Int64((due.seconds * 1_000_000).rounded(.up)))
         flushTasks[connection] = Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)

@@ -108,6 +108,9 @@ public actor Broker {
         await connection.close()
     }
 
+    /// Returns once the broker's thread has run it: proof of life for the watchdog.
+    public func heartbeat() {}
+
     /// Writes the state file now, whatever the debounce timer says.
     public func flush() async {
         persistTask?.cancel()

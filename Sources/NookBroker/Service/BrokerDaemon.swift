@@ -33,6 +33,8 @@ public enum BrokerDaemon {
             Task.detached {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval / 2)
+                    // Through the broker's own executor: a wedged bus thread stops the pings.
+                    await broker.heartbeat()
                     ServiceNotify.notify("WATCHDOG=1")
                 }
             }

@@ -122,9 +122,10 @@ extension DBusValue {
             return try inContainer(message, type, contents) { () throws(BusError) in .structure(try readAll(from: message)) }
         case UInt8(ascii: "a"):
             if contents.first == "{" {
+                // `{kv}`: the key is one basic type code, the value the rest.
                 let inner = String(contents.dropFirst().dropLast())
-                let parts = Signature(unchecked: inner).completeTypes
-                guard parts.count == 2 else { throw BusError.system(function: "sd_bus_message_peek_type(dict)", errno: EBADMSG) }
+                guard inner.count >= 2 else { throw BusError.system(function: "sd_bus_message_peek_type(dict)", errno: EBADMSG) }
+                let parts = [Signature(unchecked: String(inner.prefix(1))), Signature(unchecked: String(inner.dropFirst()))]
                 return try inContainer(message, type, contents) { () throws(BusError) in
                     var entries: [DictEntry] = []
                     while try check(inner.withCString { sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), $0) }, "sd_bus_message_enter_container") > 0 {

@@ -57,29 +57,46 @@ public indirect enum DBusValue: Hashable, Sendable {
 
     /// Checks that containers hold what their signatures promise; `append` relies on it.
     public func validate() throws(DBusTypeError) {
+        _ = try validatedSignature()
+    }
+
+    /// Validates bottom-up and returns this value's signature, so each node's signature is
+    /// built once however deep the tree (checking top-down would rebuild every subtree's).
+    func validatedSignature() throws(DBusTypeError) -> String {
         switch self {
         case .array(let element, let items):
-            guard element.isSingleCompleteType else { throw DBusTypeError(expected: Signature.empty, found: element, at: "array element") }
-            for item in items where item.signatureText != element.rawValue {
-                throw DBusTypeError(expected: element, found: item.signature, at: "array element")
+            if items.isEmpty {
+                // Only an empty array's element signature is not vouched for by an item.
+                guard element.isSingleCompleteType else { throw DBusTypeError(expected: Signature.empty, found: element, at: "array element") }
             }
-            for item in items { try item.validate() }
+            for item in items {
+                let found = try item.validatedSignature()
+                guard found == element.rawValue else { throw DBusTypeError(expected: element, found: Signature(unchecked: found), at: "array element") }
+            }
+            return "a" + element.rawValue
         case .dictionary(let key, let value, let entries):
             guard key.rawValue.count == 1, let code = key.rawValue.first, TypeCode.basic.contains(code) else {
                 throw DBusTypeError(expected: "s", found: key, at: "dictionary key")
             }
+            if entries.isEmpty, !value.isSingleCompleteType {
+                throw DBusTypeError(expected: "v", found: value, at: "dictionary value")
+            }
             for entry in entries {
                 guard entry.key.signatureText == key.rawValue else { throw DBusTypeError(expected: key, found: entry.key.signature, at: "dictionary key") }
-                guard entry.value.signatureText == value.rawValue else { throw DBusTypeError(expected: value, found: entry.value.signature, at: "dictionary value") }
-                try entry.value.validate()
+                let found = try entry.value.validatedSignature()
+                guard found == value.rawValue else { throw DBusTypeError(expected: value, found: Signature(unchecked: found), at: "dictionary value") }
             }
+            return "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields):
             guard !fields.isEmpty else { throw DBusTypeError(expected: "(v)", found: Signature.empty, at: "struct") }
-            for field in fields { try field.validate() }
+            var signature = "("
+            for field in fields { signature += try field.validatedSignature() }
+            return signature + ")"
         case .variant(let inner):
-            try inner.validate()
+            _ = try inner.validatedSignature()
+            return "v"
         default:
-            break
+            return signatureText
         }
     }
 }

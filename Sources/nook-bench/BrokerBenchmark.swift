@@ -1,0 +1,287 @@
+import CSystemd
+import Foundation
+import NookBus
+import NookCore
+import NookTestSupport
+import Synchronization
+
+/// Publish-to-renderer latency: a module's `UpdateActivity` call until a subscribed renderer
+/// receives the `Plan` signal, through dbus-daemon, against a zero-work broker written
+/// directly on sd-bus doing the same hops (reply, then one unicast signal), in alternating
+/// rounds of the same run. Also: sustained updates per second, RSS with 256 modules x 4
+/// activities, and the time from exec to `READY=1`.
+func runBrokerBenchmark() async throws {
+    let nookd = try BenchProcess.nookdPath()
+    print("broker: publish-to-renderer latency through dbus-daemon (module UpdateActivity -> renderer Plan)")
+    let bus = try PrivateBus()
+    defer { bus.stop() }
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: state) }
+
+    let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
+    defer { broker.stop() }
+    let zeroWork = try ZeroWorkBroker(address: bus.address)
+    defer { zeroWork.stop() }
+    let setup = try await BusConnection.connect(to: .address(bus.address))
+    _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
+
+    let module = try await BusConnection.connect(to: .address(bus.address))
+    let renderer = try await BusConnection.connect(to: .address(bus.address))
+    let arrivals = Arrivals()
+    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in arrivals.arrived() }
+    try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
+    try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
+    // 1000 Hz: a frame is 1 ms, so paced updates are never held back by coalescing.
+    let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
+                                        "notch_height": .double(32), "refresh_rate": .double(1000)]
+    _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                member: "Subscribe", arguments: [.vardict(display)])
+    _ = try await renderer.call(destination: zeroWork.uniqueName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                member: "Subscribe", arguments: [.vardict(display)])
+
+    print("  (nookd and the zero-work broker are up; measuring)")
+    fflush(nil)
+    let rounds = 5, perRound = 300
+    var nook = Samples(), baseline = Samples()
+    for round in 0..<rounds {
+        baseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWork.uniqueName, count: perRound, offset: round * perRound))
+        nook.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: "org.nook.Nook1", count: perRound, offset: round * perRound))
+    }
+    print("  broker                                p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
+    print("  " + "zero-work sd-bus broker".padding(36) + fmt(baseline.p50).leftPadding(10) + fmt(baseline.p99).leftPadding(11) + "1.00x".leftPadding(12) + "1.00x".leftPadding(12))
+    print("  " + "nookd (validate, lay out, plan)".padding(36) + fmt(nook.p50).leftPadding(10) + fmt(nook.p99).leftPadding(11)
+          + (fmt(nook.p50 / baseline.p50) + "x").leftPadding(12) + (fmt(nook.p99 / baseline.p99) + "x").leftPadding(12))
+    print("  goals: p50 ratio at most 1.5 (\(nook.p50 / baseline.p50 <= 1.5 ? "met" : "NOT met")), p99 ratio at most 2 (\(nook.p99 / baseline.p99 <= 2 ? "met" : "NOT met"))")
+
+    // Sustained: updates sent back to back, each acknowledged by its reply.
+    let clock = ContinuousClock()
+    let start = clock.now
+    let flood = 3_000
+    for index in 0..<flood {
+        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+    }
+    let seconds = start.duration(to: clock.now) / .seconds(1)
+    print("  sustained: \(Int(Double(flood) / seconds)) updates/s accepted by nookd from one module (each call awaited)")
+
+    await module.close()
+    await renderer.close()
+    await setup.close()
+    broker.stop()
+
+    try await measureRSS(nookd: nookd, bus: bus)
+    try measureReadiness(nookd: nookd, bus: bus)
+}
+
+private func nookCall(_ connection: BusConnection, _ interface: String, _ member: String, _ arguments: [DBusValue], destination: String = "org.nook.Nook1") async throws {
+    _ = try await connection.call(destination: destination, path: "/org/nook/Nook1", interface: interface, member: member, arguments: arguments)
+}
+
+private func benchSpec(_ index: Int) -> [String: PropValue] {
+    func text(_ text: String) -> PropValue { .node(RawNode(kind: "text", props: ["text": .string(text)])) }
+    let cover = PropValue.node(RawNode(kind: "view", props: ["name": .string("CoverArt"), "width": .double(20), "height": .double(20),
+                                                              "shared": .dictionary(["id": .string("cover")])]))
+    return ["accessibility_label": .string("Now playing"), "compact_leading": cover,
+            "compact_trailing": text("track \(index)"), "minimal": text("♪")]
+}
+
+/// One update at a time: send, wait for the renderer's signal, record the time between.
+private func measurePublish(_ module: BusConnection, renderer: Arrivals, destination: String, count: Int, offset: Int) async throws -> Samples {
+    var samples = Samples()
+    let clock = ContinuousClock()
+    for index in 0..<count {
+        let before = renderer.count
+        let start = clock.now
+        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity",
+                           [.string("song"), WireCodec.vardict(benchSpec(offset + index))], destination: destination)
+        while renderer.count == before { await Task.yield() }
+        samples.append(start.duration(to: renderer.lastArrival).microseconds)
+        // Let a frame pass, so the next update is planned at once rather than coalesced.
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    return samples
+}
+
+/// Arrival times of plans at the renderer, recorded on its bus thread.
+private final class Arrivals: Sendable {
+    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
+    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
+    var count: Int { state.withLock { $0.count } }
+    var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
+}
+
+private func measureRSS(nookd: String, bus: PrivateBus) async throws {
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-rss-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: state) }
+    let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
+    defer { broker.stop() }
+    let watcher = try await BusConnection.connect(to: .address(bus.address))
+    _ = try await eventually { try await watcher.nameOwner(of: "org.nook.Nook1") != nil }
+    let idle = broker.residentKiB
+    // One connection per module: a module id is held by one connection.
+    var modules: [BusConnection] = []
+    for index in 0..<256 {
+        let connection = try await BusConnection.connect(to: .address(bus.address))
+        try await nookCall(connection, "org.nook.Nook1.Modules", "Register", [.string("module\(index)"), .vardict([:])])
+        for activity in 0..<4 {
+            try await nookCall(connection, "org.nook.Nook1.Modules", "StartActivity", [.string("a\(activity)"), WireCodec.vardict(benchSpec(activity))])
+        }
+        modules.append(connection)
+    }
+    let loaded = broker.residentKiB
+    print("  RSS: \(idle / 1024) MiB idle, \(fmt(Double(loaded) / 1024)) MiB with 256 modules x 4 activities (goal under 30 MiB: \(loaded < 30 * 1024 ? "met" : "NOT met"))")
+    for connection in modules { await connection.close() }
+    await watcher.close()
+}
+
+/// Exec to `READY=1` on a notify socket, median of several starts.
+private func measureReadiness(nookd: String, bus: PrivateBus) throws {
+    var samples = Samples()
+    for _ in 0..<7 {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-ready-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let socketPath = FileManager.default.temporaryDirectory.appendingPathComponent("nook-notify-\(UUID().uuidString)").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd); unlink(socketPath) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard bound == 0 else { throw TestSupportError("cannot bind the notify socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path], environment: ["NOTIFY_SOCKET": socketPath])
+        var buffer = [UInt8](repeating: 0, count: 512)
+        var ready = false
+        while !ready {
+            let received = recv(fd, &buffer, buffer.count, 0)
+            if received <= 0 { break }
+            ready = String(decoding: buffer[0..<received], as: UTF8.self).contains("READY=1")
+        }
+        if ready { samples.append(start.duration(to: clock.now).microseconds) }
+        broker.stop()
+    }
+    print("  start to READY=1: p50 \(fmt(samples.p50 / 1000)) ms over \(samples.count) starts (goal under 50 ms: \(samples.p50 < 50_000 ? "met" : "NOT met"))")
+}
+
+/// A process the benchmark starts and ends by its pid.
+final class BenchProcess: @unchecked Sendable {
+    // Process is not Sendable; this wrapper only reads its pid and signals it.
+    private let process: Process
+
+    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    /// nookd from the same build as this benchmark.
+    static func nookdPath() throws -> String {
+        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let path = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("nookd").path
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw TestSupportError("nookd is not built next to nook-bench (\(path))") }
+        return path
+    }
+}
+
+/// The baseline: a broker on raw sd-bus that does no work. `Subscribe` remembers the caller;
+/// `UpdateActivity` replies and sends one small unicast `Plan` to it.
+final class ZeroWorkBroker: Sendable {
+    let uniqueName: String
+    private let stopSignal = ZeroWorkStop()
+
+    init(address: String) throws {
+        let ready = Mutex<Result<String, any Error>?>(nil)
+        let stop = stopSignal
+        let context = Unmanaged.passRetained(ZeroWorkContext {
+            var bus: OpaquePointer?
+            var r = sd_bus_new(&bus)
+            if r >= 0 { r = sd_bus_set_address(bus, address) }
+            if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
+            if r >= 0 { r = sd_bus_start(bus) }
+            guard r >= 0 else { ready.withLock { $0 = .failure(BusError.system(function: "sd_bus_start", errno: -r)) }; return }
+            let subscriber = ZeroWorkSubscriber()
+            var slot: OpaquePointer?
+            sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
+                let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
+                let member = String(cString: sd_bus_message_get_member(message))
+                var reply: OpaquePointer?
+                sd_bus_message_new_method_return(message, &reply)
+                if member == "Subscribe" {
+                    subscriber.name = String(cString: sd_bus_message_get_sender(message))
+                    "/org/nook/Nook1/subscribers/1".withCString { _ = sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
+                    sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}")
+                    sd_bus_message_close_container(reply)
+                }
+                sd_bus_send(nil, reply, nil)
+                sd_bus_message_unref(reply)
+                if member == "UpdateActivity", let target = subscriber.name {
+                    var signal: OpaquePointer?
+                    sd_bus_message_new_signal(sd_bus_message_get_bus(message), &signal, "/org/nook/Nook1", "org.nook.Nook1.Render", "Plan")
+                    sd_bus_message_set_destination(signal, target)
+                    sd_bus_message_open_container(signal, CChar(UInt8(ascii: "a")), "{sv}")
+                    sd_bus_message_close_container(signal)
+                    sd_bus_send(nil, signal, nil)
+                    sd_bus_message_unref(signal)
+                }
+                return 1
+            }, Unmanaged.passUnretained(subscriber).toOpaque())
+            var name: UnsafePointer<CChar>?
+            sd_bus_get_unique_name(bus, &name)
+            ready.withLock { $0 = .success(String(cString: name!)) }
+            while !stop.isSet {
+                if sd_bus_process(bus, nil) > 0 { continue }
+                sd_bus_wait(bus, 50_000)
+            }
+            sd_bus_slot_unref(slot)
+            sd_bus_flush_close_unref(bus)
+            withExtendedLifetime(subscriber) {}
+        }).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { raw in
+            Unmanaged<ZeroWorkContext>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        pthread_detach(thread)
+        while true {
+            if let result = ready.withLock({ $0 }) { uniqueName = try result.get(); break }
+            usleep(1000)
+        }
+    }
+
+    func stop() { stopSignal.set() }
+}
+
+private final class ZeroWorkSubscriber {
+    var name: String?
+}
+
+private final class ZeroWorkStop: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}
+
+private final class ZeroWorkContext {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
