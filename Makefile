@@ -1,5 +1,5 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
-SWIFT ?= swift
+SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 .PHONY: deps build test bench demo clean
 
 deps:

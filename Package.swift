@@ -33,7 +33,7 @@ let package = Package(
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
-        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd"]),
+        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
     ],

@@ -12,7 +12,7 @@ declare -A checks=(
   [dbus-bin]="command -v dbus-send"
   [systemd]="command -v busctl"
   [libglib2.0-bin]="command -v gdbus"
-  [python3-dbus]="python3 -c 'import dbus'"
+  [python3-dbus]="/usr/bin/python3 -c 'import dbus'"
 )
 
 missing=()

@@ -38,6 +38,39 @@ func runLayoutBenchmark() {
     let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
     print("  per-node cost, 10,000 vs 64 nodes: \(format(ratio))x (about 1 means linear growth)")
     print("  10,000 nodes under 10 ms (p50 \(format(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+    runSceneGeometryBenchmark()
+}
+
+/// Whole scenes as the broker lays them out: 8 activities (the primary's compact views, 7
+/// capsules) in the pill, and a 64-node expanded view, on a notched display.
+private func runSceneGeometryBenchmark() {
+    let display = DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2)
+    let compact = LayoutBenchmarkTree.row(0)
+    var content = SceneContent(
+        compactLeading: OwnedView(module: "music", activity: "song", view: compact),
+        compactTrailing: OwnedView(module: "music", activity: "song", view: LayoutBenchmarkTree.text("3:42", size: 12)),
+        minimal: (1..<8).map { OwnedView(module: "timer", activity: "t\($0)", view: LayoutBenchmarkTree.row($0).children[0]) },
+        expanded: .activity(OwnedView(module: "music", activity: "song", view: LayoutBenchmarkTree.make(nodes: 64))))
+    content.peek = OwnedView(module: "music", activity: "song", view: compact)
+    print("scene geometry (8 activities; expanded view of 64 nodes)")
+    print("  presentation   runs     p50 (µs)     p99 (µs)")
+    let clock = ContinuousClock()
+    for presentation in [Presentation.pill, .peek, .expanded] {
+        let runs = 20_000
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        var checksum = 0
+        for _ in 0..<runs {
+            let start = clock.now
+            let scene = SceneGeometry.layout(display: display, tokens: GeometryTokens(), presentation: presentation, content: content)
+            let elapsed = start.duration(to: clock.now)
+            checksum &+= scene.slots.count
+            samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        samples.sort()
+        let name = presentation.rawValue + String(repeating: " ", count: max(0, 12 - presentation.rawValue.count))
+        print("  " + name, pad(runs, 7), pad(samples[runs / 2], 12), pad(samples[runs * 99 / 100], 12), "   (checksum \(checksum % 1000))")
+    }
 }
 
 private func format(_ value: Double) -> String {

@@ -86,6 +86,24 @@ import Foundation
         }
     }
 
+    /// Code inside `perform` stays on the bus thread across a call: no hop through the pool.
+    @Test func performKeepsCallersOnTheBusThread() async throws {
+        try await PrivateBus.with { bus in
+            let fixture = try await EchoFixture.make(on: bus.address)
+            let stayed = try await fixture.client.perform { client in
+                var onThread = true
+                for i in Int32(0)..<20 {
+                    _ = try await client.call(destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface,
+                                              member: "Add", arguments: [.int32(i), .int32(1)])
+                    onThread = onThread && client.executor.isCurrentThread
+                }
+                return onThread
+            }
+            #expect(stayed)
+            await fixture.close()
+        }
+    }
+
     @Test func manyConcurrentCallersAllGetTheirOwnReplies() async throws {
         try await PrivateBus.with { bus in
             let fixture = try await EchoFixture.make(on: bus.address)

@@ -102,3 +102,22 @@ private typealias F = LayoutFixture
         #expect(F.layout(F.shape(), width: .infinity, height: .infinity).rect(at: "root") == .zero)
     }
 }
+
+@Suite struct LayoutClassUtilityTests {
+    /// The quick reader in `LayoutAttributes.utility` must agree with `LayoutUtility.parse`.
+    @Test func quickReadingAgreesWithTheClassParser() {
+        let prefixes = ["w", "h", "size", "gap", "p", "px", "py", "pt", "pb", "ps", "pe", "m", "mx", "sizes", "wx", "", "shared", "group"]
+        let values = ["0", "1", "20", "007", "123456", "1234567", "0.5", "2.25", "[37]", "[37pt]", "[37px]", "[-3]", "[x]", "", "x", "1e3", "-1", "20a", "[]"]
+        var mismatches: [String] = []
+        for prefix in prefixes {
+            for value in values {
+                let token = prefix + "-" + value
+                if LayoutAttributes.utility(token[...]) != LayoutUtility.parse(token) { mismatches.append(token) }
+            }
+        }
+        for token in ["w20", "group/hero", "shared-[cover]", "shared-[cover]/hero", "-", "w-", "--", "bg-red-500", "size--1"] {
+            if LayoutAttributes.utility(token[...]) != LayoutUtility.parse(token) { mismatches.append(token) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+}

@@ -62,7 +62,7 @@ private typealias F = LayoutFixture
     @Test func shapeTakesTheProposalAndIsEmptyAtIdeal() {
         #expect(F.layout(F.shape(), width: 70, height: 30).rect(at: "root") == F.rect(0, 0, 70, 30))
         #expect(F.layout(F.shape()).rect(at: "root") == .zero)
-        #expect(F.layout(F.shape() .with { $0.width = 12 }, height: 30).rect(at: "root") == F.rect(0, 0, 12, 30))
+        #expect(F.layout(F.shape().changingProps { $0.width = 12 }, height: 30).rect(at: "root") == F.rect(0, 0, 12, 30))
     }
 
     @Test func linearProgressTakesTheWidthAndCircularIsFixed() {
@@ -91,7 +91,7 @@ private typealias F = LayoutFixture
 
 extension ViewNode {
     /// A copy with some props changed (test convenience).
-    func with(_ change: (inout NodeProps) -> Void) -> ViewNode {
+    func changingProps(_ change: (inout NodeProps) -> Void) -> ViewNode {
         var copy = self
         change(&copy.props)
         return copy

@@ -16,7 +16,7 @@ private typealias F = LayoutFixture
             : attributes.fixedHeight != nil || attributes.minHeight != nil || attributes.maxHeight != nil
     }
 
-    static func proposals(_ rng: inout LayoutSplitMix64) -> [ProposedSize] {
+    static func proposals(_ rng: inout SeededGenerator) -> [ProposedSize] {
         [.unspecified, ProposedSize(width: 0, height: 0),
          ProposedSize(width: Double.random(in: 0...400, using: &rng), height: nil),
          ProposedSize(width: Double.random(in: 0...400, using: &rng), height: Double.random(in: 0...300, using: &rng))]
@@ -26,7 +26,7 @@ private typealias F = LayoutFixture
     func childrenStayInsideParentsWithoutFrames(seed: UInt64) {
         var trees = LayoutRandomTrees(seed: seed)
         let tree = trees.tree(depth: 4)
-        let source = tree.preorder
+        let source = tree.preorderNodes
         var failures: [String] = []
         for proposal in Self.proposals(&trees.rng) {
             let result = LayoutEngine.layout(tree, rootPath: "slot", proposal: proposal)

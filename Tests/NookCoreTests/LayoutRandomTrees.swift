@@ -1,25 +1,12 @@
 @testable import NookCore
 
-/// SplitMix64: a tiny, well-mixed PRNG, so every random tree can be replayed from its seed.
-struct LayoutSplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random but valid view trees for property tests and the benchmark's shape of content.
 struct LayoutRandomTrees {
-    var rng: LayoutSplitMix64
+    var rng: SeededGenerator
     /// Probability that a node gets each optional frame prop.
     var frameChance = 0.2
 
-    init(seed: UInt64) { rng = LayoutSplitMix64(seed: seed) }
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
     private mutating func length(_ range: ClosedRange<Double>) -> Double {
@@ -76,9 +63,9 @@ struct LayoutRandomTrees {
 
 extension ViewNode {
     /// The subtree's nodes in preorder (the order `LayoutResult.nodes` uses).
-    var preorder: [ViewNode] {
+    var preorderNodes: [ViewNode] {
         var nodes: [ViewNode] = [self]
-        for child in children { nodes.append(contentsOf: child.preorder) }
+        for child in children { nodes.append(contentsOf: child.preorderNodes) }
         return nodes
     }
 

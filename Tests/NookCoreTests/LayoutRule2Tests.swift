@@ -11,7 +11,7 @@ private typealias F = LayoutFixture
             F.hstack([F.box(20, 20) { $0.name = "CoverArt" }, F.text("Song title")]),
             F.hstack([F.box(156, 156) { $0.name = "CoverArt" }, F.vstack([F.text("Song"), F.text("Artist")], alignment: .leading)]),
             // The class DSL's hero card.
-            F.vstack([F.zstack([F.shape() .with { $0.classes = "w-20 h-20" }]), F.text("Toggle")]) { $0.classes = "animate-smooth duration-400" },
+            F.vstack([F.zstack([F.shape().changingProps { $0.classes = "w-20 h-20" }]), F.text("Toggle")]) { $0.classes = "animate-smooth duration-400" },
         ]
         var random = LayoutRandomTrees(seed: 0xC0FFEE)
         for _ in 0..<100 { trees.append(random.tree(depth: 4)) }

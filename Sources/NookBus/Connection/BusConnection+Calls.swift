@@ -17,7 +17,10 @@ extension BusConnection {
         defer { sd_bus_message_unref(message) }
         try DBusValue.appendAll(arguments, to: message!)
         let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
+        // Preferring this connection's executor makes the reply resume the task right here
+        // on the bus thread, rather than on the global pool first.
+        return try await withTaskExecutorPreference(executor) {
+          try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
             let pending = PendingCall(continuation)
             let userdata = Unmanaged.passRetained(pending).toOpaque()
             var slot: OpaquePointer?
@@ -32,6 +35,7 @@ extension BusConnection {
             sd_bus_slot_set_destroy_callback(slot, pendingCallDestroyed)
             sd_bus_slot_set_floating(slot, 1)
             sd_bus_slot_unref(slot)
+          }
         }
     }
 

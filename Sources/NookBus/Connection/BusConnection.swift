@@ -104,6 +104,14 @@ public actor BusConnection {
         guard isOpen else { throw BusError.disconnected }
     }
 
+    /// Runs `operation` isolated to this connection and preferring its thread for every task
+    /// resumption: a sequence of calls made inside runs without any thread hop.
+    public nonisolated func perform<T: Sendable>(
+        _ operation: @Sendable (isolated BusConnection) async throws -> T
+    ) async throws -> T {
+        try await withTaskExecutorPreference(executor) { try await operation(self) }
+    }
+
     func makeToken() -> UInt64 {
         defer { nextToken += 1 }
         return nextToken

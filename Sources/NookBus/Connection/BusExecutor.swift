@@ -9,7 +9,10 @@ import Synchronization
 /// happens here. `BusConnection` is an actor whose executor this is: its isolation *is* the
 /// thread confinement sd-bus needs, checked by the compiler. Other actors can share it
 /// (`unownedExecutor`) to handle calls without a thread hop.
-public final class BusExecutor: SerialExecutor {
+///
+/// It is also a `TaskExecutor`: a task that prefers it resumes from a bus callback straight on
+/// this thread, instead of detouring through the global pool and being woken back here.
+public final class BusExecutor: SerialExecutor, TaskExecutor {
     private let queue = Mutex<[UnownedJob]>([])
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
@@ -25,15 +28,20 @@ public final class BusExecutor: SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         // Only the push that makes the queue non-empty needs to wake the thread: it drains all.
+        // The thread itself never needs waking: it looks at the queue before it sleeps.
         let wasEmpty = queue.withLock { jobs in
             jobs.append(job)
             return jobs.count == 1
         }
-        if wasEmpty { wake() }
+        if wasEmpty && !isCurrentThread { wake() }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 
     public func checkIsolated() {
@@ -94,7 +102,7 @@ public final class BusExecutor: SerialExecutor {
             jobs.removeAll(keepingCapacity: true)
             return taken
         }
-        for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
+        for job in jobs { job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor()) }
     }
 
     private func waitForWork(bus: OpaquePointer?) {

@@ -79,6 +79,14 @@ public struct GeometryTokens: Hashable, Sendable {
     /// A copy safe to compute with: a NaN or infinite token falls back to its default, a
     /// negative one becomes 0 (the theme validates types, not every number's range).
     public var sanitized: GeometryTokens {
+        // Quick check without key paths (the usual case: nothing to fix).
+        let values = [
+            topInset, pillHeight, pillCornerRadius, pillSlotPadding, pillSlotMaxWidth, capsuleSize, capsuleSpacing,
+            peekWidth, peekHeight, peekCornerRadius, expandedWidth, expandedMaxHeight, expandedCornerRadius,
+            expandedPadding, boardColumns, boardSpacing, boardWidgetHeight, companionWidth, companionHeight,
+            companionCornerRadius, companionMargin,
+        ]
+        if values.allSatisfy({ $0.isFinite && $0 >= 0 }) { return self }
         var copy = self
         let defaults = GeometryTokens()
         for entry in Self.tokenPaths {

@@ -76,8 +76,47 @@ struct LayoutAttributes: Sendable {
                 if classes.utf8[index] == UInt8(ascii: ":") { isVariant = true }
                 index = classes.utf8.index(after: index)
             }
-            if start < index, !isVariant, let utility = LayoutUtility.parse(classes[start..<index]) { body(utility) }
+            if start < index, !isVariant, let utility = utility(classes[start..<index]) { body(utility) }
         }
+    }
+
+    /// `LayoutUtility.parse`, with a quick answer for the common shapes: tokens that cannot
+    /// be layout utilities (`group/hero`, `shared-[cover]`, `bg-red-500`) are turned away by
+    /// their prefix, and whole-unit values (`w-20`) are read without a general number parser.
+    /// Anything else goes to `LayoutUtility.parse`; a test checks both agree on every token.
+    static func utility(_ token: Substring) -> LayoutUtility? {
+        let bytes = token.utf8
+        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else { return nil }
+        let prefixLength = bytes.distance(from: bytes.startIndex, to: dash)
+        guard prefixLength >= 1, prefixLength <= 4 else { return nil }
+        var prefix: UInt32 = 0
+        for byte in bytes[..<dash] { prefix = prefix << 8 | UInt32(byte) }
+        let make: (Double) -> LayoutUtility
+        switch prefix {
+        case 0x77: make = LayoutUtility.width                                       // w
+        case 0x68: make = LayoutUtility.height                                      // h
+        case 0x7369_7A65: make = LayoutUtility.size                                 // size
+        case 0x67_6170: make = LayoutUtility.gap                                    // gap
+        case 0x70: make = { .padding(.all, $0) }                                    // p
+        case 0x7078: make = { .padding(.horizontal, $0) }                           // px
+        case 0x7079: make = { .padding(.vertical, $0) }                             // py
+        case 0x7074: make = { .padding(.top, $0) }                                  // pt
+        case 0x7062: make = { .padding(.bottom, $0) }                               // pb
+        case 0x7073: make = { .padding(.leading, $0) }                              // ps
+        case 0x7065: make = { .padding(.trailing, $0) }                             // pe
+        default: return nil
+        }
+        var units = 0
+        var digits = 0
+        for byte in bytes[bytes.index(after: dash)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 6 else {
+                return LayoutUtility.parse(token)
+            }
+            units = units * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        return make(Double(units) * LayoutUtility.pointsPerUnit)
     }
 
     /// No frame, no padding, default spacing: what most nodes have.

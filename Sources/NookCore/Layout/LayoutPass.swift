@@ -56,6 +56,14 @@ struct LayoutPass {
         var leafLength: Double
         /// Sum of the gaps between a stack's children.
         var spacingTotal: Double
+        /// Index of the parent; -1 for the root.
+        var parent: Int32
+        /// Index just past the node's last descendant.
+        var subtreeEnd: Int32
+        /// First entry of the node's list in `cache`; -1 when empty.
+        var cacheHead: Int32
+        /// Where placing put the node.
+        var rect: Rect
     }
 
     struct CacheEntry {
@@ -66,15 +74,11 @@ struct LayoutPass {
 
     private(set) var nodes: [Node] = []
     /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
-    private var frames: [LayoutAttributes] = [LayoutAttributes.plain]
+    private var frames: [LayoutAttributes] = []
     private var paths: [String] = []
-    private var parents: [Int32] = []
-    private var subtreeEnds: [Int] = []
     private var childIndices: [Int32] = []
     private var texts = TextStore()
-    private var cacheHead: [Int32] = []
     private var cache: [CacheEntry] = []
-    private var rects: [Rect] = []
     /// Scratch space for stack distribution, used as a stack (each call truncates back).
     private var scratch: [Double] = []
     private var order: [Int] = []
@@ -91,13 +95,9 @@ struct LayoutPass {
         let count = Self.count(root)
         nodes.reserveCapacity(count)
         paths.reserveCapacity(count)
-        parents.reserveCapacity(count)
-        subtreeEnds.reserveCapacity(count)
         childIndices.reserveCapacity(count)
         flatten(root, path: rootPath, parent: -1, parentAxis: nil)
-        cacheHead = Array(repeating: -1, count: nodes.count)
         cache.reserveCapacity(nodes.count * 3)
-        rects = Array(repeating: .zero, count: nodes.count)
     }
 
     private static func count(_ node: UnsafePointer<ViewNode>) -> Int {
@@ -133,16 +133,16 @@ struct LayoutPass {
         let attributes = LayoutAttributes(pointer)
         var frame: Int32 = 0
         if !attributes.isPlain {
+            if frames.isEmpty { frames.append(.plain) }
             frames.append(attributes)
             frame = Int32(frames.count - 1)
         }
         nodes.append(Node(
             kind: kind, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
             circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
-            textRun: textRun, leafLength: leafLength, spacingTotal: 0))
+            textRun: textRun, leafLength: leafLength, spacingTotal: 0,
+            parent: Int32(parent), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         paths.append(path)
-        parents.append(Int32(parent))
-        subtreeEnds.append(index + 1)
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else { return index }
 
@@ -159,7 +159,7 @@ struct LayoutPass {
                 order.append(child)
             }
         }
-        subtreeEnds[index] = nodes.count
+        nodes[index].subtreeEnd = Int32(nodes.count)
         nodes[index].firstChild = Int32(childIndices.count)
         nodes[index].childCount = Int32(childCount)
         for slot in firstScratch..<order.count { childIndices.append(Int32(order[slot])) }
@@ -178,7 +178,8 @@ struct LayoutPass {
 
     /// The gap between a stack's child `gap` and the next one.
     private func spacing(after gap: Int, in stack: Int) -> Double {
-        if let explicit = frames[Int(nodes[stack].frame)].spacing { return explicit }
+        let frame = Int(nodes[stack].frame)
+        if frame != 0, let explicit = frames[frame].spacing { return explicit }
         let left = child(gap, of: stack)
         let right = child(gap + 1, of: stack)
         return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
@@ -200,15 +201,15 @@ struct LayoutPass {
     }
 
     private mutating func measure(_ index: Int, _ offer: Offer) -> Size {
-        var entry = Int(cacheHead[index])
+        var entry = Int(nodes[index].cacheHead)
         while entry >= 0 {
             if cache[entry].offer == offer { return cache[entry].size }
             entry = Int(cache[entry].next)
         }
         measurements += 1
         let size = computeSize(index, offer)
-        cache.append(CacheEntry(offer: offer, size: size, next: cacheHead[index]))
-        cacheHead[index] = Int32(cache.count - 1)
+        cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead))
+        nodes[index].cacheHead = Int32(cache.count - 1)
         return size
     }
 
@@ -395,21 +396,24 @@ struct LayoutPass {
         place(0, at: origin, Self.offer(proposal))
         var laidOut: [LaidOutNode] = []
         laidOut.reserveCapacity(nodes.count)
+        var subtreeEnds: [Int] = []
+        subtreeEnds.reserveCapacity(nodes.count)
         for index in nodes.indices {
-            let parent = Int(parents[index])
+            let node = nodes[index]
             laidOut.append(LaidOutNode(
-                path: paths[index], kind: nodes[index].kind, rect: rects[index], parentIndex: parent < 0 ? nil : parent))
+                path: paths[index], kind: node.kind, rect: node.rect, parentIndex: node.parent < 0 ? nil : Int(node.parent)))
+            subtreeEnds.append(Int(node.subtreeEnd))
         }
         return LayoutResult(nodes: laidOut, subtreeEnds: subtreeEnds)
     }
 
     private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
         let size = measure(index, offer)
-        rects[index] = Rect(origin: origin, size: size)
+        nodes[index].rect = Rect(origin: origin, size: size)
         let node = nodes[index]
         let count = Int(node.childCount)
         guard count > 0 else { return }
-        let frame = frames[Int(node.frame)]
+        let frame = node.frame == 0 ? LayoutAttributes.plain : frames[Int(node.frame)]
         let padding = frame.padding
         let box = Rect(
             x: origin.x + padding.leading, y: origin.y + padding.top,

@@ -1,0 +1,201 @@
+import CSystemd
+import Glibc
+import NookBus
+import NookTestSupport
+import Synchronization
+
+/// Method round trip through a private dbus-daemon: NookBus (client and server) against raw
+/// sd-bus called directly from Swift on dedicated threads, measured in alternating rounds of
+/// the same run so machine noise hits both alike.
+func runBusBenchmark() async throws {
+    let bus = try PrivateBus()
+    defer { bus.stop() }
+    let rounds = 6, callsPerRound = 2_000
+
+    let rawServer = try RawEchoServer(address: bus.address)
+    defer { rawServer.stop() }
+    let server = try await BusConnection.connect(to: .address(bus.address))
+    try await server.export([DBusInterface(RawEchoServer.interface, methods: [
+        DBusMethod("Echo", in: [DBusArgument("value", "i")], out: [DBusArgument("value", "i")]) { $0.arguments },
+    ])], at: RawEchoServer.path)
+    let client = try await BusConnection.connect(to: .address(bus.address))
+
+    var raw = Samples(), fromTask = Samples(), fromExecutor = Samples(), rawToNookBus = Samples()
+    for _ in 0..<rounds {
+        raw.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: rawServer.uniqueName, calls: callsPerRound))
+        rawToNookBus.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: server.uniqueName, calls: callsPerRound))
+        fromTask.append(contentsOf: try await measureFromTask(client, server: server.uniqueName, calls: callsPerRound))
+        fromExecutor.append(contentsOf: try await client.perform { try await measureOnExecutor($0, server: server.uniqueName, calls: callsPerRound) })
+    }
+    await client.close()
+    await server.close()
+
+    print("bus: method round trip through dbus-daemon, \(rounds) alternating rounds x \(callsPerRound) calls")
+    print("  client -> server                      p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
+    func row(_ name: String, _ samples: Samples) {
+        print("  " + name.padding(36) + fmt(samples.p50).leftPadding(10) + fmt(samples.p99).leftPadding(11)
+              + (fmt(samples.p50 / raw.p50) + "x").leftPadding(12) + (fmt(samples.p99 / raw.p99) + "x").leftPadding(12))
+    }
+    row("raw sd-bus thread -> raw sd-bus", raw)
+    row("raw sd-bus thread -> NookBus server", rawToNookBus)
+    row("NookBus, caller on its executor", fromExecutor)
+    row("NookBus, caller on another task", fromTask)
+    print("  goal: NookBus p50 ratio at most 1.2 (\(fromExecutor.p50 / raw.p50 <= 1.2 ? "met" : "NOT met") on its executor, "
+          + "\(fromTask.p50 / raw.p50 <= 1.2 ? "met" : "not met") from another task)")
+}
+
+private func measureFromTask(_ client: BusConnection, server: String, calls: Int) async throws -> Samples {
+    var samples = Samples()
+    let clock = ContinuousClock()
+    for i in 0..<calls {
+        let start = clock.now
+        _ = try await client.call(destination: server, path: RawEchoServer.path, interface: RawEchoServer.interface,
+                                  member: "Echo", arguments: [.int32(Int32(i))])
+        samples.append(start.duration(to: clock.now).microseconds)
+    }
+    return samples
+}
+
+/// The loop runs on the connection's own thread, the way the broker's code does.
+private func measureOnExecutor(_ client: isolated BusConnection, server: String, calls: Int) async throws -> Samples {
+    var samples = Samples()
+    let clock = ContinuousClock()
+    for i in 0..<calls {
+        let start = clock.now
+        _ = try await client.call(destination: server, path: RawEchoServer.path, interface: RawEchoServer.interface,
+                                  member: "Echo", arguments: [.int32(Int32(i))])
+        samples.append(start.duration(to: clock.now).microseconds)
+    }
+    return samples
+}
+
+/// The baseline server: plain sd-bus on its own thread, answering `Echo(i) -> i`.
+final class RawEchoServer: Sendable {
+    static let path: ObjectPath = "/org/nook/Bench"
+    static let interface = "org.nook.Bench"
+    let uniqueName: String
+    private let stopSignal = StopSignal()
+
+    init(address: String) throws {
+        let ready = Mutex<Result<String, any Error>?>(nil)
+        let context = Unmanaged.passRetained(RawThreadContext { [stopSignal] in
+            do {
+                let bus = try rawConnect(address)
+                var slot: OpaquePointer?
+                _ = sd_bus_add_object(bus, &slot, RawEchoServer.path.rawValue, { message, _, _ in
+                    var value: Int32 = 0
+                    sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value)
+                    var reply: OpaquePointer?
+                    sd_bus_message_new_method_return(message, &reply)
+                    sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "i")), &value)
+                    sd_bus_send(nil, reply, nil)
+                    sd_bus_message_unref(reply)
+                    return 1
+                }, nil)
+                var name: UnsafePointer<CChar>?
+                sd_bus_get_unique_name(bus, &name)
+                ready.withLock { $0 = .success(String(cString: name!)) }
+                while !stopSignal.isSet {
+                    if sd_bus_process(bus, nil) > 0 { continue }
+                    sd_bus_wait(bus, 50_000)
+                }
+                sd_bus_slot_unref(slot)
+                sd_bus_flush_close_unref(bus)
+            } catch {
+                ready.withLock { $0 = .failure(error) }
+            }
+        }).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { raw in
+            Unmanaged<RawThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        pthread_detach(thread)
+        while true {
+            if let result = ready.withLock({ $0 }) { uniqueName = try result.get(); break }
+            usleep(1000)
+        }
+    }
+
+    func stop() { stopSignal.set() }
+}
+
+/// The baseline client: blocking `sd_bus_call` on a dedicated thread.
+enum RawEchoClient {
+    static func measure(address: String, server: String, calls: Int) throws -> Samples {
+        let result = Mutex<Result<Samples, any Error>?>(nil)
+        let context = Unmanaged.passRetained(RawThreadContext {
+            do {
+                let bus = try rawConnect(address)
+                defer { sd_bus_flush_close_unref(bus) }
+                var samples = Samples()
+                for i in 0..<calls {
+                    let start = monotonicNanoseconds()
+                    var message: OpaquePointer?
+                    sd_bus_message_new_method_call(bus, &message, server, RawEchoServer.path.rawValue, RawEchoServer.interface, "Echo")
+                    var value = Int32(i)
+                    sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &value)
+                    var error = sd_bus_error()
+                    var reply: OpaquePointer?
+                    let r = sd_bus_call(bus, message, 0, &error, &reply)
+                    var echoed: Int32 = 0
+                    if r >= 0 { sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "i")), &echoed) }
+                    sd_bus_message_unref(reply)
+                    sd_bus_message_unref(message)
+                    sd_bus_error_free(&error)
+                    if r < 0 { throw BusError.system(function: "sd_bus_call", errno: -r) }
+                    samples.append(Double(monotonicNanoseconds() - start) / 1000)
+                }
+                result.withLock { $0 = .success(samples) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+        }).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { raw in
+            Unmanaged<RawThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        pthread_join(thread, nil)
+        return try result.withLock { $0! }.get()
+    }
+}
+
+private final class StopSignal: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}
+
+private final class RawThreadContext {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func rawConnect(_ address: String) throws(BusError) -> OpaquePointer {
+    var bus: OpaquePointer?
+    var r = sd_bus_new(&bus)
+    if r >= 0 { r = sd_bus_set_address(bus, address) }
+    if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
+    if r >= 0 { r = sd_bus_start(bus) }
+    if r < 0 { throw BusError.system(function: "sd_bus_start", errno: -r) }
+    return bus!
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func fmt(_ value: Double) -> String {
+    guard value.isFinite else { return String(value) }
+    let hundredths = Int((value * 100).rounded())
+    let fraction = abs(hundredths % 100)
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
