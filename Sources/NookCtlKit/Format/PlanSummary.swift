@@ -27,6 +27,7 @@ public enum PlanSummary {
     public static func line(_ plan: DBusValue) -> String { line(WireRecord(plan)) }
 
     static func side(_ presentation: String, _ content: String) -> String {
-        content.isEmpty ? presentation : presentation + " \"" + content + "\""
+        let presentation = presentation.isEmpty ? "-" : presentation
+        return content.isEmpty ? presentation : presentation + " \"" + content + "\""
     }
 }
