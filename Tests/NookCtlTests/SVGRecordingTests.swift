@@ -142,7 +142,11 @@ import Testing
         for plan in tour { #expect(texts.contains(">#\(plan.serial) \(plan.cause.rawValue)</text>")) }
     }
 
-    @Test func sameGiveTheSameBytes() {
+    /// Set `NOOKCTL_SVG_OUT=/path/tour.svg` to write the tour's recording for viewing.
+    @Test func samePlansGiveTheSameBytes() throws {
+        if let path = ProcessInfo.processInfo.environment["NOOKCTL_SVG_OUT"] {
+            try svg.write(toFile: path, atomically: true, encoding: .utf8)
+        }
         #expect(svg == svg)
         #expect(SVGRecording(plans: PlanFixture.recorded(PlanFixture.tour)).document == svg)
     }
