@@ -77,7 +77,8 @@ import Testing
     @Test func previewExplainsWhatMovesAndWhy() throws {
         let text = PlanExplanation.text(PlanFixture.wire(tour[1]))
         #expect(text.hasPrefix("plan #2 (open)\n"))
-        #expect(text.contains("moves (1):\n  music/cover.song (nook): compact_leading compact_leading"))
+        #expect(text.contains("moves (1):\n  music/cover.song (nook): compact_leading (626,6,20,20) -> expanded/0 (678,48,156,156)\n"))
+        #expect(text.contains("  appear expanded of music/song: fades in on bezier("))
         #expect(text.contains("    why: one source on each side for this key, so it moves"))
         #expect(text.contains("clipped to the chrome"))
         #expect(text.contains("slots ("))
@@ -87,6 +88,7 @@ import Testing
     @Test func previewExplainsCrossFadesAndReduceMotion() throws {
         let peek = PlanExplanation.text(PlanFixture.wire(tour[3]))
         #expect(peek.contains("the two views differ: they cross-fade inside the moving frame"))
+        #expect(peek.contains("  stay compact_trailing of music/song: stays\n"))
 
         var settings = PlanFixture.settings
         settings.reduceMotion = true

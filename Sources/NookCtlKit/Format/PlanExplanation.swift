@@ -46,8 +46,9 @@ public enum PlanExplanation {
         let slots = plan.records("slots")
         lines.append("slots (\(slots.count)):")
         for slot in slots {
-            lines.append("  \(slot.string("change")) \(slot.string("slot")) of \(slot.string("owner")): \(slotVerb(slot.string("change"))) on "
-                         + WireCurve.text(slot.record("curve")))
+            var line = "  \(slot.string("change")) \(slot.string("slot")) of \(slot.string("owner")): \(slotVerb(slot.string("change")))"
+            if ["appear", "disappear", "update"].contains(slot.string("change")) { line += " on " + WireCurve.text(slot.record("curve")) }
+            lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -72,8 +73,10 @@ public enum PlanExplanation {
     static func move(_ element: WireRecord) -> [String] {
         let from = element.rect("from_rect").map(NumberText.rect) ?? "?"
         let to = element.rect("to_rect").map(NumberText.rect) ?? "?"
-        var lines = ["  \(element.string("key")) (\(element.string("namespace"))): \(element.string("from_slot")) \(element.string("from_path")) \(from)"
-                     + " -> \(element.string("to_slot")) \(element.string("to_path")) \(to)"]
+        // Paths start with their slot (`expanded/0`); the slot alone when a plan gives no path.
+        let fromPath = element.string("from_path").isEmpty ? element.string("from_slot") : element.string("from_path")
+        let toPath = element.string("to_path").isEmpty ? element.string("to_slot") : element.string("to_path")
+        var lines = ["  \(element.string("key")) (\(element.string("namespace"))): \(fromPath) \(from) -> \(toPath) \(to)"]
         var why = "one source on each side for this key, so it moves"
         why += element.string("style") == "scale" ? "; laid out once at its destination size and scaled" : "; laid out at every frame"
         why += element.string("clip") == "chrome" ? "; clipped to the chrome" : "; not clipped"
