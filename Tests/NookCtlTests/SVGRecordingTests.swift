@@ -151,6 +151,48 @@ import Testing
         #expect(SVGRecording(plans: PlanFixture.recorded(PlanFixture.tour)).document == svg)
     }
 
+    @Test func anInterruptedMoveStartsWhereThePlanSaysAndTheOldCopyVanishes() throws {
+        typealias F = PlanFixture
+        let pill = F.scene(.pill, F.pillContent), open = F.scene(.expanded, F.openContent)
+        let opening = F.plan(pill, open, .open, serial: 2)
+        let closing = TransitionPlanner.plan(from: open, to: pill, action: PlanAction(cause: .close, serial: 3), settings: F.settings,
+                                             inFlight: InFlightPlan(plan: opening, elapsed: 0.1))
+        #expect(closing.interrupts == 2)
+        let recorded = [RecordedPlan(plan: F.wire(opening), time: 0), RecordedPlan(plan: F.wire(closing), time: 0.1)]
+        let document = SVGRecording(plans: recorded).document
+        let elements = try parse(document)
+        let back = try #require(elements.first { $0.attributes["id"] == "element-3-0" })
+        let element = try #require(closing.elements.first)
+        let xs = try #require(back.animate("x")?.attributes["values"]).split(separator: ";").map(String.init)
+        #expect(xs.first == SVGText.number(element.fromRect.x) && xs.last == SVGText.number(element.toRect.x))
+        // The opening copy shows for the 0.1 s before the interruption only.
+        let first = try #require(elements.first { $0.attributes["id"] == "element-2-0" })
+        let opacity = try #require(first.animate("opacity"))
+        let times = try #require(opacity.attributes["keyTimes"]).split(separator: ";").compactMap { Double($0) }
+        let values = try #require(opacity.attributes["values"]).split(separator: ";").map(String.init)
+        let total = RecordingTimeline(recorded).total
+        let hidden = zip(times, values).first { $0.0 > 0 && $0.1 == "0" }.map { $0.0 * total }
+        #expect(hidden.map { abs($0 - 0.1) < 0.01 } == true)
+        #expect(document.contains(">#3 close</text>"))
+    }
+
+    @Test func aClaimWithNothingSharedDipsThroughHidden() throws {
+        typealias F = PlanFixture
+        var plain = F.pillContent
+        plain.expanded = .activity(F.owned(F.node(.vstack, [F.node(.view) { $0.name = "CoverArt"; $0.width = 156; $0.height = 156 },
+                                                            F.text("Song title")])))
+        var unmarked = F.pillContent
+        unmarked.compactLeading = F.owned(F.node(.view) { $0.name = "CoverArt"; $0.width = 20; $0.height = 20 })
+        plain.compactLeading = unmarked.compactLeading
+        let dip = F.plan(F.scene(.pill, unmarked), F.scene(.expanded, plain), .open, serial: 7)
+        #expect(dip.conversion == .viaHidden)
+        let document = SVGRecording(plans: [RecordedPlan(plan: F.wire(dip), time: 0)]).document
+        let chrome = try #require(try parse(document).first { $0.attributes["id"] == "chrome" })
+        let opacity = try #require(chrome.animate("opacity")?.attributes["values"]).split(separator: ";")
+        #expect(opacity.first == "0" && opacity.last == "1")
+        #expect(PlanExplanation.text(F.wire(dip)).contains("the chrome dips through hidden"))
+    }
+
     @Test func anEmptyRecordingIsStillAValidPicture() throws {
         let elements = try parse(SVGRecording(plans: []).document)
         #expect(elements.first?.name == "svg")
