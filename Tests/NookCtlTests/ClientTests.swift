@@ -159,6 +159,20 @@ import Testing
         #expect(svg.contains("id=\"element-2-0\""))
     }
 
+    @Test func watchEndsWithStatus1WhenTheBrokerLeaves() async throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let fake = try await FakeBroker(address: bus.address, plans: Array(PlanFixture.tour.map(PlanFixture.wire).prefix(2)))
+        let captured = CapturedOutput()
+        let watching = Task { await NookCtl.run(arguments: ["--address", bus.address, "watch"], output: captured.sink) }
+        while captured.out.split(separator: "\n").count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        await fake.close()
+        let status = await watching.value
+        #expect(status == NookCtlKit.ExitStatus.failure)
+        #expect(captured.err == "nookctl: org.nook.Nook1 left the bus\n")
+        #expect(captured.out.split(separator: "\n").count == 2)
+    }
+
     @Test func recordStopsAfterItsSeconds() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-\(UUID().uuidString).svg")
         defer { try? FileManager.default.removeItem(at: file) }

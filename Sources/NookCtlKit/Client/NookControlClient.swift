@@ -63,12 +63,17 @@ public struct NookControlClient: Sendable {
             output.err("nookctl: \(command.unsupportedReason ?? "")\n")
             return .failure
         case .watch(let json, let display, let count):
-            try await subscribe(display: display, limit: count.map(RecordLimit.count)) { recorded in
+            let end = try await subscribe(display: display, limit: count.map(RecordLimit.count)) { recorded in
                 output.out((json ? PlanJSON.json(recorded.plan) : PlanSummary.line(recorded.plan)) + "\n")
+            }
+            if end == .brokerLeft {
+                output.err("nookctl: \(NookContract.busName) left the bus\n")
+                return .failure
             }
         case .record(let file, let limit, let display):
             let collector = PlanCollector()
-            try await subscribe(display: display, limit: limit) { recorded in collector.append(recorded) }
+            let end = try await subscribe(display: display, limit: limit) { recorded in collector.append(recorded) }
+            if end == .brokerLeft { output.err("nookctl: \(NookContract.busName) left the bus; writing what was recorded\n") }
             let plans = collector.plans
             let svg = SVGRecording(plans: plans).document
             do {
@@ -90,14 +95,25 @@ public struct NookControlClient: Sendable {
         return value
     }
 
+    /// How a subscription ended.
+    public enum SubscriptionEnd: Hashable, Sendable {
+        /// The count or the time ran out (or the task was cancelled).
+        case limit
+        /// The broker's name lost its owner: nookd stopped or was replaced.
+        case brokerLeft
+    }
+
     /// Subscribes as a renderer and hands each plan (the reply's, then each `Plan` signal's) to
-    /// `deliver`, until `limit`; then unsubscribes. No limit: until the process is stopped.
+    /// `deliver`, until `limit` or until the broker leaves the bus; then unsubscribes. No
+    /// limit: until the broker leaves or the process is stopped.
     ///
-    /// The signal match is installed before `Subscribe` is called, so no plan falls between.
+    /// The signal matches are installed before `Subscribe` is called, so no plan falls between.
+    @discardableResult
     public func subscribe(display: DisplayArguments, limit: RecordLimit?,
-                          deliver: @escaping @Sendable (RecordedPlan) -> Void) async throws {
+                          deliver: @escaping @Sendable (RecordedPlan) -> Void) async throws -> SubscriptionEnd {
         let rule = MatchRule(path: NookContract.objectPath, interface: NookContract.render, member: "Plan")
         let plans = try await connection.stream(matching: rule) { signal in signal.arguments.first }
+        let owners = try await connection.nameOwnerChanges(of: NookContract.busName)
         let reply = try await call(.subscribe(display.subscription))
         let start = ContinuousClock.now
         guard reply.count == 2 else {
@@ -106,26 +122,40 @@ public struct NookControlClient: Sendable {
         deliver(RecordedPlan(plan: reply[1], time: 0))
         var remaining = Int.max
         if case .count(let count) = limit { remaining = count - 1 }
-        if remaining > 0 {
-            let budget = remaining
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var left = budget
-                    for await plan in plans {
-                        let elapsed = ContinuousClock.now - start
-                        deliver(RecordedPlan(plan: plan, time: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
-                        left -= 1
-                        if left == 0 { return }
-                    }
-                }
-                if case .seconds(let seconds) = limit {
-                    group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
-                }
-                await group.next()
-                group.cancelAll()
-            }
+        guard remaining > 0 else {
+            _ = try? await call(.unsubscribe)
+            return .limit
         }
-        _ = try? await call(.unsubscribe)
+        let budget = remaining
+        let end = await withTaskGroup(of: SubscriptionEnd.self) { group in
+            group.addTask {
+                var left = budget
+                for await plan in plans {
+                    let elapsed = ContinuousClock.now - start
+                    deliver(RecordedPlan(plan: plan, time: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+                    left -= 1
+                    if left == 0 { break }
+                }
+                return .limit
+            }
+            group.addTask {
+                for await change in owners where !change.oldOwner.isEmpty { return .brokerLeft }
+                // Cancelled: let the other children decide.
+                try? await Task.sleep(for: .seconds(1e9))
+                return .limit
+            }
+            if case .seconds(let seconds) = limit {
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(seconds))
+                    return .limit
+                }
+            }
+            let first = await group.next() ?? .limit
+            group.cancelAll()
+            return first
+        }
+        if end == .limit { _ = try? await call(.unsubscribe) }
+        return end
     }
 
     /// The tokens of a DTCG JSON file, flattened to dotted paths.
