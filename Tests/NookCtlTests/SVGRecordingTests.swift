@@ -193,6 +193,25 @@ import Testing
         #expect(PlanExplanation.text(F.wire(dip)).contains("the chrome dips through hidden"))
     }
 
+    @Test func aMovingTimerCarriesItsTextScaledWithItsFrame() throws {
+        typealias F = PlanFixture
+        func timer(_ size: Double) -> ViewNode {
+            F.node(.text) { $0.timerEnd = 1_800_000_000_000_000; $0.fontSize = size; $0.shared = SharedMark(id: "timer", style: .scale) }
+        }
+        let pillContent = SceneContent(compactLeading: OwnedView(owner: "timer/tea", view: timer(13)))
+        var openContent = pillContent
+        openContent.expanded = .activity(OwnedView(owner: "timer/tea", view: F.node(.vstack, [timer(40)])))
+        let plan = F.plan(F.scene(.pill, pillContent), F.scene(.expanded, openContent), .open, serial: 5)
+        #expect(plan.elements.first?.style == .scale)
+        let elements = try parse(SVGRecording(plans: [RecordedPlan(plan: F.wire(plan), time: 0)]).document)
+        let group = try #require(elements.first { $0.attributes["data-key"] == plan.elements.first?.key })
+        let text = try #require(group.children.first { $0.name == "text" })
+        let sizes = try #require(text.animate("font-size")?.attributes["values"]).split(separator: ";").compactMap { Double($0) }
+        #expect(sizes.last == 40)
+        #expect(try #require(sizes.first) < 40)
+        #expect(text.animate("x") != nil && text.animate("opacity") != nil)
+    }
+
     @Test func anEmptyRecordingIsStillAValidPicture() throws {
         let elements = try parse(SVGRecording(plans: []).document)
         #expect(elements.first?.name == "svg")
