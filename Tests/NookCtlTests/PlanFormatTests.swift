@@ -42,6 +42,10 @@ import Testing
         #expect(PlanSummary.line(.string("not a plan")) == "#0 : - -> - direct; moves nothing")
         #expect(PlanSummary.line(.vardict(["serial": .uint32(7), "cause": .string("hide"), "interrupts": .uint64(6)]))
                 == "#7 hide: - -> - direct, interrupts #6; moves nothing")
+        let layout = DBusValue.array(element: "a{sv}", [.vardict(["path": .string("expanded/0/1"), "change": .string("move")])])
+        #expect(PlanSummary.line(.vardict(["serial": .uint64(8), "cause": .string("activity_updated"), "from": .string("expanded"),
+                                           "to": .string("expanded"), "layout": layout]))
+                == "#8 activity_updated: expanded -> expanded direct; moves nothing; layout move expanded/0/1")
     }
 
     @Test func jsonIsOneFaithfulObjectPerPlan() throws {

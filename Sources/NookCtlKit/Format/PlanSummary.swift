@@ -19,6 +19,11 @@ public enum PlanSummary {
             return element.string("key") + " " + from + "->" + to
         }
         text += "; moves " + (moves.isEmpty ? "nothing" : moves.joined(separator: ", "))
+        let layout = plan.records("layout")
+        if !layout.isEmpty {
+            let changes = layout.map { $0.string("change") + " " + $0.string("path") }
+            text += "; layout " + changes.joined(separator: ", ")
+        }
         let codes = plan.records("diagnostics").map { $0.string("code") }
         if !codes.isEmpty { text += "; diagnostics " + codes.joined(separator: ", ") }
         return text
