@@ -1,6 +1,6 @@
 /// Help generated from `VerbTable`: the overview, and each verb's usage, options and calls.
 public enum HelpText {
-    public static let exitCodes = "exit status: 0 ok, 1 a D-Bus error (its name and message printed), 2 usage"
+    public static let exitCodes = "exit status: 0 ok, 1 a failure (a D-Bus error prints its name and message), 2 usage"
     static let global = "global options: --address ADDR (a D-Bus address; default: the session bus), --help"
 
     public static var overview: String {

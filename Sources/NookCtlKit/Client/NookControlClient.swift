@@ -42,7 +42,10 @@ public struct NookControlClient: Sendable {
             for contractCall in command.calls { _ = try await call(contractCall) }
         case .open, .close, .peek, .unpeek, .companion, .display:
             // Each returns the serial of the plan it caused.
-            let serial = WireRecord(["serial": try await first(command.calls[0])]).uint("serial")
+            let reply = try await first(command.calls[0])
+            guard case .uint64(let serial) = reply.unwrappingVariants else {
+                throw DBusError(.invalidSignature, "\(command.calls[0].member) replied '\(reply.signature)'; expected 't'")
+            }
             output.out("\(serial)\n")
         case .preview(_, _, let json):
             let plan = try await first(command.calls[0])
