@@ -27,7 +27,9 @@ let package = Package(
         // The broker's logic; `nookd` is a thin shell over it.
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus"]),
         .executableTarget(name: "nookd", dependencies: ["NookBroker"]),
-        .executableTarget(name: "nookctl", dependencies: ["NookCore", "NookBus"]),
+        // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
+        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
+        .executableTarget(name: "nookctl", dependencies: ["NookCtlKit"]),
         .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI"], path: "Examples/MusicModule"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
@@ -35,6 +37,7 @@ let package = Package(
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
         .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore"]),
+        .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),

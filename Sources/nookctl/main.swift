@@ -1,5 +1,6 @@
+// nookctl: a thin shell over NookCtlKit (verbs, formatting and recording live there).
 import Foundation
+import NookCtlKit
 
-// nookctl needs the broker, which is not built yet: say so plainly and fail.
-FileHandle.standardError.write(Data("nookctl: no verbs yet; nookd is not implemented\n".utf8))
-exit(69)  // EX_UNAVAILABLE
+let status = await NookCtl.run(arguments: Array(CommandLine.arguments.dropFirst()))
+exit(status.code)

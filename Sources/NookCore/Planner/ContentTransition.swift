@@ -29,8 +29,11 @@ struct ContentTransition {
     private var oldCursor = 0
     private var newCursor = 0
 
+    private let marks: [String: ModuleMarks]
+
     init(old: PreparedSlot, new: PreparedSlot, action: PlanAction, theme: Theme, reduceMotion: Bool,
-         claimed: (old: Set<String>, new: Set<String>)) {
+         claimed: (old: Set<String>, new: Set<String>), marks: [String: ModuleMarks]) {
+        self.marks = marks
         self.old = old
         self.new = new
         self.theme = theme
@@ -186,11 +189,13 @@ struct ContentTransition {
                 diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, id: to.id))
                 continue
             }
+            // Nook ids report their key after suffixing (rule 8), as surface moves do.
+            let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: marks).canonical : key.key
             let fromNode = old.node(at: from.path)
             let toNode = new.node(at: to.path)
             elements.append(
                 ElementMove(
-                    fromPath: from.path, toPath: to.path, key: key.key, namespace: key.namespace, module: module,
+                    fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
                     activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                     fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                     toRect: toRect, style: to.style,

@@ -366,7 +366,7 @@ struct PlanBuilder {
             return
         }
         let transition = ContentTransition(old: old, new: new, action: action, theme: theme, reduceMotion: reduceMotion,
-                                           claimed: claimed)
+                                           claimed: claimed, marks: marks)
         elements += transition.elements
         layout += transition.layout
         diagnostics += transition.diagnostics

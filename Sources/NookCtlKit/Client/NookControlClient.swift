@@ -1,0 +1,191 @@
+import Foundation
+import NookBus
+import NookCore
+
+/// Runs `Command`s against `org.nook.Nook1` on `/org/nook/Nook1` over one bus connection.
+///
+/// ```swift
+/// let bus = try await BusConnection.connect(to: .session)
+/// let status = try await NookControlClient(connection: bus).execute(.status, output: .standard)
+/// ```
+public struct NookControlClient: Sendable {
+    public let connection: BusConnection
+    public var timeout: Duration
+
+    public init(connection: BusConnection, timeout: Duration = .seconds(25)) {
+        self.connection = connection
+        self.timeout = timeout
+    }
+
+    /// Performs one contract call and returns the reply's arguments.
+    /// - Throws: `DBusError` as the broker (or the bus) replied.
+    public func call(_ call: ContractCall) async throws -> [DBusValue] {
+        try await connection.call(destination: NookContract.busName, path: NookContract.objectPath, interface: call.interface,
+                                  member: call.member, arguments: call.arguments, timeout: timeout)
+    }
+
+    /// Runs `command`, printing its result to `output`.
+    /// - Returns: `.ok`, or `.failure` for failures found locally (`end`, an unreadable file).
+    /// - Throws: `DBusError` from the broker; the caller prints it and exits 1.
+    public func execute(_ command: Command, output: OutputSink) async throws -> ExitStatus {
+        switch command {
+        case .help(let verb):
+            output.out(HelpText.help(for: verb))
+        case .status, .activities, .modules:
+            let state = WireRecord(try await first(.getState))
+            switch command {
+            case .status: output.out(StateText.status(state))
+            case .activities: output.out(StateText.activityList(state))
+            default: output.out(StateText.moduleList(state))
+            }
+        case .show, .hide, .setReduceMotion, .themeSet, .animationSet:
+            for contractCall in command.calls { _ = try await call(contractCall) }
+        case .open, .close, .peek, .unpeek, .companion, .display:
+            // Each returns the serial of the plan it caused.
+            let reply = try await first(command.calls[0])
+            guard case .uint64(let serial) = reply.unwrappingVariants else {
+                throw DBusError(.invalidSignature, "\(command.calls[0].member) replied '\(reply.signature)'; expected 't'")
+            }
+            output.out("\(serial)\n")
+        case .preview(_, _, let json):
+            let plan = try await first(command.calls[0])
+            output.out(json ? PlanJSON.json(plan) + "\n" : PlanExplanation.text(plan))
+        case .themeShow:
+            output.out(StateText.tokens(WireRecord(try await first(.getTokens))))
+        case .themeLoad(let path):
+            let tokens: [String: DBusValue]
+            do {
+                tokens = try Self.tokens(inFile: path)
+            } catch {
+                output.err("nookctl: \(error)\n")
+                return .failure
+            }
+            _ = try await call(.setTokens(tokens))
+            output.out("sent \(tokens.count) tokens\n")
+        case .end:
+            output.err("nookctl: \(command.unsupportedReason ?? "")\n")
+            return .failure
+        case .watch(let json, let display, let count):
+            let end = try await subscribe(display: display, limit: count.map(RecordLimit.count)) { recorded in
+                output.out((json ? PlanJSON.json(recorded.plan) : PlanSummary.line(recorded.plan)) + "\n")
+            }
+            if end == .brokerLeft {
+                output.err("nookctl: \(NookContract.busName) left the bus\n")
+                return .failure
+            }
+        case .record(let file, let limit, let display):
+            let collector = PlanCollector()
+            let end = try await subscribe(display: display, limit: limit) { recorded in collector.append(recorded) }
+            if end == .brokerLeft { output.err("nookctl: \(NookContract.busName) left the bus; writing what was recorded\n") }
+            let plans = collector.plans
+            let svg = SVGRecording(plans: plans).document
+            do {
+                try svg.write(toFile: file, atomically: true, encoding: .utf8)
+            } catch {
+                output.err("nookctl: cannot write \(file): \(error.localizedDescription)\n")
+                return .failure
+            }
+            output.out("wrote \(file): \(plans.count) plans\n")
+        }
+        return .ok
+    }
+
+    private func first(_ contractCall: ContractCall) async throws -> DBusValue {
+        let reply = try await call(contractCall)
+        guard let value = reply.first else {
+            throw DBusError(.invalidSignature, "\(contractCall.member) replied with nothing; expected '\(contractCall.replySignature)'")
+        }
+        return value
+    }
+
+    /// How a subscription ended.
+    public enum SubscriptionEnd: Hashable, Sendable {
+        /// The count or the time ran out (or the task was cancelled).
+        case limit
+        /// The broker's name lost its owner: nookd stopped or was replaced.
+        case brokerLeft
+    }
+
+    /// Subscribes as a renderer and hands each plan (the reply's, then each `Plan` signal's) to
+    /// `deliver`, until `limit` or until the broker leaves the bus; then unsubscribes. No
+    /// limit: until the broker leaves or the process is stopped.
+    ///
+    /// The signal matches are installed before `Subscribe` is called, so no plan falls between.
+    @discardableResult
+    public func subscribe(display: DisplayArguments, limit: RecordLimit?,
+                          deliver: @escaping @Sendable (RecordedPlan) -> Void) async throws -> SubscriptionEnd {
+        let rule = MatchRule(path: NookContract.objectPath, interface: NookContract.render, member: "Plan")
+        let plans = try await connection.stream(matching: rule) { signal in signal.arguments.first }
+        let owners = try await connection.nameOwnerChanges(of: NookContract.busName)
+        let reply = try await call(.subscribe(display.subscription))
+        let start = ContinuousClock.now
+        guard reply.count == 2 else {
+            throw DBusError(.invalidSignature, "Subscribe replied with \(reply.count) values; expected '(oa{sv})'")
+        }
+        deliver(RecordedPlan(plan: reply[1], time: 0))
+        var remaining = Int.max
+        if case .count(let count) = limit { remaining = count - 1 }
+        guard remaining > 0 else {
+            _ = try? await call(.unsubscribe)
+            return .limit
+        }
+        let budget = remaining
+        let end = await withTaskGroup(of: SubscriptionEnd.self) { group in
+            group.addTask {
+                var left = budget
+                for await plan in plans {
+                    let elapsed = ContinuousClock.now - start
+                    deliver(RecordedPlan(plan: plan, time: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18))
+                    left -= 1
+                    if left == 0 { break }
+                }
+                return .limit
+            }
+            group.addTask {
+                for await change in owners where !change.oldOwner.isEmpty { return .brokerLeft }
+                // Cancelled: let the other children decide.
+                try? await Task.sleep(for: .seconds(1e9))
+                return .limit
+            }
+            if case .seconds(let seconds) = limit {
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(seconds))
+                    return .limit
+                }
+            }
+            let first = await group.next() ?? .limit
+            group.cancelAll()
+            return first
+        }
+        if end == .limit { _ = try? await call(.unsubscribe) }
+        return end
+    }
+
+    /// The tokens of a DTCG JSON file, flattened to dotted paths.
+    static func tokens(inFile path: String) throws -> [String: DBusValue] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw FileProblem(message: "cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return TokenConversion.tokens(in: try JSONValue.parse(text))
+        } catch {
+            throw FileProblem(message: "\(path) is not valid JSON: \(error)")
+        }
+    }
+}
+
+struct FileProblem: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Plans collected by `record`, appended from the subscription task.
+final class PlanCollector: @unchecked Sendable {
+    // @unchecked: every access takes `lock`.
+    private let lock = NSLock()
+    private var collected: [RecordedPlan] = []
+
+    func append(_ plan: RecordedPlan) { lock.withLock { collected.append(plan) } }
+    var plans: [RecordedPlan] { lock.withLock { collected } }
+}

@@ -1,0 +1,47 @@
+import NookBus
+
+/// nookctl's entry point: parse, connect, run, and turn the outcome into an exit status.
+public enum NookCtl {
+    /// Runs one command line (without the program name).
+    ///
+    /// Usage errors print `nookctl: <message>` and the verb's usage line and help, and give 2;
+    /// a D-Bus error prints `nookctl: <name>: <message>` and gives 1.
+    public static func run(arguments: [String], output: OutputSink = .standard) async -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try ArgumentParser.parse(arguments)
+        } catch {
+            // The message, then the verb's usage line and help (or the overview's usage line).
+            let help = error.verb.map { HelpText.help(for: $0) } ?? HelpText.usage(for: nil)
+            output.err("nookctl: \(error.message)\n" + help)
+            return .usage
+        }
+        if case .help(let verb) = invocation.command {
+            output.out(HelpText.help(for: verb))
+            return .ok
+        }
+        if case .end = invocation.command {
+            output.err("nookctl: \(invocation.command.unsupportedReason ?? "")\n")
+            return .failure
+        }
+        let connection: BusConnection
+        do {
+            connection = try await BusConnection.connect(to: invocation.address.map(BusAddress.address) ?? .session, description: "nookctl")
+        } catch {
+            output.err("nookctl: cannot connect to the bus: \(error)\n")
+            return .failure
+        }
+        let status: ExitStatus
+        do {
+            status = try await NookControlClient(connection: connection).execute(invocation.command, output: output)
+        } catch let error as DBusError {
+            output.err("nookctl: \(error.name): \(error.message)\n")
+            status = .failure
+        } catch {
+            output.err("nookctl: \(error)\n")
+            status = .failure
+        }
+        await connection.close()
+        return status
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Where nookctl writes: standard output and standard error, or anything a test captures.
+public struct OutputSink: Sendable {
+    public let out: @Sendable (String) -> Void
+    public let err: @Sendable (String) -> Void
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
+
+    /// The process's stdout and stderr, unbuffered so `watch` lines appear as plans arrive.
+    public static let standard = OutputSink(
+        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        err: { FileHandle.standardError.write(Data($0.utf8)) })
+}

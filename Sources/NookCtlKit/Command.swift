@@ -1,0 +1,171 @@
+import NookBus
+
+/// What one nookctl invocation asks for, parsed and checked, before any bus is touched.
+///
+/// Each case knows the contract calls it makes (`calls`), so the parser can be tested against
+/// the contract without a broker, and the client only has to perform them.
+public enum Command: Hashable, Sendable {
+    /// `--help`: the overview (nil) or one verb's help (its table name, e.g. `theme set`).
+    case help(verb: String?)
+    case status
+    case activities
+    case modules
+    case show
+    case hide
+    case open(OpenTarget, via: String?)
+    case close
+    case peek(module: String, activity: String)
+    case unpeek
+    /// A module's companion window; nil closes it.
+    case companion(module: String?)
+    case display(DisplayArguments)
+    /// `PreviewPlan(action, options)`; `json` prints the plan as JSON instead of explaining it.
+    case preview(action: String, options: [String: DBusValue], json: Bool)
+    /// Subscribe as a renderer and print each plan; stop after `count` plans when set.
+    case watch(json: Bool, display: DisplayArguments, count: Int?)
+    case setReduceMotion(Bool)
+    case themeShow
+    /// `SetTokens` with the tokens of a DTCG JSON file, read when the command runs.
+    case themeLoad(path: String)
+    case themeSet(token: String, value: DBusValue)
+    case animationSet(which: String, curve: CurveArgument)
+    /// Not possible through the contract (see `unsupportedReason`).
+    case end(module: String, activity: String, dismissal: String)
+    case record(svg: String, limit: RecordLimit, display: DisplayArguments)
+}
+
+/// Where `open` (and `preview open`) lands.
+public enum OpenTarget: Hashable, Sendable {
+    /// The broker's default: the primary activity's expanded view, or its module's home.
+    case automatic
+    case activity(module: String, activity: String)
+    case home(module: String)
+    case board
+
+    /// The `Open` option keys: `onto`, `module`, `activity`.
+    public var options: [String: DBusValue] {
+        switch self {
+        case .automatic: [:]
+        case .activity(let module, let activity):
+            ["onto": .string("activity"), "module": .string(module), "activity": .string(activity)]
+        case .home(let module): ["onto": .string("home"), "module": .string(module)]
+        case .board: ["onto": .string("board")]
+        }
+    }
+}
+
+/// How `watch` and `record` stop.
+public enum RecordLimit: Hashable, Sendable {
+    case count(Int)
+    case seconds(Double)
+}
+
+/// A display as `DisplayChanged` and `Subscribe` take it.
+public struct DisplayArguments: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    public var notchWidth: Double?
+    public var notchHeight: Double?
+    /// Subscribe only: pixels per point and frames per second.
+    public var scale: Double?
+    public var refreshRate: Double?
+
+    public init(width: Double, height: Double, notchWidth: Double? = nil, notchHeight: Double? = nil,
+                scale: Double? = nil, refreshRate: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.notchWidth = notchWidth
+        self.notchHeight = notchHeight
+        self.scale = scale
+        self.refreshRate = refreshRate
+    }
+
+    /// What `watch` and `record` declare when no display options are given: a notched laptop.
+    public static let defaultRenderer = DisplayArguments(width: 1512, height: 982, notchWidth: 200, notchHeight: 32,
+                                                         scale: 2, refreshRate: 60)
+
+    /// The contract keys: `width`, `height`, `notch_width`, `notch_height` (and `scale`,
+    /// `refresh_rate` when set), all `d`.
+    public var vardict: [String: DBusValue] {
+        var out: [String: DBusValue] = ["width": .double(width), "height": .double(height)]
+        if let notchWidth { out["notch_width"] = .double(notchWidth) }
+        if let notchHeight { out["notch_height"] = .double(notchHeight) }
+        if let scale { out["scale"] = .double(scale) }
+        if let refreshRate { out["refresh_rate"] = .double(refreshRate) }
+        return out
+    }
+
+    /// What a renderer subscribing declares: the display plus `name` and `capabilities`.
+    public var subscription: [String: DBusValue] {
+        var out = vardict
+        out["name"] = .string("nookctl")
+        out["capabilities"] = .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade")])
+        return out
+    }
+}
+
+/// A shared-element curve as `SetSharedElementAnimation` takes it.
+public enum CurveArgument: Hashable, Sendable {
+    case chrome
+    case theme
+    case none
+    case spring(response: Double, dampingFraction: Double)
+    case linear(duration: Double)
+    case bezier(points: [Double], duration: Double)
+
+    /// The contract's curve `a{sv}`.
+    public var vardict: [String: DBusValue] {
+        switch self {
+        case .chrome: ["type": .string("chrome")]
+        case .theme: ["type": .string("theme")]
+        case .none: ["type": .string("none")]
+        case .spring(let response, let damping):
+            ["type": .string("spring"), "response": .double(response), "damping_fraction": .double(damping)]
+        case .linear(let duration): ["type": .string("linear"), "duration": .double(duration)]
+        case .bezier(let points, let duration):
+            ["type": .string("bezier"), "duration": .double(duration), "points": .structure(points.map(DBusValue.double))]
+        }
+    }
+}
+
+extension Command {
+    /// The contract calls this command makes, in order. `theme load` reads its file when it
+    /// runs, so its `SetTokens` argument here is empty; `end` makes none (`unsupportedReason`).
+    /// `watch` and `record` also listen for `Render.Plan` and call `Unsubscribe` when done.
+    public var calls: [ContractCall] {
+        switch self {
+        case .help: []
+        case .status, .activities, .modules: [.getState]
+        case .show: [.show]
+        case .hide: [.hide]
+        case .open(let target, let via):
+            [.open(target.options.merging(via.map { ["via": .string($0)] } ?? [:]) { a, _ in a })]
+        case .close: [.close()]
+        case .peek(let module, let activity): [.peek(module: module, activity: activity)]
+        case .unpeek: [.endPeek]
+        case .companion(let module?): [.openCompanion(module)]
+        case .companion(nil): [.closeCompanion]
+        case .display(let display): [.displayChanged(display.vardict)]
+        case .preview(let action, let options, _): [.previewPlan(action, options)]
+        case .watch(_, let display, _), .record(_, _, let display): [.subscribe(display.subscription)]
+        case .setReduceMotion(let on): [.setReduceMotion(on)]
+        case .themeShow: [.getTokens]
+        case .themeLoad: [.setTokens([:])]
+        case .themeSet(let token, let value): [.setTokens([token: value])]
+        case .animationSet(let which, let curve): [.setSharedElementAnimation(which, curve.vardict)]
+        case .end: []
+        }
+    }
+
+    /// Why the contract cannot do this, for commands it cannot do.
+    ///
+    /// `EndActivity` lives on `org.nook.Nook1.Modules`, takes no module argument and acts for
+    /// the module bound to the calling connection; the broker refuses every other connection
+    /// (`AccessDenied`). Control has no way to end another connection's activity, so nookctl
+    /// says so instead of making a call that can only fail.
+    public var unsupportedReason: String? {
+        guard case .end(let module, let activity, _) = self else { return nil }
+        return "cannot end \(module)/\(activity): only the connection that registered '\(module)' may call "
+            + "org.nook.Nook1.Modules.EndActivity, and org.nook.Nook1.Control has no method to end another connection's activity"
+    }
+}
