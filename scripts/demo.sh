@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make demo: build Nook, start it on a private bus with the two example modules, take a tour of
+# the nook's presentations while printing each plan, and record the tour into demo.svg.
+# Every process this script starts is ended by its pid when it exits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "building (debug)"
+"$SWIFT" build 2>&1 | tail -n 1
+BIN=$("$SWIFT" build --show-bin-path)
+
+work=$(mktemp -d /tmp/nook-demo.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [ -n "${bus_pid:-}" ] && kill -9 "$bus_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# A private bus, so the demo never disturbs a nookd on the user's own session bus.
+cat > "$work/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$work/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 > "$work/bus.out"
+address=$(sed -n 1p "$work/bus.out")
+bus_pid=$(sed -n 2p "$work/bus.out")
+ctl() { "$BIN/nookctl" --address "$address" "$@"; }
+
+say "starting nookd on a private bus"
+"$BIN/nookd" --address "$address" --state-dir "$work/state" 2> "$work/nookd.log" &
+pids+=($!)
+for _ in $(seq 100); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
+ctl status >/dev/null
+
+# A renderer of our own contract: one line per plan, and an animated SVG of the whole tour.
+ctl watch | sed 's/^/   plan │ /' &
+pids+=($!)
+ctl record --svg "$work/demo.svg" --seconds "${NOOK_DEMO_SECONDS:-36}" >/dev/null &
+record_pid=$!
+sleep 0.5
+
+say "modules: music (a simulated player) and two countdown timers"
+"$BIN/MusicModule" --address "$address" --simulate 2> "$work/music.log" &
+pids+=($!)
+"$BIN/TimerModule" --address "$address" --timers 2 --duration 300 2> "$work/timer.log" &
+pids+=($!)
+for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
+ctl status
+
+step() { say "$1"; shift; "$@" || true; sleep 1.2; }
+song=$(ctl activities | grep '^music/' | head -n 1)
+step "show the nook" ctl show
+step "peek the song: its cover moves from the pill into the peek" ctl peek "$song"
+step "end the peek" ctl unpeek
+step "open by claim onto the song: the cover converts directly (rule 13)" ctl open --activity "$song"
+step "close" ctl close
+step "open by hover (a renderer's pointer would do this)" ctl open --via hover
+step "close" ctl close
+step "open onto the music home" ctl open --home music
+step "close" ctl close
+step "open onto the board of widgets" ctl open --board
+step "close" ctl close
+step "Reduce Motion on: nothing moves, slots only fade (rule 18)" ctl set reduce-motion on
+step "open onto the music home with Reduce Motion" ctl open --home music
+step "close" ctl close
+step "Reduce Motion off" ctl set reduce-motion off
+step "what an open would do now (a dry run)" ctl preview open --home music
+
+say "finishing the recording"
+wait "$record_pid" 2>/dev/null || true
+cp "$work/demo.svg" ./demo.svg 2>/dev/null && echo "wrote $(pwd)/demo.svg: open it in a browser to watch the tour"
