@@ -164,6 +164,9 @@ struct PlanBuilder {
             }
         }
 
+        // The chrome of a presentation that stays follows its content.
+        if !fresh && before.presentation == after.presentation { chromeFollowsContent() }
+
         // Step 8: delayed rows.
         delayedRows()
 
@@ -263,6 +266,20 @@ struct PlanBuilder {
         case .curve(let curve):
             elementCurve = curve
             elementCurve.source = "override"
+        }
+    }
+
+    /// When the presentation stays (a content update), the chrome grows or shrinks with its
+    /// content: on the first animating scope's curve, else `transition.content`; not at all
+    /// for `animate: false`.
+    mutating func chromeFollowsContent() {
+        if !action.animate {
+            chromeCurve = Curve.none(source: "animate: false")
+        } else if let scope = layout.first?.curve ?? elements.first(where: { $0.clip == .none })?.curve {
+            chromeCurve = scope
+            chromeCurve.source = "content -> " + scope.source
+        } else {
+            chromeCurve = theme.curve(at: "transition.content") ?? chromeCurve
         }
     }
 
