@@ -18,6 +18,8 @@ public struct PlannerSettings: Hashable, Sendable {
     public private(set) var geometry: GeometryTokens
     /// `rules.named` from the theme.
     public private(set) var namedRules: [String: String]
+    /// The settle time of every spring the theme holds, solved once here rather than per plan.
+    private(set) var settleTimes: [Spring: Double]
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
@@ -32,11 +34,21 @@ public struct PlannerSettings: Hashable, Sendable {
         self.sampleRate = sampleRate
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        settleTimes = Self.settleTimes(theme)
     }
 
     private mutating func refreshFromTheme() {
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        settleTimes = Self.settleTimes(theme)
+    }
+
+    private static func settleTimes(_ theme: Theme) -> [Spring: Double] {
+        var out: [Spring: Double] = [:]
+        for token in theme.tokens.values {
+            if case .spring(let spring) = token.value, out[spring] == nil { out[spring] = spring.settleDuration }
+        }
+        return out
     }
 }
 
