@@ -208,6 +208,8 @@ private typealias F = PlannerFixture
         let plan = F.openSong(expanded: F.vstack([F.text("Song title"), F.cover(156, id: nil)]), via: .claim)
         #expect(plan.conversion == .viaHidden)
         #expect(plan.chrome.hideDip == 0.12)
+        #expect(plan.chrome.curve.delay == 0.12)
+        #expect(plan.chrome.curve.source == "transition.convert, after motion.hideDip")
         let appearing = try #require(plan.slots.first { $0.change == .appear })
         #expect(appearing.delay == 0.12)
         #expect(plan.elements.isEmpty)

@@ -12,8 +12,6 @@ public struct PlannerSettings: Hashable, Sendable {
     public var sharedElementAnimation: CurveOverride
     /// Replaces `motion.sharedElement.peek` (rule 14).
     public var sharedElementPeekAnimation: CurveOverride
-    /// When the renderer asked for sampled curves: frames per second for `samples` on the wire.
-    public var sampleRate: Double?
     /// `geometry.*` from the theme.
     public private(set) var geometry: GeometryTokens
     /// `rules.named` from the theme.
@@ -23,15 +21,13 @@ public struct PlannerSettings: Hashable, Sendable {
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
-        sharedElementAnimation: CurveOverride = .theme, sharedElementPeekAnimation: CurveOverride = .theme,
-        sampleRate: Double? = nil
+        sharedElementAnimation: CurveOverride = .theme, sharedElementPeekAnimation: CurveOverride = .theme
     ) {
         self.theme = theme
         self.display = display
         self.reduceMotion = reduceMotion
         self.sharedElementAnimation = sharedElementAnimation
         self.sharedElementPeekAnimation = sharedElementPeekAnimation
-        self.sampleRate = sampleRate
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
         settleTimes = Self.settleTimes(theme)

@@ -367,6 +367,11 @@ struct PlanBuilder {
         conversion = .viaHidden
         let dip = theme.duration(at: "motion.hideDip") ?? 0.12
         hideDip = dip
+        // The chrome drops to hidden at once, waits out the dip, then grows into the panel.
+        if let delayed = try? chromeCurve.withDelay(chromeCurve.delay + dip) {
+            chromeCurve = delayed
+            chromeCurve.source += ", after motion.hideDip"
+        }
         for index in slots.indices where slots[index].change == .appear {
             if let delayed = try? slots[index].curve.withDelay(dip) {
                 slots[index].curve = delayed
