@@ -67,7 +67,7 @@ enum PlannerFixture {
     static let songLeading = cover(20)
     static let songTrailing = image("waveform")
     static let songPeek = hstack([cover(48), text("Song title")])
-    static let songExpanded = vstack([cover(156), text("Song title", size: 17), text("Artist")])
+    static let songExpanded = vstack([cover(120), text("Song title", size: 17), text("Artist")])
     static let musicHome = hstack([cover(156), node(.view) { $0.name = "TrackDetails"; $0.width = 200; $0.height = 120 }])
 
     static func songContent(

@@ -160,6 +160,37 @@ private typealias F = PlannerFixture
         #expect(F.openSong().wireDictionary() == F.openSong().wireDictionary())
     }
 
+    @Test func reusingKnownViewsGivesTheSameScene() {
+        var open = F.songContent()
+        open.expanded = .activity(F.owned("music/song", F.songExpanded))
+        let fresh = F.scene(.expanded, open)
+        let reused = PlannerScene(presentation: .expanded, content: open, settings: F.settings(),
+                                  reusing: [F.scene(.pill, F.songContent()), fresh])
+        #expect(reused == fresh)
+        // A changed view is resolved again, not taken from the old scene.
+        var changed = open
+        changed.expanded = .activity(F.owned("music/song", F.vstack([F.cover(60, id: "art")])))
+        let again = PlannerScene(presentation: .expanded, content: changed, settings: F.settings(), reusing: [fresh])
+        #expect(again.slots.first?.namespaces.elements.map(\.id) == ["art"])
+    }
+
+    @Test func rule21_contentMovesInterruptedMidwayStartWhereTheyAre() throws {
+        let first = PlannerContentTests.update(PlannerContentTests.heroCard(expanded: false), PlannerContentTests.heroCard(expanded: true))
+        let running = try #require(first.elements.first)
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("demo/card", F.image()), expanded: .activity(F.owned("demo/card", view)))
+        }
+        let back = F.plan(F.scene(.expanded, content(PlannerContentTests.heroCard(expanded: true))),
+                          F.scene(.expanded, content(PlannerContentTests.heroCard(expanded: false))),
+                          cause: .activityUpdated, serial: 3, inFlight: InFlightPlan(plan: first, elapsed: 0.05))
+        let element = try #require(back.elements.first)
+        let now = RectMath.lerp(running.fromRect, running.toRect, running.curve.value(at: 0.05))
+        #expect(F.close(element.fromRect, now))
+        #expect(element.velocity != nil && back.interrupts == first.serial)
+        let move = try #require(back.layout.first { $0.path == "expanded" && $0.change == .move })
+        #expect(!move.fromRect.isClose(to: first.layout.first { $0.path == "expanded" }!.toRect))
+    }
+
     @Test func textNumbersAreStable() {
         #expect(PlanText.number(616) == "616")
         #expect(PlanText.number(0.42) == "0.42")

@@ -9,7 +9,7 @@ private typealias F = PlannerFixture
         let marked = F.openSong()
         let plain = F.openSong(
             pill: F.songContent(leading: F.cover(20, id: nil)),
-            expanded: F.vstack([F.cover(156, id: nil), F.text("Song title", size: 17), F.text("Artist")]))
+            expanded: F.vstack([F.cover(120, id: nil), F.text("Song title", size: 17), F.text("Artist")]))
         let markedRects = marked.scene.nodes.map { ($0.path, $0.rect) }
         let plainRects = plain.scene.nodes.map { ($0.path, $0.rect) }
         #expect(markedRects.map(\.0) == plainRects.map(\.0))
@@ -55,7 +55,7 @@ private typealias F = PlannerFixture
         let pill = F.scene(.pill, F.songContent())
         #expect(F.close(cover.fromRect, pill.slots[0].rect(at: "compact_leading")))
         #expect(F.close(cover.toRect, plan.scene.slots[0].rect(at: "expanded/0")))
-        #expect(cover.toRect.width == 156)
+        #expect(cover.toRect.width == 120)
         // On the chrome's curve for the move (the convert token aliases the chrome's).
         #expect(cover.curve.kind == plan.chrome.curve.kind)
         // Everything else keeps its slot transition.
@@ -208,6 +208,8 @@ private typealias F = PlannerFixture
         let plan = F.openSong(expanded: F.vstack([F.text("Song title"), F.cover(156, id: nil)]), via: .claim)
         #expect(plan.conversion == .viaHidden)
         #expect(plan.chrome.hideDip == 0.12)
+        #expect(plan.chrome.curve.delay == 0.12)
+        #expect(plan.chrome.curve.source == "transition.convert, after motion.hideDip")
         let appearing = try #require(plan.slots.first { $0.change == .appear })
         #expect(appearing.delay == 0.12)
         #expect(plan.elements.isEmpty)

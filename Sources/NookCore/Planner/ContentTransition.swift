@@ -24,15 +24,17 @@ struct ContentTransition {
     private let new: PreparedSlot
     private let theme: Theme
     private let callerAnimation: String?
-    private var changedScopes: [(path: String, curve: Curve)] = []
+    /// Curves of changed scopes and animation classes; the walk passes indices into this, not curves.
+    private var curves: [Curve] = []
+    private var changedScopes: [(path: String, curve: Int)] = []
     private var unchangedScopes: [String] = []
     private var oldCursor = 0
     private var newCursor = 0
 
-    private let marks: [String: ModuleMarks]
+    private var marks: MarkReader
 
     init(old: PreparedSlot, new: PreparedSlot, action: PlanAction, theme: Theme, reduceMotion: Bool,
-         claimed: (old: Set<String>, new: Set<String>), marks: [String: ModuleMarks]) {
+         claimed: (old: Set<String>, new: Set<String>), marks: MarkReader) {
         self.marks = marks
         self.old = old
         self.new = new
@@ -40,12 +42,23 @@ struct ContentTransition {
         callerAnimation = action.callerAnimation
         let disabled = !action.animate || new.view.props.animate == false
 
-        var rootScope: Curve?
+        var rootScope: Int?
         if callerAnimation != nil {
-            rootScope = scopeCurve(at: new.rootPath)
-            changedScopes.append((new.rootPath, rootScope!))
+            let curve = scopeCurve(at: new.rootPath)
+            rootScope = curve
+            changedScopes.append((new.rootPath, curve))
         }
-        walk(old.view, new.view, path: new.rootPath, scope: rootScope, styleClasses: nil)
+        let (old, new) = (self.old, self.new)
+        old.withRoot { before in
+            new.withRoot { after in
+                if before.pointee.kind == after.pointee.kind {
+                    walk(before, after, scope: rootScope, styleClasses: nil)
+                } else {
+                    remove(before, scope: rootScope)
+                    insert(after, scope: rootScope)
+                }
+            }
+        }
 
         matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
         let endpoints = Set(elements.flatMap { [$0.fromPath, $0.toPath] })
@@ -58,7 +71,8 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
-    private mutating func scopeCurve(at path: String) -> Curve {
+    /// The index in `curves` of the curve for a scope at `path`.
+    private mutating func scopeCurve(at path: String) -> Int {
         let classes = new.namespaces.classes[path]?.animation ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
@@ -66,35 +80,24 @@ struct ContentTransition {
             diagnostic.module = new.owner.module
             diagnostics.append(diagnostic)
         }
-        return resolution.curve
+        curves.append(resolution.curve)
+        return curves.count - 1
     }
 
-    private mutating func walk(_ before: ViewNode?, _ after: ViewNode?, path: String, scope: Curve?, styleClasses: Curve?) {
-        guard let after else {
-            if let before {
-                let rect = old.laidOut.layout.nodes[oldCursor].rect
-                if let scope { layout.append(LayoutChange(path: path, change: .remove, fromRect: rect, toRect: rect, curve: scope)) }
-                oldCursor += before.nodeCount
-            }
-            return
-        }
-        guard let before, before.kind == after.kind else {
-            if let before {
-                walk(before, nil, path: path, scope: scope, styleClasses: styleClasses)
-            }
-            let rect = new.laidOut.layout.nodes[newCursor].rect
-            if let scope { layout.append(LayoutChange(path: path, change: .insert, fromRect: rect, toRect: rect, curve: scope)) }
-            newCursor += after.nodeCount
-            return
-        }
-        let fromRect = old.laidOut.layout.nodes[oldCursor].rect
-        let toRect = new.laidOut.layout.nodes[newCursor].rect
+    /// Walks both trees in preorder together; `oldCursor` / `newCursor` index the laid-out
+    /// nodes, whose paths are reused rather than built again. Nodes are read in place through
+    /// pointers: a view node is a large value and this pass touches every one.
+    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
+                               styleClasses: Int?) {
+        let fromNode = old.laidOut.layout.nodes[oldCursor]
+        let toNode = new.laidOut.layout.nodes[newCursor]
+        let path = toNode.path
         oldCursor += 1
         newCursor += 1
 
         var scope = scope
-        if let value = after.props.animationValue {
-            if before.props.animationValue != value {
+        if let value = afterNode.pointee.props.animationValue {
+            if beforeNode.pointee.props.animationValue != value {
                 let curve = scopeCurve(at: path)
                 changedScopes.append((path, curve))
                 scope = curve
@@ -103,52 +106,94 @@ struct ContentTransition {
             }
         }
         var styleCurve = styleClasses
-        if let classes = new.namespaces.classes[path]?.animation, !classes.isEmpty {
-            styleCurve = theme.animationCurve(for: classes, callerPreset: callerAnimation).curve
+        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classes[path]?.animation, !classes.isEmpty {
+            curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
+            styleCurve = curves.count - 1
         }
-        if let scope, !fromRect.isClose(to: toRect) {
-            layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: scope))
+        if let scope, !fromNode.rect.isClose(to: toNode.rect) {
+            layout.append(LayoutChange(path: path, change: .move, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[scope]))
         }
-        if let curve = scope ?? styleCurve, styleChanged(before, after, path: path) {
-            layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curve))
+        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path) {
+            layout.append(LayoutChange(path: path, change: .style, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[curve]))
         }
-        for index in 0..<max(before.children.count, after.children.count) {
-            walk(index < before.children.count ? before.children[index] : nil,
-                 index < after.children.count ? after.children[index] : nil,
-                 path: NodePath.child(path, index), scope: scope, styleClasses: styleCurve)
+        // Children are read through their buffers, in place rather than copied.
+        beforeNode.pointee.children.withUnsafeBufferPointer { olds in
+            afterNode.pointee.children.withUnsafeBufferPointer { news in
+                // A buffer with elements always has a base address.
+                let common = min(olds.count, news.count)
+                for index in 0..<common {
+                    let before = olds.baseAddress! + index
+                    let after = news.baseAddress! + index
+                    if before.pointee.kind == after.pointee.kind {
+                        walk(before, after, scope: scope, styleClasses: styleCurve)
+                    } else {
+                        remove(before, scope: scope)
+                        insert(after, scope: scope)
+                    }
+                }
+                for index in common..<olds.count { remove(olds.baseAddress! + index, scope: scope) }
+                for index in common..<news.count { insert(news.baseAddress! + index, scope: scope) }
+            }
         }
     }
 
+    /// A subtree only in the old view: one `remove` for its root inside a changed scope.
+    private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?) {
+        let laid = old.laidOut.layout.nodes[oldCursor]
+        if let scope { layout.append(LayoutChange(path: laid.path, change: .remove, fromRect: laid.rect, toRect: laid.rect, curve: curves[scope])) }
+        oldCursor += node.pointee.nodeCount
+    }
+
+    /// A subtree only in the new view: one `insert` for its root inside a changed scope.
+    private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?) {
+        let laid = new.laidOut.layout.nodes[newCursor]
+        if let scope { layout.append(LayoutChange(path: laid.path, change: .insert, fromRect: laid.rect, toRect: laid.rect, curve: curves[scope])) }
+        newCursor += node.pointee.nodeCount
+    }
+
     /// Opacity, colour, or the classes renderers draw with (passthrough and variants).
-    private func styleChanged(_ before: ViewNode, _ after: ViewNode, path: String) -> Bool {
-        if before.props.opacity != after.props.opacity || before.props.color != after.props.color { return true }
-        guard before.props.classes != after.props.classes else { return false }
+    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String) -> Bool {
+        if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
+            return true
+        }
+        guard before.pointee.props.classes != after.pointee.props.classes else { return false }
         let a = old.namespaces.classes[path]
         let b = new.namespaces.classes[path]
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 
+    /// Rule 6 for a content pair.
+    private static func sameView(_ old: PreparedSlot, _ fromPath: String, _ new: PreparedSlot, _ toPath: String) -> Bool {
+        old.withNode(at: fromPath) { a in new.withNode(at: toPath) { b in SameView.matches(a, b) } ?? false } ?? false
+    }
+
     private func scope(of path: String) -> Curve? {
-        var best: (length: Int, curve: Curve)?
+        var best: (length: Int, curve: Int)?
         for scope in changedScopes where PathPrefix.contains(scope.path, path) {
             if best == nil || scope.path.utf8.count > best!.length { best = (scope.path.utf8.count, scope.curve) }
         }
-        return best?.curve
+        return best.map { curves[$0.curve] }
     }
 
     // MARK: Shared elements
 
     private mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) {
+        // Keys in a fixed order: the new view's in preorder, then those only the old view has.
         var olds: [SharedKey: [SharedElement]] = [:]
         var news: [SharedKey: [SharedElement]] = [:]
-        for element in old.namespaces.elements where element.isSource && !claimed.old.contains(element.path) {
-            olds[element.key, default: []].append(element)
-        }
+        var order: [SharedKey] = []
         for element in new.namespaces.elements where element.isSource && !claimed.new.contains(element.path) {
+            if news[element.key] == nil { order.append(element.key) }
             news[element.key, default: []].append(element)
         }
+        for element in old.namespaces.elements where element.isSource && !claimed.old.contains(element.path) {
+            if olds[element.key] == nil && news[element.key] == nil { order.append(element.key) }
+            olds[element.key, default: []].append(element)
+        }
         let module = new.owner.module
-        for key in Set(olds.keys).union(news.keys).sorted() {
+        let oldPlaces = Self.places(of: old)
+        let newPlaces = Self.places(of: new)
+        for key in order {
             let a = olds[key] ?? []
             let b = news[key] ?? []
             if a.count > 1 || b.count > 1 {
@@ -169,7 +214,7 @@ struct ContentTransition {
                         path: only.path, module: module, id: only.id))
                 continue
             }
-            guard let fromRect = old.rect(at: from.path), let toRect = new.rect(at: to.path) else { continue }
+            guard let fromRect = oldPlaces[from.path], let toRect = newPlaces[to.path] else { continue }
             if from.path == to.path && fromRect.isClose(to: toRect) { continue }
             let stillReason: (DiagnosticCode, String)?
             let curve = scope(of: to.path) ?? scope(of: from.path)
@@ -190,17 +235,35 @@ struct ContentTransition {
                 continue
             }
             // Nook ids report their key after suffixing (rule 8), as surface moves do.
-            let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: marks).canonical : key.key
-            let fromNode = old.node(at: from.path)
-            let toNode = new.node(at: to.path)
+            let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
             elements.append(
                 ElementMove(
                     fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
                     activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                     fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                     toRect: toRect, style: to.style,
-                    crossFade: !(fromNode.map { a in toNode.map { SameView.matches(a, $0) } ?? false } ?? false),
+                    crossFade: !Self.sameView(old, from.path, new, to.path),
                     hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         }
+    }
+
+    /// The rect of every marked node of `slot`, found in one pass over the laid-out nodes
+    /// (both they and the marked nodes are in preorder, so one cursor suffices).
+    private static func places(of slot: PreparedSlot) -> [String: Rect] {
+        let elements = slot.namespaces.elements
+        guard !elements.isEmpty else { return [:] }
+        var out: [String: Rect] = [:]
+        out.reserveCapacity(elements.count)
+        var next = 0
+        slot.laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                guard next < elements.count else { return }
+                while next < elements.count && elements[next].path == nodes[index].path {
+                    out[nodes[index].path] = nodes[index].rect
+                    next += 1
+                }
+            }
+        }
+        return out
     }
 }

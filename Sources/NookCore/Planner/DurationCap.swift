@@ -14,16 +14,38 @@ struct DurationCap {
     private(set) var longest = 0.0
     private(set) var longestWhat = ""
 
-    init(limit: Double) { self.limit = limit.isFinite && limit > 0 ? limit : 2 }
+    /// Settle times already solved (the theme's springs, see `PlannerSettings`).
+    private let settled: [Spring: Double]
+
+    init(limit: Double, settled: [Spring: Double] = [:]) {
+        self.limit = limit.isFinite && limit > 0 ? limit : 2
+        self.settled = settled
+    }
+
+    /// The last few curves checked and their total durations: a plan mostly repeats one or
+    /// two curves, and a spring's settle time is solved for, so it is worth remembering.
+    private var known: [(curve: Curve, total: Double)] = []
+
+    private mutating func total(_ curve: Curve) -> Double {
+        if case .spring(let spring) = curve.kind {
+            if curve.initialVelocity == 0, let settle = settled[spring] { return curve.delay + settle }
+            if let hit = known.first(where: { $0.curve == curve }) { return hit.total }
+            let total = curve.totalDuration
+            if known.count >= 8 { known.removeFirst() }
+            known.append((curve, total))
+            return total
+        }
+        return curve.totalDuration
+    }
 
     /// `curve`, shortened when too long; counts what it shortened for the diagnostic.
-    mutating func apply(_ curve: Curve, what: String) -> Curve {
-        let total = curve.totalDuration
+    mutating func apply(_ curve: Curve, what: @autoclosure () -> String) -> Curve {
+        let total = total(curve)
         guard total > limit + 1e-9 else { return curve }
         capped += 1
         if total > longest {
             longest = total
-            longestWhat = what
+            longestWhat = what()
         }
         let factor = limit / total
         do {

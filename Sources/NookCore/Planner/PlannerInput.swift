@@ -12,31 +12,39 @@ public struct PlannerSettings: Hashable, Sendable {
     public var sharedElementAnimation: CurveOverride
     /// Replaces `motion.sharedElement.peek` (rule 14).
     public var sharedElementPeekAnimation: CurveOverride
-    /// When the renderer asked for sampled curves: frames per second for `samples` on the wire.
-    public var sampleRate: Double?
     /// `geometry.*` from the theme.
     public private(set) var geometry: GeometryTokens
     /// `rules.named` from the theme.
     public private(set) var namedRules: [String: String]
+    /// The settle time of every spring the theme holds, solved once here rather than per plan.
+    private(set) var settleTimes: [Spring: Double]
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
-        sharedElementAnimation: CurveOverride = .theme, sharedElementPeekAnimation: CurveOverride = .theme,
-        sampleRate: Double? = nil
+        sharedElementAnimation: CurveOverride = .theme, sharedElementPeekAnimation: CurveOverride = .theme
     ) {
         self.theme = theme
         self.display = display
         self.reduceMotion = reduceMotion
         self.sharedElementAnimation = sharedElementAnimation
         self.sharedElementPeekAnimation = sharedElementPeekAnimation
-        self.sampleRate = sampleRate
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        settleTimes = Self.settleTimes(theme)
     }
 
     private mutating func refreshFromTheme() {
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        settleTimes = Self.settleTimes(theme)
+    }
+
+    private static func settleTimes(_ theme: Theme) -> [Spring: Double] {
+        var out: [Spring: Double] = [:]
+        for token in theme.tokens.values {
+            if case .spring(let spring) = token.value, out[spring] == nil { out[spring] = spring.settleDuration }
+        }
+        return out
     }
 }
 

@@ -23,9 +23,18 @@ public struct PlannerScene: Hashable, Sendable {
             namedRules: settings.namedRules)
     }
 
+    /// Prepares a scene, reusing the resolved namespaces of any slot that `reusing` already
+    /// holds with the same name, owner and view (namespaces depend on nothing else), so a
+    /// broker that keeps its recent scenes only lays out what it shows again.
+    public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings, reusing: [PlannerScene]) {
+        self.init(
+            presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
+            namedRules: settings.namedRules, reusing: reusing)
+    }
+
     public init(
         presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
-        namedRules: [String: String] = [:]
+        namedRules: [String: String] = [:], reusing: [PlannerScene] = []
     ) {
         self.presentation = presentation
         self.content = content
@@ -34,7 +43,14 @@ public struct PlannerScene: Hashable, Sendable {
         prepared.reserveCapacity(layout.slots.count)
         for laidOut in layout.slots {
             let view = Self.view(for: laidOut, in: content, presentation: presentation) ?? ViewNode(kind: .zstack)
-            prepared.append(PreparedSlot(laidOut: laidOut, view: view, namedRules: namedRules))
+            let known = reusing.lazy.compactMap { scene in
+                scene.slots.first { $0.laidOut.slot == laidOut.slot && $0.laidOut.owner == laidOut.owner && $0.view == view }
+            }.first
+            if let known {
+                prepared.append(PreparedSlot(laidOut: laidOut, view: view, owner: known.owner, namespaces: known.namespaces))
+            } else {
+                prepared.append(PreparedSlot(laidOut: laidOut, view: view, namedRules: namedRules))
+            }
         }
         slots = prepared
     }
@@ -97,15 +113,28 @@ public struct PlannerScene: Hashable, Sendable {
 /// One slot of a prepared scene.
 public struct PreparedSlot: Hashable, Sendable {
     public var laidOut: LaidOutSlot
-    public var view: ViewNode
+    /// The slot's view, held in a one-element array so walks can read it in place through
+    /// the array's buffer (a view node is a large value; see `withNode`).
+    private var storage: [ViewNode]
+    public var view: ViewNode {
+        get { storage[0] }
+        set { storage[0] = newValue }
+    }
     public var owner: SlotOwner
     public var namespaces: SlotNamespaces
 
     public init(laidOut: LaidOutSlot, view: ViewNode, namedRules: [String: String] = [:]) {
         self.laidOut = laidOut
-        self.view = view
+        storage = [view]
         owner = SlotOwner(parsing: laidOut.owner)
         namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules)
+    }
+
+    init(laidOut: LaidOutSlot, view: ViewNode, owner: SlotOwner, namespaces: SlotNamespaces) {
+        self.laidOut = laidOut
+        storage = [view]
+        self.owner = owner
+        self.namespaces = namespaces
     }
 
     public var name: SlotName { laidOut.slot }
@@ -117,18 +146,47 @@ public struct PreparedSlot: Hashable, Sendable {
     public func rect(at path: String) -> Rect? { laidOut.layout.rect(at: path) }
 
     /// The view node at `path`, or nil when the path is not in this slot.
-    public func node(at path: String) -> ViewNode? {
+    public func node(at path: String) -> ViewNode? { withNode(at: path) { $0.pointee } }
+
+    /// Calls `body` with the view node at `path`, read in place (a view node is a large
+    /// value); nil when the path is not in this slot.
+    func withNode<R>(at path: String, _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
         let root = rootPath
         guard path.hasPrefix(root) else { return nil }
-        var node = view
-        let rest = path.dropFirst(root.count)
-        if rest.isEmpty { return node }
-        guard rest.first == "/" else { return nil }
-        for step in rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            guard let index = Int(step), index >= 0, index < node.children.count else { return nil }
-            node = node.children[index]
+        let rest = path.utf8.dropFirst(root.utf8.count)
+        var steps: [Int] = []
+        if !rest.isEmpty {
+            guard rest.first == UInt8(ascii: "/") else { return nil }
+            var number = -1
+            for byte in rest.dropFirst() {
+                if byte == UInt8(ascii: "/") {
+                    guard number >= 0 else { return nil }
+                    steps.append(number)
+                    number = -1
+                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    number = max(number, 0) &* 10 &+ Int(byte - UInt8(ascii: "0"))
+                } else {
+                    return nil
+                }
+            }
+            guard number >= 0 else { return nil }
+            steps.append(number)
         }
-        return node
+        return withRoot { Self.descend($0, steps[...], body) }
+    }
+
+    /// Calls `body` with the root view node, read in place.
+    func withRoot<R>(_ body: (UnsafePointer<ViewNode>) -> R) -> R {
+        storage.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    private static func descend<R>(_ node: UnsafePointer<ViewNode>, _ steps: ArraySlice<Int>,
+                                   _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
+        guard let first = steps.first else { return body(node) }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            guard first < children.count else { return nil }
+            return descend(children.baseAddress! + first, steps.dropFirst(), body)
+        }
     }
 
     fileprivate func collect(_ node: ViewNode, index: inout Int, into out: inout [SceneNode]) {
@@ -138,7 +196,7 @@ public struct PreparedSlot: Hashable, Sendable {
             SceneNode(
                 slot: laidOut.slot, owner: laidOut.owner, path: laid.path, kind: node.kind, rect: laid.rect,
                 props: node.props, variants: namespaces.variants[laid.path] ?? []))
-        for child in node.children { collect(child, index: &index, into: &out) }
+        for child in node.children.indices { collect(node.children[child], index: &index, into: &out) }
     }
 }
 

@@ -6,23 +6,46 @@
 /// beyond its parent's; everything below it waits with it.
 enum RowDelays {
     static func reveals(in slot: PreparedSlot, stagger: Double, header: Double) -> [(path: String, delay: Double)] {
-        var out: [(path: String, delay: Double)] = []
-        visit(slot.view, path: slot.rootPath, parentDelay: 0, ownDelay: slot.view.props.role == .header ? header : 0,
-              stagger: stagger, header: header, into: &out)
-        return out
+        withUnsafePointer(to: slot.view) { root in
+            guard delays(root) else { return [] }
+            var out: [(path: String, delay: Double)] = []
+            var index = 0
+            visit(root, nodes: slot.laidOut.layout.nodes, index: &index, parentDelay: 0,
+                  ownDelay: root.pointee.props.role == .header ? header : 0, stagger: stagger, header: header, into: &out)
+            return out
+        }
     }
 
+    // The walks take pointers: a view node is a large value, and reading it in place keeps
+    // these per-node passes free of copies.
+
+    /// True when some node staggers its children or is a header.
+    private static func delays(_ node: UnsafePointer<ViewNode>) -> Bool {
+        if node.pointee.props.stagger == true || node.pointee.props.role == .header { return true }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            guard let first = children.baseAddress else { return false }
+            for index in children.indices where delays(first + index) { return true }
+            return false
+        }
+    }
+
+    /// Walks in preorder; paths come from the laid-out nodes, so none is built.
     private static func visit(
-        _ node: ViewNode, path: String, parentDelay: Double, ownDelay: Double, stagger: Double, header: Double,
-        into out: inout [(path: String, delay: Double)]
+        _ node: UnsafePointer<ViewNode>, nodes: [LaidOutNode], index: inout Int, parentDelay: Double, ownDelay: Double,
+        stagger: Double, header: Double, into out: inout [(path: String, delay: Double)]
     ) {
         let delay = parentDelay + ownDelay
-        if delay > parentDelay + 1e-12 { out.append((path, delay)) }
-        let staggers = node.props.stagger == true && node.kind.isStack
-        for (index, child) in node.children.enumerated() {
-            let extra = (staggers ? Double(index) * stagger : 0) + (child.props.role == .header ? header : 0)
-            visit(child, path: NodePath.child(path, index), parentDelay: delay, ownDelay: extra, stagger: stagger,
-                  header: header, into: &out)
+        if delay > parentDelay + 1e-12, index < nodes.count { out.append((nodes[index].path, delay)) }
+        index += 1
+        let staggers = node.pointee.props.stagger == true && node.pointee.kind.isStack
+        node.pointee.children.withUnsafeBufferPointer { children in
+            guard let first = children.baseAddress else { return }
+            for number in children.indices {
+                let child = first + number
+                let extra = (staggers ? Double(number) * stagger : 0) + (child.pointee.props.role == .header ? header : 0)
+                visit(child, nodes: nodes, index: &index, parentDelay: delay, ownDelay: extra, stagger: stagger,
+                      header: header, into: &out)
+            }
         }
     }
 

@@ -8,12 +8,22 @@
 /// marks are size or decoration and are ignored.
 enum SameView {
     static func matches(_ a: ViewNode, _ b: ViewNode) -> Bool {
-        guard a.kind == b.kind, a.children.count == b.children.count, sameContent(a.props, b.props) else { return false }
-        for index in a.children.indices where !matches(a.children[index], b.children[index]) { return false }
-        return true
+        withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in matches(a, b) } }
     }
 
-    private static func sameContent(_ a: NodeProps, _ b: NodeProps) -> Bool {
+    /// Reads the trees in place (a view node is a large value).
+    static func matches(_ a: UnsafePointer<ViewNode>, _ b: UnsafePointer<ViewNode>) -> Bool {
+        guard a.pointee.kind == b.pointee.kind, a.pointee.children.count == b.pointee.children.count,
+              sameContent(a.pointee.props, b.pointee.props) else { return false }
+        return a.pointee.children.withUnsafeBufferPointer { left in
+            b.pointee.children.withUnsafeBufferPointer { right in
+                for index in left.indices where !matches(left.baseAddress! + index, right.baseAddress! + index) { return false }
+                return true
+            }
+        }
+    }
+
+    private static func sameContent(_ a: borrowing NodeProps, _ b: borrowing NodeProps) -> Bool {
         a.name == b.name && a.params == b.params && a.text == b.text && a.timerEnd == b.timerEnd && a.symbol == b.symbol
             && a.uri == b.uri && a.shape == b.shape && a.color == b.color && a.value == b.value && a.start == b.start
             && a.end == b.end && a.progressStyle == b.progressStyle && a.fontWeight == b.fontWeight

@@ -43,26 +43,29 @@ struct SurfaceMatching {
     var old = Side()
     var new = Side()
 
-    init(before: PlannerScene, after: PlannerScene, staying: Set<SlotIdentity>, marks: [String: ModuleMarks]) {
-        old = Self.collect(before, staying: staying, marks: marks)
-        new = Self.collect(after, staying: staying, marks: marks)
+    init(before: PlannerScene, after: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) {
+        old = Self.collect(before, staying: staying, marks: &marks)
+        new = Self.collect(after, staying: staying, marks: &marks)
         pairUp()
         explainExcluded()
     }
 
     // MARK: Collecting
 
-    static func collect(_ scene: PlannerScene, staying: Set<SlotIdentity>, marks: [String: ModuleMarks]) -> Side {
+    static func collect(_ scene: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) -> Side {
         var side = Side()
-        for (index, slot) in scene.slots.enumerated() {
-            let isCapsule = slot.name == .minimal
-            let isCompanion = scene.presentation == .companion && slot.name == .home
-            for element in slot.namespaces.elements where element.key.namespace == .nook || isCompanion {
-                let keys = answerKeys(element, owner: slot.owner, marks: marks)
+        for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
+            let name = scene.slots[index].name
+            let isCapsule = name == .minimal
+            let isCompanion = scene.presentation == .companion && name == .home
+            let owner = scene.slots[index].owner
+            let identity = scene.slots[index].identity
+            for element in scene.slots[index].namespaces.elements where element.key.namespace == .nook || isCompanion {
+                let keys = answerKeys(element, owner: owner, marks: &marks)
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
                 let candidate = Candidate(
-                    element: element, slotIndex: index, keys: keys, owner: slot.owner, identity: slot.identity,
-                    staying: staying.contains(slot.identity))
+                    element: element, slotIndex: index, keys: keys, owner: owner, identity: identity,
+                    staying: staying.contains(identity))
                 if isCapsule || isCompanion {
                     side.excluded.append((candidate, isCompanion))
                 } else if element.isSource {
@@ -83,9 +86,9 @@ struct SurfaceMatching {
         return side
     }
 
-    static func answerKeys(_ element: SharedElement, owner: SlotOwner, marks: [String: ModuleMarks]) -> AnswerKeys {
+    static func answerKeys(_ element: SharedElement, owner: SlotOwner, marks: inout MarkReader) -> AnswerKeys {
         guard element.key.namespace == .nook else { return AnswerKeys(keys: [element.key.key]) }
-        let moduleMarks = marks[owner.module] ?? ModuleMarks(module: owner.module, activities: [:])
+        let moduleMarks = marks.marks(of: owner.module)
         if let activity = owner.activity { return moduleMarks.answerKeys(activity: activity, id: element.id) }
         return moduleMarks.answerKeys(moduleLevelId: element.id)
     }

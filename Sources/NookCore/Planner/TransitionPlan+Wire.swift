@@ -4,8 +4,9 @@ extension TransitionPlan {
     /// dictionaries -> aa{sv}). Additions to the contract: `reveals` (rule 11), chrome
     /// `velocity` and `hide_dip`, slot `path`, and the scene's `presentation`, `chrome` and
     /// `capsules`.
-    /// - Parameter sampleRate: frames per second for curve `samples` (renderers without
-    ///   spring support); nil leaves samples out.
+    /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
+    ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
+    ///   per subscriber, so this is not a planner setting.
     public func wireDictionary(sampleRate: Double? = nil) -> [String: PropValue] {
         func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate)) }
         var chromeEntry: [String: PropValue] = [

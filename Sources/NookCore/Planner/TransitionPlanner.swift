@@ -46,24 +46,43 @@ public enum TransitionPlanner {
         inFlight: InFlightPlan? = nil, marks: [String: ModuleMarks]? = nil
     ) -> TransitionPlan {
         var builder = PlanBuilder(before: before, after: after, action: action, settings: settings, inFlight: inFlight,
-                                  marks: marks ?? ModuleMarks.reading(before, after))
+                                  marks: MarkReader(given: marks, scenes: [before, after]))
         return builder.build()
     }
 }
 
 extension ModuleMarks {
-    /// The nook ids each activity marks in the views of these scenes, per module.
-    public static func reading(_ scenes: PlannerScene...) -> [String: ModuleMarks] {
-        var ids: [String: [String: Set<String>]] = [:]
+    /// The nook ids each activity of `module` marks in the views of these scenes.
+    public static func reading(module: String, in scenes: [PlannerScene]) -> ModuleMarks {
+        var activities: [String: Set<String>] = [:]
         for scene in scenes {
-            for slot in scene.slots {
-                guard let activity = slot.owner.activity else { continue }
-                ids[slot.owner.module, default: [:]][activity, default: []].formUnion(slot.namespaces.nookIds)
+            for index in scene.slots.indices where scene.slots[index].owner.module == module {
+                guard let activity = scene.slots[index].owner.activity else { continue }
+                activities[activity, default: []].formUnion(scene.slots[index].namespaces.nookIds)
             }
         }
-        var out: [String: ModuleMarks] = [:]
-        for (module, activities) in ids { out[module] = ModuleMarks(module: module, activities: activities) }
-        return out
+        return ModuleMarks(module: module, activities: activities)
+    }
+}
+
+/// Each module's marks (rule 8): the caller's when given, else read from the scenes, one
+/// module at a time and only for modules whose nook ids are in play.
+struct MarkReader {
+    let given: [String: ModuleMarks]?
+    let scenes: [PlannerScene]
+    private var read: [String: ModuleMarks] = [:]
+
+    init(given: [String: ModuleMarks]?, scenes: [PlannerScene]) {
+        self.given = given
+        self.scenes = scenes
+    }
+
+    mutating func marks(of module: String) -> ModuleMarks {
+        if let given { return given[module] ?? ModuleMarks(module: module, activities: [:]) }
+        if let known = read[module] { return known }
+        let marks = ModuleMarks.reading(module: module, in: scenes)
+        read[module] = marks
+        return marks
     }
 }
 
@@ -90,7 +109,7 @@ struct PlanBuilder {
     let action: PlanAction
     let settings: PlannerSettings
     let inFlight: InFlightPlan?
-    let marks: [String: ModuleMarks]
+    var marks: MarkReader
     let theme: Theme
 
     var fresh = false
@@ -109,7 +128,7 @@ struct PlanBuilder {
     var diagnostics: [Diagnostic] = []
 
     init(before: PlannerScene, after: PlannerScene, action: PlanAction, settings: PlannerSettings, inFlight: InFlightPlan?,
-         marks: [String: ModuleMarks]) {
+         marks: MarkReader) {
         self.before = before
         self.after = after
         self.action = action
@@ -134,7 +153,7 @@ struct PlanBuilder {
         if fresh {
             explainFreshWindow()
         } else {
-            let matching = SurfaceMatching(before: before, after: after, staying: staying, marks: marks)
+            let matching = SurfaceMatching(before: before, after: after, staying: staying, marks: &marks)
             for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
                 diagnostics.append(suffixing)
             }
@@ -164,6 +183,9 @@ struct PlanBuilder {
             }
         }
 
+        // The chrome of a presentation that stays follows its content.
+        if !fresh && before.presentation == after.presentation { chromeFollowsContent() }
+
         // Step 8: delayed rows.
         delayedRows()
 
@@ -179,7 +201,7 @@ struct PlanBuilder {
         }
 
         // Step 10: the cap.
-        var cap = DurationCap(limit: theme.duration(at: "motion.maxDuration") ?? 2)
+        var cap = DurationCap(limit: theme.duration(at: "motion.maxDuration") ?? 2, settled: settings.settleTimes)
         chrome.curve = cap.apply(chrome.curve, what: "chrome")
         for index in elements.indices {
             elements[index].curve = cap.apply(elements[index].curve, what: "element " + elements[index].toPath)
@@ -207,30 +229,32 @@ struct PlanBuilder {
     mutating func diffSlots() {
         fadeCurve = Self.fade(theme)
         var oldIndex: [SlotIdentity: Int] = [:]
-        if !fresh { for (index, slot) in before.slots.enumerated() { oldIndex[slot.identity] = index } }
+        if !fresh { for index in before.slots.indices { oldIndex[before.slots[index].identity] = index } }
         var seen: Set<SlotIdentity> = []
         let content = theme.curve(at: "transition.content") ?? fadeCurve
-        for (index, slot) in after.slots.enumerated() {
-            seen.insert(slot.identity)
-            guard let previous = oldIndex[slot.identity] else {
+        for index in after.slots.indices {
+            let identity = after.slots[index].identity
+            seen.insert(identity)
+            guard let previous = oldIndex[identity] else {
                 appearing.append(index)
-                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .appear, curve: fadeCurve))
+                slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .appear, curve: fadeCurve))
                 continue
             }
-            staying.insert(slot.identity)
-            if before.slots[previous].view == slot.view {
-                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .stay, curve: .none(source: "stay")))
+            staying.insert(identity)
+            if before.slots[previous].view == after.slots[index].view {
+                slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .stay, curve: .none(source: "stay")))
             } else {
                 updated.append((previous, index))
-                let animates = action.animate && slot.view.props.animate != false
+                let animates = action.animate && after.slots[index].view.props.animate != false
                 slots.append(
-                    SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .update,
+                    SlotChange(slot: identity.slot, owner: identity.owner, change: .update,
                                curve: animates ? content : .none(source: "animate: false")))
             }
         }
         if !fresh {
-            for slot in before.slots where !seen.contains(slot.identity) {
-                slots.append(SlotChange(slot: slot.name, owner: slot.laidOut.owner, change: .disappear, curve: fadeCurve))
+            for index in before.slots.indices where !seen.contains(before.slots[index].identity) {
+                let identity = before.slots[index].identity
+                slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .disappear, curve: fadeCurve))
             }
         }
     }
@@ -266,6 +290,20 @@ struct PlanBuilder {
         }
     }
 
+    /// When the presentation stays (a content update), the chrome grows or shrinks with its
+    /// content: on the first animating scope's curve, else `transition.content`; not at all
+    /// for `animate: false`.
+    mutating func chromeFollowsContent() {
+        if !action.animate {
+            chromeCurve = Curve.none(source: "animate: false")
+        } else if let scope = layout.first?.curve ?? elements.first(where: { $0.clip == .none })?.curve {
+            chromeCurve = scope
+            chromeCurve.source = "content -> " + scope.source
+        } else {
+            chromeCurve = theme.curve(at: "transition.content") ?? chromeCurve
+        }
+    }
+
     func chromePlan() -> ChromePlan {
         let from = fresh && action.cause != .show && before.presentation != .hidden ? after.layout.chrome : before.layout.chrome
         let to = after.layout.chrome
@@ -291,13 +329,22 @@ struct PlanBuilder {
 
     /// Class and group problems in the views that come or change with this plan.
     mutating func newViewDiagnostics() {
-        for (index, slot) in after.slots.enumerated() where !staying.contains(slot.identity) || updated.contains(where: { $0.new == index }) {
-            diagnostics += slot.namespaces.diagnostics
+        for index in after.slots.indices where !after.slots[index].namespaces.diagnostics.isEmpty {
+            if !staying.contains(after.slots[index].identity) || updated.contains(where: { $0.new == index }) {
+                diagnostics += after.slots[index].namespaces.diagnostics
+            }
         }
     }
 
     /// Rule 12: an activity that swaps its capsule for the pill (or back) cross-fades.
     mutating func explainCapsuleSwaps() {
+        func has(_ scene: PlannerScene, capsule: Bool) -> Bool {
+            scene.slots.contains { slot in
+                capsule ? slot.laidOut.slot == .minimal : slot.laidOut.slot == .compactLeading || slot.laidOut.slot == .compactTrailing
+            }
+        }
+        let swaps = (has(before, capsule: true) && has(after, capsule: false)) || (has(after, capsule: true) && has(before, capsule: false))
+        guard swaps else { return }
         func owners(_ scene: PlannerScene, _ names: Set<SlotName>) -> Set<String> {
             Set(scene.slots.filter { names.contains($0.name) }.map(\.laidOut.owner))
         }
@@ -320,6 +367,11 @@ struct PlanBuilder {
         conversion = .viaHidden
         let dip = theme.duration(at: "motion.hideDip") ?? 0.12
         hideDip = dip
+        // The chrome drops to hidden at once, waits out the dip, then grows into the panel.
+        if let delayed = try? chromeCurve.withDelay(chromeCurve.delay + dip) {
+            chromeCurve = delayed
+            chromeCurve.source += ", after motion.hideDip"
+        }
         for index in slots.indices where slots[index].change == .appear {
             if let delayed = try? slots[index].curve.withDelay(dip) {
                 slots[index].curve = delayed
@@ -330,18 +382,18 @@ struct PlanBuilder {
     }
 
     func surfaceMove(_ pair: SurfaceMatching.Pair) -> ElementMove {
-        let oldSlot = before.slots[pair.old.slotIndex]
-        let newSlot = after.slots[pair.new.slotIndex]
-        let fromRect = oldSlot.rect(at: pair.old.element.path) ?? oldSlot.laidOut.rect
-        let toRect = newSlot.rect(at: pair.new.element.path) ?? newSlot.laidOut.rect
+        let o = pair.old.slotIndex
+        let n = pair.new.slotIndex
+        let fromRect = before.slots[o].rect(at: pair.old.element.path) ?? before.slots[o].laidOut.rect
+        let toRect = after.slots[n].rect(at: pair.new.element.path) ?? after.slots[n].laidOut.rect
         let destination = pair.new.element
-        let sameView = oldSlot.node(at: pair.old.element.path).flatMap { a in
-            newSlot.node(at: destination.path).map { SameView.matches(a, $0) }
+        let sameView = before.slots[o].withNode(at: pair.old.element.path) { a in
+            after.slots[n].withNode(at: destination.path) { SameView.matches(a, $0) } ?? false
         } ?? false
         return ElementMove(
             fromPath: pair.old.element.path, toPath: destination.path, key: pair.key, namespace: .nook,
             module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: destination.id,
-            fromSlot: oldSlot.name, toSlot: newSlot.name,
+            fromSlot: before.slots[o].name, toSlot: after.slots[n].name,
             fromRect: RectMath.start(from: fromRect, to: toRect, properties: destination.properties, anchor: destination.anchor),
             toRect: toRect, style: destination.style, crossFade: !sameView,
             hideSource: pair.old.staying || pair.new.staying, clip: .chrome, properties: destination.properties,
@@ -368,7 +420,7 @@ struct PlanBuilder {
         let transition = ContentTransition(old: old, new: new, action: action, theme: theme, reduceMotion: reduceMotion,
                                            claimed: claimed, marks: marks)
         elements += transition.elements
-        layout += transition.layout
+        if layout.isEmpty { layout = transition.layout } else { layout += transition.layout }
         diagnostics += transition.diagnostics
     }
 
@@ -379,15 +431,17 @@ struct PlanBuilder {
         let header = theme.duration(at: "motion.header.delay") ?? 0.08
         let base = slots.first { $0.change == .appear }.map { _ in hideDip ?? 0 } ?? 0
         for index in appearing {
-            let slot = after.slots[index]
-            let isPanel = slot.name == .expanded || slot.name == .widget || (slot.name == .home && after.presentation == .expanded)
+            let name = after.slots[index].name
+            let isPanel = name == .expanded || name == .widget || (name == .home && after.presentation == .expanded)
             guard isPanel else { continue }
-            let rows = RowDelays.reveals(in: slot, stagger: stagger, header: header)
+            let rows = RowDelays.reveals(in: after.slots[index], stagger: stagger, header: header)
+            guard !rows.isEmpty else { continue }
+            let rootPath = after.slots[index].rootPath
             for row in rows {
                 let curve = (try? fadeCurve.withDelay(base + row.delay)) ?? fadeCurve
                 reveals.append(RowReveal(path: row.path, delay: curve.delay, curve: curve))
             }
-            for element in elements where element.toSlot == slot.name && PathPrefix.contains(slot.rootPath, element.toPath) {
+            for element in elements where element.toSlot == name && PathPrefix.contains(rootPath, element.toPath) {
                 guard let delay = RowDelays.delay(of: element.toPath, in: rows) else { continue }
                 diagnostics.append(
                     Diagnostic(

@@ -1,0 +1,183 @@
+import NookCore
+
+/// Planning cost (SPEC: a typical scene of 8 activities with 64 nodes each, p50 under 50 µs;
+/// 10,000 nodes under 10 ms, growing linearly). Each timed run is what the broker pays per
+/// plan: preparing the destination scene (layout and namespace resolution of every slot),
+/// matching and building the plan. The origin scene is the previous plan's destination, so it
+/// is prepared once outside the timing, as the broker keeps it. Run from a release build.
+func runPlannerBenchmark() {
+    let settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2))
+    print("planner: layout + matching + plan per transition")
+    print("  case                                        nodes    runs    p50 (µs)    p99 (µs)   p50 per node (ns)")
+
+    // The typical scene: 8 live activities of 64 nodes each (compact 6 + 6, minimal 4, expanded 48).
+    let typical = PlannerBenchmarkScenes.activities(8)
+    let pill = PlannerScene(presentation: .pill, content: typical.pill, settings: settings)
+    let typicalOpen = plannerMeasure("open, nothing reused (8 x 64 nodes)", nodes: 8 * 64, runs: 20_000) {
+        let after = PlannerScene(presentation: .expanded, content: typical.expanded, settings: settings)
+        return TransitionPlanner.plan(from: pill, to: after, action: PlanAction(cause: .open, serial: 2), settings: settings)
+    }
+    let expanded = PlannerScene(presentation: .expanded, content: typical.expanded, settings: settings)
+    // As the broker runs it: the namespaces of views it prepared before are reused.
+    let typicalWarm = plannerMeasure("open, recent scenes reused (8 x 64 nodes)", nodes: 8 * 64, runs: 20_000) {
+        let after = PlannerScene(presentation: .expanded, content: typical.expanded, settings: settings, reusing: [pill, expanded])
+        return TransitionPlanner.plan(from: pill, to: after, action: PlanAction(cause: .open, serial: 2), settings: settings)
+    }
+    _ = plannerMeasure("close, recent scenes reused (8 x 64 nodes)", nodes: 8 * 64, runs: 20_000) {
+        let after = PlannerScene(presentation: .pill, content: typical.pill, settings: settings, reusing: [pill])
+        return TransitionPlanner.plan(from: expanded, to: after, action: PlanAction(cause: .close, serial: 3), settings: settings)
+    }
+
+    // Growth: one expanded view of n nodes updated with a changed animation value, so every
+    // node is compared, moved and every shared element matched.
+    var perNode: [Int: Double] = [:]
+    var p50At10k = 0.0
+    for (nodes, runs) in [(64, 20_000), (1_000, 2_000), (10_000, 200)] {
+        let old = PlannerBenchmarkScenes.update(nodes: nodes, value: "a")
+        let new = PlannerBenchmarkScenes.update(nodes: nodes, value: "b")
+        let before = PlannerScene(presentation: .expanded, content: old, settings: settings)
+        let p50 = plannerMeasure("content update, every node animates", nodes: nodes, runs: runs) {
+            let after = PlannerScene(presentation: .expanded, content: new, settings: settings)
+            return TransitionPlanner.plan(
+                from: before, to: after, action: PlanAction(cause: .activityUpdated, serial: 2), settings: settings)
+        }
+        perNode[nodes] = p50 * 1000 / Double(nodes)
+        if nodes == 10_000 { p50At10k = p50 }
+    }
+    let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
+    print("  per-node cost, 10,000 vs 64 nodes: \(plannerFormat(ratio))x (about 1 means linear growth)")
+    print("  typical scene p50 under 50 µs: cold \(plannerFormat(typicalOpen)) µs \(typicalOpen < 50 ? "yes" : "NO"), "
+          + "reusing recent scenes \(plannerFormat(typicalWarm)) µs \(typicalWarm < 50 ? "yes" : "NO")")
+    print("  10,000 nodes under 10 ms (p50 \(plannerFormat(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+}
+
+/// Times `body` `runs` times after a warm-up; prints a row and returns the p50 in µs.
+private func plannerMeasure(_ label: String, nodes: Int, runs: Int, _ body: () -> TransitionPlan) -> Double {
+    var checksum = 0
+    for _ in 0..<max(3, runs / 20) { checksum &+= body().elements.count }
+    var samples: [Double] = []
+    samples.reserveCapacity(runs)
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        let start = clock.now
+        let plan = body()
+        let elapsed = start.duration(to: clock.now)
+        checksum &+= plan.elements.count &+ plan.layout.count
+        samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+    }
+    samples.sort()
+    let p50 = samples[samples.count / 2]
+    let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+    let name = label + String(repeating: " ", count: max(0, 42 - label.count))
+    print("  \(name)", plannerPad(nodes, 7), plannerPad(runs, 7), plannerPad(p50, 11), plannerPad(p99, 11),
+          plannerPad(p50 * 1000 / Double(nodes), 19), "  (checksum \(checksum % 1000))")
+    return p50
+}
+
+private func plannerFormat(_ value: Double) -> String {
+    guard value.isFinite else { return String(value) }
+    let hundredths = Int(value * 100 + (value < 0 ? -0.5 : 0.5))
+    let fraction = abs(hundredths % 100)
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+private func plannerPad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+private func plannerPad(_ value: Double, _ width: Int) -> String {
+    let text = plannerFormat(value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+/// Scenes for the planner benchmark.
+enum PlannerBenchmarkScenes {
+    /// `count` activities of one module each, 64 nodes per activity; the first is primary.
+    static func activities(_ count: Int) -> (pill: SceneContent, expanded: SceneContent) {
+        func owner(_ index: Int) -> String { "module\(index)/activity\(index)" }
+        var minimal: [OwnedView] = []
+        for index in 1..<count { minimal.append(OwnedView(owner: owner(index), view: compact(nodes: 4, marked: false))) }
+        let pill = SceneContent(
+            compactLeading: OwnedView(owner: owner(0), view: compact(nodes: 6, marked: true)),
+            compactTrailing: OwnedView(owner: owner(0), view: compact(nodes: 6, marked: false)), minimal: minimal)
+        var expanded = pill
+        expanded.expanded = .activity(OwnedView(owner: owner(0), view: panel()))
+        return (pill, expanded)
+    }
+
+    /// A 48-node expanded view that fits the panel: two columns of rows (icon, title and
+    /// subtitle, progress), the first row's icon marked `cover`, one `group` with shared icons.
+    static func panel() -> ViewNode {
+        var number = 0
+        func row() -> ViewNode {
+            var icon = ViewNode(kind: .image)
+            icon.props.symbol = "music.note"
+            if number == 0 { icon.props.shared = SharedMark(id: "cover") } else { icon.props.classes = "shared-[icon\(number)] size-5" }
+            var titles = ViewNode(kind: .vstack, children: [text("Track \(number)", size: 11), text("Artist", size: 10)])
+            titles.props.alignment = .leading
+            titles.props.spacing = 0
+            var progress = ViewNode(kind: .progress)
+            progress.props.value = 0.4
+            progress.props.maxWidth = 40
+            number += 1
+            return ViewNode(kind: .hstack, children: [icon, titles, progress])
+        }
+        let left = ViewNode(kind: .vstack, children: (0..<5).map { _ in row() })
+        let right = ViewNode(kind: .vstack, children: (0..<4).map { _ in row() })
+        var root = ViewNode(kind: .hstack, children: [left, right])
+        root.props.classes = "group"
+        return root
+    }
+
+    /// A small compact view: an hstack of an icon (marked `cover` when asked) and texts.
+    static func compact(nodes: Int, marked: Bool) -> ViewNode {
+        var icon = ViewNode(kind: .view)
+        icon.props.name = "CoverArt"
+        icon.props.width = 20
+        icon.props.height = 20
+        if marked { icon.props.shared = SharedMark(id: "cover") }
+        var children = [icon]
+        while children.count < nodes - 1 { children.append(text("\(children.count)", size: 11)) }
+        return ViewNode(kind: .hstack, children: children)
+    }
+
+    static func update(nodes: Int, value: String) -> SceneContent {
+        SceneContent(expanded: .activity(OwnedView(owner: "music/song", view: rows(nodes: nodes, value: value))))
+    }
+
+    /// A `group` stack of rows (icon marked `shared-[icon<n>]`, two texts, a timer, a
+    /// progress bar) with exactly `nodes` nodes; `value` is the scope's animation value, and
+    /// the icons grow when it is not "a", so the update moves things.
+    static func rows(nodes: Int, value: String) -> ViewNode {
+        var rows: [ViewNode] = []
+        var remaining = nodes - 1
+        var number = 0
+        let big = value != "a"
+        while remaining >= 6 {
+            var icon = ViewNode(kind: .image)
+            icon.props.symbol = "music.note"
+            icon.props.classes = "shared-[icon\(number)] " + (big ? "size-8" : "size-6")
+            var titles = ViewNode(kind: .vstack, children: [text("Track \(number)", size: 13), text("Artist", size: 11)])
+            titles.props.alignment = .leading
+            var progress = ViewNode(kind: .progress)
+            progress.props.value = 0.4
+            progress.props.maxWidth = 60
+            rows.append(ViewNode(kind: .hstack, children: [icon, titles, progress]))
+            remaining -= 6
+            number += 1
+        }
+        while remaining > 0 { rows.append(text("extra \(remaining)", size: 11)); remaining -= 1 }
+        var root = ViewNode(kind: .vstack, children: rows)
+        root.props.classes = "group animate-smooth"
+        root.props.animationValue = value
+        return root
+    }
+
+    static func text(_ string: String, size: Double) -> ViewNode {
+        var node = ViewNode(kind: .text)
+        node.props.text = string
+        node.props.fontSize = size
+        return node
+    }
+}
