@@ -29,7 +29,7 @@ public enum Command: Hashable, Sendable {
     case themeLoad(path: String)
     case themeSet(token: String, value: DBusValue)
     case animationSet(which: String, curve: CurveArgument)
-    /// Not possible through the contract (see `unsupportedReason`).
+    /// `Control.EndActivity`: the user dismisses any module's activity.
     case end(module: String, activity: String, dismissal: String)
     case record(svg: String, limit: RecordLimit, display: DisplayArguments)
 }
@@ -153,19 +153,10 @@ extension Command {
         case .themeLoad: [.setTokens([:])]
         case .themeSet(let token, let value): [.setTokens([token: value])]
         case .animationSet(let which, let curve): [.setSharedElementAnimation(which, curve.vardict)]
-        case .end: []
+        case .end(let module, let activity, let dismissal): [.endActivity(module: module, activity: activity, dismissal: dismissal)]
         }
     }
 
-    /// Why the contract cannot do this, for commands it cannot do.
-    ///
-    /// `EndActivity` lives on `org.nook.Nook1.Modules`, takes no module argument and acts for
-    /// the module bound to the calling connection; the broker refuses every other connection
-    /// (`AccessDenied`). Control has no way to end another connection's activity, so nookctl
-    /// says so instead of making a call that can only fail.
-    public var unsupportedReason: String? {
-        guard case .end(let module, let activity, _) = self else { return nil }
-        return "cannot end \(module)/\(activity): only the connection that registered '\(module)' may call "
-            + "org.nook.Nook1.Modules.EndActivity, and org.nook.Nook1.Control has no method to end another connection's activity"
-    }
+    /// Why the contract cannot do this, for commands it cannot do (none, today).
+    public var unsupportedReason: String? { nil }
 }

@@ -79,8 +79,9 @@ extension ContractCall {
         ContractCall(NookContract.render, "Subscribe", [.vardict(display)], signature: "a{sv}", reply: "oa{sv}")
     }
     public static let unsubscribe = ContractCall(NookContract.render, "Unsubscribe")
-    public static func endActivity(_ activity: String, dismissal: String) -> ContractCall {
-        ContractCall(NookContract.modules, "EndActivity", [.string(activity), .vardict(["dismissal": .string(dismissal)])],
-                     signature: "sa{sv}")
+    /// `Control.EndActivity` (added to v1): ends any module's activity as the user.
+    public static func endActivity(module: String, activity: String, dismissal: String) -> ContractCall {
+        ContractCall(NookContract.control, "EndActivity", [.string(module), .string(activity), .vardict(["dismissal": .string(dismissal)])],
+                     signature: "ssa{sv}")
     }
 }

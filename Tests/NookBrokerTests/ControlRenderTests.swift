@@ -210,6 +210,31 @@ import Testing
         }
     }
 
+    /// `Control.EndActivity` (added to v1): the user ends another connection's activity; the
+    /// module is told, and a renderer sees the activity end.
+    @Test func controlEndActivityDismissesAndTellsTheModule() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let music = try await BrokerClient.connect(bus)
+            try await music.register("music")
+            try await music.start("song", Self.songSpec())
+            let renderer = try await Renderer.subscribe(bus)
+            let user = try await BrokerClient.connect(bus)
+            _ = await expectDBusError(.unknownActivity, containing: "podcast") {
+                try await user.call("EndActivity", [.string("music"), .string("podcast"), WireCodec.vardict([:])], interface: "org.nook.Nook1.Control")
+            }
+            try await user.call("EndActivity", [.string("music"), .string("song"), WireCodec.vardict(["dismissal": .string("immediate")])],
+                                interface: "org.nook.Nook1.Control")
+            #expect(try await user.activities().isEmpty)
+            #expect(await eventually { music.diagnosticCodes.contains("activity-dismissed") }, "the module was not told")
+            #expect(await renderer.plan { $0["cause"] == .string("activity_ended") }?["to"] == .string("hidden"))
+            for client in [user, music, renderer.client] { await client.close() }
+            _ = await nookd.stop()
+        }
+    }
+
     /// A renderer sharing no code with us: Debian's python3-dbus (libdbus-1) subscribes and
     /// prints the serial and cause of every plan it gets.
     @Test func pythonRendererReceivesPlans() async throws {

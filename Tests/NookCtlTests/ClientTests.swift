@@ -95,11 +95,11 @@ import Testing
         #expect(captured.err.isEmpty)
     }
 
-    @Test func endSaysWhyItCannotAndCallsNothing() async throws {
+    @Test func endAsksControlToEndTheActivity() async throws {
         let result = try await run(["end", "timer/tea"])
-        #expect(result.status == NookCtlKit.ExitStatus.failure)
-        #expect(result.calls.isEmpty)
-        #expect(result.err.hasPrefix("nookctl: cannot end timer/tea: only the connection that registered 'timer'"))
+        #expect(result.status == NookCtlKit.ExitStatus.ok)
+        #expect(result.calls.first?.hasPrefix("Control.EndActivity(") == true, "\(result.calls)")
+        #expect(result.out == "ended timer/tea\n")
     }
 
     @Test func previewExplainsOrPrintsJSON() async throws {

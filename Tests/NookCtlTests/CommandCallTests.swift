@@ -59,11 +59,11 @@ import Testing
         #expect(try calls(["record", "--svg", "x.svg"]).map(\.member) == ["Subscribe"])
     }
 
-    @Test func endIsRefusedWithAReason() throws {
-        let command = try ArgumentParser.parse(["end", "timer/tea"]).command
-        #expect(command.calls.isEmpty)
-        #expect(command.unsupportedReason?.contains("org.nook.Nook1.Modules.EndActivity") == true)
-        #expect(command.unsupportedReason?.hasPrefix("cannot end timer/tea") == true)
+    @Test func endCallsControlEndActivity() throws {
+        let calls = try ArgumentParser.parse(["end", "timer/tea", "--immediate"]).command.calls
+        #expect(calls.map(\.member) == ["EndActivity"])
+        #expect(calls.first?.interface == "org.nook.Nook1.Control")
+        #expect(calls.first?.arguments == [.string("timer"), .string("tea"), .vardict(["dismissal": .string("immediate")])])
     }
 
     @Test func themeFilesFlattenToDottedPaths() throws {

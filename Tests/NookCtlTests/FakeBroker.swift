@@ -52,6 +52,9 @@ final class FakeBroker: @unchecked Sendable {
             returnsSerial("OpenCompanion", [DBusArgument("module", "s")]),
             returnsSerial("CloseCompanion", []),
             returnsSerial("DisplayChanged", [DBusArgument("display", "a{sv}")]),
+            DBusMethod("EndActivity", in: [DBusArgument("module", "s"), DBusArgument("activity", "s"), DBusArgument("options", "a{sv}")]) { call in
+                record(call); return []
+            },
             DBusMethod("GetState", out: [DBusArgument("state", "a{sv}")]) { call in record(call); return [FakeBroker.state] },
             DBusMethod("PreviewPlan", in: [DBusArgument("action", "s"), DBusArgument("options", "a{sv}")], out: [DBusArgument("plan", "a{sv}")]) { call in
                 record(call)

@@ -5,4 +5,6 @@ extension DiagnosticCode {
     public static let staleUpdate: DiagnosticCode = "stale-update"
     /// A module id was taken back with activities it had before (after a restart).
     public static let moduleRestored: DiagnosticCode = "module-restored"
+    /// An activity was ended through `Control.EndActivity` (by the user), not by its module.
+    public static let activityDismissed: DiagnosticCode = "activity-dismissed"
 }

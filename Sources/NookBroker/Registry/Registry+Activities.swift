@@ -134,6 +134,26 @@ extension Registry {
         return actions
     }
 
+    /// `Control.EndActivity(s module, s activity, a{sv} options)`: the user (not the module)
+    /// ends an activity, as when a person dismisses it. The module learns of it through an
+    /// `activity-dismissed` diagnostic, so it can stop updating it.
+    public mutating func dismiss(_ ref: ActivityRef, options: [String: PropValue], now: BrokerTime) throws(RegistryError) -> [RegistryAction] {
+        let reader = SpecReader(values: options, context: "EndActivity \"\(ref)\" options")
+        guard modules[ref.module] != nil else { throw RegistryError(.unknownModule, "no module \"\(ref.module)\"") }
+        guard modules[ref.module]!.activities[ref.activity] != nil else {
+            throw RegistryError(.unknownActivity, "module \"\(ref.module)\" has no activity \"\(ref.activity)\"")
+        }
+        let dismissal = try reader.choice("dismissal", Dismissal.self) ?? .default
+        var diagnostics = reader.unknownKeys(known: ["dismissal"], module: ref.module)
+        diagnostics.append(Diagnostic(.activityDismissed, .info, "activity \"\(ref.activity)\" was ended from Control (dismissed by the user)",
+                                      module: ref.module, id: ref.activity))
+        var actions = deliver(diagnostics, module: ref.module)
+        modules[ref.module]!.activities[ref.activity] = nil
+        actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: ref.module, activity: ref.activity, dismissal: dismissal)))
+        actions.append(.persist)
+        return actions
+    }
+
     static func checkLabel(_ label: String, context: String) throws(RegistryError) {
         if label.isEmpty {
             throw RegistryError(.invalidArgs, "\(context): key 'accessibility_label' must not be empty")

@@ -64,6 +64,15 @@ extension Broker {
                     let record = try Self.record(call, 0, "DisplayChanged display")
                     return [.uint64(try assumeIsolated { broker in try broker.displayChanged(call.sender, display: record) })]
                 },
+                // An addition to contract v1: lets a person (nookctl, a shell) dismiss any activity.
+                DBusMethod("EndActivity", in: [arg("module", "s"), arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
+                    let ref = ActivityRef(module: try call.argument(0), activity: try call.argument(1))
+                    let options = try Self.record(call, 2, "EndActivity options")
+                    try assumeIsolated { broker in
+                        try broker.apply { registry, now throws(RegistryError) in try registry.dismiss(ref, options: options, now: now) }
+                    }
+                    return []
+                },
                 DBusMethod("GetState", out: [arg("state", "a{sv}")]) { [self] _ in
                     assumeIsolated { $0.stateReply() }
                 },

@@ -87,10 +87,10 @@ public enum VerbTable {
             return .animationSet(which: which, curve: try ValueParsing.curve(p.positionals[1], verb: p.verb))
         },
         VerbSpec("end", "M/A [--immediate]",
-                 summary: "Refused: the contract lets only the module's own connection end its activities.",
+                 summary: "End any module's activity, as the user (its module is told with a diagnostic).",
                  options: [OptionSpec("--immediate", "dismissal 'immediate' instead of 'default'")],
                  positionals: [PositionalSpec("M/A", "the activity to end")],
-                 calls: "none (Modules.EndActivity is for the module's own connection)") { p throws(UsageError) in
+                 calls: "Control.EndActivity(ssa{sv})") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             return .end(module: module, activity: activity, dismissal: p.has("--immediate") ? "immediate" : "default")
         },

@@ -62,9 +62,9 @@ public struct NookControlClient: Sendable {
             }
             _ = try await call(.setTokens(tokens))
             output.out("sent \(tokens.count) tokens\n")
-        case .end:
-            output.err("nookctl: \(command.unsupportedReason ?? "")\n")
-            return .failure
+        case .end(let module, let activity, _):
+            for contractCall in command.calls { _ = try await call(contractCall) }
+            output.out("ended \(module)/\(activity)\n")
         case .watch(let json, let display, let count):
             let end = try await subscribe(display: display, limit: count.map(RecordLimit.count)) { recorded in
                 output.out((json ? PlanJSON.json(recorded.plan) : PlanSummary.line(recorded.plan)) + "\n")

@@ -20,10 +20,6 @@ public enum NookCtl {
             output.out(HelpText.help(for: verb))
             return .ok
         }
-        if case .end = invocation.command {
-            output.err("nookctl: \(invocation.command.unsupportedReason ?? "")\n")
-            return .failure
-        }
         let connection: BusConnection
         do {
             connection = try await BusConnection.connect(to: invocation.address.map(BusAddress.address) ?? .session, description: "nookctl")
