@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),
+        .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,45 @@
+import Foundation
+import NookBus
+import NookModuleAPI
+import NookTestSupport
+import Testing
+
+/// The example modules as real processes against the real nookd.
+@Suite(.serialized) struct ExampleModuleTests {
+    @Test func timerModuleWithTwoTimersShowsTwoActivities() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let timers = try ProductProcess(
+                "TimerModule", ["--timers", "2", "--duration", "600", "--address", bus.address], logDirectory: scratch.url)
+            #expect(await eventually { await observer.activities() == ["timer/t1", "timer/t2"] }, "\(timers.log)")
+            // Both mark `timer`: the broker told the module its ids are suffixed (rule 8).
+            #expect(await eventually { timers.log.contains("id-suffixed") }, "\(timers.log)")
+            #expect(try await observer.state()["module"] == .string("timer"))
+            // SIGTERM: the module ends its timers and exits cleanly.
+            #expect(await timers.stop(SIGTERM) == 0, "\(timers.log)")
+            #expect(await eventually { await observer.activities().isEmpty })
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
+    @Test func timerModuleEndsTimersThatRunOut() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let timers = try ProductProcess(
+                "TimerModule", ["--timers", "1", "--duration", "1", "--address", bus.address], logDirectory: scratch.url)
+            // The process exits by itself once its only timer ran out and was ended.
+            #expect(await eventually { !timers.isRunning }, "\(timers.log)")
+            #expect(timers.log.contains("all timers done"), "\(timers.log)")
+            #expect(await observer.activities().isEmpty)
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+}

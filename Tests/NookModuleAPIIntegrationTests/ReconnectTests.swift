@@ -1,0 +1,62 @@
+import Foundation
+import NookBus
+import NookModuleAPI
+import NookTestSupport
+import Testing
+
+/// The module keeps publishing across a broker that is killed and started again.
+@Suite(.serialized) struct ReconnectTests {
+    @Test func survivesKilledAndRestartedNookd() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let first = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            let diagnostics = Recorder(module.diagnostics())
+            var pasta = ModuleTransportTests.timer("pasta", text: "9:00", relevance: 2)
+            try await module.start(pasta)
+            try await module.start(ModuleTransportTests.timer("rice", mark: "rice-timer", relevance: 1))
+            // Wait until the broker has saved both, so the restarted one restores them.
+            #expect(await eventually { Set(first.storedActivities(of: "kitchen").keys) == ["pasta", "rice"] })
+
+            await first.process.stop(SIGKILL)
+            #expect(await eventually { events.all.contains(.brokerLost) }, "\(events.all)")
+            #expect(await module.isConnected == false)
+
+            // While the broker is away: an update, an end, a new activity, new content.
+            pasta.setCompactTrailing { Text("4:42").nookSharedElement("timer", style: .scale) }
+            #expect(try await module.update(pasta) == .queued)
+            pasta.setMinimal { Text("4:41") }
+            #expect(try await module.update(pasta) == .queued)  // only the latest state is sent
+            #expect(try await module.end(activityID: "rice") == .queued)
+            #expect(try await module.start(ModuleTransportTests.timer("tea", mark: "tea-timer")) == .queued)
+            #expect(try await module.configure { $0.setHome { Text("home while away") } } == .queued)
+
+            // Same state directory: the broker restores pasta and rice, the module takes them back.
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            #expect(await eventually { events.all.filter { $0 == .connected }.count == 1 }, "\(events.all)")
+            #expect(await module.isConnected)
+            #expect(await observer.activities() == ["kitchen/pasta", "kitchen/tea"])
+            #expect(await eventually {
+                let stored = nookd.storedActivities(of: "kitchen")
+                return stored["pasta"]?.contains("4:42") == true && stored["pasta"]?.contains("4:41") == true
+                    && stored["rice"] == nil && stored["tea"] != nil
+            }, "\(nookd.storedActivities(of: "kitchen"))")
+            #expect(diagnostics.all.contains { $0.code.rawValue == "module-restored" }, "\(diagnostics.all)")
+            #expect(!events.all.contains { if case .deliveryFailed = $0 { true } else { false } }, "\(events.all)")
+
+            // And the link is ordinary again.
+            pasta.setCompactTrailing { Text("3:00").nookSharedElement("timer", style: .scale) }
+            #expect(try await module.update(pasta) == .delivered)
+            #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("3:00") == true })
+
+            events.stop()
+            diagnostics.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+}
