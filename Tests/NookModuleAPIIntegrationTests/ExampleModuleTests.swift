@@ -42,4 +42,24 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func musicModuleSimulatePublishesTheSong() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let music = try ProductProcess(
+                "MusicModule", ["--simulate", "--track-seconds", "1", "--address", bus.address], logDirectory: scratch.url)
+            #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)")
+            // The playlist advances on its own: the second song replaces the first in the activity.
+            #expect(await eventually {
+                nookd.storedActivities(of: "music")["song"]?.contains { $0.contains("Paper Lanterns") } == true
+            }, "\(music.log)")
+            #expect(await music.stop(SIGINT) == 0, "\(music.log)")
+            #expect(await eventually { await observer.activities().isEmpty })
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
