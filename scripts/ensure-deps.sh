@@ -13,6 +13,8 @@ declare -A checks=(
   [systemd]="command -v busctl"
   [libglib2.0-bin]="command -v gdbus"
   [python3-dbus]="/usr/bin/python3 -c 'import dbus'"
+  [mpv]="command -v mpv"
+  [mpv-mpris]="test -f /usr/lib/mpv-mpris/mpris.so"
 )
 
 missing=()

@@ -19,7 +19,7 @@ func builtProduct(_ name: String) throws -> URL {
     return found
 }
 
-/// A process of this package started by a test, its stderr in a log file, ended by its pid.
+/// A process of this package (or an absolute path) started by a test, its stderr in a log file, ended by its pid.
 final class ProductProcess: @unchecked Sendable {
     // Process is not Sendable; this wrapper only signals by pid and waits for the exit.
     private let process: Process
@@ -27,10 +27,10 @@ final class ProductProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 
     init(_ product: String, _ arguments: [String], logDirectory: URL, environment extra: [String: String] = [:]) throws {
-        logFile = logDirectory.appendingPathComponent("\(product)-\(UUID().uuidString).log")
+        logFile = logDirectory.appendingPathComponent("\((product as NSString).lastPathComponent)-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process = Process()
-        process.executableURL = try builtProduct(product)
+        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : try builtProduct(product)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         process.standardInput = FileHandle.nullDevice
