@@ -59,4 +59,55 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func connectsBeforeTheBrokerStartsAndPublishesWhenItAppears() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            // No broker yet: connecting still works, and calls are kept.
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            #expect(await module.isConnected == false)
+            #expect(try await module.start(ModuleTransportTests.timer("pasta")) == .queued)
+            #expect(try await module.start(ModuleTransportTests.timer("rice", mark: "rice-timer")) == .queued)
+            #expect(try await module.end(activityID: "rice") == .queued)
+
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
+            let observer = try await Observer.connect(bus)
+            #expect(await observer.activities() == ["kitchen/pasta"])
+            #expect(try await observer.state()["module"] == .string("kitchen"))
+
+            events.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
+    @Test func republishesEverythingToABrokerThatLostItsState() async throws {
+        let first = try Scratch(), second = try Scratch()
+        defer { first.remove(); second.remove() }
+        try await PrivateBus.with { bus in
+            let lost = try await Nookd(bus: bus, home: first.url)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            try await module.start(ModuleTransportTests.timer("pasta", text: "7:00"))
+            await lost.process.stop(SIGKILL)
+            #expect(await eventually { events.all.contains(.brokerLost) })
+
+            // A new broker with an empty state directory: the module starts everything again.
+            let nookd = try await Nookd(bus: bus, home: second.url)
+            #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
+            let observer = try await Observer.connect(bus)
+            #expect(await observer.activities() == ["kitchen/pasta"])
+            #expect(try await observer.state()["module"] == .string("kitchen"))
+            #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("7:00") == true })
+
+            events.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
