@@ -64,8 +64,12 @@ actor MPRISBridge {
     }
 
     func signalled(by sender: String) async {
-        guard let chosen, players[chosen] == sender else { return }
-        await refresh()
+        if let chosen, players[chosen] == sender {
+            await refresh()
+        } else if players.values.contains(sender) {
+            // Another player changed (it may have started playing): choose again.
+            await choose()
+        }
     }
 
     /// Picks a player (a playing one first) and reports what it plays.

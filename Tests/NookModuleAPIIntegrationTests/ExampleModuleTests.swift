@@ -18,6 +18,17 @@ import Testing
             // Both mark `timer`: the broker told the module its ids are suffixed (rule 8).
             #expect(await eventually { timers.log.contains("id-suffixed") }, "\(timers.log)")
             #expect(try await observer.state()["module"] == .string("timer"))
+            // Each countdown is marked `timer` (scaled) and sent as an end time; the home marks
+            // every timer with its activity id.
+            #expect(await eventually {
+                let stored = nookd.storedActivities(of: "timer")
+                return ["t1", "t2"].allSatisfy { stored[$0].map { ["timer", "scale", "TimerText", "timer_end"].allSatisfy($0.contains) } == true }
+            }, "\(nookd.storedActivities(of: "timer"))")
+            #expect(await eventually {
+                let home = nookd.storedContent(of: "timer")["home"] ?? []
+                return home.contains("timer.t1") && home.contains("timer.t2")
+            }, "\(nookd.storedContent(of: "timer"))")
+            #expect(nookd.storedContent(of: "timer")["widget"]?.contains("2 timers") == true)
             // SIGTERM: the module ends its timers and exits cleanly.
             #expect(await timers.stop(SIGTERM) == 0, "\(timers.log)")
             #expect(await eventually { await observer.activities().isEmpty })

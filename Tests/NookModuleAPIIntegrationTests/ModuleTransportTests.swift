@@ -1,6 +1,6 @@
 import Foundation
 import NookBus
-import NookModuleAPI
+@_spi(Testing) import NookModuleAPI
 import NookTestSupport
 import Testing
 
@@ -105,6 +105,29 @@ import Testing
             #expect(await eventually { diagnostics.all.contains { $0.code == .idSuffixed } }, "\(diagnostics.all)")
             let suffixed = try #require(diagnostics.all.first { $0.code == .idSuffixed })
             #expect(suffixed.module == "kitchen" && suffixed.id == "timer" && suffixed.severity == .info)
+            diagnostics.stop()
+            await module.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
+    @Test func diagnosticsStreamReceivesStaleUpdate() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let module = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
+            let diagnostics = Recorder(module.diagnostics())
+            var pasta = Self.timer("pasta")
+            try await module.start(pasta)  // sequence 1
+            pasta.relevance = 4
+            try await module.update(pasta)  // sequence 2
+            // The SDK never goes backwards; a raw call on its connection does.
+            _ = try await module.sendUnchecked(
+                "UpdateActivity", [.string("pasta"), WireCodec.vardict(["relevance": .double(1), "sequence": .uint(1)])])
+            #expect(await eventually { diagnostics.all.contains { $0.code.rawValue == "stale-update" } }, "\(diagnostics.all)")
+            let stale = try #require(diagnostics.all.first { $0.code.rawValue == "stale-update" })
+            #expect(stale.severity == .warning && stale.id == "pasta" && stale.module == "kitchen" && stale.path == "sequence")
             diagnostics.stop()
             await module.close()
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")

@@ -299,3 +299,18 @@ public actor NookModule {
         }
     }
 }
+
+extension NookModule {
+    /// Sends one raw Modules call on this module's connection, bypassing the model. For tests
+    /// that need the broker's reaction to something the SDK never sends (a stale `sequence`).
+    @_spi(Testing)
+    public func sendUnchecked(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        do {
+            return try await send(member, arguments)
+        } catch .refused(let error) {
+            throw error
+        } catch .away {
+            throw NookModuleError(.disconnected, "the broker is not running")
+        }
+    }
+}
