@@ -110,4 +110,46 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func aQueuedStartTheNewBrokerRefusesIsReportedAndDropped() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let first = try await Nookd(bus: bus, home: scratch.url)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            // The broker's limit is 32 activities per module: the 33rd is refused, by name.
+            for index in 1...32 {
+                try await ModuleTransportTests.timer("t\(index)", mark: "timer-\(index)").start(on: module)
+            }
+            let refused = await #expect(throws: NookModuleError.self) {
+                try await module.start(ModuleTransportTests.timer("t33", mark: "timer-33"))
+            }
+            #expect(refused?.code == .limitsExceeded && refused?.message.contains("t33") == true, "\(String(describing: refused))")
+            #expect(await module.activities.count == 32)
+
+            // Away: end one, start two. On return the last start does not fit and is reported.
+            await first.process.stop(SIGKILL)
+            #expect(await eventually { events.all.contains(.brokerLost) })
+            #expect(try await module.end(activityID: "t1") == .queued)
+            #expect(try await module.start(ModuleTransportTests.timer("t33", mark: "timer-33")) == .queued)
+            #expect(try await module.start(ModuleTransportTests.timer("t34", mark: "timer-34")) == .queued)
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
+            let failures = events.all.compactMap { event -> NookModuleError? in
+                if case .deliveryFailed(let error) = event { return error }
+                return nil
+            }
+            #expect(failures.map(\.code) == [.limitsExceeded] && failures.first?.message.contains("t34") == true, "\(failures)")
+            #expect(await module.activities.map(\.id).contains("t34") == false)
+            let observer = try await Observer.connect(bus)
+            let live = await observer.activities()
+            #expect(live.count == 32 && live.contains("kitchen/t33") && !live.contains("kitchen/t1"), "\(live)")
+
+            events.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }

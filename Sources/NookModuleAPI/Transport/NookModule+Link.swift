@@ -175,7 +175,9 @@ extension NookModule {
             guard case .refused(let refusal) = error, !initial else { throw error }
             eventsHub.yield(.deliveryFailed(refusal))
         }
-        for activityID in startOrder {
+        // Ends first, so a broker near its activity limit has room for the starts.
+        let ending = startOrder.filter { entries[$0]?.ending != nil }
+        for activityID in ending + startOrder.filter({ !ending.contains($0) }) {
             do throws(SendFailure) {
                 try await reconcile(activityID)
             } catch {
