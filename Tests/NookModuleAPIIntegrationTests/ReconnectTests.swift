@@ -2,6 +2,7 @@ import Foundation
 import NookBus
 import NookModuleAPI
 import NookTestSupport
+import Synchronization
 import Testing
 
 /// The module keeps publishing across a broker that is killed and started again.
@@ -152,4 +153,43 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func updatesRacingAKilledBrokerEndInTheLatestState() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let first = try await Nookd(bus: bus, home: scratch.url)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            try await module.start(ModuleTransportTests.timer("pasta", text: "u0"))
+            let delivered = Counter()
+            // Updates keep coming while the broker is killed underneath them and comes back.
+            let updates = Task {
+                for index in 1...1000 {
+                    let result = try await module.update(ModuleTransportTests.timer("pasta", text: "u\(index)"))
+                    if result == .delivered { delivered.increment() }
+                }
+            }
+            #expect(await eventually { delivered.value >= 30 })
+            await first.process.stop(SIGKILL)
+            #expect(await eventually { events.all.contains(.brokerLost) })
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            try await updates.value
+            #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
+            #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("u1000") == true },
+                "\(nookd.storedActivities(of: "kitchen"))")
+            #expect(!events.all.contains { if case .deliveryFailed = $0 { true } else { false } }, "\(events.all)")
+
+            events.stop()
+            await module.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+}
+
+/// A count shared between a test and a task it started.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
