@@ -133,4 +133,38 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func callsAfterCloseOrALostBusThrowDisconnected() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let nookd = try await Nookd(bus: bus, home: scratch.url)
+        let closed = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
+        await closed.close()
+        let afterClose = await #expect(throws: NookModuleError.self) { try await closed.start(Self.timer("pasta")) }
+        #expect(afterClose?.code == .disconnected)
+
+        let module = try await NookModule.connect(NookModuleConfiguration(id: "pantry"), address: .bus(bus.address))
+        let events = Recorder(module.events())
+        try await module.start(Self.timer("pasta"))
+        bus.stop()  // the bus daemon dies under the module (and the broker)
+        let text = Counter()
+        let noticed = await eventually {
+            text.increment()
+            do {
+                try await module.update(Self.timer("pasta", text: "\(text.value)"))
+                return false
+            } catch let error as NookModuleError {
+                return error.code == .disconnected
+            } catch {
+                return false
+            }
+        }
+        #expect(noticed)
+        #expect(await eventually { events.all.contains(.disconnected) }, "\(events.all)")
+        events.stop()
+        await module.close()
+        await nookd.process.stop(SIGKILL)
+    }
 }

@@ -45,7 +45,7 @@ import Testing
                 return stored["pasta"]?.contains("4:42") == true && stored["pasta"]?.contains("4:41") == true
                     && stored["rice"] == nil && stored["tea"] != nil
             }, "\(nookd.storedActivities(of: "kitchen"))")
-            #expect(diagnostics.all.contains { $0.code.rawValue == "module-restored" }, "\(diagnostics.all)")
+            #expect(await eventually { diagnostics.all.contains { $0.code.rawValue == "module-restored" } }, "\(diagnostics.all)")
             #expect(!events.all.contains { if case .deliveryFailed = $0 { true } else { false } }, "\(events.all)")
 
             // And the link is ordinary again.

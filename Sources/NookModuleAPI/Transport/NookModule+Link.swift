@@ -101,8 +101,10 @@ extension NookModule {
         eventsHub.yield(.brokerLost)
     }
 
+    /// The bus connection is gone (its stream ended, or a call found it closed).
     func busClosed() {
-        guard !isClosed else { return }
+        guard !isClosed, !busLost else { return }
+        busLost = true
         brokerLeft()
         eventsHub.yield(.disconnected)
     }
@@ -203,11 +205,15 @@ extension NookModule {
     /// Delivers the model's state of one activity, for a call that changed it. On refusal,
     /// `undo` puts the model back to what the broker has, and the error is thrown.
     func deliver(_ activityID: String, undo: (isolated NookModule) -> Void) async throws -> NookDelivery {
-        guard await readyToSend() else { return .queued }
+        guard await readyToSend() else {
+            try ensureUsable()
+            return .queued
+        }
         do {
             try await reconcile(activityID)
             return .delivered
         } catch .away {
+            try ensureUsable()
             return .queued
         } catch .refused(let error) {
             undo(self)
@@ -314,6 +320,7 @@ extension NookModule {
         } catch {
             // Not there, or not answering: register and resend everything once it answers.
             if registeredWith == owner { registeredWith = nil }
+            if await !connection.isOpen { busClosed() }
             throw .away
         }
     }

@@ -62,6 +62,8 @@ public actor NookModule {
     var monitor: Task<Void, Never>?
     var diagnosticsMatch: MatchToken?
     var isClosed = false
+    /// The bus connection itself died: nothing can be delivered any more.
+    var busLost = false
 
     /// The broker's unique name, readable on the bus thread to filter the `Diagnostics` signal.
     let brokerCell = BrokerCell()
@@ -176,12 +178,17 @@ public actor NookModule {
         try Self.validate(configuration)
         await enterGate()
         defer { leaveGate() }
+        try ensureUsable()
         self.configuration = configuration
-        guard await readyToSend() else { return .queued }
+        guard await readyToSend() else {
+            try ensureUsable()
+            return .queued
+        }
         do {
             try await sendContent()
             return .delivered
         } catch .away {
+            try ensureUsable()
             return .queued
         } catch .refused(let error) {
             throw error
@@ -214,6 +221,7 @@ public actor NookModule {
         try Self.validate(activity)
         await enterGate()
         defer { leaveGate() }
+        try ensureUsable()
         if let existing = entries[activity.id], existing.ending == nil {
             throw NookModuleError(.activityExists, "activity \"\(activity.id)\" of module \"\(id)\" is already live (use update)")
         }
@@ -242,6 +250,7 @@ public actor NookModule {
         try Self.validate(activity)
         await enterGate()
         defer { leaveGate() }
+        try ensureUsable()
         guard var entry = entries[activity.id], entry.ending == nil else {
             throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activity.id)\"")
         }
@@ -270,6 +279,7 @@ public actor NookModule {
     public func end(activityID: String, dismissal: NookDismissal = .default) async throws -> NookDelivery {
         await enterGate()
         defer { leaveGate() }
+        try ensureUsable()
         guard var entry = entries[activityID], entry.ending == nil else {
             throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activityID)\"")
         }
@@ -284,6 +294,12 @@ public actor NookModule {
     }
 
     // MARK: Local checks
+
+    /// Throws `Disconnected` once the module was closed or its bus connection died.
+    func ensureUsable() throws(NookModuleError) {
+        if isClosed { throw NookModuleError(.disconnected, "module \"\(id)\" was closed") }
+        if busLost { throw NookModuleError(.disconnected, "module \"\(id)\": the bus connection closed") }
+    }
 
     static func validate(_ configuration: NookModuleConfiguration) throws(NookModuleError) {
         for call in configuration.setContentCalls {
