@@ -133,6 +133,8 @@ public actor NookModule {
     }
 
     /// Ends every activity and removes the module's content (`Unregister`), then closes.
+    /// With the broker away there is nobody to tell: the module just closes, and the broker's
+    /// grace period ends what it kept.
     public func unregister() async throws {
         await enterGate()
         defer { leaveGate() }
@@ -156,7 +158,7 @@ public actor NookModule {
     /// The link's events (connected, broker lost, deliveries refused), from the moment of the call.
     public nonisolated func events() -> AsyncStream<NookModuleEvent> { eventsHub.subscribe() }
 
-    /// True while the module is registered with a running broker and nothing is held back.
+    /// True while the module is registered with the running broker, so calls are delivered at once.
     public var isConnected: Bool { broker != nil && registeredWith == broker }
 
     /// The activities started and not ended, in start order, as last set by the module.
