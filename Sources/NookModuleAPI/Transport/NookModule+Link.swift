@@ -1,5 +1,4 @@
 import NookBus
-import Synchronization
 
 // How a module keeps the broker in step with what it publishes.
 //
@@ -14,21 +13,6 @@ import Synchronization
 //    whole model again (a restored activity is replaced by `StartActivity`, see
 //    docs/broker.md), clears slots it no longer fills and ends activities it no longer has.
 // 4. All of that runs behind one gate, so deliveries reach the broker in call order.
-
-/// Why a call did not go through.
-enum SendFailure: Error {
-    /// The broker is not there (or stopped answering): keep the change for later.
-    case away
-    /// The broker answered with an error.
-    case refused(NookModuleError)
-}
-
-/// The broker's unique name, shared with the bus thread.
-final class BrokerCell: Sendable {
-    private let owner = Mutex<String?>(nil)
-    func set(_ name: String?) { owner.withLock { $0 = name } }
-    func isOwner(_ sender: String) -> Bool { owner.withLock { $0 == sender } }
-}
 
 extension NookModule {
     /// Errors that mean "the broker is not there", not "the broker said no".
