@@ -185,6 +185,37 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    @Test func endsWhatARestoredBrokerKeptThatTheModuleHadEnded() async throws {
+        let first = try Scratch(), second = try Scratch()
+        defer { first.remove(); second.remove() }
+        try await PrivateBus.with { bus in
+            let old = try await Nookd(bus: bus, home: first.url)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            try await module.start(ModuleTransportTests.timer("pasta"))
+            try await module.start(ModuleTransportTests.timer("rice", mark: "rice-timer"))
+            #expect(await eventually { Set(old.storedActivities(of: "kitchen").keys) == ["pasta", "rice"] })
+            // A state file from before the end: as if the broker died before saving it.
+            let stale = second.url.appendingPathComponent("state")
+            try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: old.stateDirectory.appendingPathComponent("state.json"), to: stale.appendingPathComponent("state.json"))
+            #expect(try await module.end(activityID: "rice") == .delivered)
+            await old.process.stop(SIGKILL)
+            #expect(await eventually { events.all.contains(.brokerLost) })
+
+            let nookd = try await Nookd(bus: bus, home: second.url)
+            #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
+            let observer = try await Observer.connect(bus)
+            #expect(await eventually { await observer.activities() == ["kitchen/pasta"] })
+
+            events.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
 
 /// A count shared between a test and a task it started.
