@@ -67,6 +67,16 @@ import Testing
             #expect(await eventually {
                 nookd.storedActivities(of: "music")["song"]?.contains { $0.contains("Paper Lanterns") } == true
             }, "\(music.log)")
+            // The views the brief asks for: the cover marked `cover`, the equalizer, the note,
+            // a progress sent as start and end; the home's cover is marked too.
+            let song = nookd.storedActivities(of: "music")["song"] ?? []
+            for expected in ["CoverArt", "cover", "EqualizerBars", "music.note", "progress", "start", "end", "peek", "expanded"] {
+                #expect(song.contains(expected), "\(expected) missing from \(song)")
+            }
+            #expect(await eventually {
+                let home = nookd.storedContent(of: "music")["home"] ?? []
+                return home.contains("CoverArt") && home.contains("cover")
+            }, "\(nookd.storedContent(of: "music"))")
             #expect(await music.stop(SIGINT) == 0, "\(music.log)")
             #expect(await eventually { await observer.activities().isEmpty })
             await observer.close()
