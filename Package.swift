@@ -30,7 +30,7 @@ let package = Package(
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit"]),
-        .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI"], path: "Examples/MusicModule"),
+        .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI", "NookBus"], path: "Examples/MusicModule"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),
+        .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

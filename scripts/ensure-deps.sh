@@ -14,6 +14,8 @@ declare -A checks=(
   [libglib2.0-bin]="command -v gdbus"
   [python3-dbus]="/usr/bin/python3 -c 'import dbus'"
   [python3-gi]="/usr/bin/python3 -c 'from gi.repository import GLib'"
+  [mpv]="command -v mpv"
+  [mpv-mpris]="test -f /usr/lib/mpv-mpris/mpris.so"
 )
 
 missing=()

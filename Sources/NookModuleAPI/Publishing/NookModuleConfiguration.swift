@@ -61,6 +61,9 @@ public struct NookModuleConfiguration: Hashable, Sendable {
     /// Every `SetContent` call that publishes the configuration, in slot order.
     public var setContentCalls: [SetContent] { ModuleSlot.allCases.compactMap { content[$0] } }
 
+    /// Puts a slot back to a known state (the SDK's undo when the broker refuses a view).
+    mutating func restore(_ slot: ModuleSlot, to call: SetContent?) { content[slot] = call }
+
     private mutating func set(_ slot: ModuleSlot, animate: Bool, _ node: ViewNode) {
         var node = node
         if !animate { node.props.animate = false }

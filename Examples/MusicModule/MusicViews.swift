@@ -1,0 +1,132 @@
+import NookModuleAPI
+
+/// The album cover, or a note on a tile when the player has none. One custom view wherever
+/// the cover shows, so the broker moves it as the same view between pill, peek, expanded
+/// view and home.
+struct CoverArt: NookView {
+    var track: Track
+
+    var nookParams: [String: PropValue] {
+        track.artURL.map { ["art_url": .string($0)] } ?? [:]
+    }
+
+    var body: some NookView {
+        if let artURL = track.artURL {
+            Image(uri: artURL)
+        } else {
+            ZStack {
+                RoundedRectangle(cornerRadius: 4).fill(.indigo)
+                Image(systemName: "music.note")
+            }
+        }
+    }
+}
+
+/// Bars that dance while music plays. A renderer that knows `EqualizerBars` animates them
+/// itself from `playing`; others draw the static bars of the body.
+struct EqualizerBars: NookView {
+    var playing: Bool
+
+    var nookParams: [String: PropValue] { ["playing": .bool(playing)] }
+
+    var body: some NookView {
+        HStack(spacing: 2) {
+            ForEach([0.5, 1.0, 0.7, 0.85], id: \.self) { level in
+                Capsule().fill(.green).frame(width: 3, height: playing ? 14 * level : 3)
+            }
+        }
+    }
+}
+
+/// Title and artist, stacked.
+struct TrackDetails: NookView {
+    var track: Track
+    var size: Double = 13
+
+    var body: some NookView {
+        VStack(alignment: .leading, spacing: 2) {
+            Text(track.title).font(size: size, weight: .semibold)
+            Text(track.artist).font(size: size - 2).opacity(0.7)
+        }
+    }
+}
+
+/// The song's position: advanced by the renderer from start and end while playing (no
+/// per-second messages), a fixed fraction while paused.
+struct SongProgress: NookView {
+    var now: NowPlaying
+
+    var body: some NookView {
+        if now.playing, let end = now.endsAt {
+            ProgressView(start: now.startedAt, end: end)
+        } else if let length = now.track.length, length > .zero {
+            ProgressView(value: now.position / length)
+        }
+    }
+}
+
+enum MusicViews {
+    /// The `song` activity: the cover (marked `cover`) in the pill, the peek and the
+    /// expanded view; the equalizer right of the notch; a note in a capsule.
+    static func song(_ now: NowPlaying) -> NookLiveActivity {
+        let track = now.track
+        var song = NookLiveActivity(id: "song", accessibilityLabel: "Now playing: \(track.title) by \(track.artist)") {
+            CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
+        } compactTrailing: {
+            EqualizerBars(playing: now.playing)
+        } minimal: {
+            Image(systemName: "music.note")
+        }
+        song.setPeek {
+            HStack(spacing: 8) {
+                CoverArt(track: track).frame(width: 36, height: 36).nookSharedElement("cover")
+                TrackDetails(track: track)
+            }
+        }
+        song.setExpanded {
+            VStack(alignment: .leading, spacing: 8) {
+                HStack(spacing: 12) {
+                    CoverArt(track: track).frame(width: 64, height: 64).nookSharedElement("cover")
+                    TrackDetails(track: track, size: 15)
+                }
+                SongProgress(now: now)
+            }
+        }
+        return song
+    }
+
+    /// The module's own views: a note in the pill when nothing plays, the home (the big
+    /// cover, marked `cover` too, so the pill's cover grows into it) and a board widget.
+    static func configuration(_ now: NowPlaying?) -> NookModuleConfiguration {
+        var configuration = NookModuleConfiguration(id: "music", displayName: "Music", version: "1.0")
+        configuration.setCompactLeading {
+            Image(systemName: "music.note")
+        }
+        configuration.setHome {
+            if let now {
+                HStack(spacing: 16) {
+                    CoverArt(track: now.track).frame(width: 156, height: 156).nookSharedElement("cover")
+                    VStack(alignment: .leading, spacing: 8) {
+                        TrackDetails(track: now.track, size: 17)
+                        Text(now.source).font(size: 11).opacity(0.5)
+                        SongProgress(now: now)
+                    }
+                }
+            } else {
+                Text("Nothing playing")
+            }
+        }
+        configuration.setWidget {
+            HStack(spacing: 8) {
+                if let now {
+                    CoverArt(track: now.track).frame(width: 32, height: 32)
+                    TrackDetails(track: now.track, size: 12)
+                } else {
+                    Image(systemName: "music.note")
+                    Text("Nothing playing")
+                }
+            }
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,32 @@
+import NookModuleAPI
+
+/// One song, as a player describes it.
+struct Track: Hashable, Sendable {
+    var title: String
+    var artist: String
+    /// Cover art (`file://`, `https://`), when the player has one.
+    var artURL: String?
+    var length: Duration?
+}
+
+/// What is playing, and where in the song: the position was `position` at `sampled`.
+struct NowPlaying: Hashable, Sendable {
+    var track: Track
+    var playing: Bool
+    var position: Duration
+    var sampled: NookInstant
+    /// Where it comes from: the player's name on the bus, or "Simulator".
+    var source: String
+
+    /// When the song would have started, playing without a pause until `sampled`.
+    var startedAt: NookInstant { sampled - position }
+    /// When it ends at this pace; nil when the player gives no length.
+    var endsAt: NookInstant? { track.length.map { startedAt + $0 } }
+
+    /// The same song on the same timeline (within a second): re-sampling the position of a
+    /// song that simply kept playing must not send a new progress to the broker.
+    func sameTimeline(as other: NowPlaying) -> Bool {
+        track == other.track && playing == other.playing && source == other.source
+            && abs((startedAt - other.startedAt) / .milliseconds(1)) < 1000
+    }
+}

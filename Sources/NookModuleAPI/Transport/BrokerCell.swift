@@ -1,0 +1,8 @@
+import Synchronization
+
+/// The broker's unique name, shared with the bus thread.
+final class BrokerCell: Sendable {
+    private let owner = Mutex<String?>(nil)
+    func set(_ name: String?) { owner.withLock { $0 = name } }
+    func isOwner(_ sender: String) -> Bool { owner.withLock { $0 == sender } }
+}

@@ -1,0 +1,334 @@
+import NookBus
+
+/// A module's live link to the Nook broker: registers the module, publishes its content and
+/// activities, and keeps them published when the broker restarts.
+///
+/// ```swift
+/// var configuration = NookModuleConfiguration(id: "music", displayName: "Music")
+/// configuration.setCompactLeading { Image(systemName: "music.note") }
+/// let module = try await NookModule.connect(configuration)
+///
+/// var song = NookLiveActivity(id: "song", accessibilityLabel: "Now playing") {
+///     CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
+/// } compactTrailing: {
+///     EqualizerBars(level: 0.6)
+/// } minimal: {
+///     Image(systemName: "music.note")
+/// }
+/// try await module.start(song)
+/// song.setExpanded { SongDetail(track: track) }
+/// try await module.update(song)             // sends only the expanded view
+/// try await module.end(song, dismissal: .default)
+/// ```
+///
+/// Delivery. Calls reach the broker one at a time, in the order they were made; each update
+/// carries only the views and values that changed since the last delivered state, with a
+/// `sequence` larger than any before it for that activity.
+///
+/// Broker restarts. The module follows the broker's name on the bus. When the broker leaves,
+/// calls keep succeeding and return `.queued`: the SDK keeps the latest state of every
+/// activity, every end, and the module's content. When a broker appears again, the module
+/// registers again and sends all of it, by itself; `events()` reports each step.
+///
+/// Errors. A refused call throws `NookModuleError` with the contract's error name and the
+/// broker's message, and the SDK forgets the refused change (its view of the activity stays
+/// what the broker has). Views are checked in the module first with the broker's own
+/// validator, so a bad view is refused even while the broker is away.
+public actor NookModule {
+    static let brokerName = "org.nook.Nook1"
+    static let objectPath: ObjectPath = "/org/nook/Nook1"
+    static let modulesInterface = "org.nook.Nook1.Modules"
+    static let controlInterface = "org.nook.Nook1.Control"
+
+    /// The module id.
+    public nonisolated let id: String
+
+    let connection: BusConnection
+    /// The configuration as the module last set it.
+    public internal(set) var configuration: NookModuleConfiguration
+    /// Module content the current broker has from us, by slot.
+    var deliveredContent: [ModuleSlot: SetContent] = [:]
+    var entries: [String: ActivityEntry] = [:]
+    /// Activity ids in the order they were started: replays keep the broker's start order.
+    var startOrder: [String] = []
+
+    /// The broker's unique name while it owns `org.nook.Nook1`; nil while it is away.
+    var broker: String?
+    /// The broker instance this module registered with; calls are only sent when it is `broker`.
+    var registeredWith: String?
+    /// True after the first registration: later ones are reconnects.
+    var everRegistered = false
+    var gate = SerialGate()
+    var monitor: Task<Void, Never>?
+    var diagnosticsMatch: MatchToken?
+    var isClosed = false
+    /// The bus connection itself died: nothing can be delivered any more.
+    var busLost = false
+
+    /// The broker's unique name, readable on the bus thread to filter the `Diagnostics` signal.
+    let brokerCell = BrokerCell()
+    let diagnosticsHub = Broadcast<Diagnostic>()
+    let eventsHub = Broadcast<NookModuleEvent>()
+
+    init(connection: BusConnection, configuration: NookModuleConfiguration) {
+        self.connection = connection
+        self.configuration = configuration
+        self.id = configuration.id
+    }
+
+    deinit {
+        monitor?.cancel()
+        diagnosticsHub.finish()
+        eventsHub.finish()
+    }
+
+    // MARK: Connecting
+
+    /// Connects to the bus, registers the module and publishes `configuration`'s content.
+    ///
+    /// When no broker is running the module still connects: it registers and publishes as
+    /// soon as one appears (on the session bus, asking D-Bus to start one).
+    /// - Parameters:
+    ///   - configuration: the module id, its info and its content.
+    ///   - address: `.session` (default) or another bus.
+    /// - Throws: `NookModuleError`: the broker refused the registration (`ModuleTaken`,
+    ///   `InvalidId`, ...) or the content, or the bus could not be reached (`Disconnected`).
+    public static func connect(
+        _ configuration: NookModuleConfiguration, address: NookModuleAddress = .session
+    ) async throws -> NookModule {
+        if let problem = Identifier.problem(configuration.id) {
+            throw NookModuleError(.invalidId, "module id \"\(configuration.id)\" \(problem)")
+        }
+        try Self.validate(configuration)
+        let connection: BusConnection
+        do {
+            switch address {
+            case .session: connection = try await BusConnection.connect(to: .session, description: "nook-module")
+            case .bus(let text): connection = try await BusConnection.connect(to: .address(text), description: "nook-module")
+            }
+        } catch {
+            throw NookModuleError(.disconnected, "cannot connect to the bus (\(address)): \(error)")
+        }
+        let module = NookModule(connection: connection, configuration: configuration)
+        do {
+            try await module.begin()
+        } catch {
+            await module.close()
+            throw error
+        }
+        return module
+    }
+
+    /// Stops following the broker and closes the connection, without ending anything: the
+    /// broker keeps the module's activities for its grace period, so a restarted module can
+    /// take them back. Use `unregister()` to end everything at once.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        monitor?.cancel()
+        monitor = nil
+        await connection.close()
+        diagnosticsHub.finish()
+        eventsHub.finish()
+    }
+
+    /// Ends every activity and removes the module's content (`Unregister`), then closes.
+    /// With the broker away there is nobody to tell: the module just closes, and the broker's
+    /// grace period ends what it kept.
+    public func unregister() async throws {
+        await enterGate()
+        defer { leaveGate() }
+        var failure: NookModuleError?
+        if let owner = registeredWith, owner == broker {
+            do { try await send("Unregister", []) } catch .refused(let error) { failure = error } catch {}
+        }
+        entries.removeAll()
+        startOrder.removeAll()
+        registeredWith = nil
+        await close()
+        if let failure { throw failure }
+    }
+
+    // MARK: Streams and state
+
+    /// The broker's diagnostics for this module (`stale-update`, `id-suffixed`, unknown keys,
+    /// `module-restored`, ...), from the moment of the call. Each call gives its own stream.
+    public nonisolated func diagnostics() -> AsyncStream<Diagnostic> { diagnosticsHub.subscribe() }
+
+    /// The link's events (connected, broker lost, deliveries refused), from the moment of the call.
+    public nonisolated func events() -> AsyncStream<NookModuleEvent> { eventsHub.subscribe() }
+
+    /// True while the module is registered with the running broker, so calls are delivered at once.
+    public var isConnected: Bool { broker != nil && registeredWith == broker }
+
+    /// The activities started and not ended, in start order, as last set by the module.
+    public var activities: [NookLiveActivity] {
+        startOrder.compactMap { entries[$0] }.filter { $0.ending == nil }.map(\.activity)
+    }
+
+    // MARK: Module content
+
+    /// Publishes the module's content: `SetContent` for each slot whose view changed,
+    /// `ClearContent` for each slot that lost its view.
+    /// - Returns: `.queued` when the broker is away (sent on its return).
+    /// - Throws: `NookModuleError` when a view is refused; that slot keeps its previous content.
+    @discardableResult
+    public func publish(_ configuration: NookModuleConfiguration) async throws -> NookDelivery {
+        guard configuration.id == id else {
+            throw NookModuleError(.invalidArgs, "configuration id \"\(configuration.id)\": this connection publishes module \"\(id)\"")
+        }
+        try Self.validate(configuration)
+        await enterGate()
+        defer { leaveGate() }
+        try ensureUsable()
+        self.configuration = configuration
+        guard await readyToSend() else {
+            try ensureUsable()
+            return .queued
+        }
+        do {
+            try await sendContent()
+            return .delivered
+        } catch .away {
+            try ensureUsable()
+            return .queued
+        } catch .refused(let error) {
+            throw error
+        }
+    }
+
+    /// Changes the configuration in place and publishes it.
+    ///
+    /// ```swift
+    /// try await module.configure { $0.setHome { TimerList(timers: timers) } }
+    /// ```
+    @discardableResult
+    public func configure(_ change: (inout NookModuleConfiguration) -> Void) async throws -> NookDelivery {
+        var copy = configuration
+        change(&copy)
+        return try await publish(copy)
+    }
+
+    // MARK: Activities
+
+    /// Starts a live activity (`StartActivity`).
+    /// - Returns: `.queued` when the broker is away (started on its return).
+    /// - Throws: `NookModuleError`: `ActivityExists` when the module already runs that id,
+    ///   `InvalidView` / `InvalidId` / `LimitsExceeded` from the checks.
+    @discardableResult
+    public func start(_ activity: NookLiveActivity) async throws -> NookDelivery {
+        if let problem = Identifier.problem(activity.id) {
+            throw NookModuleError(.invalidId, "activity id \"\(activity.id)\" \(problem)")
+        }
+        try Self.validate(activity)
+        await enterGate()
+        defer { leaveGate() }
+        try ensureUsable()
+        if let existing = entries[activity.id], existing.ending == nil {
+            throw NookModuleError(.activityExists, "activity \"\(activity.id)\" of module \"\(id)\" is already live (use update)")
+        }
+        // Restarting an id whose end is still held back: the broker will get the new start instead.
+        var entry = ActivityEntry(activity: activity)
+        entry.sequence = entries[activity.id]?.sequence ?? 0
+        entries[activity.id] = entry
+        startOrder.removeAll { $0 == activity.id }
+        startOrder.append(activity.id)
+        return try await deliver(activity.id, undo: { module in
+            module.entries[activity.id] = nil
+            module.startOrder.removeAll { $0 == activity.id }
+        })
+    }
+
+    /// Sends what changed in `activity` since the broker last got it (`UpdateActivity`).
+    /// - Parameters:
+    ///   - animate: false shows the new views at once.
+    ///   - animation: the caller's own preset, for animation scopes that name none.
+    /// - Returns: `.queued` when the broker is away: only the latest state is sent on its return.
+    /// - Throws: `NookModuleError`: `UnknownActivity` when it was not started (or has ended).
+    @discardableResult
+    public func update(_ activity: NookLiveActivity, animate: Bool = true, animation: AnimationPreset? = nil) async throws
+        -> NookDelivery
+    {
+        try Self.validate(activity)
+        await enterGate()
+        defer { leaveGate() }
+        try ensureUsable()
+        guard var entry = entries[activity.id], entry.ending == nil else {
+            throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activity.id)\"")
+        }
+        let before = entry
+        entry.activity = activity
+        entry.options = UpdateOptions(animate: animate, animation: animation)
+        entries[activity.id] = entry
+        return try await deliver(activity.id, undo: { module in
+            var restored = before
+            restored.sequence = module.entries[activity.id]?.sequence ?? before.sequence
+            if let delivered = restored.delivered { restored.activity = delivered }
+            module.entries[activity.id] = restored
+        })
+    }
+
+    /// Ends an activity (`EndActivity`).
+    /// - Returns: `.queued` when the broker is away: the end is remembered and sent on its return.
+    /// - Throws: `NookModuleError` `UnknownActivity` when the module has no such live activity.
+    @discardableResult
+    public func end(_ activity: NookLiveActivity, dismissal: NookDismissal = .default) async throws -> NookDelivery {
+        try await end(activityID: activity.id, dismissal: dismissal)
+    }
+
+    /// Ends the activity with this id.
+    @discardableResult
+    public func end(activityID: String, dismissal: NookDismissal = .default) async throws -> NookDelivery {
+        await enterGate()
+        defer { leaveGate() }
+        try ensureUsable()
+        guard var entry = entries[activityID], entry.ending == nil else {
+            throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activityID)\"")
+        }
+        entry.ending = dismissal
+        entries[activityID] = entry
+        return try await deliver(activityID, undo: { module in module.entries[activityID]?.ending = nil })
+    }
+
+    /// Ends every live activity, in start order.
+    public func endAll(dismissal: NookDismissal = .default) async throws {
+        for activity in activities { try await end(activityID: activity.id, dismissal: dismissal) }
+    }
+
+    // MARK: Local checks
+
+    /// Throws `Disconnected` once the module was closed or its bus connection died.
+    func ensureUsable() throws(NookModuleError) {
+        if isClosed { throw NookModuleError(.disconnected, "module \"\(id)\" was closed") }
+        if busLost { throw NookModuleError(.disconnected, "module \"\(id)\": the bus connection closed") }
+    }
+
+    static func validate(_ configuration: NookModuleConfiguration) throws(NookModuleError) {
+        for call in configuration.setContentCalls {
+            do { _ = try call.validated() } catch {
+                throw NookModuleError(error, context: "\(call.slot.rawValue) content of module \"\(configuration.id)\"")
+            }
+        }
+    }
+
+    static func validate(_ activity: NookLiveActivity) throws(NookModuleError) {
+        do { try activity.validate() } catch {
+            throw NookModuleError(error, context: "activity \"\(activity.id)\"")
+        }
+    }
+}
+
+extension NookModule {
+    /// Sends one raw Modules call on this module's connection, bypassing the model. For tests
+    /// that need the broker's reaction to something the SDK never sends (a stale `sequence`).
+    @_spi(Testing)
+    public func sendUnchecked(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        do {
+            return try await send(member, arguments)
+        } catch .refused(let error) {
+            throw error
+        } catch .away {
+            throw NookModuleError(.disconnected, "the broker is not running")
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// What happened to a module's link with the broker, as `NookModule.events()` reports it.
+public enum NookModuleEvent: Hashable, Sendable {
+    /// The module is registered with a broker and everything it publishes has been sent:
+    /// after `connect`, and again each time the broker comes back.
+    case connected
+    /// The broker left the bus. Calls keep working; their effect is delivered on its return.
+    case brokerLost
+    /// A change kept while the broker was away was refused when it was delivered (or the
+    /// module could not register again); the SDK dropped it and carried on with the rest.
+    case deliveryFailed(NookModuleError)
+    /// The bus connection itself closed; nothing more will be delivered.
+    case disconnected
+}

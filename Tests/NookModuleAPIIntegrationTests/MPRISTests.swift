@@ -1,0 +1,88 @@
+import Foundation
+import NookBus
+import NookModuleAPI
+import NookTestSupport
+import Testing
+
+/// MusicModule bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
+/// a generated silent file with no audio or video output, on the test's private bus.
+@Suite(.serialized) struct MPRISTests {
+    static let plugin = "/usr/lib/mpv-mpris/mpris.so"
+
+    /// Nil when mpv and mpv-mpris are there (installing them with scripts/ensure-deps.sh
+    /// first if needed); otherwise why not.
+    static let missing: String? = {
+        func present() -> Bool { (try? Tools.path(of: "mpv")) != nil && FileManager.default.fileExists(atPath: plugin) }
+        if present() { return nil }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/ensure-deps.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do { try process.run() } catch { return "mpv / mpv-mpris are not installed and ensure-deps.sh could not run: \(error)" }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return present() ? nil : "mpv / mpv-mpris are not installed and could not be installed: \(text)"
+    }()
+
+    /// Thirty seconds of silence (8 kHz, 8-bit mono) whose INFO chunk names the track.
+    static func silentWAV(title: String, artist: String) -> Data {
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+            let padded = body.count % 2 == 1 ? body + [0] : body
+            return Array(id.utf8) + le32(body.count) + padded
+        }
+        func text(_ value: String) -> [UInt8] { Array(value.utf8) + [0] }
+        let format = le16(1) + le16(1) + le32(8000) + le32(8000) + le16(1) + le16(8)
+        let info = Array("INFO".utf8) + chunk("INAM", text(title)) + chunk("IART", text(artist))
+        let body = Array("WAVE".utf8) + chunk("fmt ", format) + chunk("LIST", info) + chunk("data", [UInt8](repeating: 0x80, count: 8000 * 30))
+        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func musicModuleFollowsMPVOverMPRIS() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let title = "Silent Test Tone"
+        let file = scratch.url.appendingPathComponent("silence.wav")
+        try Self.silentWAV(title: title, artist: "Nook Tests").write(to: file)
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let mpv = try ProductProcess(
+                "/usr/bin/mpv",
+                [
+                    "--no-config", "--script=\(Self.plugin)", "--ao=null", "--vo=null", "--no-video", "--no-terminal",
+                    "--loop-file=inf", "--force-media-title=\(title)", file.path,
+                ],
+                logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            let music = try ProductProcess("MusicModule", ["--address", bus.address], logDirectory: scratch.url)
+            #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)\n\(mpv.log)")
+            #expect(await eventually {
+                nookd.storedActivities(of: "music")["song"]?.contains(title) == true
+            }, "\(music.log)\n\(nookd.storedActivities(of: "music"))")
+            #expect(music.log.contains("(playing)"), "\(music.log)")
+
+            // Pausing the player reaches the module through PropertiesChanged.
+            _ = try await observer.connection.call(
+                destination: "org.mpris.MediaPlayer2.mpv", path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player",
+                member: "Pause", timeout: .seconds(20))
+            #expect(await eventually { music.log.contains("(paused)") }, "\(music.log)")
+
+            // The player quits (asked over MPRIS; its name leaves the bus): the song ends.
+            _ = try await observer.connection.call(
+                destination: "org.mpris.MediaPlayer2.mpv", path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2",
+                member: "Quit", timeout: .seconds(20))
+            #expect(await eventually { !mpv.isRunning }, "\(mpv.log)")
+            await mpv.stop(SIGKILL)
+            #expect(await eventually { await observer.activities().isEmpty }, "\(music.log)")
+            #expect(await music.stop(SIGTERM) == 0, "\(music.log)")
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import NookBus
+import NookTestSupport
+
+// A copy of NookBrokerTests' NookdProcess (that file stays as it is), generalised to start
+// any executable of the package: nookd and the example modules.
+
+/// An executable of this package, found next to the test bundle (`swift build` builds them).
+func builtProduct(_ name: String) throws -> URL {
+    var candidates: [URL] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name))
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw TestSupportError("\(name) is not built (looked at \(candidates.map(\.path)))")
+    }
+    return found
+}
+
+/// A process of this package (or an absolute path) started by a test, its stderr in a log file, ended by its pid.
+final class ProductProcess: @unchecked Sendable {
+    // Process is not Sendable; this wrapper only signals by pid and waits for the exit.
+    private let process: Process
+    let logFile: URL
+    var pid: Int32 { process.processIdentifier }
+
+    init(_ product: String, _ arguments: [String], logDirectory: URL, environment extra: [String: String] = [:]) throws {
+        logFile = logDirectory.appendingPathComponent("\((product as NSString).lastPathComponent)-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process = Process()
+        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : try builtProduct(product)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: logFile)
+        process.standardError = process.standardOutput
+        try process.run()
+    }
+
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var isRunning: Bool { process.isRunning }
+
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(pid, number) }
+    }
+
+    /// Sends `number` and waits for the exit; the exit status, or nil when a signal ended it
+    /// (or it had to be killed because it did not exit).
+    @discardableResult
+    func stop(_ number: Int32 = SIGTERM) async -> Int32? {
+        signal(number)
+        let process = self.process
+        _ = await eventually { !process.isRunning }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// The real `nookd` on a private bus, with its own state and config directories.
+final class Nookd: Sendable {
+    let process: ProductProcess
+    let stateDirectory: URL
+
+    /// Starts nookd and waits until it owns `org.nook.Nook1`.
+    /// - Parameter grace: a `broker.moduleGrace` override, written to a private theme.
+    init(bus: PrivateBus, home: URL, grace: String? = nil) async throws {
+        stateDirectory = home.appendingPathComponent("state")
+        let config = home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("nook"), withIntermediateDirectories: true)
+        if let grace {
+            let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "\#(grace)"}}}"#
+            try theme.write(to: config.appendingPathComponent("nook/theme.json"), atomically: true, encoding: .utf8)
+        }
+        process = try ProductProcess(
+            "nookd", ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"], logDirectory: home,
+            environment: ["XDG_CONFIG_HOME": config.path])
+        let watcher = try await BusConnection.connect(to: .address(bus.address))
+        let process = self.process
+        let up = try await eventually { try await watcher.nameOwner(of: "org.nook.Nook1") != nil || !process.isRunning }
+        await watcher.close()
+        guard up, process.isRunning else { throw TestSupportError("nookd did not start: \(process.log)") }
+    }
+
+    var log: String { process.log }
+
+    /// The activities of `module` as the state file has them: id -> every string inside the
+    /// record, keys included (labels, texts, symbols, prop names), so a test can look for
+    /// what it sent.
+    func storedActivities(of module: String) -> [String: [String]] {
+        let file = stateDirectory.appendingPathComponent("state.json")
+        guard let data = try? Data(contentsOf: file),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let registry = root["registry"] as? [String: Any], let modules = registry["modules"] as? [[String: Any]],
+            let record = modules.first(where: { $0["id"] as? String == module }),
+            let activities = record["activities"] as? [[String: Any]]
+        else { return [:] }
+        var out: [String: [String]] = [:]
+        for activity in activities {
+            guard let id = activity["id"] as? String else { continue }
+            out[id] = strings(in: activity)
+        }
+        return out
+    }
+
+    /// The module-level content of `module` as the state file has it: slot -> every string
+    /// inside its view (texts, symbols, shared ids, custom view names).
+    func storedContent(of module: String) -> [String: [String]] {
+        let file = stateDirectory.appendingPathComponent("state.json")
+        guard let data = try? Data(contentsOf: file),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let registry = root["registry"] as? [String: Any], let modules = registry["modules"] as? [[String: Any]],
+            let record = modules.first(where: { $0["id"] as? String == module }),
+            let content = record["content"] as? [String: Any]
+        else { return [:] }
+        return content.mapValues { strings(in: $0) }
+    }
+
+    private func strings(in value: Any) -> [String] {
+        switch value {
+        case let text as String: return [text]
+        case let list as [Any]: return list.flatMap { strings(in: $0) }
+        case let record as [String: Any]: return record.keys + record.values.flatMap { strings(in: $0) }
+        default: return []
+        }
+    }
+}
+
+/// A temporary directory for one test, removed afterwards.
+struct Scratch {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("nook-sdk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A test's window on the broker: `Control.GetState` through its own connection.
+struct Observer {
+    let connection: BusConnection
+
+    static func connect(_ bus: PrivateBus) async throws -> Observer {
+        Observer(connection: try await BusConnection.connect(to: .address(bus.address)))
+    }
+
+    func state() async throws -> Vardict {
+        let reply = try await connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "GetState",
+            timeout: .seconds(20))
+        return try Vardict(reply[0])
+    }
+
+    /// `GetState`'s `activities` as `module/activity`, in display order; empty while no broker answers.
+    func activities() async -> [String] {
+        guard let state = try? await state(), case .array(_, let items)? = state["activities"] else { return [] }
+        return items.map { item in
+            guard case .structure(let fields) = item, case .string(let module) = fields[0], case .string(let activity) = fields[1]
+            else { return "?" }
+            return "\(module)/\(activity)"
+        }
+    }
+
+    func close() async { await connection.close() }
+}
