@@ -3,6 +3,7 @@
 # the nook's presentations while printing each plan, and record the tour into demo.svg.
 # Every process this script starts is ended by its pid when it exits.
 set -euo pipefail
+[ -n "${NOOK_DEMO_TRACE:-}" ] && set -x
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 
@@ -30,7 +31,11 @@ cat > "$work/bus.conf" <<CONF
   <type>session</type>
   <listen>unix:path=$work/bus</listen>
   <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
 </busconfig>
 CONF
 dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 > "$work/bus.out"
@@ -45,30 +50,36 @@ for _ in $(seq 100); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
 ctl status >/dev/null
 
 # A renderer of our own contract: one line per plan, and an animated SVG of the whole tour.
-ctl watch | sed 's/^/   plan │ /' &
+ctl watch | sed -u 's/^/   plan │ /' &
 pids+=($!)
 ctl record --svg "$work/demo.svg" --seconds "${NOOK_DEMO_SECONDS:-36}" >/dev/null &
 record_pid=$!
 sleep 0.5
 
-say "modules: music (a simulated player) and two countdown timers"
+step() { say "$1"; shift; "$@" || true; sleep 1.2; }
+wait_for_activities() { for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge "$1" ] && break; sleep 0.1; done; }
+
+say "the music module (a simulated player) publishes its song"
 "$BIN/MusicModule" --address "$address" --simulate 2> "$work/music.log" &
 pids+=($!)
+wait_for_activities 1
+song=$(ctl activities | grep '^music/' | head -n 1)
+step "show the nook: the song's cover and equalizer sit either side of the notch" ctl show
+
+say "two countdown timers start: each marks \"timer\", so the broker suffixes the ids (rule 8)"
 "$BIN/TimerModule" --address "$address" --timers 2 --duration 300 2> "$work/timer.log" &
 pids+=($!)
-for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
+wait_for_activities 3
+sleep 1.2
 ctl status
 
-step() { say "$1"; shift; "$@" || true; sleep 1.2; }
-song=$(ctl activities | grep '^music/' | head -n 1)
-step "show the nook" ctl show
-step "peek the song: its cover moves from the pill into the peek" ctl peek "$song"
-step "end the peek" ctl unpeek
-step "open by claim onto the song: the cover converts directly (rule 13)" ctl open --activity "$song"
+step "peek the song: its cover moves from the pill into the peek (rule 10)" ctl peek "$song"
+step "end the peek: the cover moves back" ctl unpeek
+step "open by claim onto the song: a shared cover on screen, so the chrome converts directly (rule 13)" ctl open --activity "$song"
 step "close" ctl close
-step "open by hover (a renderer's pointer would do this)" ctl open --via hover
+step "open by hover (what a renderer's pointer does): always direct" ctl open --via hover
 step "close" ctl close
-step "open onto the music home" ctl open --home music
+step "open onto the music home: the cover grows from the pill into the home (rule 7)" ctl open --home music
 step "close" ctl close
 step "open onto the board of widgets" ctl open --board
 step "close" ctl close
@@ -76,7 +87,7 @@ step "Reduce Motion on: nothing moves, slots only fade (rule 18)" ctl set reduce
 step "open onto the music home with Reduce Motion" ctl open --home music
 step "close" ctl close
 step "Reduce Motion off" ctl set reduce-motion off
-step "what an open would do now (a dry run)" ctl preview open --home music
+step "what opening the home would do now, as a dry run that changes nothing" ctl preview open --home music
 
 say "finishing the recording"
 wait "$record_pid" 2>/dev/null || true
