@@ -162,10 +162,7 @@ struct ContentTransition {
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 
-    /// Rule 6 for a content pair.
-    private static func sameView(_ old: PreparedSlot, _ fromPath: String, _ new: PreparedSlot, _ toPath: String) -> Bool {
-        old.withNode(at: fromPath) { a in new.withNode(at: toPath) { b in SameView.matches(a, b) } ?? false } ?? false
-    }
+
 
     private func scope(of path: String) -> Curve? {
         var best: (length: Int, curve: Int)?
@@ -242,7 +239,7 @@ struct ContentTransition {
                     activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                     fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                     toRect: toRect, style: to.style,
-                    crossFade: !Self.sameView(old, from.path, new, to.path),
+                    crossFade: !SameView.matches(old, from.path, new, to.path),
                     hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         }
     }

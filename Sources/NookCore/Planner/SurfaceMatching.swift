@@ -43,16 +43,17 @@ struct SurfaceMatching {
     var old = Side()
     var new = Side()
 
-    init(before: PlannerScene, after: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) {
-        old = Self.collect(before, staying: staying, marks: &marks)
-        new = Self.collect(after, staying: staying, marks: &marks)
+    /// - Parameter staying: for each slot index of each scene, whether the slot is on both sides.
+    init(before: PlannerScene, after: PlannerScene, staying: (old: [Bool], new: [Bool]), marks: inout MarkReader) {
+        old = Self.collect(before, staying: staying.old, marks: &marks)
+        new = Self.collect(after, staying: staying.new, marks: &marks)
         pairUp()
         explainExcluded()
     }
 
     // MARK: Collecting
 
-    static func collect(_ scene: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) -> Side {
+    static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
@@ -65,7 +66,7 @@ struct SurfaceMatching {
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
                 let candidate = Candidate(
                     element: element, slotIndex: index, keys: keys, owner: owner, identity: identity,
-                    staying: staying.contains(identity))
+                    staying: staying[index])
                 if isCapsule || isCompanion {
                     side.excluded.append((candidate, isCompanion))
                 } else if element.isSource {
