@@ -99,11 +99,10 @@ enum MoveKind {
     case peek
 
     init(_ from: Presentation, _ to: Presentation) {
-        let pair: Set<Presentation> = [from, to]
-        self = pair == [.pill, .peek] ? .peek : .convert
+        self = (from == .pill && to == .peek) || (from == .peek && to == .pill) ? .peek : .convert
     }
 
-    var elementToken: String { self == .peek ? "motion.sharedElement.peek" : "motion.sharedElement.convert" }
+    /// The chrome's token, named in the source of a curve the theme could not give.
     var chromeToken: String { self == .peek ? "transition.peek" : "transition.convert" }
 }
 
@@ -201,10 +200,13 @@ struct PlanBuilder {
         var interrupts: UInt64 = 0
         if let inFlight {
             interrupts = inFlight.plan.serial
-            let interruption = Interruption(inFlight)
-            interruption.apply(to: &chrome)
-            interruption.apply(to: &elements)
-            interruption.apply(to: &layout)
+            // A fresh window drops what was running instead of continuing it.
+            if !fresh {
+                let interruption = Interruption(inFlight)
+                interruption.apply(to: &chrome)
+                interruption.apply(to: &elements)
+                interruption.apply(to: &layout)
+            }
         }
 
         // Step 10: the cap.
@@ -230,6 +232,9 @@ struct PlanBuilder {
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
     }
+
+    /// A window rebuilt around what is already showing (a new subscriber, a display change).
+    var rebuiltInPlace: Bool { action.cause == .subscribe || action.cause == .displayChanged }
 
     // MARK: Step 2: slots
 
@@ -274,11 +279,9 @@ struct PlanBuilder {
     mutating func chooseCurves() {
         let kind = MoveKind(before.presentation, after.presentation)
         chromeCurve = (kind == .peek ? settings.motion.peek : settings.motion.convert) ?? Curve.none(source: kind.chromeToken)
-        if fresh && before.presentation == .hidden && action.cause != .subscribe && action.cause != .displayChanged {
-            // First show: the chrome grows out of its hidden point on its usual curve.
-        } else if fresh {
-            chromeCurve = Curve.none(source: "fresh-window")
-        }
+        // A first show grows the chrome out of its hidden point on its usual curve; a new
+        // subscriber or a display change simply shows it where it is.
+        if rebuiltInPlace { chromeCurve = Curve.none(source: "fresh-window") }
         let override = kind == .peek ? settings.sharedElementPeekAnimation : settings.sharedElementAnimation
         switch override {
         case .theme:
@@ -307,7 +310,7 @@ struct PlanBuilder {
     }
 
     func chromePlan() -> ChromePlan {
-        let from = fresh && action.cause != .show && before.presentation != .hidden ? after.layout.chrome : before.layout.chrome
+        let from = rebuiltInPlace ? after.layout.chrome : before.layout.chrome
         let to = after.layout.chrome
         return ChromePlan(fromRect: from.rect, toRect: to.rect, fromRadius: from.cornerRadius, toRadius: to.cornerRadius,
                           curve: chromeCurve, hideDip: hideDip)
