@@ -104,4 +104,66 @@ private typealias F = PlannerFixture
         }
         #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(5))")
     }
+
+    /// A random group-scoped view whose marks and sizes vary with `seed`, under a scope whose
+    /// value is `value`.
+    static func scoped(_ generator: inout Generator, value: String, classes: String) -> ViewNode {
+        var children: [ViewNode] = []
+        for index in 0..<Int.random(in: 1...4, using: &generator.rng) {
+            let side = Int.random(in: 2...20, using: &generator.rng)
+            let id = ["a", "b", "c"].randomElement(using: &generator.rng)!
+            var node = F.node(.shape) { $0.classes = "shared-[\(id)] size-\(side)" }
+            if generator.chance(0.3) { node.props.shared = SharedMark(id: "n\(index % 2)") }
+            if generator.chance(0.2) { node.props.opacity = generator.chance(0.5) ? 0.5 : 1 }
+            children.append(generator.chance(0.3) ? F.vstack([node]) { $0.classes = "group" } : node)
+        }
+        return F.vstack(children) { $0.classes = classes; $0.animationValue = value }
+    }
+
+    @Test func contentUpdatesMoveOrExplainAndRespectTheirOptions() {
+        var generator = Generator(rng: LayoutSplitMix64(seed: 0xC0_47E47))
+        var failures: [String] = []
+        for round in 0..<300 {
+            let classes = ["group animate-smooth", "group animate-snappy duration-300", "group", "group animate-linear delay-50"]
+                .randomElement(using: &generator.rng)!
+            let old = Self.scoped(&generator, value: "1", classes: classes)
+            let new = Self.scoped(&generator, value: generator.chance(0.7) ? "2" : "1", classes: classes)
+            let animate = generator.chance(0.8)
+            let caller: String? = generator.chance(0.2) ? "bouncy" : nil
+            let settings = F.settings(reduceMotion: generator.chance(0.15))
+            func content(_ view: ViewNode) -> SceneContent { SceneContent(expanded: .activity(F.owned("demo/card", view))) }
+            let before = F.scene(.expanded, content(old), settings)
+            let after = F.scene(.expanded, content(new), settings)
+            let plan = F.plan(before, after, cause: .activityUpdated, animate: animate, callerAnimation: caller, settings: settings)
+            guard let oldSlot = before.slots.first, let newSlot = after.slots.first else { continue }
+
+            if !animate && !(plan.elements.isEmpty && plan.layout.isEmpty) { failures.append("round \(round): animated despite animate: false") }
+            if settings.reduceMotion && (!plan.elements.isEmpty || plan.layout.contains { $0.change != .style }) {
+                failures.append("round \(round): moved under Reduce Motion")
+            }
+            if plan.duration > 2 + 1e-6 { failures.append("round \(round): runs \(plan.duration) s") }
+            for element in plan.elements {
+                if element.clip != .none { failures.append("round \(round): content element clipped to the chrome") }
+                if element.properties == .frame,
+                   !F.close(element.fromRect, oldSlot.rect(at: element.fromPath)) || !F.close(element.toRect, newSlot.rect(at: element.toPath)) {
+                    failures.append("round \(round): \(element.key) rects do not come from the views")
+                }
+            }
+            for change in plan.layout where oldSlot.rect(at: change.path) == nil && newSlot.rect(at: change.path) == nil {
+                failures.append("round \(round): layout entry for unknown path \(change.path)")
+            }
+            // Every source whose node moved either has an element or a diagnostic naming it.
+            let moved = Set(plan.elements.flatMap { [$0.fromPath, $0.toPath] })
+            let named = Set(plan.diagnostics.map(\.path))
+            for element in newSlot.namespaces.elements where element.isSource {
+                guard let to = newSlot.rect(at: element.path) else { continue }
+                if let from = oldSlot.rect(at: element.path), from.isClose(to: to) { continue }
+                if !moved.contains(element.path) && !named.contains(element.path)
+                    && !plan.diagnostics.contains(where: { $0.message.contains(element.path) }) {
+                    failures.append("round \(round): \(element.key) at \(element.path) neither moved nor explained")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(5))")
+    }
 }

@@ -194,12 +194,20 @@ struct ContentTransition {
             let a = olds[key] ?? []
             let b = news[key] ?? []
             if a.count > 1 || b.count > 1 {
-                let side = b.count > 1 ? b : a
-                diagnostics.append(
-                    Diagnostic(
-                        .duplicateSource, .warning,
-                        "\(key.key) has \(side.count) sources in the \(b.count > 1 ? "new" : "previous") view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
-                        path: side[0].path, module: module, id: side[0].id))
+                for (side, label) in [(a, "previous"), (b, "new")] where side.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .warning,
+                            "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
+                            path: side[0].path, module: module, id: side[0].id))
+                }
+                for (side, other) in [(a, b), (b, a)] where side.count == 1 && other.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .info,
+                            "\(key.key) at \(side[0].path) does not move: the key has more than one source in the other view",
+                            path: side[0].path, module: module, id: side[0].id))
+                }
                 continue
             }
             guard let from = a.first, let to = b.first else {
