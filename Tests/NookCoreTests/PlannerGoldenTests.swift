@@ -73,6 +73,17 @@ private typealias F = PlannerFixture
         try check("two_timers_home", [F.plan(F.scene(.pill, pill), F.scene(.expanded, home), cause: .open)])
     }
 
+    /// Opening onto the song's expanded view, closed again 0.1 s in (rule 21).
+    @Test func openInterruptedByClose() throws {
+        let pill = F.scene(.pill, F.songContent())
+        var open = F.songContent()
+        open.expanded = .activity(F.owned("music/song", F.songExpanded))
+        let expanded = F.scene(.expanded, open)
+        let opening = F.plan(pill, expanded, cause: .open, serial: 2)
+        let closing = F.plan(expanded, pill, cause: .close, serial: 3, inFlight: InFlightPlan(plan: opening, elapsed: 0.1))
+        try check("open_interrupted_by_close", [closing])
+    }
+
     /// The HeroCard toggling `expanded`: group/hero, animate-smooth duration-400, value.
     @Test func heroCardToggle() throws {
         try check("hero_card_toggle", [

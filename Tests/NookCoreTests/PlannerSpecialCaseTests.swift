@@ -154,6 +154,25 @@ private typealias F = PlannerFixture
         #expect(Set(node.keys).isSuperset(of: ["slot", "owner", "path", "kind", "rect", "variants"]))
     }
 
+    @Test func sceneNodesCarryPropsAndResolvedVariants() throws {
+        let card = F.vstack([F.text("Title") { $0.classes = "group-hover/hero:opacity-70" }]) { $0.classes = "group/hero" }
+        let plan = F.openSong(expanded: card)
+        let title = try #require(plan.scene.nodes.first { $0.path == "expanded/0" })
+        #expect(title.slot == .expanded && title.owner == "music/song" && title.kind == .text)
+        #expect(title.variants.first?.conditions.first?.groupPath == "expanded")
+        guard case .dictionary(let scene)? = plan.wireDictionary()["scene"], case .array(let nodes)? = scene["nodes"],
+              case .dictionary(let node)? = nodes.first(where: {
+                  if case .dictionary(let entry) = $0 { return entry["path"] == .string("expanded/0") }
+                  return false
+              }) else { Issue.record("no scene node"); return }
+        #expect(node["text"] == .string("Title"))
+        #expect(node["classes"] == .string("group-hover/hero:opacity-70"))
+        guard case .array(let variants)? = node["variants"], case .dictionary(let variant)? = variants.first else {
+            Issue.record("no variant"); return
+        }
+        #expect(variant["group_path"] == .string("expanded") && variant["classes"] == .string("opacity-70"))
+    }
+
     @Test func samePlanForTheSameInput() {
         #expect(F.openSong() == F.openSong())
         #expect(F.openSong().rendering == F.openSong().rendering)

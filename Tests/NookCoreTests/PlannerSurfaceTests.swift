@@ -130,9 +130,10 @@ private typealias F = PlannerFixture
         let plan = F.openSong(pill: pill, expanded: expanded)
         #expect(plan.elements.map(\.id) == ["title"])
         let duplicates = plan.diagnostics(.duplicateSource)
-        #expect(!duplicates.isEmpty)
-        #expect(duplicates.allSatisfy { $0.id == "cover" && $0.module == "music" && $0.severity == .warning })
-        #expect(duplicates.contains { $0.path == "expanded/0" && $0.message.contains("expanded/1") })
+        #expect(duplicates.allSatisfy { $0.id == "cover" && $0.module == "music" })
+        // A warning names the duplicated copies; the lone pill copy facing them is told why it stays.
+        #expect(duplicates.contains { $0.severity == .warning && $0.path == "expanded/0" && $0.message.contains("expanded/1") })
+        #expect(duplicates.contains { $0.severity == .info && $0.path == "compact_leading" })
 
         // A follower copy is fine.
         let withFollower = F.vstack([F.cover(156), F.cover(80, isSource: false)])
@@ -153,6 +154,11 @@ private typealias F = PlannerFixture
         #expect((out.fromPath, out.toPath) == ("compact_leading", "peek/0"))
         #expect(out.hideSource)
         #expect(opening.slots.first { $0.slot == .compactLeading }?.change == .stay)
+        // Onwards to the panel, the hidden pill copy is explained rather than moved.
+        var panel = peekContent
+        panel.expanded = .activity(F.owned("music/song", F.songExpanded))
+        let onward = F.plan(peek, F.scene(.expanded, panel), cause: .open)
+        #expect(onward.diagnostics(.shownInPeek).map(\.path) == ["compact_leading"])
 
         let closing = F.plan(peek, pill, cause: .endPeek, serial: 3)
         let back = try #require(closing.elements.first)

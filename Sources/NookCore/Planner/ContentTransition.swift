@@ -162,10 +162,7 @@ struct ContentTransition {
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 
-    /// Rule 6 for a content pair.
-    private static func sameView(_ old: PreparedSlot, _ fromPath: String, _ new: PreparedSlot, _ toPath: String) -> Bool {
-        old.withNode(at: fromPath) { a in new.withNode(at: toPath) { b in SameView.matches(a, b) } ?? false } ?? false
-    }
+
 
     private func scope(of path: String) -> Curve? {
         var best: (length: Int, curve: Int)?
@@ -197,12 +194,20 @@ struct ContentTransition {
             let a = olds[key] ?? []
             let b = news[key] ?? []
             if a.count > 1 || b.count > 1 {
-                let side = b.count > 1 ? b : a
-                diagnostics.append(
-                    Diagnostic(
-                        .duplicateSource, .warning,
-                        "\(key.key) has \(side.count) sources in the \(b.count > 1 ? "new" : "previous") view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
-                        path: side[0].path, module: module, id: side[0].id))
+                for (side, label) in [(a, "previous"), (b, "new")] where side.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .warning,
+                            "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
+                            path: side[0].path, module: module, id: side[0].id))
+                }
+                for (side, other) in [(a, b), (b, a)] where side.count == 1 && other.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .info,
+                            "\(key.key) at \(side[0].path) does not move: the key has more than one source in the other view",
+                            path: side[0].path, module: module, id: side[0].id))
+                }
                 continue
             }
             guard let from = a.first, let to = b.first else {
@@ -242,7 +247,7 @@ struct ContentTransition {
                     activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                     fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                     toRect: toRect, style: to.style,
-                    crossFade: !Self.sameView(old, from.path, new, to.path),
+                    crossFade: !SameView.matches(old, from.path, new, to.path),
                     hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         }
     }

@@ -75,6 +75,8 @@ extension DiagnosticCode {
     public static let freshWindow: DiagnosticCode = "fresh-window"
     /// A mark inside a companion window, where marks do nothing (rule 20).
     public static let companion: DiagnosticCode = "companion"
+    /// A compact copy while the pill peeks: the peek's copy stands for it (rule 10).
+    public static let shownInPeek: DiagnosticCode = "shown-in-peek"
     /// A follower (`is_source: false`, `shared-follower`): only the source of a key moves (rule 9, 16).
     public static let follower: DiagnosticCode = "follower"
     /// A content change outside any animation scope whose value changed (rule 17).

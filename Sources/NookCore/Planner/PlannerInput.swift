@@ -18,6 +18,8 @@ public struct PlannerSettings: Hashable, Sendable {
     public private(set) var namedRules: [String: String]
     /// The settle time of every spring the theme holds, solved once here rather than per plan.
     private(set) var settleTimes: [Spring: Double]
+    /// The theme's motion tokens the planner reads on every plan, looked up once.
+    private(set) var motion: PlannerMotion
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
@@ -31,12 +33,14 @@ public struct PlannerSettings: Hashable, Sendable {
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
         settleTimes = Self.settleTimes(theme)
+        motion = PlannerMotion(theme: theme)
     }
 
     private mutating func refreshFromTheme() {
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
         settleTimes = Self.settleTimes(theme)
+        motion = PlannerMotion(theme: theme)
     }
 
     private static func settleTimes(_ theme: Theme) -> [Spring: Double] {
@@ -91,5 +95,39 @@ extension GeometryTokens {
                 self[keyPath: entry.keyPath] = value
             }
         }
+    }
+}
+
+/// The motion tokens every plan reads, resolved from the theme once per settings value.
+struct PlannerMotion: Hashable, Sendable {
+    /// `transition.fadeCurve` over `transition.fade`: slots and rows that come and go.
+    var fade: Curve
+    /// `transition.content`: updated slots and a chrome that follows its content.
+    var content: Curve?
+    /// `transition.convert` / `transition.peek`: the chrome.
+    var convert: Curve?
+    var peek: Curve?
+    /// `motion.sharedElement.convert` / `.peek`: shared elements.
+    var elementConvert: Curve?
+    var elementPeek: Curve?
+    var hideDip: Double
+    var stagger: Double
+    var headerDelay: Double
+    var maxDuration: Double
+
+    init(theme: Theme) {
+        let duration = theme.duration(at: "transition.fade") ?? 0.18
+        let points = theme.cubicBezier(at: "transition.fadeCurve") ?? .ease
+        fade = (try? Curve.bezier(points, duration: duration, source: "transition.fade, transition.fadeCurve"))
+            ?? Curve.none(source: "transition.fade")
+        content = theme.curve(at: "transition.content")
+        convert = theme.curve(at: "transition.convert")
+        peek = theme.curve(at: "transition.peek")
+        elementConvert = theme.curve(at: "motion.sharedElement.convert")
+        elementPeek = theme.curve(at: "motion.sharedElement.peek")
+        hideDip = theme.duration(at: "motion.hideDip") ?? 0.12
+        stagger = theme.duration(at: "motion.stagger") ?? 0.03
+        headerDelay = theme.duration(at: "motion.header.delay") ?? 0.08
+        maxDuration = theme.duration(at: "motion.maxDuration") ?? 2
     }
 }

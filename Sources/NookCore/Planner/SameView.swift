@@ -7,6 +7,12 @@
 /// digit style. Frames, padding, font size, corner radius, spacing, opacity, classes and
 /// marks are size or decoration and are ignored.
 enum SameView {
+    /// The nodes at `fromPath` in `old` and `toPath` in `new`, read in place; false when
+    /// either path names no node. Static, so callers' state is never captured (or copied).
+    static func matches(_ old: PreparedSlot, _ fromPath: String, _ new: PreparedSlot, _ toPath: String) -> Bool {
+        old.withNode(at: fromPath) { a in new.withNode(at: toPath) { b in matches(a, b) } ?? false } ?? false
+    }
+
     static func matches(_ a: ViewNode, _ b: ViewNode) -> Bool {
         withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in matches(a, b) } }
     }

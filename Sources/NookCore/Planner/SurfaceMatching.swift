@@ -35,6 +35,8 @@ struct SurfaceMatching {
         var followers: [Candidate] = []
         /// Marked nodes in capsules and companion windows: `(candidate, isCompanion)`.
         var excluded: [(candidate: Candidate, companion: Bool)] = []
+        /// Compact copies left out while the pill peeks, because the peek shows the element (rule 10).
+        var peekOnly: [Candidate] = []
         var suffixing: [Diagnostic] = []
     }
 
@@ -43,16 +45,17 @@ struct SurfaceMatching {
     var old = Side()
     var new = Side()
 
-    init(before: PlannerScene, after: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) {
-        old = Self.collect(before, staying: staying, marks: &marks)
-        new = Self.collect(after, staying: staying, marks: &marks)
+    /// - Parameter staying: for each slot index of each scene, whether the slot is on both sides.
+    init(before: PlannerScene, after: PlannerScene, staying: (old: [Bool], new: [Bool]), marks: inout MarkReader) {
+        old = Self.collect(before, staying: staying.old, marks: &marks)
+        new = Self.collect(after, staying: staying.new, marks: &marks)
         pairUp()
         explainExcluded()
     }
 
     // MARK: Collecting
 
-    static func collect(_ scene: PlannerScene, staying: Set<SlotIdentity>, marks: inout MarkReader) -> Side {
+    static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
@@ -65,7 +68,7 @@ struct SurfaceMatching {
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
                 let candidate = Candidate(
                     element: element, slotIndex: index, keys: keys, owner: owner, identity: identity,
-                    staying: staying.contains(identity))
+                    staying: staying[index])
                 if isCapsule || isCompanion {
                     side.excluded.append((candidate, isCompanion))
                 } else if element.isSource {
@@ -78,10 +81,12 @@ struct SurfaceMatching {
         if scene.presentation == .peek {
             // Rule 10: a compact copy that the peek also shows is drawn in the peek only.
             let peekKeys = side.sources.filter { scene.slots[$0.slotIndex].name == .peek }.map(\.keys)
-            side.sources.removeAll { candidate in
+            let shownInPeek = { (candidate: Candidate) -> Bool in
                 let name = scene.slots[candidate.slotIndex].name
                 return (name == .compactLeading || name == .compactTrailing) && peekKeys.contains { $0.meets(candidate.keys) }
             }
+            side.peekOnly = side.sources.filter(shownInPeek)
+            side.sources.removeAll(where: shownInPeek)
         }
         return side
     }
@@ -103,6 +108,7 @@ struct SurfaceMatching {
 
         var options: [(rank: Int, key: String, old: Int, new: Int)] = []
         var blocked: Set<String> = []
+        var named: Set<String> = []
         for key in Set(oldByKey.keys).intersection(newByKey.keys).sorted() {
             let olds = oldByKey[key]!
             let news = newByKey[key]!
@@ -119,6 +125,7 @@ struct SurfaceMatching {
             blocked.insert(key)
             for (label, indices, side) in [("previous", olds, old), ("new", news, new)] where indices.count > 1 {
                 let paths = indices.map { side.sources[$0].element.path }
+                named.formUnion(paths)
                 let first = side.sources[indices[0]]
                 diagnostics.append(
                     Diagnostic(
@@ -153,12 +160,29 @@ struct SurfaceMatching {
         // Everything marked in a slot that comes or goes, and not paired, is explained.
         for (label, side, used) in [("previous", old, usedOld), ("new", new, usedNew)] {
             for (index, candidate) in side.sources.enumerated() where !used.contains(index) && !candidate.staying {
-                if candidate.keys.keys.contains(where: blocked.contains) { continue }
+                if let key = candidate.keys.keys.first(where: blocked.contains) {
+                    // The warning above names the duplicated copies; the lone copy facing them is told here.
+                    if !named.contains(candidate.element.path) {
+                        diagnostics.append(
+                            Diagnostic(
+                                .duplicateSource, .info,
+                                "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side",
+                                path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                    }
+                    continue
+                }
                 let other = label == "previous" ? "new" : "previous"
                 diagnostics.append(
                     Diagnostic(
                         .noCounterpart, .info,
                         "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
+                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+            }
+            for candidate in side.peekOnly where !candidate.staying {
+                diagnostics.append(
+                    Diagnostic(
+                        .shownInPeek, .info,
+                        "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it",
                         path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
             }
             for candidate in side.followers where !candidate.staying {
@@ -181,11 +205,13 @@ struct SurfaceMatching {
                             .companion, .info,
                             "\(candidate.element.key.key) at \(candidate.element.path) is in a companion window, where marks do nothing",
                             path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
-                } else if other.sources.contains(where: { $0.keys.meets(candidate.keys) }) {
+                } else {
+                    let met = other.sources.contains { $0.keys.meets(candidate.keys) }
                     diagnostics.append(
                         Diagnostic(
                             .capsuleNotShared, .info,
-                            "\(candidate.keys.canonical) at \(candidate.element.path) is in a capsule; capsules never share elements, so it cross-fades",
+                            "\(candidate.keys.canonical) at \(candidate.element.path) is in a capsule; capsules never share elements, so it "
+                                + (met ? "cross-fades with its counterpart" : "comes and goes with its capsule"),
                             path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
                 }
             }

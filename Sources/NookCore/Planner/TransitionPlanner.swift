@@ -54,11 +54,15 @@ public enum TransitionPlanner {
 extension ModuleMarks {
     /// The nook ids each activity of `module` marks in the views of these scenes.
     public static func reading(module: String, in scenes: [PlannerScene]) -> ModuleMarks {
+        reading(module: module, in: scenes.map(\.slots))
+    }
+
+    static func reading(module: String, in slotLists: [[PreparedSlot]]) -> ModuleMarks {
         var activities: [String: Set<String>] = [:]
-        for scene in scenes {
-            for index in scene.slots.indices where scene.slots[index].owner.module == module {
-                guard let activity = scene.slots[index].owner.activity else { continue }
-                activities[activity, default: []].formUnion(scene.slots[index].namespaces.nookIds)
+        for slots in slotLists {
+            for index in slots.indices where slots[index].owner.module == module {
+                guard let activity = slots[index].owner.activity else { continue }
+                activities[activity, default: []].formUnion(slots[index].namespaces.nookIds)
             }
         }
         return ModuleMarks(module: module, activities: activities)
@@ -69,18 +73,19 @@ extension ModuleMarks {
 /// module at a time and only for modules whose nook ids are in play.
 struct MarkReader {
     let given: [String: ModuleMarks]?
-    let scenes: [PlannerScene]
+    /// The slots of the scenes to read from (just the slots: a whole scene is a large value).
+    let slotLists: [[PreparedSlot]]
     private var read: [String: ModuleMarks] = [:]
 
     init(given: [String: ModuleMarks]?, scenes: [PlannerScene]) {
         self.given = given
-        self.scenes = scenes
+        slotLists = scenes.map(\.slots)
     }
 
     mutating func marks(of module: String) -> ModuleMarks {
         if let given { return given[module] ?? ModuleMarks(module: module, activities: [:]) }
         if let known = read[module] { return known }
-        let marks = ModuleMarks.reading(module: module, in: scenes)
+        let marks = ModuleMarks.reading(module: module, in: slotLists)
         read[module] = marks
         return marks
     }
@@ -94,11 +99,10 @@ enum MoveKind {
     case peek
 
     init(_ from: Presentation, _ to: Presentation) {
-        let pair: Set<Presentation> = [from, to]
-        self = pair == [.pill, .peek] ? .peek : .convert
+        self = (from == .pill && to == .peek) || (from == .peek && to == .pill) ? .peek : .convert
     }
 
-    var elementToken: String { self == .peek ? "motion.sharedElement.peek" : "motion.sharedElement.convert" }
+    /// The chrome's token, named in the source of a curve the theme could not give.
     var chromeToken: String { self == .peek ? "transition.peek" : "transition.convert" }
 }
 
@@ -114,7 +118,9 @@ struct PlanBuilder {
 
     var fresh = false
     var slots: [SlotChange] = []
-    var staying: Set<SlotIdentity> = []
+    /// Per slot index: whether the slot is on both sides.
+    var stayingOld: [Bool] = []
+    var stayingNew: [Bool] = []
     var updated: [(old: Int, new: Int)] = []
     var appearing: [Int] = []
     var chromeCurve = Curve.none()
@@ -153,7 +159,7 @@ struct PlanBuilder {
         if fresh {
             explainFreshWindow()
         } else {
-            let matching = SurfaceMatching(before: before, after: after, staying: staying, marks: &marks)
+            let matching = SurfaceMatching(before: before, after: after, staying: (stayingOld, stayingNew), marks: &marks)
             for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
                 diagnostics.append(suffixing)
             }
@@ -194,14 +200,17 @@ struct PlanBuilder {
         var interrupts: UInt64 = 0
         if let inFlight {
             interrupts = inFlight.plan.serial
-            let interruption = Interruption(inFlight)
-            interruption.apply(to: &chrome)
-            interruption.apply(to: &elements)
-            interruption.apply(to: &layout)
+            // A fresh window drops what was running instead of continuing it.
+            if !fresh {
+                let interruption = Interruption(inFlight)
+                interruption.apply(to: &chrome)
+                interruption.apply(to: &elements)
+                interruption.apply(to: &layout)
+            }
         }
 
         // Step 10: the cap.
-        var cap = DurationCap(limit: theme.duration(at: "motion.maxDuration") ?? 2, settled: settings.settleTimes)
+        var cap = DurationCap(limit: settings.motion.maxDuration, settled: settings.settleTimes)
         chrome.curve = cap.apply(chrome.curve, what: "chrome")
         for index in elements.indices {
             elements[index].curve = cap.apply(elements[index].curve, what: "element " + elements[index].toPath)
@@ -224,23 +233,29 @@ struct PlanBuilder {
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
     }
 
+    /// A window rebuilt around what is already showing (a new subscriber, a display change).
+    var rebuiltInPlace: Bool { action.cause == .subscribe || action.cause == .displayChanged }
+
     // MARK: Step 2: slots
 
     mutating func diffSlots() {
-        fadeCurve = Self.fade(theme)
-        var oldIndex: [SlotIdentity: Int] = [:]
-        if !fresh { for index in before.slots.indices { oldIndex[before.slots[index].identity] = index } }
-        var seen: Set<SlotIdentity> = []
-        let content = theme.curve(at: "transition.content") ?? fadeCurve
+        fadeCurve = settings.motion.fade
+        // Scenes hold a handful of slots: a linear search beats hashing owners.
+        var seen = [Bool](repeating: false, count: fresh ? 0 : before.slots.count)
+        stayingOld = [Bool](repeating: false, count: before.slots.count)
+        stayingNew = [Bool](repeating: false, count: after.slots.count)
+        let content = settings.motion.content ?? fadeCurve
         for index in after.slots.indices {
             let identity = after.slots[index].identity
-            seen.insert(identity)
-            guard let previous = oldIndex[identity] else {
+            let found = fresh ? nil : before.slots.firstIndex { $0.laidOut.slot == identity.slot && $0.laidOut.owner == identity.owner }
+            guard let previous = found else {
                 appearing.append(index)
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .appear, curve: fadeCurve))
                 continue
             }
-            staying.insert(identity)
+            seen[previous] = true
+            stayingOld[previous] = true
+            stayingNew[index] = true
             if before.slots[previous].view == after.slots[index].view {
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .stay, curve: .none(source: "stay")))
             } else {
@@ -252,35 +267,25 @@ struct PlanBuilder {
             }
         }
         if !fresh {
-            for index in before.slots.indices where !seen.contains(before.slots[index].identity) {
+            for index in before.slots.indices where !seen[index] {
                 let identity = before.slots[index].identity
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .disappear, curve: fadeCurve))
             }
         }
     }
 
-    /// The fade every appearing and disappearing slot uses: `transition.fadeCurve` over `transition.fade`.
-    static func fade(_ theme: Theme) -> Curve {
-        let duration = theme.duration(at: "transition.fade") ?? 0.18
-        let points = theme.cubicBezier(at: "transition.fadeCurve") ?? .ease
-        return (try? Curve.bezier(points, duration: duration, source: "transition.fade, transition.fadeCurve"))
-            ?? Curve.none(source: "transition.fade")
-    }
-
     // MARK: Step 3: curves
 
     mutating func chooseCurves() {
         let kind = MoveKind(before.presentation, after.presentation)
-        chromeCurve = theme.curve(at: kind.chromeToken) ?? Curve.none(source: kind.chromeToken)
-        if fresh && before.presentation == .hidden && action.cause != .subscribe && action.cause != .displayChanged {
-            // First show: the chrome grows out of its hidden point on its usual curve.
-        } else if fresh {
-            chromeCurve = Curve.none(source: "fresh-window")
-        }
+        chromeCurve = (kind == .peek ? settings.motion.peek : settings.motion.convert) ?? Curve.none(source: kind.chromeToken)
+        // A first show grows the chrome out of its hidden point on its usual curve; a new
+        // subscriber or a display change simply shows it where it is.
+        if rebuiltInPlace { chromeCurve = Curve.none(source: "fresh-window") }
         let override = kind == .peek ? settings.sharedElementPeekAnimation : settings.sharedElementAnimation
         switch override {
         case .theme:
-            elementCurve = theme.curve(at: kind.elementToken) ?? chromeCurve
+            elementCurve = (kind == .peek ? settings.motion.elementPeek : settings.motion.elementConvert) ?? chromeCurve
         case .chrome:
             elementCurve = chromeCurve
             elementCurve.source = "chrome -> " + chromeCurve.source
@@ -300,12 +305,12 @@ struct PlanBuilder {
             chromeCurve = scope
             chromeCurve.source = "content -> " + scope.source
         } else {
-            chromeCurve = theme.curve(at: "transition.content") ?? chromeCurve
+            chromeCurve = settings.motion.content ?? chromeCurve
         }
     }
 
     func chromePlan() -> ChromePlan {
-        let from = fresh && action.cause != .show && before.presentation != .hidden ? after.layout.chrome : before.layout.chrome
+        let from = rebuiltInPlace ? after.layout.chrome : before.layout.chrome
         let to = after.layout.chrome
         return ChromePlan(fromRect: from.rect, toRect: to.rect, fromRadius: from.cornerRadius, toRadius: to.cornerRadius,
                           curve: chromeCurve, hideDip: hideDip)
@@ -330,7 +335,7 @@ struct PlanBuilder {
     /// Class and group problems in the views that come or change with this plan.
     mutating func newViewDiagnostics() {
         for index in after.slots.indices where !after.slots[index].namespaces.diagnostics.isEmpty {
-            if !staying.contains(after.slots[index].identity) || updated.contains(where: { $0.new == index }) {
+            if !stayingNew[index] || updated.contains(where: { $0.new == index }) {
                 diagnostics += after.slots[index].namespaces.diagnostics
             }
         }
@@ -365,7 +370,7 @@ struct PlanBuilder {
         let opensPanel = (before.presentation == .pill || before.presentation == .peek) && after.presentation == .expanded
         guard action.cause == .open, action.via == .claim, opensPanel, !hasCounterpart else { return }
         conversion = .viaHidden
-        let dip = theme.duration(at: "motion.hideDip") ?? 0.12
+        let dip = settings.motion.hideDip
         hideDip = dip
         // The chrome drops to hidden at once, waits out the dip, then grows into the panel.
         if let delayed = try? chromeCurve.withDelay(chromeCurve.delay + dip) {
@@ -387,9 +392,7 @@ struct PlanBuilder {
         let fromRect = before.slots[o].rect(at: pair.old.element.path) ?? before.slots[o].laidOut.rect
         let toRect = after.slots[n].rect(at: pair.new.element.path) ?? after.slots[n].laidOut.rect
         let destination = pair.new.element
-        let sameView = before.slots[o].withNode(at: pair.old.element.path) { a in
-            after.slots[n].withNode(at: destination.path) { SameView.matches(a, $0) } ?? false
-        } ?? false
+        let sameView = SameView.matches(before.slots[o], pair.old.element.path, after.slots[n], destination.path)
         return ElementMove(
             fromPath: pair.old.element.path, toPath: destination.path, key: pair.key, namespace: .nook,
             module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: destination.id,
@@ -427,8 +430,8 @@ struct PlanBuilder {
     // MARK: Step 8: delayed rows
 
     mutating func delayedRows() {
-        let stagger = theme.duration(at: "motion.stagger") ?? 0.03
-        let header = theme.duration(at: "motion.header.delay") ?? 0.08
+        let stagger = settings.motion.stagger
+        let header = settings.motion.headerDelay
         let base = slots.first { $0.change == .appear }.map { _ in hideDip ?? 0 } ?? 0
         for index in appearing {
             let name = after.slots[index].name
