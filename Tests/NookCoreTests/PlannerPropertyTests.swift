@@ -9,7 +9,7 @@ private typealias F = PlannerFixture
     /// A random activity view: stacks of covers, texts and timers, some marked with ids from
     /// a small pool so that counterparts, duplicates and followers all occur.
     struct Generator {
-        var rng: LayoutSplitMix64
+        var rng: SeededGenerator
         let ids = ["cover", "timer", "title", "art"]
 
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -47,7 +47,7 @@ private typealias F = PlannerFixture
     }
 
     @Test func everyMarkedElementMovesOrIsExplained() {
-        var generator = Generator(rng: LayoutSplitMix64(seed: 0x5EED_1A7E))
+        var generator = Generator(rng: SeededGenerator(seed: 0x5EED_1A7E))
         let presentations: [Presentation] = [.hidden, .pill, .peek, .expanded, .companion]
         var failures: [String] = []
         for round in 0..<300 {
@@ -121,7 +121,7 @@ private typealias F = PlannerFixture
     }
 
     @Test func contentUpdatesMoveOrExplainAndRespectTheirOptions() {
-        var generator = Generator(rng: LayoutSplitMix64(seed: 0xC0_47E47))
+        var generator = Generator(rng: SeededGenerator(seed: 0xC0_47E47))
         var failures: [String] = []
         for round in 0..<300 {
             let classes = ["group animate-smooth", "group animate-snappy duration-300", "group", "group animate-linear delay-50"]
