@@ -7,9 +7,16 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     public let rawValue: String
 
     public init(_ rawValue: String) throws(SignatureError) {
-        _ = try SignatureParser.completeTypes(in: rawValue)
+        if !Self.commonSingleTypes.contains(rawValue) { _ = try SignatureParser.completeTypes(in: rawValue) }
         self.rawValue = rawValue
     }
+
+    /// Single complete types the contract uses all the time; known valid, so building or
+    /// checking one never runs the parser (plans carry thousands of them).
+    static let commonSingleTypes: Set<String> = [
+        "y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g", "h", "v",
+        "av", "as", "ad", "ax", "at", "a{sv}", "aa{sv}", "a(ss)", "(dddd)", "(sa{sv}av)", "a{ss}",
+    ]
 
     /// For literals written in code; an invalid literal is a programming error.
     public init(stringLiteral value: String) {
@@ -26,7 +33,7 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     }
 
     /// True when this is exactly one complete type.
-    public var isSingleCompleteType: Bool { completeTypes.count == 1 }
+    public var isSingleCompleteType: Bool { Self.commonSingleTypes.contains(rawValue) || completeTypes.count == 1 }
 
     public static let empty = Signature(unchecked: "")
 }
