@@ -14,6 +14,9 @@ public struct ActivityRecord: Hashable, Sendable {
     public var relevance: Double
     /// Unix microseconds after which the activity is stale, if given.
     public var staleDate: Int64?
+    /// True once `staleDate` has passed (the registry is told the time): a stale activity
+    /// sorts after every fresh one, so it is never primary while a fresh one is live.
+    public var isStale = false
     /// The `sequence` of the last start or update applied that carried one.
     public var lastSequence: UInt64?
     /// Registry-wide start counter: ties in relevance go to the activity started first.

@@ -7,4 +7,6 @@ extension DiagnosticCode {
     public static let moduleRestored: DiagnosticCode = "module-restored"
     /// An activity was ended through `Control.EndActivity` (by the user), not by its module.
     public static let activityDismissed: DiagnosticCode = "activity-dismissed"
+    /// An activity passed its `stale_date`.
+    public static let activityStale: DiagnosticCode = "activity-stale"
 }

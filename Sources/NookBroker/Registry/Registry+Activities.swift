@@ -98,7 +98,11 @@ extension Registry {
             record.views[slot] = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", diagnostics: &diagnostics)
         }
         if let relevance = try reader.double("relevance") { record.relevance = relevance }
-        if let staleDate = try reader.int64("stale_date") { record.staleDate = staleDate }
+        if let staleDate = try reader.int64("stale_date") {
+            // A new stale date makes the activity fresh again until the broker's clock passes it.
+            record.staleDate = staleDate
+            record.isStale = false
+        }
         if let sequence { record.lastSequence = sequence }
         let animate = try reader.bool("animate") ?? true
         let animation = try reader.string("animation", maxBytes: 256)

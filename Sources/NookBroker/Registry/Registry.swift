@@ -55,14 +55,42 @@ public struct Registry: Hashable, Sendable {
 
     /// Every activity, primary first: relevance descending, then start order.
     public var displayOrder: [ActivityRef] {
-        var all: [(ActivityRef, Double, UInt64)] = []
+        var all: [(ref: ActivityRef, stale: Bool, relevance: Double, order: UInt64)] = []
         for module in modules.values {
             for activity in module.activities.values {
-                all.append((ActivityRef(module: module.id, activity: activity.id), activity.relevance, activity.startOrder))
+                all.append((ActivityRef(module: module.id, activity: activity.id), activity.isStale, activity.relevance, activity.startOrder))
             }
         }
-        all.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }
-        return all.map(\.0)
+        // Fresh before stale, then relevance (highest first), then start order.
+        all.sort { a, b in
+            if a.stale != b.stale { return !a.stale }
+            return a.relevance != b.relevance ? a.relevance > b.relevance : a.order < b.order
+        }
+        return all.map(\.ref)
+    }
+
+    /// The earliest `stale_date` (unix µs) of an activity not yet stale.
+    public var nextStaleDate: Int64? {
+        modules.values.flatMap { $0.activities.values }.filter { !$0.isStale }.compactMap(\.staleDate).min()
+    }
+
+    /// Marks every activity whose `stale_date` is at or before `unixMicroseconds` as stale: it
+    /// moves after the fresh ones, its module hears `activity-stale`, and renderers get a plan.
+    public mutating func markStale(unixMicroseconds now: Int64) -> [RegistryAction] {
+        var actions: [RegistryAction] = []
+        for moduleId in modules.keys.sorted() {
+            var diagnostics: [Diagnostic] = []
+            for id in modules[moduleId]!.activities.keys.sorted() {
+                guard let activity = modules[moduleId]!.activities[id], !activity.isStale,
+                      let staleDate = activity.staleDate, staleDate <= now else { continue }
+                modules[moduleId]!.activities[id]!.isStale = true
+                diagnostics.append(Diagnostic(.activityStale, .info, "activity \"\(id)\" passed its stale_date; it now sorts after fresh activities until an update gives it a new one",
+                                              module: moduleId, id: id))
+                actions.append(.sceneChanged(SceneChange(cause: .activityUpdated, module: moduleId, activity: id)))
+            }
+            actions = deliver(diagnostics, module: moduleId) + actions
+        }
+        return actions
     }
 
     /// SPEC "pill": the activity whose compact views sit either side of the notch.

@@ -50,6 +50,8 @@ public actor Broker {
     nonisolated let baseTheme: Theme
     var tokenOverrides: [String: PropValue] = [:]
     var settings: PlannerSettings
+    var staleTask: Task<Void, Never>?
+    var scheduledStale: Int64?
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -97,6 +99,7 @@ public actor Broker {
             throw BrokerStartError.nameTaken(name)
         }
         await broker.rescheduleExpiry()
+        await broker.rescheduleStale()
         log(.info, "serving \(NookContract.busName) at \(NookContract.objectPath) as \(connection.uniqueName); module grace \(grace)s")
         return broker
     }
@@ -156,6 +159,7 @@ public actor Broker {
             }
         }
         rescheduleExpiry()
+        rescheduleStale()
     }
 
     private func sendDiagnostics(_ diagnostics: [Diagnostic], to target: String, module: String) {
@@ -230,6 +234,33 @@ public actor Broker {
             log(.info, "module \"\(change.module)\" did not come back: activity \"\(change.activity!)\" ends")
         }
         perform(actions)
+    }
+
+    // MARK: Stale dates
+
+    /// Unix time in microseconds: stale dates are wall-clock times, unlike grace periods.
+    nonisolated var unixMicroseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()) }
+
+    func rescheduleStale() {
+        let next = registry.nextStaleDate
+        guard next != scheduledStale else { return }
+        staleTask?.cancel()
+        scheduledStale = next
+        guard let next else {
+            staleTask = nil
+            return
+        }
+        let wait = max(0, next - unixMicroseconds)
+        staleTask = Task { [weak self] in
+            try? await Task.sleep(for: .microseconds(wait))
+            guard !Task.isCancelled else { return }
+            await self?.staleDue()
+        }
+    }
+
+    private func staleDue() {
+        scheduledStale = nil
+        perform(registry.markStale(unixMicroseconds: unixMicroseconds))
     }
 
     // MARK: Persistence
