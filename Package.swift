@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit"]),
         .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI", "NookBus"], path: "Examples/MusicModule"),
+        // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
+        .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
@@ -40,8 +42,8 @@ let package = Package(
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
-        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI"]),
-        .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport"]),
+        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
+        .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
     ],
     swiftLanguageModes: [.v6]
 )

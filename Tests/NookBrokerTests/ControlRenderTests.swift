@@ -210,6 +210,32 @@ import Testing
         }
     }
 
+    /// `DisplayChanged` from a renderer re-plans that renderer; from a control client, every one.
+    @Test func displayChangedGivesFreshWindowsInTheNewGeometry() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let music = try await BrokerClient.connect(bus)
+            try await music.register("music")
+            try await music.start("song", Self.songSpec())
+            let renderer = try await Renderer.subscribe(bus)
+            let wide: [String: PropValue] = ["width": .double(3000), "height": .double(1000)]
+            let own = try await Self.control(renderer.client, "DisplayChanged", [WireCodec.vardict(wide)])
+            let plan = try #require(await renderer.plan(serial: own))
+            #expect(plan["cause"] == .string("display_changed") && plan["fresh_window"] == .bool(true))
+            let chrome = try Vardict(try #require(plan["chrome"]))
+            guard case .structure(let rect)? = chrome["to_rect"], case .double(let x) = rect[0], case .double(let w) = rect[2] else {
+                Issue.record("no chrome rect"); return
+            }
+            #expect(x + w / 2 == 1500, "the pill is centred on the new 3000 pt display")
+            let fromShell = try await Self.control(music, "DisplayChanged", [WireCodec.vardict(["width": .double(1920), "height": .double(1080)])])
+            #expect(await renderer.plan(serial: fromShell)?["cause"] == .string("display_changed"))
+            for client in [music, renderer.client] { await client.close() }
+            _ = await nookd.stop()
+        }
+    }
+
     /// `Control.EndActivity` (added to v1): the user ends another connection's activity; the
     /// module is told, and a renderer sees the activity end.
     @Test func controlEndActivityDismissesAndTellsTheModule() async throws {

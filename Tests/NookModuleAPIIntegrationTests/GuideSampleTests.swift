@@ -1,6 +1,7 @@
 import Foundation
 import NookBus
 import NookModuleAPI
+@testable import NookGuideSample
 import NookTestSupport
 import Testing
 

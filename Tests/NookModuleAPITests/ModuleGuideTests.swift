@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import NookModuleAPI
+@testable import NookGuideSample
 
 // The guide's module publishes what the guide says it does.
 
@@ -40,11 +41,11 @@ private let module = TeaModule(brews: [
 
 @Test func guideSampleIsTheCodeThisSuiteCompiles() throws {
     // Guards the guide against drifting from the compiled copy: the guide's code block that
-    // starts with `import NookModuleAPI` must equal ModuleGuideSample.swift minus its `//` header.
+    // starts with `import NookModuleAPI` must equal Examples/GuideSample/GuideSample.swift minus its `//` header.
     let here = URL(fileURLWithPath: #filePath)
     let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let guide = try String(contentsOf: root.appendingPathComponent("docs/module-guide.md"), encoding: .utf8)
-    let source = try String(contentsOf: here.deletingLastPathComponent().appendingPathComponent("ModuleGuideSample.swift"), encoding: .utf8)
+    let source = try String(contentsOf: root.appendingPathComponent("Examples/GuideSample/GuideSample.swift"), encoding: .utf8)
     let blocks = guide.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
     let sample = try #require(blocks.first { $0.hasPrefix("import NookModuleAPI") })
     let compiled = source.split(separator: "\n", omittingEmptySubsequences: false)

@@ -27,18 +27,22 @@ extension Broker {
         }
     }
 
-    /// `DisplayChanged(a{sv})`: the caller's display changed; it gets a fresh-window plan.
+    /// `DisplayChanged(a{sv})`: a display changed. From a subscribed renderer it is that
+    /// renderer's display; from anyone else (a display manager, nookctl) it is the display every
+    /// renderer shows, and the one previews use. Each affected renderer gets a fresh-window plan.
     func displayChanged(_ caller: String, display record: [String: PropValue]) throws(DBusError) -> UInt64 {
-        guard var subscriber = subscribers[caller] else {
-            throw DBusError(nook: .invalidArgs, "DisplayChanged: connection \(caller) has not subscribed; call Subscribe first")
-        }
         let updated = try Self.subscriber(caller, record)
-        subscriber.display = updated.display
-        subscriber.refreshRate = updated.refreshRate
-        subscriber.capabilities = updated.capabilities
-        subscribers[caller] = subscriber
+        let affected = subscribers[caller] != nil ? [caller] : subscribers.keys.sorted()
+        if subscribers[caller] == nil { previewDisplay = updated.display }
         let action = PlanAction(cause: .displayChanged, serial: nextSerial())
-        flush(caller, action: action)
+        for connection in affected {
+            guard var subscriber = subscribers[connection] else { continue }
+            subscriber.display = updated.display
+            if subscribers[caller] != nil || record["refresh_rate"] != nil { subscriber.refreshRate = updated.refreshRate }
+            if subscribers[caller] != nil || record["capabilities"] != nil { subscriber.capabilities = updated.capabilities }
+            subscribers[connection] = subscriber
+            flush(connection, action: action)
+        }
         return action.serial
     }
 
@@ -123,7 +127,7 @@ extension Broker {
         let change: PresentationMachine.Change?
         do { change = try machine.apply(action, registry: registry) } catch { throw DBusError(error) }
         var subscriber = subscribers.keys.sorted().first.flatMap { subscribers[$0] }
-            ?? Self.previewSubscriber(showing: self.machine.state, registry: registry, settings: settings, now: now)
+            ?? Self.previewSubscriber(showing: self.machine.state, display: previewDisplay, registry: registry, settings: settings, now: now)
         let planAction = PlanAction(cause: change?.cause ?? PlanCause(rawValue: name) ?? .show, serial: serial + 1, via: change?.via ?? .claim)
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
@@ -132,8 +136,8 @@ extension Broker {
     }
 
     /// A stand-in renderer on the default display that already shows `state`.
-    static func previewSubscriber(showing state: NookState, registry: Registry, settings: PlannerSettings, now: BrokerTime) -> RenderSubscriber {
-        var subscriber = RenderSubscriber(connection: "", name: "preview", display: defaultDisplay)
+    static func previewSubscriber(showing state: NookState, display: DisplayInfo, registry: Registry, settings: PlannerSettings, now: BrokerTime) -> RenderSubscriber {
+        var subscriber = RenderSubscriber(connection: "", name: "preview", display: display)
         _ = subscriber.plan(to: SceneAssembler.content(for: state, registry: registry), presentation: state.presentation,
                             action: PlanAction(cause: .subscribe, serial: 0), settings: settings, now: now + -1_000)
         return subscriber

@@ -50,6 +50,9 @@ public actor Broker {
     nonisolated let baseTheme: Theme
     var tokenOverrides: [String: PropValue] = [:]
     var settings: PlannerSettings
+    /// The display previews are planned on without subscribers; `DisplayChanged` from a
+    /// control client sets it.
+    var previewDisplay = Broker.defaultDisplay
     var staleTask: Task<Void, Never>?
     var scheduledStale: Int64?
 

@@ -1,5 +1,5 @@
-// The guide's complete module (docs/module-guide.md, a copy of NookModuleAPITests/ModuleGuideSample.swift)
-// and its "Running it" function, verbatim: the build proves they compile, GuideSampleTests runs them.
+// The complete module of docs/module-guide.md, verbatim: a target of its own, so the build
+// proves the guide's code compiles; the unit and integration tests both use it from here.
 
 import NookModuleAPI
 
@@ -85,17 +85,4 @@ struct TeaModule {
         }
         return activity
     }
-}
-
-func brew(_ pot: Brew, address: NookModuleAddress = .session) async throws {
-    var tea = TeaModule(brews: [pot])
-    let module = try await NookModule.connect(tea.configuration(), address: address)
-    try await module.start(tea.activity(for: pot))
-
-    // The renderer counts down; the module only wakes when the pot is done.
-    try await Task.sleep(for: pot.ends - NookInstant.now())
-    try await module.end(activityID: pot.id, dismissal: .default)
-    tea.brews.removeAll { $0.id == pot.id }
-    try await module.publish(tea.configuration())
-    await module.close()
 }

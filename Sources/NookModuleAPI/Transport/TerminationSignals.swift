@@ -1,14 +1,16 @@
 import Foundation
 
-/// SIGTERM and SIGINT as an async stream, so the module can end its activities before it exits.
+/// SIGTERM and SIGINT as an async stream, so a module can end its activities before it exits
+/// (both example modules use it).
 ///
 /// The handler only writes the signal's number into a pipe (all a signal handler may safely
 /// do); a thread of its own reads the pipe and yields to the stream.
-enum TerminationSignals {
+public enum TerminationSignals {
     /// The pipe's write end, read by the handler. Set once, before the handler is installed.
     nonisolated(unsafe) static var writeEnd: Int32 = -1
 
-    static func install() -> AsyncStream<Int32> {
+    /// Installs the handlers once and returns the stream of signal numbers.
+    public static func install() -> AsyncStream<Int32> {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("pipe() failed: \(errno)") }
         writeEnd = ends[1]
