@@ -180,8 +180,9 @@ struct ChromiumFrames {
         </body></html>
         """
         try html.write(to: page, atomically: true, encoding: .utf8)
-        let result = try await Tools.run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        // Under `timeout`: a browser that hangs fails the test instead of stalling the suite.
+        let result = try await Tools.run("timeout", [
+            "120", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--user-data-dir=\(directory.appendingPathComponent("chromium-profile").path)",
             "--virtual-time-budget=2000", "--window-size=\(width),\(height)", "--screenshot=\(png.path)", page.absoluteString,
         ])
