@@ -39,7 +39,7 @@ let package = Package(
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
         .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore"], exclude: ["Goldens"]),
-        .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit"]),
+        .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),

@@ -2,6 +2,9 @@
 # make demo: build Nook, start it on a private bus with the two example modules, take a tour of
 # the nook's presentations while printing each plan, and record the tour into demo.svg.
 # Every process this script starts is ended by its pid when it exits.
+#
+#   NOOK_DEMO_IMAGE=docs/images/tour.svg make demo   # also copy the recording there (the README's picture)
+#   NOOK_DEMO_TRACE=1 make demo                      # show every command
 set -euo pipefail
 [ -n "${NOOK_DEMO_TRACE:-}" ] && set -x
 cd "$(dirname "$0")/.."
@@ -16,7 +19,8 @@ BIN=$("$SWIFT" build --show-bin-path)
 work=$(mktemp -d /tmp/nook-demo.XXXXXX)
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # Newest first: the watcher and the modules leave before the broker they talk to.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   [ -n "${bus_pid:-}" ] && kill -9 "$bus_pid" 2>/dev/null || true
   rm -rf "$work"
@@ -38,6 +42,7 @@ cat > "$work/bus.conf" <<CONF
   </policy>
 </busconfig>
 CONF
+command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run scripts/ensure-deps.sh" >&2; exit 1; }
 dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 > "$work/bus.out"
 address=$(sed -n 1p "$work/bus.out")
 bus_pid=$(sed -n 2p "$work/bus.out")
@@ -50,17 +55,23 @@ for _ in $(seq 100); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
 ctl status >/dev/null
 
 # A renderer of our own contract: one line per plan, and an animated SVG of the whole tour.
-ctl watch | sed -u 's/^/   plan │ /' &
+# Background jobs call the binary, not the ctl function, so that $! is nookctl itself (a
+# function would run in a subshell, and its pid would be the one signalled); the process
+# substitution keeps the sed out of $! too.
+"$BIN/nookctl" --address "$address" watch > >(sed -u 's/^/   plan │ /') &
 pids+=($!)
-ctl record --svg "$work/demo.svg" --seconds "${NOOK_DEMO_SECONDS:-36}" >/dev/null &
+# The recorder runs until the tour is over and is then stopped with SIGTERM, on which it
+# writes the SVG; it says on stderr once it has subscribed.
+"$BIN/nookctl" --address "$address" record --svg "$work/demo.svg" --seconds 600 > "$work/record.out" 2> "$work/record.err" &
 record_pid=$!
-sleep 0.5
+pids+=($record_pid)
+for _ in $(seq 100); do grep -q "recording into" "$work/record.err" 2>/dev/null && break; sleep 0.1; done
 
 step() { say "$1"; shift; "$@" || true; sleep 1.2; }
 wait_for_activities() { for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge "$1" ] && break; sleep 0.1; done; }
 
 say "the music module (a simulated player) publishes its song"
-"$BIN/MusicModule" --address "$address" --simulate 2> "$work/music.log" &
+"$BIN/MusicModule" --address "$address" --simulate --track-seconds 120 2> "$work/music.log" &
 pids+=($!)
 wait_for_activities 1
 song=$(ctl activities | grep '^music/' | head -n 1)
@@ -90,5 +101,16 @@ step "Reduce Motion off" ctl set reduce-motion off
 step "what opening the home would do now, as a dry run that changes nothing" ctl preview open --home music
 
 say "finishing the recording"
+sleep 1.5  # let the last transition play out before the recorder stops
+kill -TERM "$record_pid" 2>/dev/null || true
 wait "$record_pid" 2>/dev/null || true
-cp "$work/demo.svg" ./demo.svg 2>/dev/null && echo "wrote $(pwd)/demo.svg: open it in a browser to watch the tour"
+cat "$work/record.out"
+if [ -s "$work/demo.svg" ]; then
+  cp "$work/demo.svg" ./demo.svg
+  echo "wrote $(pwd)/demo.svg: open it in a browser (for example: xdg-open demo.svg) to watch the tour"
+  if [ -n "${NOOK_DEMO_IMAGE:-}" ]; then cp "$work/demo.svg" "$NOOK_DEMO_IMAGE" && echo "copied it to $NOOK_DEMO_IMAGE"; fi
+else
+  echo "the recorder wrote no SVG:" >&2
+  cat "$work/record.err" >&2
+  exit 1
+fi

@@ -16,6 +16,7 @@ declare -A checks=(
   [python3-gi]="/usr/bin/python3 -c 'from gi.repository import GLib'"
   [mpv]="command -v mpv"
   [mpv-mpris]="test -f /usr/lib/mpv-mpris/mpris.so"
+  [chromium]="command -v chromium"
 )
 
 missing=()

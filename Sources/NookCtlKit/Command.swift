@@ -130,7 +130,8 @@ public enum CurveArgument: Hashable, Sendable {
 
 extension Command {
     /// The contract calls this command makes, in order. `theme load` reads its file when it
-    /// runs, so its `SetTokens` argument here is empty; `end` makes none (`unsupportedReason`).
+    /// runs, so its `SetTokens` argument here is empty; `end` calls nookd's addition
+    /// `Control.EndActivity(ssa{sv})`.
     /// `watch` and `record` also listen for `Render.Plan` and call `Unsubscribe` when done.
     public var calls: [ContractCall] {
         switch self {

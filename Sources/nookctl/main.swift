@@ -2,5 +2,5 @@
 import Foundation
 import NookCtlKit
 
-let status = await NookCtl.run(arguments: Array(CommandLine.arguments.dropFirst()))
+let status = await NookCtl.run(arguments: Array(CommandLine.arguments.dropFirst()), stopOnSignals: true)
 exit(status.code)

@@ -3,27 +3,16 @@ import NookBus
 import NookTestSupport
 import Synchronization
 
-/// The real `nookd` executable, started by a test on a private bus and ended by its pid.
-final class NookdProcess: @unchecked Sendable {
-    // Process is not Sendable; this wrapper only signals by pid and waits for the exit.
-    private let process: Process
+/// The real `nookd` executable, started by a test on a private bus and ended by its pid
+/// (through NookTestSupport's `PackageProcess`).
+final class NookdProcess: Sendable {
+    private let process: PackageProcess
     let stateDirectory: URL
-    let logFile: URL
-    var pid: Int32 { process.processIdentifier }
+    var logFile: URL { process.logFile }
+    var pid: Int32 { process.pid }
 
-    /// The executable built next to the test bundle (`swift build` builds it before tests).
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("nookd"))
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/nookd"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw TestSupportError("nookd is not built (looked at \(candidates.map(\.path)))")
-        }
-        return found
-    }
+    /// The nookd executable built next to the test bundle.
+    static func executable() throws -> URL { try PackageProcess.executable("nookd") }
 
     /// Starts nookd and waits until it owns `org.nook.Nook1`.
     /// - Parameters:
@@ -38,19 +27,9 @@ final class NookdProcess: @unchecked Sendable {
             let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "\#(grace)"}}}"#
             try theme.write(to: config.appendingPathComponent("nook/theme.json"), atomically: true, encoding: .utf8)
         }
-        logFile = home.appendingPathComponent("nookd-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["NOTIFY_SOCKET"] = notifySocket
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: logFile)
-        try process.run()
+        process = try PackageProcess(
+            "nookd", ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"], logDirectory: home,
+            environment: ["XDG_CONFIG_HOME": config.path, "NOTIFY_SOCKET": notifySocket])
         let watcher = try await BusConnection.connect(to: .address(bus.address))
         defer { Task { await watcher.close() } }
         let process = self.process
@@ -60,32 +39,14 @@ final class NookdProcess: @unchecked Sendable {
         }
     }
 
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var log: String { process.log }
     var isRunning: Bool { process.isRunning }
 
-    func signal(_ number: Int32) {
-        if process.isRunning { kill(pid, number) }
-    }
+    func signal(_ number: Int32) { process.signal(number) }
 
     /// Sends `signal` and waits for the exit; returns the exit status (nil: killed by a signal).
     @discardableResult
-    func stop(_ number: Int32 = SIGTERM) async -> Int32? {
-        signal(number)
-        let process = self.process
-        _ = await eventually { !process.isRunning }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
-        return process.terminationReason == .exit ? process.terminationStatus : nil
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    func stop(_ number: Int32 = SIGTERM) async -> Int32? { await process.stop(number) }
 }
 
 /// A temporary directory for one test, removed afterwards.

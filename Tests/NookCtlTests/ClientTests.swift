@@ -1,183 +1,313 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import NookBus
+import NookTestSupport
 import Testing
 @testable import NookCtlKit
 
-/// Every verb end to end through `NookCtl.run`, over a private bus, against `FakeBroker`:
-/// exit status, what is printed, and what reached the broker.
+/// Every verb end to end through `NookCtl.run` against the real nookd on a private bus, with
+/// the real example modules publishing: exit status, what is printed, and what `GetState`
+/// says afterwards.
 @Suite(.serialized) struct ClientTests {
-    struct Run {
-        let status: NookCtlKit.ExitStatus
-        let out: String
-        let err: String
-        let calls: [String]
+    typealias Status = NookCtlKit.ExitStatus
+
+    /// The plan keys of CONTRACT.md's plan table.
+    static let planKeys: Set<String> = [
+        "serial", "interrupts", "cause", "from", "to", "from_content", "to_content", "conversion", "fresh_window",
+        "reduce_motion", "chrome", "elements", "layout", "slots", "diagnostics", "scene",
+    ]
+    /// The keys of one `elements` entry in CONTRACT.md (`velocity` only when interrupted).
+    static let elementKeys: Set<String> = [
+        "from_path", "to_path", "key", "namespace", "module", "activity", "id", "from_slot", "to_slot", "from_rect", "to_rect",
+        "style", "cross_fade", "hide_source", "clip", "properties", "anchor", "curve", "velocity",
+    ]
+
+    @Test func statusActivitiesAndModulesListWhatTheModulesPublished() async throws {
+        try await LiveNook.with(timers: 2, music: true) { nook in
+            let status = await nook.ctl(["status"])
+            #expect(status.status == Status.ok, "\(status.err)")
+            #expect(status.err.isEmpty)
+            let state = try await nook.state()
+            #expect(status.out == StateText.status(state))
+            #expect(status.out.contains("activities     3\n"))
+            let activities = await nook.ctl(["activities"])
+            #expect(activities.status == Status.ok)
+            #expect(Set(activities.out.split(separator: "\n")) == ["music/song", "timer/t1", "timer/t2"])
+            let modules = await nook.ctl(["modules"])
+            #expect(modules.status == Status.ok)
+            #expect(Set(modules.out.split(separator: "\n")) == ["music", "timer"])
+        }
     }
 
-    /// Starts a bus and a fake broker, runs `arguments` with `--address`, and stops both.
-    func run(_ arguments: [String], broker: Bool = true) async throws -> Run {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let fake = broker ? try await FakeBroker(address: bus.address, plans: PlanFixture.tour.map(PlanFixture.wire)) : nil
-        let captured = CapturedOutput()
-        let status = await NookCtl.run(arguments: ["--address", bus.address] + arguments, output: captured.sink)
-        let calls = fake?.calls ?? []
-        await fake?.close()
-        return Run(status: status, out: captured.out, err: captured.err, calls: calls)
+    @Test func showAndHidePrintNothingAndChangeThePresentation() async throws {
+        try await LiveNook.with(music: true) { nook in
+            let show = await nook.ctl(["show"])
+            #expect(show.status == Status.ok && show.out.isEmpty && show.err.isEmpty, "\(show)")
+            let now = try await nook.state()
+            #expect(now.string("presentation") == "pill")
+            #expect(await nook.ctl(["hide"]).status == Status.ok)
+            let later = try await nook.state()
+            #expect(later.string("presentation") == "hidden")
+        }
     }
 
-    @Test func status() async throws {
-        let result = try await run(["status"])
-        #expect(result.status == NookCtlKit.ExitStatus.ok)
-        #expect(result.out == StateText.status(WireRecord(FakeBroker.state)))
-        #expect(result.out.contains("  2. timer/tea"))
-        #expect(result.calls == ["Control.GetState()"])
+    /// open, close, peek, unpeek, companion: each prints the serial of the plan it caused,
+    /// which `GetState` then reports, and moves the presentation where it says. (`display`
+    /// is in the error table: nookd takes `DisplayChanged` only from a subscribed renderer.)
+    @Test func verbsThatCausePlansPrintTheirSerialAndChangeTheState() async throws {
+        try await LiveNook.with(timers: 1, music: true) { nook in
+            _ = await nook.ctl(["show"])
+            var last: UInt64 = try await nook.state().uint("serial")
+            let steps: [(arguments: [String], presentation: String, module: String)] = [
+                (["open", "--home", "music", "--via", "hover"], "expanded", "music"),
+                (["close"], "pill", ""),
+                (["peek", "music/song"], "peek", "music"),
+                (["unpeek"], "pill", ""),
+                (["open", "--activity", "timer/t1"], "expanded", "timer"),
+                (["close"], "pill", ""),
+                (["open", "--board"], "expanded", ""),
+                (["close"], "pill", ""),
+                (["companion", "music"], "companion", "music"),
+                (["companion", "--close"], "pill", ""),
+            ]
+            for step in steps {
+                let run = await nook.ctl(step.arguments)
+                #expect(run.status == Status.ok, "\(step.arguments): \(run.err)")
+                let serial = try #require(UInt64(run.out.trimmingCharacters(in: .newlines)), "\(step.arguments) printed '\(run.out)'")
+                #expect(run.out == "\(serial)\n")
+                #expect(serial > last, "\(step.arguments): serial \(serial) after \(last)")
+                last = serial
+                let state = try await nook.state()
+                #expect(state.uint("serial") == serial, "\(step.arguments)")
+                #expect(state.string("presentation") == step.presentation, "\(step.arguments)")
+                if !step.module.isEmpty { #expect(state.string("module") == step.module, "\(step.arguments)") }
+            }
+        }
     }
 
-    @Test func activitiesAndModules() async throws {
-        #expect(try await run(["activities"]).out == "music/song\ntimer/tea\n")
-        #expect(try await run(["modules"]).out == "music\ntimer\n")
+    @Test func endRemovesTheActivity() async throws {
+        try await LiveNook.with(timers: 2) { nook in
+            let end = await nook.ctl(["end", "timer/t1", "--immediate"])
+            #expect(end.status == Status.ok, "\(end.err)")
+            #expect(end.out == "ended timer/t1\n")
+            let now = try await nook.activities()
+            #expect(now == ["timer/t2"])
+            let again = await nook.ctl(["end", "timer/t1"])
+            #expect(again.status == Status.failure)
+            #expect(again.err.hasPrefix("nookctl: org.nook.Nook1.Error.UnknownActivity: "), "\(again.err)")
+        }
     }
 
-    @Test func showAndHidePrintNothing() async throws {
-        let show = try await run(["show"])
-        #expect(show.status == NookCtlKit.ExitStatus.ok && show.out.isEmpty && show.calls == ["Control.Show()"])
-        #expect(try await run(["hide"]).calls == ["Control.Hide()"])
-    }
-
-    @Test func verbsThatCausePlansPrintTheSerial() async throws {
-        let open = try await run(["open", "--home", "music", "--via", "hover"])
-        #expect(open.status == NookCtlKit.ExitStatus.ok)
-        #expect(open.out == "42\n")
-        #expect(open.calls == [#"Control.Open({"module":"music","onto":"home","via":"hover"})"#])
-        #expect(try await run(["close"]).calls == ["Control.Close({})"])
-        #expect(try await run(["peek", "music/song"]).calls == [#"Control.Peek("music", "song")"#])
-        #expect(try await run(["unpeek"]).calls == ["Control.EndPeek()"])
-        #expect(try await run(["companion", "music"]).calls == [#"Control.OpenCompanion("music")"#])
-        #expect(try await run(["companion", "--close"]).calls == ["Control.CloseCompanion()"])
-        let display = try await run(["display", "--width", "1920", "--height", "1080", "--notch", "0x0"])
-        #expect(display.out == "42\n")
-        #expect(display.calls == [#"Control.DisplayChanged({"height":1080,"notch_height":0,"notch_width":0,"width":1920})"#])
-    }
-
+    /// A table of failures: each exits 1 and prints the D-Bus error's name and message.
     @Test func aDBusErrorPrintsItsNameAndMessageAndExits1() async throws {
-        let result = try await run(["peek", "music/nope"])
-        #expect(result.status == NookCtlKit.ExitStatus.failure)
-        #expect(result.out.isEmpty)
-        #expect(result.err == "nookctl: org.nook.Nook1.Error.UnknownActivity: no activity 'nope' in module 'music'\n")
+        try await LiveNook.with(music: true) { nook in
+            let cases: [(arguments: [String], error: String, mentions: String)] = [
+                (["peek", "music/nope"], "org.nook.Nook1.Error.UnknownActivity", "nope"),
+                (["open", "--home", "weather"], "org.nook.Nook1.Error.UnknownModule", "weather"),
+                (["companion", "weather"], "org.nook.Nook1.Error.UnknownModule", "weather"),
+                (["theme", "set", "motion.hideDip", "{no.such.token}"], "org.nook.Nook1.Error.InvalidTheme", "no.such.token"),
+                // nookd applies a display change to the calling renderer's subscription only.
+                (["display", "--width", "1920", "--height", "1080", "--notch", "0x0"], "org.freedesktop.DBus.Error.InvalidArgs",
+                 "Subscribe"),
+            ]
+            for (arguments, error, mentions) in cases {
+                let run = await nook.ctl(arguments)
+                #expect(run.status == Status.failure, "\(arguments)")
+                #expect(run.out.isEmpty, "\(arguments)")
+                #expect(run.err.hasPrefix("nookctl: \(error): "), "\(arguments): \(run.err)")
+                #expect(run.err.contains(mentions) && run.err.hasSuffix("\n") && run.err.split(separator: "\n").count == 1,
+                        "\(arguments): \(run.err)")
+            }
+        }
     }
 
-    @Test func noBrokerOnTheBusIsADBusError() async throws {
-        let result = try await run(["status"], broker: false)
-        #expect(result.status == NookCtlKit.ExitStatus.failure)
-        #expect(result.err.hasPrefix("nookctl: org.freedesktop.DBus.Error.ServiceUnknown: "))
+    @Test func noBrokerOnTheBusExits1WithServiceUnknown() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let captured = CapturedOutput()
+        let status = await NookCtl.run(arguments: ["--address", bus.address, "status"], output: captured.sink)
+        #expect(status == Status.failure)
+        #expect(captured.err.hasPrefix("nookctl: org.freedesktop.DBus.Error.ServiceUnknown: "), "\(captured.err)")
+    }
+
+    /// The executable's own exit codes: 0, 1 and 2, as a shell sees them.
+    @Test func theExecutableExits0Or1Or2() async throws {
+        try await LiveNook.with { nook in
+            for (arguments, code) in [(["status"], Int32(0)), (["peek", "music/song"], 1), (["open", "--via", "click"], 2)] {
+                let process = try nook.process(arguments)
+                #expect(await process.waitForExit(), "\(arguments) did not exit")
+                #expect(process.exitStatus == code, "\(arguments): \(process.log)")
+            }
+        }
     }
 
     @Test func usageErrorsExit2WithTheVerbsHelpAndTouchNoBus() async {
         let captured = CapturedOutput()
         let status = await NookCtl.run(arguments: ["--address", "unix:path=/nonexistent", "open", "--via", "click"], output: captured.sink)
-        #expect(status == NookCtlKit.ExitStatus.usage)
+        #expect(status == Status.usage)
         #expect(captured.err.hasPrefix("nookctl: option '--via' must be claim or hover, found 'click'\nusage: nookctl open "))
         #expect(captured.err.contains("calls: Control.Open(a{sv}) -> t"))
         #expect(captured.out.isEmpty)
 
         let bare = CapturedOutput()
-        #expect(await NookCtl.run(arguments: [], output: bare.sink) == NookCtlKit.ExitStatus.usage)
+        #expect(await NookCtl.run(arguments: [], output: bare.sink) == Status.usage)
         #expect(bare.err == "nookctl: missing verb\nusage: nookctl [--address ADDR] VERB [ARGUMENTS...] (nookctl --help lists the verbs)\n")
     }
 
     @Test func helpExits0OnStandardOutput() async {
         let captured = CapturedOutput()
-        #expect(await NookCtl.run(arguments: ["record", "--help"], output: captured.sink) == NookCtlKit.ExitStatus.ok)
+        #expect(await NookCtl.run(arguments: ["record", "--help"], output: captured.sink) == Status.ok)
         #expect(captured.out.hasPrefix("usage: nookctl record --svg FILE"))
         #expect(captured.err.isEmpty)
     }
 
-    @Test func endAsksControlToEndTheActivity() async throws {
-        let result = try await run(["end", "timer/tea"])
-        #expect(result.status == NookCtlKit.ExitStatus.ok)
-        #expect(result.calls.first?.hasPrefix("Control.EndActivity(") == true, "\(result.calls)")
-        #expect(result.out == "ended timer/tea\n")
+    /// `preview` explains the plan the broker would make and changes nothing; `--json` prints
+    /// that plan as one object with the contract's keys.
+    @Test func previewExplainsOrPrintsJSONAndChangesNothing() async throws {
+        try await LiveNook.with(music: true) { nook in
+            _ = await nook.ctl(["show"])
+            let before = try await nook.state()
+            let explained = await nook.ctl(["preview", "open", "--home", "music"])
+            #expect(explained.status == Status.ok, "\(explained.err)")
+            #expect(explained.out.contains("open"), "\(explained.out)")
+            #expect(explained.out.contains("music/cover"), "the cover moves into the home:\n\(explained.out)")
+            let json = await nook.ctl(["preview", "open", "--home", "music", "--json"])
+            #expect(json.status == Status.ok)
+            #expect(json.out.hasSuffix("}\n") && json.out.split(separator: "\n").count == 1)
+            let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+            #expect(Set(plan.keys).isSuperset(of: Self.planKeys), "missing \(Self.planKeys.subtracting(plan.keys))")
+            #expect(plan["cause"] as? String == "open" && plan["to"] as? String == "expanded")
+            #expect(plan["to_content"] as? String == "home:music")
+            let elements = try #require(plan["elements"] as? [[String: Any]])
+            #expect(elements.contains { $0["key"] as? String == "music/cover" }, "\(elements)")
+            for element in elements { #expect(Set(element.keys).isSubset(of: Self.elementKeys), "\(element.keys)") }
+            let after = try await nook.state()
+            #expect(after.string("presentation") == before.string("presentation") && after.uint("serial") == before.uint("serial"))
+        }
     }
 
-    @Test func previewExplainsOrPrintsJSON() async throws {
-        let explained = try await run(["preview", "open", "--activity", "music/song"])
-        #expect(explained.out == PlanExplanation.text(PlanFixture.wire(PlanFixture.tour[1])))
-        #expect(explained.calls == [#"Control.PreviewPlan("open", {"activity":"song","module":"music","onto":"activity"})"#])
-        let json = try await run(["preview", "close", "--json"])
-        #expect(json.out == PlanJSON.json(PlanFixture.wire(PlanFixture.tour[1])) + "\n")
+    /// `watch --json`: one JSON object per line, one line per plan, with the contract's keys,
+    /// in serial order; the subscription's fresh-window plan first.
+    @Test func watchJSONPrintsOneContractObjectPerPlan() async throws {
+        try await LiveNook.with(music: true) { nook in
+            let captured = CapturedOutput()
+            let address = nook.bus.address
+            let watching = Task { await NookCtl.run(arguments: ["--address", address, "watch", "--json", "--count", "4"], output: captured.sink) }
+            #expect(await eventually(timeout: .seconds(30)) { captured.lines.count >= 1 }, "watch printed no first plan")
+            for arguments in [["show"], ["open", "--home", "music"], ["close"]] {
+                #expect(await nook.ctl(arguments).status == Status.ok, "\(arguments)")
+            }
+            #expect(await watching.value == Status.ok, "\(captured.err)")
+            let lines = captured.lines
+            #expect(lines.count == 4, "\(captured.out)")
+            var serials: [UInt64] = []
+            var causes: [String] = []
+            for line in lines {
+                let plan = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+                #expect(Set(plan.keys).isSuperset(of: Self.planKeys), "missing \(Self.planKeys.subtracting(plan.keys))")
+                serials.append((plan["serial"] as? NSNumber)?.uint64Value ?? 0)
+                causes.append(plan["cause"] as? String ?? "?")
+                for element in plan["elements"] as? [[String: Any]] ?? [] {
+                    #expect(Set(element.keys).isSubset(of: Self.elementKeys), "\(element.keys)")
+                }
+            }
+            #expect(causes == ["subscribe", "show", "open", "close"], "\(causes)")
+            #expect(serials == serials.sorted() && Set(serials).count == serials.count, "\(serials)")
+        }
     }
 
-    @Test func reduceMotionThemeAndAnimation() async throws {
-        #expect(try await run(["set", "reduce-motion", "on"]).calls == ["Properties.Set(ReduceMotion, true)"])
-        let show = try await run(["theme", "show"])
-        #expect(show.out == "motion.hideDip = \"150ms\"\n")
-        #expect(try await run(["theme", "set", "motion.hideDip", "90ms"]).calls == [#"Control.SetTokens({"motion.hideDip":"90ms"})"#])
-        #expect(try await run(["animation", "set", "peek", "linear:0.2"]).calls
-                == [#"Control.SetSharedElementAnimation("peek", {"duration":0.2,"type":"linear"})"#])
+    @Test func watchPrintsOneSummaryLinePerPlan() async throws {
+        try await LiveNook.with(music: true) { nook in
+            let captured = CapturedOutput()
+            let address = nook.bus.address
+            let watching = Task { await NookCtl.run(arguments: ["--address", address, "watch", "--count", "2"], output: captured.sink) }
+            #expect(await eventually(timeout: .seconds(30)) { captured.lines.count >= 1 })
+            _ = await nook.ctl(["show"])
+            #expect(await watching.value == Status.ok)
+            #expect(captured.lines.count == 2 && captured.lines[1].contains("show"), "\(captured.out)")
+        }
     }
 
-    @Test func themeLoadSendsTheFilesTokensAndAMissingFileFails() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-theme-\(UUID().uuidString).json")
-        try #"{"motion": {"hideDip": {"$type": "duration", "$value": "90ms"}}}"#.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let loaded = try await run(["theme", "load", file.path])
-        #expect(loaded.status == NookCtlKit.ExitStatus.ok)
-        #expect(loaded.out == "sent 1 tokens\n")
-        #expect(loaded.calls == [#"Control.SetTokens({"motion.hideDip":"90ms"})"#])
-        let missing = try await run(["theme", "load", "/nonexistent/theme.json"])
-        #expect(missing.status == NookCtlKit.ExitStatus.failure && missing.calls.isEmpty)
-        #expect(missing.err.hasPrefix("nookctl: cannot read /nonexistent/theme.json"))
+    @Test func setReduceMotionOnAndOff() async throws {
+        try await LiveNook.with { nook in
+            #expect(await nook.ctl(["set", "reduce-motion", "on"]).status == Status.ok)
+            let now = try await nook.state()
+            #expect(now.bool("reduce_motion") == true)
+            #expect(await nook.ctl(["status"]).out.contains("reduce motion  on\n"))
+            #expect(await nook.ctl(["set", "reduce-motion", "off"]).status == Status.ok)
+            let later = try await nook.state()
+            #expect(later.bool("reduce_motion") == false)
+        }
     }
 
-    @Test func watchPrintsOneLinePerPlan() async throws {
-        let result = try await run(["watch", "--count", "3"])
-        #expect(result.status == NookCtlKit.ExitStatus.ok)
-        #expect(result.out == PlanFixture.tour.prefix(3).map { PlanSummary.line(PlanFixture.wire($0)) + "\n" }.joined())
-        #expect(result.calls.first?.hasPrefix("Render.Subscribe({") == true)
-        #expect(result.calls.last == "Render.Unsubscribe()")
+    @Test func themeShowSetAndLoad() async throws {
+        try await LiveNook.with { nook in
+            let shown = await nook.ctl(["theme", "show"])
+            #expect(shown.status == Status.ok)
+            #expect(shown.out.contains("motion.hideDip = "), "\(shown.out)")
+
+            let set = await nook.ctl(["theme", "set", "motion.hideDip", "90ms"])
+            #expect(set.status == Status.ok && set.out.isEmpty, "\(set.err)")
+            let hideDip = await nook.ctl(["theme", "show"]).out.split(separator: "\n").first { $0.hasPrefix("motion.hideDip = ") }
+            #expect(hideDip.map { $0.contains("90") || $0.contains("0.09") } == true, "\(hideDip ?? "none")")
+
+            let file = nook.scratch.appendingPathComponent("theme.json")
+            try #"{"motion": {"hideDip": {"$type": "duration", "$value": "120ms"}}}"#.write(to: file, atomically: true, encoding: .utf8)
+            let loaded = await nook.ctl(["theme", "load", file.path])
+            #expect(loaded.status == Status.ok && loaded.out == "sent 1 tokens\n", "\(loaded.err)")
+            let after = await nook.ctl(["theme", "show"]).out.split(separator: "\n").first { $0.hasPrefix("motion.hideDip = ") }
+            #expect(after.map { $0.contains("120") || $0.contains("0.12") } == true, "\(after ?? "none")")
+
+            // An alias cycle: refused whole, the previous theme stays.
+            let bad = nook.scratch.appendingPathComponent("bad.json")
+            try #"{"motion": {"hideDip": {"$type": "duration", "$value": "{motion.hideDip}"}}}"#
+                .write(to: bad, atomically: true, encoding: .utf8)
+            let refused = await nook.ctl(["theme", "load", bad.path])
+            #expect(refused.status == Status.failure)
+            #expect(refused.err.hasPrefix("nookctl: org.nook.Nook1.Error.InvalidTheme: "), "\(refused.err)")
+            #expect(refused.err.contains("motion.hideDip"), "the message names the token: \(refused.err)")
+            let kept = await nook.ctl(["theme", "show"]).out.split(separator: "\n").first { $0.hasPrefix("motion.hideDip = ") }
+            #expect(kept == after)
+
+            let missing = await nook.ctl(["theme", "load", "/nonexistent/theme.json"])
+            #expect(missing.status == Status.failure)
+            #expect(missing.err.hasPrefix("nookctl: cannot read /nonexistent/theme.json"))
+        }
     }
 
-    @Test func watchJSONIsOneObjectPerLine() async throws {
-        let result = try await run(["watch", "--json", "--count", "2"])
-        let lines = result.out.split(separator: "\n")
-        #expect(lines.count == 2)
-        for line in lines { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
-    }
-
-    @Test func recordWritesOneSVGOfEveryPlan() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-\(UUID().uuidString).svg")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try await run(["record", "--svg", file.path, "--count", "5"])
-        #expect(result.status == NookCtlKit.ExitStatus.ok)
-        #expect(result.out == "wrote \(file.path): 5 plans\n")
-        let svg = try String(contentsOf: file, encoding: .utf8)
-        #expect(XMLParser(data: Data(svg.utf8)).parse())
-        #expect(svg.contains("data-plans=\"5\""))
-        #expect(svg.contains("id=\"element-2-0\""))
+    /// `animation set peek linear:0.2`: the next peek's shared cover rides that curve, and
+    /// `theme` puts the token's curve back.
+    @Test func animationSetOverridesTheSharedElementCurve() async throws {
+        try await LiveNook.with(music: true) { nook in
+            _ = await nook.ctl(["show"])
+            func coverCurve() async throws -> [String: Any] {
+                let json = await nook.ctl(["preview", "peek", "music/song", "--json"]).out
+                let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                let elements = plan["elements"] as? [[String: Any]] ?? []
+                let cover = try #require(elements.first { ($0["key"] as? String)?.hasPrefix("music/cover") == true }, "\(elements)")
+                return cover["curve"] as? [String: Any] ?? [:]
+            }
+            let set = await nook.ctl(["animation", "set", "peek", "linear:0.2"])
+            #expect(set.status == Status.ok && set.out.isEmpty, "\(set.err)")
+            let overridden = try await coverCurve()
+            #expect(overridden["type"] as? String == "linear", "\(overridden)")
+            #expect((overridden["duration"] as? Double).map { abs($0 - 0.2) < 1e-9 } == true, "\(overridden)")
+            #expect(await nook.ctl(["animation", "set", "peek", "theme"]).status == Status.ok)
+            #expect(try await coverCurve()["type"] as? String != "linear")
+            let bad = await nook.ctl(["animation", "set", "sideways", "chrome"])
+            #expect(bad.status == Status.usage)
+        }
     }
 
     @Test func watchEndsWithStatus1WhenTheBrokerLeaves() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let fake = try await FakeBroker(address: bus.address, plans: Array(PlanFixture.tour.map(PlanFixture.wire).prefix(2)))
+        let nook = try await LiveNook.start()
         let captured = CapturedOutput()
-        let watching = Task { await NookCtl.run(arguments: ["--address", bus.address, "watch"], output: captured.sink) }
-        while captured.out.split(separator: "\n").count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        await fake.close()
+        let address = nook.bus.address
+        let watching = Task { await NookCtl.run(arguments: ["--address", address, "watch"], output: captured.sink) }
+        #expect(await eventually(timeout: .seconds(30)) { captured.lines.count >= 1 })
+        await nook.nookd.stop()
         let status = await watching.value
-        #expect(status == NookCtlKit.ExitStatus.failure)
+        await nook.stop()
+        #expect(status == Status.failure)
         #expect(captured.err == "nookctl: org.nook.Nook1 left the bus\n")
-        #expect(captured.out.split(separator: "\n").count == 2)
-    }
-
-    @Test func recordStopsAfterItsSeconds() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-\(UUID().uuidString).svg")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try await run(["record", "--svg", file.path, "--seconds", "0.5"])
-        #expect(result.status == NookCtlKit.ExitStatus.ok)
-        #expect(result.out == "wrote \(file.path): 5 plans\n")
     }
 }

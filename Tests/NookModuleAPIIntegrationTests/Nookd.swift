@@ -2,72 +2,9 @@ import Foundation
 import NookBus
 import NookTestSupport
 
-// A copy of NookBrokerTests' NookdProcess (that file stays as it is), generalised to start
-// any executable of the package: nookd and the example modules.
-
-/// An executable of this package, found next to the test bundle (`swift build` builds them).
-func builtProduct(_ name: String) throws -> URL {
-    var candidates: [URL] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name))
-    }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw TestSupportError("\(name) is not built (looked at \(candidates.map(\.path)))")
-    }
-    return found
-}
-
-/// A process of this package (or an absolute path) started by a test, its stderr in a log file, ended by its pid.
-final class ProductProcess: @unchecked Sendable {
-    // Process is not Sendable; this wrapper only signals by pid and waits for the exit.
-    private let process: Process
-    let logFile: URL
-    var pid: Int32 { process.processIdentifier }
-
-    init(_ product: String, _ arguments: [String], logDirectory: URL, environment extra: [String: String] = [:]) throws {
-        logFile = logDirectory.appendingPathComponent("\((product as NSString).lastPathComponent)-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process = Process()
-        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : try builtProduct(product)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: logFile)
-        process.standardError = process.standardOutput
-        try process.run()
-    }
-
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-    var isRunning: Bool { process.isRunning }
-
-    func signal(_ number: Int32) {
-        if process.isRunning { kill(pid, number) }
-    }
-
-    /// Sends `number` and waits for the exit; the exit status, or nil when a signal ended it
-    /// (or it had to be killed because it did not exit).
-    @discardableResult
-    func stop(_ number: Int32 = SIGTERM) async -> Int32? {
-        signal(number)
-        let process = self.process
-        _ = await eventually { !process.isRunning }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        return process.terminationReason == .exit ? process.terminationStatus : nil
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-}
+/// A process of this package (or an absolute path) started by a test, its output in a log
+/// file, ended by its pid: the shared helper from NookTestSupport.
+typealias ProductProcess = PackageProcess
 
 /// The real `nookd` on a private bus, with its own state and config directories.
 final class Nookd: Sendable {

@@ -75,7 +75,12 @@ public struct NookControlClient: Sendable {
             }
         case .record(let file, let limit, let display):
             let collector = PlanCollector()
-            let end = try await subscribe(display: display, limit: limit) { recorded in collector.append(recorded) }
+            let end = try await subscribe(display: display, limit: limit) { recorded in
+                // Once subscribed, say so: scripts (and tests) wait for this line before acting.
+                if collector.append(recorded) == 1 {
+                    output.err("nookctl: recording into \(file) (SIGINT or SIGTERM stops and writes it)\n")
+                }
+            }
             if end == .brokerLeft { output.err("nookctl: \(NookContract.busName) left the bus; writing what was recorded\n") }
             let plans = collector.plans
             let svg = SVGRecording(plans: plans).document
@@ -186,6 +191,8 @@ final class PlanCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [RecordedPlan] = []
 
-    func append(_ plan: RecordedPlan) { lock.withLock { collected.append(plan) } }
+    /// Appends `plan`; returns how many plans there are now.
+    @discardableResult
+    func append(_ plan: RecordedPlan) -> Int { lock.withLock { collected.append(plan); return collected.count } }
     var plans: [RecordedPlan] { lock.withLock { collected } }
 }

@@ -6,7 +6,10 @@ public enum NookCtl {
     ///
     /// Usage errors print `nookctl: <message>` and the verb's usage line and help, and give 2;
     /// a D-Bus error prints `nookctl: <name>: <message>` and gives 1.
-    public static func run(arguments: [String], output: OutputSink = .standard) async -> ExitStatus {
+    /// - Parameter stopOnSignals: for `watch` and `record`, make the first SIGINT or SIGTERM
+    ///   stop the command cleanly (`record` writes its file; exit status 0). The executable
+    ///   sets it; tests running commands in-process leave it off.
+    public static func run(arguments: [String], output: OutputSink = .standard, stopOnSignals: Bool = false) async -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try ArgumentParser.parse(arguments)
@@ -27,16 +30,22 @@ public enum NookCtl {
             output.err("nookctl: cannot connect to the bus: \(error)\n")
             return .failure
         }
-        let status: ExitStatus
-        do {
-            status = try await NookControlClient(connection: connection).execute(invocation.command, output: output)
-        } catch let error as DBusError {
-            output.err("nookctl: \(error.name): \(error.message)\n")
-            status = .failure
-        } catch {
-            output.err("nookctl: \(error)\n")
-            status = .failure
+        let command = invocation.command
+        let running = Task { () -> ExitStatus in
+            do {
+                return try await NookControlClient(connection: connection).execute(command, output: output)
+            } catch let error as DBusError {
+                output.err("nookctl: \(error.name): \(error.message)\n")
+            } catch {
+                output.err("nookctl: \(error)\n")
+            }
+            return .failure
         }
+        switch command {
+        case .watch, .record: if stopOnSignals { TerminationSignals.cancel(running) }
+        default: break
+        }
+        let status = await running.value
         await connection.close()
         return status
     }

@@ -46,6 +46,12 @@ extension Canvas {
             for group in groups {
                 let opacity = slotOpacity(index: index, slot: group.slot, owner: group.owner)
                 var body = ""
+                // Nodes with children in the scene: a custom view that has them is drawn as its
+                // box without its name, so the name does not sit on top of its own content.
+                let parents = Set(group.nodes.map { node in
+                    let path = node.string("path")
+                    return path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+                })
                 for node in group.nodes {
                     let path = node.string("path")
                     var extra = ""
@@ -61,7 +67,7 @@ extension Canvas {
                     if let change = layout.first(where: { $0.string("path") == path }) {
                         extra += layoutAnimation(change, entry: entry)
                     }
-                    body += SceneDrawing.node(node, extra: extra)
+                    body += SceneDrawing.node(node, extra: extra, labelled: !parents.contains(path))
                 }
                 guard !body.isEmpty else { continue }
                 let clipped = !["compact_leading", "compact_trailing", "minimal"].contains(group.slot)

@@ -7,16 +7,17 @@ enum SceneDrawing {
     static let imageColor = "#8b93a3"
 
     /// The SVG for one node, or "" when it draws nothing. `extra` goes inside the element(s)'
-    /// wrapper (an opacity `<animate>` for a node hidden while its copy travels).
-    static func node(_ node: WireRecord, extra: String = "") -> String {
+    /// wrapper (an opacity `<animate>` for a node hidden while its copy travels); `labelled`
+    /// false leaves a custom view's name off (its children draw its content).
+    static func node(_ node: WireRecord, extra: String = "", labelled: Bool = true) -> String {
         guard let rect = node.rect("rect"), rect.width > 0 || rect.height > 0 else { return "" }
-        let body = shapes(node, rect)
+        let body = shapes(node, rect, labelled: labelled)
         guard !body.isEmpty else { return "" }
         let path = node.string("path")
         return "<g" + SVGText.attributes([("data-path", path)]) + ">" + extra + body + "</g>"
     }
 
-    static func shapes(_ node: WireRecord, _ rect: WireRect) -> String {
+    static func shapes(_ node: WireRecord, _ rect: WireRect, labelled: Bool = true) -> String {
         let n = SVGText.number
         let box: [(String, String)] = [("x", n(rect.x)), ("y", n(rect.y)), ("width", n(rect.width)), ("height", n(rect.height))]
         switch node.string("kind") {
@@ -42,7 +43,7 @@ enum SceneDrawing {
         case "view":
             var out = "<rect" + SVGText.attributes(box + [("rx", n(min(4, rect.height / 4))), ("fill", viewColor)]) + "/>"
             let name = node.string("name")
-            if !name.isEmpty, rect.height >= 14, rect.width >= 30 {
+            if labelled, !name.isEmpty, rect.height >= 14, rect.width >= 30 {
                 out += "<text" + SVGText.attributes([
                     ("x", n(rect.x + 3)), ("y", n(rect.y + 11)), ("font-size", "9"), ("font-family", "sans-serif"),
                     ("fill", textColor),

@@ -1,0 +1,92 @@
+import Foundation
+
+/// An executable of this package (nookd, nookctl, the example modules) or any absolute path,
+/// started by a test, its stdout and stderr in a log file, and ended by its pid.
+///
+/// ```swift
+/// let nookd = try PackageProcess("nookd", ["--address", bus.address], logDirectory: scratch)
+/// defer { Task { await nookd.stop() } }
+/// ```
+public final class PackageProcess: @unchecked Sendable {
+    // @unchecked: Process is not Sendable; this wrapper only reads its status, signals by pid
+    // and waits for the exit, which Foundation allows from any thread.
+    private let process: Process
+    public let logFile: URL
+    public var pid: Int32 { process.processIdentifier }
+
+    /// The executable `name` built next to the test bundle (`swift build --build-tests` builds
+    /// every product), or in `.build/debug` of this checkout.
+    public static func executable(_ name: String) throws -> URL {
+        var candidates: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw TestSupportError("\(name) is not built (looked at \(candidates.map(\.path)))")
+        }
+        return found
+    }
+
+    /// Starts `product` (a name of this package's executables, or an absolute path).
+    /// - Parameters:
+    ///   - logDirectory: where the log file goes (`<name>-<uuid>.log`).
+    ///   - environment: added to (and overriding) this process's environment; a nil value
+    ///     removes the variable.
+    public init(_ product: String, _ arguments: [String], logDirectory: URL, environment extra: [String: String?] = [:]) throws {
+        logFile = logDirectory.appendingPathComponent("\((product as NSString).lastPathComponent)-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process = Process()
+        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : try Self.executable(product)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let log = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    /// Everything it printed so far.
+    public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { process.isRunning }
+
+    /// The exit status once it has exited by itself (nil while running or when a signal ended it).
+    public var exitStatus: Int32? {
+        guard !process.isRunning, process.terminationReason == .exit else { return nil }
+        return process.terminationStatus
+    }
+
+    public func signal(_ number: Int32) {
+        if process.isRunning { kill(pid, number) }
+    }
+
+    /// Waits (polling, with a generous deadline) until it exits; true when it did.
+    public func waitForExit(timeout: Duration = .seconds(30)) async -> Bool {
+        let process = self.process
+        return await eventually(timeout: timeout) { !process.isRunning }
+    }
+
+    /// Sends `number` and waits for the exit; the exit status, or nil when a signal ended it
+    /// (or it had to be killed because it did not exit in time).
+    @discardableResult
+    public func stop(_ number: Int32 = SIGTERM) async -> Int32? {
+        signal(number)
+        if await !waitForExit(), process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
