@@ -105,7 +105,7 @@ import Testing
     #expect(list.diagnostics.map(\.code) == Array(repeating: .conflictingClasses, count: 4))
 }
 
-@Test func namedRulesExpandRecursivelyAndCyclesAreDropped() {
+@Test func rule24_namedRulesExpandAndCyclesAreRefused() {
     let rules = ["card": "group/card panel", "panel": "p-4 rounded-xl", "loop": "a-1 loop2", "loop2": "loop"]
     let card = ClassList(parsing: "card shared-[x]", namedRules: rules)
     #expect(card.group == GroupDeclaration(name: "card"))

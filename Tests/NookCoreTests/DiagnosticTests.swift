@@ -10,7 +10,7 @@ import Testing
     #expect(Diagnostic(.idSuffixed, .info, "m").wireDictionary["path"] == nil)
 }
 
-@Test func identifierRuleMatchesSpecCharsetAndLength() {
+@Test func rule1_idsAreAsciiLettersDigitsDashUnderscoreDotOneTo128Characters() {
     let valid = ["a", "cover", "timer.a1", "A-Z_0.9", String(repeating: "x", count: 128)]
     let invalid = ["", "my cover", "co$ver", "é", "a/b", "a:b", "[x]", String(repeating: "x", count: 129)]
     #expect(valid.filter { !Identifier.isValid($0) }.isEmpty)

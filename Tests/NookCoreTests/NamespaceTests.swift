@@ -123,7 +123,7 @@ private func keys(_ spaces: SlotNamespaces) -> [String: String] {
     ])
 }
 
-@Test func groupVariantsResolveToGroupPathsAndUnresolvableOnesAreDropped() throws {
+@Test func rule23_groupVariantsResolveToTheirGroupAndUnresolvableOnesGetMissingGroup() throws {
     let tree = stack("group/hero", [
         stack("group", [leaf("active:group-hover/hero:opacity-50 group-focus:ring-2 group-hover/nope:opacity-10 hover:scale-110")])
     ])

@@ -17,7 +17,7 @@ private func markedRect(_ view: some NookView) throws -> Rect {
     return try #require(layout(view).rect(at: element.path))
 }
 
-@Test func markBeforeFrameCoversTheInnerViewsSizeAndAfterCoversTheFrame() throws {
+@Test func rule24_markBeforeFrameCoversTheInnerViewsSizeAndAfterCoversTheFrame() throws {
     let inner = try markedRect(Image(systemName: "x").twShared("icon", in: ns).frame(width: 100, height: 60))
     #expect(inner.size == Size(width: 20, height: 20), "the icon's own size, centred in the frame")
     #expect(inner.x == 40 && inner.y == 20)

@@ -13,7 +13,7 @@ private func with(_ base: RawNode, _ extra: [String: PropValue]) -> RawNode {
     return copy
 }
 
-@Test func twSharedBeforeFrameMarksTheInnerViewAndTheFrameWrapsIt() throws {
+@Test func rule24_twSharedBeforeFrameMarksTheInnerViewAndTheFrameWrapsIt() throws {
     let raw = try wire(RoundedRectangle(cornerRadius: 16).twShared("cover", in: ns).frame(width: 80, height: 50))
     let marked = with(shape, ["shared": sharedProps("cover", namespace: "hero")])
     #expect(raw == node("zstack", ["width": .double(80), "height": .double(50)], [marked]))
