@@ -3,6 +3,7 @@ import NookBus
 import NookModuleAPI
 import NookTestSupport
 import Testing
+import Synchronization
 
 /// MusicModule bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
 /// a generated silent file with no audio or video output, on the test's private bus.
@@ -53,6 +54,15 @@ import Testing
         try await PrivateBus.with { bus in
             let nookd = try await Nookd(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
+            // A renderer: the track's title must reach it in a plan's laid-out scene.
+            let plans = Mutex<[String]>([])
+            _ = try await observer.connection.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+                plans.withLock { $0.append("\(signal.arguments)") }
+            }
+            _ = try await observer.connection.call(
+                destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+                arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)])],
+                timeout: .seconds(20))
             let mpv = try ProductProcess(
                 "/usr/bin/mpv",
                 [
@@ -66,6 +76,12 @@ import Testing
                 nookd.storedActivities(of: "music")["song"]?.contains(title) == true
             }, "\(music.log)\n\(nookd.storedActivities(of: "music"))")
             #expect(music.log.contains("(playing)"), "\(music.log)")
+            // The pill shows the cover and the equalizer; opening onto the song shows its title.
+            _ = try await observer.connection.call(
+                destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "Open",
+                arguments: [.vardict(["onto": .string("activity"), "module": .string("music"), "activity": .string("song")])],
+                timeout: .seconds(20))
+            #expect(await eventually { plans.withLock { $0.contains { $0.contains(title) } } }, "the title never reached the renderer")
 
             // Pausing the player reaches the module through PropertiesChanged.
             _ = try await observer.connection.call(
