@@ -227,4 +227,32 @@ import NookTestSupport
             #expect(await nookd.stop() == 0, "\(nookd.log.suffix(2000))")
         }
     }
+
+    /// Regression: nookd kept running with a dead connection after its bus daemon died, a
+    /// zombie a supervisor could not see. Now it notices, writes its state and exits with
+    /// status 1 (systemd's `Restart=on-failure` brings it back); a nookd on the new bus
+    /// restores everything.
+    @Test func nookdExitsWhenItsBusDiesAndANewBusGetsItsState() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let first = try PrivateBus()
+        let nookd = try await NookdProcess(bus: first, stateDirectory: temp.stateDirectory)
+        let music = try await BrokerClient.connect(first)
+        try await music.register("music")
+        try await music.start("song", Spec.spec(relevance: 1))
+        try await music.start("ad", Spec.spec(relevance: 2))
+        #expect(await eventually { "\(Self.stateFile(temp.stateDirectory) ?? [:])".contains("\"ad\"") || "\(Self.stateFile(temp.stateDirectory) ?? [:])".contains("ad") })
+        first.stop()
+        #expect(await eventually(timeout: .seconds(20)) { !nookd.isRunning }, "nookd kept running without its bus: \(nookd.log.suffix(2000))")
+        #expect(await nookd.stop() == 1, "\(nookd.log.suffix(2000))")
+        #expect(Self.stateFile(temp.stateDirectory) != nil, "the state file is broken")
+        await music.close()
+        try await PrivateBus.with { bus in
+            let again = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let observer = try await BrokerClient.connect(bus)
+            #expect(try await observer.activities() == ["music/ad", "music/song"], "\(again.log.suffix(2000))")
+            await observer.close()
+            #expect(await again.stop() == 0)
+        }
+    }
 }
