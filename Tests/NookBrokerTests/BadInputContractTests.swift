@@ -11,9 +11,10 @@ import NookTestSupport
     typealias Spec = BrokerIntegrationTests
 
     /// Starts nookd, a bystander module with one activity and a renderer, runs `body`, then
-    /// checks the bystander still publishes and its plan reaches the renderer.
+    /// checks the bystander still publishes and its plan reaches the renderer. `body` gets the
+    /// bus, nookd, the noisy module, and a probe doing that same check whenever called.
     static func withBroker(
-        _ body: (PrivateBus, NookdProcess, BrokerClient) async throws -> Void
+        _ body: (PrivateBus, NookdProcess, BrokerClient, @escaping @Sendable () async throws -> Bool) async throws -> Void
     ) async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -27,13 +28,15 @@ import NookTestSupport
             try await noisy.register("noisy")
             try await noisy.start("a", Spec.spec(relevance: 1))
 
-            try await body(bus, nookd, noisy)
+            let probe: @Sendable () async throws -> Bool = {
+                let marker = "still here \(UUID().uuidString.prefix(8))"
+                try await bystander.update("steady", ["compact_trailing": .node(Spec.text(marker))])
+                return await renderer.plan { "\($0)".contains(marker) } != nil
+            }
+            try await body(bus, nookd, noisy, probe)
 
             #expect(nookd.isRunning, "\(nookd.log)")
-            let marker = "still here \(UUID().uuidString.prefix(8))"
-            try await bystander.update("steady", ["compact_trailing": .node(Spec.text(marker))])
-            let seen = await renderer.plan { "\($0)".contains(marker) }
-            #expect(seen != nil, "the bystander's update never reached the renderer: \(nookd.log.suffix(2000))")
+            #expect(try await probe(), "the bystander's update never reached the renderer: \(nookd.log.suffix(2000))")
             #expect(try await bystander.activities().first == "calm/steady")
             for client in [noisy, bystander, renderer.client] { await client.close() }
             #expect(await nookd.stop() == 0, "\(nookd.log.suffix(2000))")
@@ -43,7 +46,7 @@ import NookTestSupport
     /// Every method of the three interfaces, read from nookd's own introspection, called with
     /// a wrong signature: `InvalidArgs` naming the expected and the received signature.
     @Test func everyMethodRefusesAWrongSignatureNamingBoth() async throws {
-        try await Self.withBroker { _, _, noisy in
+        try await Self.withBroker { _, _, noisy, _ in
             let reply = try await noisy.connection.call(
                 destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
             let members = IntrospectionTests.members(try decode(reply[0], as: String.self))
@@ -81,7 +84,7 @@ import NookTestSupport
     /// Unknown keys are diagnosed (`unknown-key`), not refused; invalid ids are refused with
     /// `InvalidId` naming the id.
     @Test func unknownKeysAreDiagnosedAndInvalidIdsRefused() async throws {
-        try await Self.withBroker { bus, _, noisy in
+        try await Self.withBroker { bus, _, noisy, _ in
             try await noisy.update("a", ["sparkle": .bool(true), "zz_future": .string("x")])
             #expect(await eventually { noisy.diagnosticCodes.contains("unknown-key") }, "\(noisy.diagnosticCodes)")
             var spec = Spec.spec()
@@ -101,7 +104,7 @@ import NookTestSupport
     /// NaN and negative sizes in a view are `InvalidView` at the prop's path; NaN relevance
     /// is `InvalidArgs` naming the key.
     @Test func nanAndNegativeSizesAreRefusedAtTheirPath() async throws {
-        try await Self.withBroker { _, _, noisy in
+        try await Self.withBroker { _, _, noisy, _ in
             for (key, value) in [("width", Double.nan), ("height", -4), ("min_width", .infinity), ("max_height", -.infinity)] {
                 let node = RawNode(kind: "hstack", children: [RawNode(kind: "text", props: ["text": .string("x"), key: .double(value)])])
                 _ = await expectDBusError(.invalidView, containing: "expanded/0.\(key)") {
@@ -116,10 +119,10 @@ import NookTestSupport
     }
 
     /// Trees past the node limit are refused; depth is bounded by D-Bus itself (a message
-    /// nests at most 64 containers, three per view level), so the deepest view that can cross
-    /// the bus is accepted, and a deeper one never reaches nookd.
+    /// nests at most 64 containers, three per view level), far below `maxDepth` (32): the
+    /// deepest view that can cross the bus is accepted, a deeper one never reaches nookd.
     @Test func treesOverTheLimitsAreRefused() async throws {
-        try await Self.withBroker { _, _, noisy in
+        try await Self.withBroker { bus, _, noisy, _ in
             let wide = RawNode(kind: "vstack", children: Array(repeating: Spec.text("row"), count: ViewLimits.standard.maxNodes + 1))
             _ = await expectDBusError(.limitsExceeded, containing: "\(ViewLimits.standard.maxNodes) nodes") {
                 try await noisy.update("a", ["expanded": .node(wide)])
@@ -131,46 +134,43 @@ import NookTestSupport
                 for _ in 0..<levels { node = RawNode(kind: "vstack", children: [node]) }
                 return node
             }
-            // SetContent carries the node at the top level: the deepest that crosses.
-            var deepest = 0
-            for levels in [8, 16, 19, 20, 21] {
+            // SetContent carries the node at the top level: one struct, then an array, a variant
+            // and a struct per level. 20 levels are 61 nested containers and cross the bus.
+            try await noisy.call("SetContent", [.string("home"), deep(20).wireValue])
+            // 21 levels make 64: dbus-daemon refuses the message and disconnects its sender (on a
+            // connection of its own here); nookd never sees it and keeps serving.
+            for levels in [21, 40] {
+                let reckless = try await BrokerClient.connect(bus)
+                try await reckless.register("deep\(levels)")
                 do {
-                    try await noisy.call("SetContent", [.string("home"), deep(levels).wireValue])
-                    deepest = levels
+                    try await reckless.call("SetContent", [.string("home"), deep(levels).wireValue])
+                    Issue.record("a \(levels)-level view crossed the bus")
+                } catch let error as DBusError {
+                    #expect(error.name == DBusError.StandardError.noReply.rawValue || error.name == DBusError.StandardError.disconnected.rawValue, "\(levels): \(error)")
                 } catch {
-                    break
+                    Issue.record("\(levels): \(error)")
                 }
+                #expect(await eventually { await !reckless.connection.isOpen }, "the bus kept a connection that sent an invalid message")
+                await reckless.close()
             }
-            #expect(deepest >= 16, "a 16-level view did not cross the bus")
-            // Far deeper: refused before it reaches nookd (by the sender's library or the bus).
-            await #expect(throws: (any Error).self) {
-                try await noisy.call("SetContent", [.string("home"), deep(40).wireValue])
-            }
+            #expect(try await noisy.activities().contains("noisy/a"))
         }
     }
 
-    /// Payloads past `maxPayloadBytes` (1 MiB) are `LimitsExceeded`; up to 32 MiB, the bus
-    /// or nookd refuses and nookd keeps serving.
+    /// Payloads past `maxPayloadBytes` (1 MiB), up to 32 MiB, are `LimitsExceeded` naming the
+    /// limit, and nookd keeps serving.
     @Test func payloadsPastTheSizeLimitAreRefused() async throws {
-        try await Self.withBroker { _, nookd, noisy in
+        try await Self.withBroker { _, nookd, noisy, _ in
             func changes(bytes: Int) -> [String: PropValue] {
                 let chunk = String(repeating: "p", count: 1000)
                 var changes: [String: PropValue] = [:]
                 for index in 0..<(bytes / 1024) { changes["zz_pad_\(index)"] = .string(chunk) }
                 return changes
             }
-            _ = await expectDBusError(.limitsExceeded, containing: "payload") { try await noisy.update("a", changes(bytes: 2 << 20)) }
-            for mebibytes in [8, 32] {
-                do {
-                    try await noisy.update("a", changes(bytes: mebibytes << 20))
-                    Issue.record("a \(mebibytes) MiB update was accepted")
-                } catch let error as DBusError {
-                    // Either nookd's limit, or the bus refusing or dropping the connection.
-                    #expect(error.name == NookErrorName.limitsExceeded.rawValue || error.name.hasPrefix("org.freedesktop.DBus.Error."),
-                            "\(mebibytes) MiB: \(error)")
-                } catch {
-                    // The sender's own connection may be closed by the bus: acceptable.
-                }
+            // The private bus (like a session bus) passes messages this large; nookd refuses
+            // them by its own limit, naming it.
+            for bytes in [(1 << 20) + 4096, 2 << 20, 8 << 20, (32 << 20) - (64 << 10)] {
+                _ = await expectDBusError(.limitsExceeded, containing: "maxPayloadBytes") { try await noisy.update("a", changes(bytes: bytes)) }
             }
             #expect(nookd.isRunning)
         }
@@ -179,7 +179,7 @@ import NookTestSupport
     /// Alias cycles in SetTokens are `InvalidTheme` naming a token on the cycle; nothing of
     /// the rejected set is applied.
     @Test func aliasCyclesInSetTokensAreRefusedWhole() async throws {
-        try await Self.withBroker { _, _, noisy in
+        try await Self.withBroker { _, _, noisy, _ in
             let control = "org.nook.Nook1.Control"
             let before = try Vardict(try await noisy.call("GetTokens", interface: control)[0])
             for tokens: [String: PropValue] in [
@@ -199,9 +199,17 @@ import NookTestSupport
     }
 
     /// 10,000 updates a second from one module for a bounded time: coalesced, nookd keeps
-    /// serving, the flood's final state arrives, and another module's plan gets through.
+    /// serving, and another module's update published mid-flood reaches the renderer (after
+    /// the flood's backlog: nookd serves calls in arrival order).
     @Test func aFloodOfUpdatesDoesNotStarveOtherModules() async throws {
-        try await Self.withBroker { _, nookd, noisy in
+        try await Self.withBroker { _, nookd, noisy, probe in
+            // Halfway through, the bystander publishes: its plan must reach the renderer while
+            // the flood goes on.
+            let during = Task {
+                try await Task.sleep(for: .milliseconds(500))
+                let sent = ContinuousClock.now
+                return (try await probe(), ContinuousClock.now - sent)
+            }
             let clock = ContinuousClock()
             let start = clock.now
             let duration = Duration.seconds(1)
@@ -222,6 +230,12 @@ import NookTestSupport
             }
             let elapsed = clock.now - start
             let rate = Double(sent) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            let (seen, latency) = try await during.value
+            #expect(seen, "the bystander's plan did not get through")
+            // Observed: 0.6-0.8 s on 2 shared cores (debug build). nookd serves calls in
+            // arrival order, so the bystander waits behind the flood's backlog; bounded, not
+            // starved. A per-connection fair queue would cut this (see docs/PERFORMANCE.md).
+            #expect(latency < .seconds(5), "the bystander's plan took \(latency) during the flood")
             #expect(rate > 2000, "the flood only reached \(Int(rate)) updates/s")
             // A call after the flood is answered (in order), and the final state is the last update.
             try await noisy.update("a", ["compact_trailing": .node(Spec.text("flood done"))])
