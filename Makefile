@@ -1,6 +1,6 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-.PHONY: deps build test bench demo clean
+.PHONY: deps build test bench demo fuzz soak clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -20,6 +20,17 @@ bench: deps
 
 demo: deps
 	@scripts/demo.sh
+
+# libFuzzer (swiftc -sanitize=fuzzer,address) over the class-string, token and view parsers,
+# FUZZ_SECONDS (default 60) per target; `make test` runs a bounded seeded version.
+fuzz: deps
+	@Fuzz/run.sh
+
+# Not in CI: nookd, the demo modules and a renderer for SOAK_SECONDS (default 600); memory
+# stays flat and no plan is lost.
+SOAK_SECONDS ?= 600
+soak: deps
+	@scripts/soak.sh $(SOAK_SECONDS)
 
 clean:
 	rm -rf .build

@@ -10,7 +10,7 @@ import Synchronization
 /// directly on sd-bus doing the same hops (reply, then one unicast signal), in alternating
 /// rounds of the same run. Also: sustained updates per second, RSS with 256 modules x 4
 /// activities, and the time from exec to `READY=1`.
-func runBrokerBenchmark() async throws {
+func runBrokerBenchmark() async throws -> [Figure] {
     let nookd = try BenchProcess.nookdPath()
     print("broker: publish-to-renderer latency through dbus-daemon (module UpdateActivity -> renderer Plan)")
     let bus = try PrivateBus()
@@ -62,14 +62,23 @@ func runBrokerBenchmark() async throws {
     }
     let seconds = start.duration(to: clock.now) / .seconds(1)
     print("  sustained: \(Int(Double(flood) / seconds)) updates/s accepted by nookd from one module (each call awaited)")
+    var figures = [
+        Figure(name: "broker publish-to-renderer p50", value: nook.p50, unit: "µs", goal: "ratio to zero-work broker <= 1.5",
+               ratio: nook.p50 / baseline.p50, met: nook.p50 / baseline.p50 <= 1.5),
+        Figure(name: "broker publish-to-renderer p99", value: nook.p99, unit: "µs", goal: "ratio to zero-work broker <= 2",
+               ratio: nook.p99 / baseline.p99, met: nook.p99 / baseline.p99 <= 2),
+        Figure(name: "broker zero-work baseline p50", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "sustained updates accepted (one module, awaited)", value: Double(flood) / seconds, unit: "1/s", goal: "none", ratio: nil, met: nil),
+    ]
 
     await module.close()
     await renderer.close()
     await setup.close()
     broker.stop()
 
-    try await measureRSS(nookd: nookd, bus: bus)
-    try measureReadiness(nookd: nookd, bus: bus)
+    figures.append(try await measureRSS(nookd: nookd, bus: bus))
+    figures.append(try measureReadiness(nookd: nookd, bus: bus))
+    return figures
 }
 
 private func nookCall(_ connection: BusConnection, _ interface: String, _ member: String, _ arguments: [DBusValue], destination: String = "org.nook.Nook1") async throws {
@@ -109,7 +118,7 @@ private final class Arrivals: Sendable {
     var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
 }
 
-private func measureRSS(nookd: String, bus: PrivateBus) async throws {
+private func measureRSS(nookd: String, bus: PrivateBus) async throws -> Figure {
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-rss-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: state) }
     let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
@@ -131,10 +140,12 @@ private func measureRSS(nookd: String, bus: PrivateBus) async throws {
     print("  RSS: \(idle / 1024) MiB idle, \(fmt(Double(loaded) / 1024)) MiB with 256 modules x 4 activities (goal under 30 MiB: \(loaded < 30 * 1024 ? "met" : "NOT met"))")
     for connection in modules { await connection.close() }
     await watcher.close()
+    return Figure(name: "rss with 256 modules x 4 activities", value: Double(loaded) / 1024, unit: "MiB", goal: "< 30 MiB",
+                  ratio: nil, met: loaded < 30 * 1024)
 }
 
 /// Exec to `READY=1` on a notify socket, median of several starts.
-private func measureReadiness(nookd: String, bus: PrivateBus) throws {
+private func measureReadiness(nookd: String, bus: PrivateBus) throws -> Figure {
     var samples = Samples()
     for _ in 0..<7 {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-ready-\(UUID().uuidString)")
@@ -165,6 +176,7 @@ private func measureReadiness(nookd: String, bus: PrivateBus) throws {
         broker.stop()
     }
     print("  start to READY=1: p50 \(fmt(samples.p50 / 1000)) ms over \(samples.count) starts (goal under 50 ms: \(samples.p50 < 50_000 ? "met" : "NOT met"))")
+    return Figure(name: "ready: start to READY=1 p50", value: samples.p50 / 1000, unit: "ms", goal: "< 50 ms", ratio: nil, met: samples.p50 < 50_000)
 }
 
 /// A process the benchmark starts and ends by its pid.

@@ -7,7 +7,7 @@ import Synchronization
 /// Method round trip through a private dbus-daemon: NookBus (client and server) against raw
 /// sd-bus called directly from Swift on dedicated threads, measured in alternating rounds of
 /// the same run so machine noise hits both alike.
-func runBusBenchmark() async throws {
+func runBusBenchmark() async throws -> [Figure] {
     let bus = try PrivateBus()
     defer { bus.stop() }
     let rounds = 6, callsPerRound = 2_000
@@ -42,6 +42,11 @@ func runBusBenchmark() async throws {
     row("NookBus, caller on another task", fromTask)
     print("  goal: NookBus p50 ratio at most 1.2 (\(fromExecutor.p50 / raw.p50 <= 1.2 ? "met" : "NOT met") on its executor, "
           + "\(fromTask.p50 / raw.p50 <= 1.2 ? "met" : "not met") from another task)")
+    return [
+        Figure(name: "bus round trip p50 (NookBus on its executor)", value: fromExecutor.p50, unit: "µs", goal: "ratio to raw sd-bus <= 1.2",
+               ratio: fromExecutor.p50 / raw.p50, met: fromExecutor.p50 / raw.p50 <= 1.2),
+        Figure(name: "bus round trip p50 (raw sd-bus baseline)", value: raw.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+    ]
 }
 
 private func measureFromTask(_ client: BusConnection, server: String, calls: Int) async throws -> Samples {

@@ -4,7 +4,7 @@ import NookCore
 /// (SPEC: 10,000 nodes under 10 ms). Run from a release build; figures are wall-clock times
 /// of whole `LayoutEngine.layout` calls (flatten, measure, place, result), so every
 /// allocation a caller would pay is included.
-func runLayoutBenchmark() {
+func runLayoutBenchmark() -> [Figure] {
     print("layout: SwiftUI-style propose/accept over list-like content trees")
     print("  nodes     runs     p50 (µs)     p99 (µs)   p50 per node (ns)")
     var perNode: [Int: Double] = [:]
@@ -39,6 +39,10 @@ func runLayoutBenchmark() {
     print("  per-node cost, 10,000 vs 64 nodes: \(format(ratio))x (about 1 means linear growth)")
     print("  10,000 nodes under 10 ms (p50 \(format(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
     runSceneGeometryBenchmark()
+    return [
+        Figure(name: "layout 10,000 nodes p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms (layout alone)", ratio: nil, met: p50At10k < 10_000),
+        Figure(name: "layout per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
+    ]
 }
 
 /// Whole scenes as the broker lays them out: 8 activities (the primary's compact views, 7

@@ -5,7 +5,7 @@ import NookCore
 /// plan: preparing the destination scene (layout and namespace resolution of every slot),
 /// matching and building the plan. The origin scene is the previous plan's destination, so it
 /// is prepared once outside the timing, as the broker keeps it. Run from a release build.
-func runPlannerBenchmark() {
+func runPlannerBenchmark() -> [Figure] {
     let settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2))
     print("planner: layout + matching + plan per transition")
     print("  case                                        nodes    runs    p50 (µs)    p99 (µs)   p50 per node (ns)")
@@ -63,6 +63,12 @@ func runPlannerBenchmark() {
     print("  typical scene p50 under 50 µs: cold \(plannerFormat(typicalOpen)) µs \(typicalOpen < 50 ? "yes" : "NO"), "
           + "reusing recent scenes \(plannerFormat(typicalWarm)) µs \(typicalWarm < 50 ? "yes" : "NO")")
     print("  10,000 nodes under 10 ms (p50 \(plannerFormat(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+    return [
+        Figure(name: "planner typical scene p50 (8 x 64, cold)", value: typicalOpen, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalOpen < 50),
+        Figure(name: "planner typical scene p50 (8 x 64, reusing)", value: typicalWarm, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalWarm < 50),
+        Figure(name: "planner 10,000-node content update p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms", ratio: nil, met: p50At10k < 10_000),
+        Figure(name: "planner per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
+    ]
 }
 
 /// Times `body` `runs` times after a warm-up; prints a row and returns the p50 in µs.

@@ -1,10 +1,25 @@
-// `make bench`: every figure is compared with a baseline measured in the same run.
+import Foundation
+
+// `make bench`: every benchmark prints its detailed table and returns its figures; the
+// summary table and `.build/bench.json` come last. Ratios are against baselines measured in
+// the same run.
 print("Nook benchmarks (release build)\n")
-try await runBusBenchmark()
+var figures: [Figure] = []
+figures += try await runBusBenchmark()
 section()
-try await runBrokerBenchmark()
+figures += try await runBrokerBenchmark()
 section()
-runLayoutBenchmark()
+figures += runLayoutBenchmark()
 section()
-runPlannerBenchmark()
+figures += runPlannerBenchmark()
 section()
+// SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.
+let order = ["planner", "broker", "rss", "ready", "layout", "bus", "sustained"]
+figures.sort { a, b in
+    let rank = { (f: Figure) in order.firstIndex { f.name.hasPrefix($0) } ?? order.count }
+    return rank(a) < rank(b)
+}
+Report.printTable(figures)
+let json = Report.defaultJSONPath()
+try Report.writeJSON(figures, to: json)
+print("\nwritten to \(json.path)")

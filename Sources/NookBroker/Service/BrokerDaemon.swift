@@ -6,6 +6,9 @@ import NookBus
 public enum BrokerDaemon {
     /// - Returns: the process exit status (0 after a clean stop, 1 when the broker could not
     ///   start, e.g. because another nookd owns the name).
+    /// Not a signal number: the stop reason when the bus connection is gone.
+    static let busLost: Int32 = -1
+
     public static func run(_ configuration: BrokerConfiguration) async -> Int32 {
         let log = configuration.log
         // Block the signals' default action first, so a signal during start-up still stops us cleanly.
@@ -39,12 +42,28 @@ public enum BrokerDaemon {
                 }
             }
         }
+        // The bus daemon can die under us (sd-bus then only reports errors): notice it and
+        // stop, instead of living on as a zombie no client can reach.
+        let busWatch = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                if await !broker.connection.isOpen {
+                    stop.continuation.yield(Self.busLost)
+                    return
+                }
+            }
+        }
+        defer { busWatch.cancel() }
         var signals = stop.stream.makeAsyncIterator()
         let number = await signals.next() ?? SIGTERM
-        log(.info, "received signal \(number); writing state and stopping")
+        if number == Self.busLost {
+            log(.error, "lost the connection to the bus; writing state and exiting")
+        } else {
+            log(.info, "received signal \(number); writing state and stopping")
+        }
         ServiceNotify.notify("STOPPING=1")
         watchdog?.cancel()
         await broker.shutdown()
-        return 0
+        return number == Self.busLost ? 1 : 0
     }
 }
