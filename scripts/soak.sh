@@ -35,23 +35,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$work/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 > "$work/bus.out"
-address=$(sed -n 1p "$work/bus.out")
-bus_pid=$(sed -n 2p "$work/bus.out")
+. scripts/private-bus.sh
+start_private_bus
 ctl() { "$BIN/nookctl" --address "$address" "$@"; }
 
 "$BIN/nookd" --address "$address" --state-dir "$work/state" 2> "$work/nookd.log" &

@@ -59,6 +59,18 @@ import Testing
         }
     }
 
+    /// A private bus, the real nookd, and a connection registered as the module `music`.
+    static func withMusic(_ body: (PrivateBus, NookdProcess, BrokerClient) async throws -> Void) async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let music = try await BrokerClient.connect(bus)
+            try await music.register("music")
+            try await body(bus, nookd, music)
+        }
+    }
+
     static func keys(_ plan: Vardict) -> [String] {
         guard case .array(_, let elements)? = plan["elements"] else { return [] }
         return elements.compactMap { try? Vardict($0) }.compactMap { if case .string(let key)? = $0["key"] { key } else { nil } }
@@ -71,12 +83,7 @@ import Testing
     }
 
     @Test func subscribeGetsAFreshWindowAndOpenMovesTheCoverDirectly() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.call("SetContent", [.string("home"), Self.node("hstack", [:], [Self.cover(156), Self.node("text", ["text": .string("Quiet Song")])]).wireValue])
             try await music.start("song", Self.songSpec())
             let renderer = try await Renderer.subscribe(bus)
@@ -100,12 +107,7 @@ import Testing
     }
 
     @Test func plansAreUnicastToSubscribersOnly() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.start("song", Self.songSpec())
             let renderer = try await Renderer.subscribe(bus)
             let bystander = try await BrokerClient.connect(bus)
@@ -127,12 +129,7 @@ import Testing
     }
 
     @Test func pointerHoverOpensAndExitCloses() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             var spec = Self.songSpec()
             spec["expanded"] = .node(Self.node("vstack", [:], [Self.cover(120)]))
             try await music.start("song", spec)
@@ -152,12 +149,7 @@ import Testing
     }
 
     @Test func floodsAreCoalescedAndTheFinalStateArrives() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.start("song", Self.songSpec())
             let renderer = try await Renderer.subscribe(bus, display: Self.display.merging(["refresh_rate": .double(10)]) { $1 })
             let updates = 200
@@ -180,12 +172,7 @@ import Testing
     }
 
     @Test func reduceMotionPropertyAndPreviewChangeNothingElse() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.call("SetContent", [.string("home"), Self.node("hstack", [:], [Self.cover(156)]).wireValue])
             try await music.start("song", Self.songSpec())
             let preview = try Vardict(try await music.call("PreviewPlan", [.string("open"), WireCodec.vardict(["onto": .string("home")])],
@@ -212,12 +199,7 @@ import Testing
 
     /// `DisplayChanged` from a renderer re-plans that renderer; from a control client, every one.
     @Test func displayChangedGivesFreshWindowsInTheNewGeometry() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.start("song", Self.songSpec())
             let renderer = try await Renderer.subscribe(bus)
             let wide: [String: PropValue] = ["width": .double(3000), "height": .double(1000)]
@@ -239,12 +221,7 @@ import Testing
     /// `Control.EndActivity` (added to v1): the user ends another connection's activity; the
     /// module is told, and a renderer sees the activity end.
     @Test func controlEndActivityDismissesAndTellsTheModule() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let music = try await BrokerClient.connect(bus)
-            try await music.register("music")
+        try await Self.withMusic { bus, nookd, music in
             try await music.start("song", Self.songSpec())
             let renderer = try await Renderer.subscribe(bus)
             let user = try await BrokerClient.connect(bus)
