@@ -81,7 +81,7 @@ private struct ClassParser {
         if ClassBytes.equals(token, "group") || ClassBytes.hasPrefix(token, "group/") {
             group(token)
         } else if ClassBytes.hasPrefix(token, "shared-") {
-            shared(token)
+            shared(token, ascii: true)
         } else if ClassBytes.hasPrefix(token, "animate-") || ClassBytes.hasPrefix(token, "duration-")
             || ClassBytes.hasPrefix(token, "delay-") {
             animation(token)
@@ -101,7 +101,7 @@ private struct ClassParser {
         } else if token == "group" || token.hasPrefix("group/") {
             group(token)
         } else if token.hasPrefix("shared-") {
-            shared(token)
+            shared(token, ascii: false)
         } else if token.hasPrefix("animate-") || token.hasPrefix("duration-") || token.hasPrefix("delay-") {
             animation(token)
         } else if let utility = LayoutUtility.parse(token) {
@@ -163,7 +163,7 @@ private struct ClassParser {
 
     /// `written` as a group name, or nil after an `invalid-group-name` diagnostic.
     mutating func groupName(_ written: Substring, in token: Substring, id: String = "") -> String? {
-        if let problem = Identifier.problem(written) {
+        if !Identifier.isValid(written), let problem = Identifier.problem(written) {
             note(.invalidGroupName, .warning, "group name \"\(written)\" in \"\(token)\" \(problem); the class was ignored", id: id)
             return nil
         }
@@ -182,8 +182,10 @@ private struct ClassParser {
         list.group = declaration
     }
 
-    mutating func shared(_ token: Substring) {
-        let option = token.dropFirst("shared-".count)
+    /// - Parameter ascii: the token is ASCII, so indices may step over bytes.
+    mutating func shared(_ token: Substring, ascii: Bool) {
+        let utf8 = token.utf8
+        let option = ascii ? token[utf8.index(utf8.startIndex, offsetBy: 7)...] : token.dropFirst("shared-".count)
         switch option {
         case "frame", "position", "size":
             let properties = SharedProperties(rawValue: String(option))!
@@ -202,23 +204,23 @@ private struct ClassParser {
         default:
             break
         }
-        guard option.hasPrefix("[") else {
+        guard ascii ? option.utf8.first == UInt8(ascii: "[") : option.hasPrefix("[") else {
             note(.unknownClass, .info, "\"\(token)\" is not a shared class (shared-[id], shared-[id]/name, shared-frame|position|size, shared-source|follower); ignored")
             return
         }
-        guard let close = option.firstIndex(of: "]") else {
+        guard let close = ascii ? option.utf8.firstIndex(of: UInt8(ascii: "]")) : option.firstIndex(of: "]") else {
             note(.invalidId, .warning, "\"\(token)\" has no closing ']'; the class was ignored")
             return
         }
-        let id = option[option.index(after: option.startIndex)..<close]
-        if let problem = Identifier.problem(id) {
+        let id = option[(ascii ? option.utf8.index(after: option.startIndex) : option.index(after: option.startIndex))..<close]
+        if !Identifier.isValid(id), let problem = Identifier.problem(id) {
             note(.invalidId, .warning, "shared id \"\(id)\" in \"\(token)\" \(problem); the class was ignored", id: String(id))
             return
         }
-        let rest = option[option.index(after: close)...]
+        let rest = option[(ascii ? option.utf8.index(after: close) : option.index(after: close))...]
         var declaration = SharedClass(id: String(id))
         if !rest.isEmpty {
-            guard rest.hasPrefix("/") else {
+            guard ascii ? rest.utf8.first == UInt8(ascii: "/") : rest.hasPrefix("/") else {
                 note(.invalidId, .warning, "unexpected \"\(rest)\" after the id in \"\(token)\"; the class was ignored", id: String(id))
                 return
             }

@@ -127,7 +127,8 @@ public struct PreparedSlot: Hashable, Sendable {
         self.laidOut = laidOut
         storage = [view]
         owner = SlotOwner(parsing: laidOut.owner)
-        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules)
+        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules,
+                                    laidOut: laidOut.layout.nodes)
     }
 
     init(laidOut: LaidOutSlot, view: ViewNode, owner: SlotOwner, namespaces: SlotNamespaces) {
