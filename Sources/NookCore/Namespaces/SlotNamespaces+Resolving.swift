@@ -25,16 +25,24 @@ extension SlotNamespaces {
     /// True when `laidOut` is a preorder layout of a tree shaped like `root`: the same number
     /// of nodes and each with the same parent, so its paths are the ones a walk would build.
     private static func hasShape(of root: UnsafePointer<ViewNode>, _ laidOut: [LaidOutNode]) -> Bool {
-        var next = 0
-        func matches(_ node: UnsafePointer<ViewNode>, parent: Int?) -> Bool {
-            guard next < laidOut.count, laidOut[next].parentIndex == parent else { return false }
-            let index = next
-            next += 1
-            return node.pointee.children.withUnsafeBufferPointer { children in
-                children.indices.allSatisfy { matches(children.baseAddress! + $0, parent: index) }
-            }
+        laidOut.withUnsafeBufferPointer { nodes in
+            var next = 0
+            return matches(root, parent: -1, nodes, &next) && next == nodes.count
         }
-        return matches(root, parent: nil) && next == laidOut.count
+    }
+
+    /// Preorder check of one subtree; `next` is the index its root should have in `nodes`.
+    private static func matches(_ node: UnsafePointer<ViewNode>, parent: Int, _ nodes: UnsafeBufferPointer<LaidOutNode>,
+                                _ next: inout Int) -> Bool {
+        guard next < nodes.count, (nodes[next].parentIndex ?? -1) == parent else { return false }
+        let index = next
+        next += 1
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            for offset in children.indices where !matches(children.baseAddress! + offset, parent: index, nodes, &next) {
+                return false
+            }
+            return true
+        }
     }
 }
 
