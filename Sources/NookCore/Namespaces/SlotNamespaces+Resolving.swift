@@ -68,11 +68,16 @@ private struct NamespaceWalk {
         cursor += 1
         var classes: ClassList?
         if let text = node.pointee.props.classes {
-            let list = ClassList(parsing: text, namedRules: namedRules, path: NodePath.prop(path, "classes"))
-            result.diagnostics += list.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.module = owner.module
-                return diagnostic
+            var list = ClassList(parsing: text, namedRules: namedRules)
+            if !list.diagnostics.isEmpty {
+                // The prop's path is only built for the few class strings with problems.
+                let at = NodePath.prop(path, "classes")
+                for index in list.diagnostics.indices { list.diagnostics[index].path = at }
+                result.diagnostics += list.diagnostics.map { diagnostic in
+                    var diagnostic = diagnostic
+                    diagnostic.module = owner.module
+                    return diagnostic
+                }
             }
             result.classes[path] = list
             classes = list
