@@ -73,6 +73,23 @@ public enum LayoutEngine {
         return pass.measureRoot(proposal)
     }
 
+    /// Lays out `root` at the origin offered `width` and its ideal height or, when it is
+    /// taller than `heightLimit` at its ideal height, offered `width` × `heightLimit` (how
+    /// expanded content fits the panel). One pass serves both proposals: it flattens the tree
+    /// once and its size cache keeps what the two offers share. Also reports how many sizes
+    /// were computed, so tests can pin that nothing is laid out twice.
+    static func layoutFitting(
+        _ root: ViewNode, rootPath: String, width: Double, heightLimit: Double
+    ) -> (result: LayoutResult, measurements: Int) {
+        var pass = LayoutPass(root: root, rootPath: rootPath)
+        var proposal = ProposedSize(width: width, height: nil)
+        if pass.measureRoot(proposal).height > heightLimit + Geometry.epsilon {
+            proposal = ProposedSize(width: width, height: heightLimit)
+        }
+        let result = pass.run(proposal: proposal, origin: .zero)
+        return (result, pass.measurements)
+    }
+
     /// Lays out and also reports how many sizes were actually computed (cache misses), so
     /// tests can pin that measurement stays linear.
     static func layoutCountingMeasurements(

@@ -92,19 +92,42 @@ struct LayoutPass {
     }
 
     private mutating func flattenTree(_ root: UnsafePointer<ViewNode>, rootPath: String) {
-        let count = Self.count(root)
-        nodes.reserveCapacity(count)
-        paths.reserveCapacity(count)
-        childIndices.reserveCapacity(count)
+        var census = Census()
+        census.count(root)
+        nodes.reserveCapacity(census.nodes)
+        paths.reserveCapacity(census.nodes)
+        childIndices.reserveCapacity(census.nodes)
+        // Every array a pass fills is sized up front, so a large tree allocates each once.
+        texts.reserve(texts: census.texts, scalars: census.textBytes)
+        frames.reserveCapacity(census.framed + 1)
+        cache.reserveCapacity(census.nodes * 3)
         flatten(root, path: rootPath, parent: -1, parentAxis: nil)
-        cache.reserveCapacity(nodes.count * 3)
     }
 
-    private static func count(_ node: UnsafePointer<ViewNode>) -> Int {
-        node.pointee.children.withUnsafeBufferPointer { children in
-            var total = 1
-            for index in children.indices { total += count(children.baseAddress! + index) }
-            return total
+    /// What a tree holds, counted before flattening it: nodes, texts and their UTF-8 bytes
+    /// (at least their scalars), and nodes that may have a frame (layout props or classes).
+    private struct Census {
+        var nodes = 0
+        var texts = 0
+        var textBytes = 0
+        var framed = 0
+
+        mutating func count(_ node: UnsafePointer<ViewNode>) {
+            nodes += 1
+            if node.pointee.kind == .text {
+                texts += 1
+                textBytes += node.pointee.props.text?.utf8.count ?? TextMetrics.timerPlaceholder.utf8.count
+            }
+            // Props are read in place: copying them would cost more than the count saves.
+            if node.pointee.props.classes != nil || node.pointee.props.width != nil || node.pointee.props.height != nil
+                || node.pointee.props.padding != nil || node.pointee.props.spacing != nil
+                || node.pointee.props.minWidth != nil || node.pointee.props.maxWidth != nil
+                || node.pointee.props.minHeight != nil || node.pointee.props.maxHeight != nil {
+                framed += 1
+            }
+            node.pointee.children.withUnsafeBufferPointer { children in
+                for index in children.indices { count(children.baseAddress! + index) }
+            }
         }
     }
 

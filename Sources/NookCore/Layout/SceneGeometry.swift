@@ -162,11 +162,8 @@ struct SceneBuilder {
         switch content.expanded {
         case .activity(let view)?, .home(let view)?:
             let name: SlotName = if case .activity = content.expanded { .expanded } else { .home }
-            var laidOut = layout(name, view, offer: ProposedSize(width: contentWidth, height: nil))
-            if (laidOut.root?.rect.height ?? 0) > heightLimit + Geometry.epsilon {
-                // Too tall at its ideal height: offer what is left under the maximum instead.
-                laidOut = layout(name, view, offer: ProposedSize(width: contentWidth, height: heightLimit))
-            }
+            let laidOut = LayoutEngine.layoutFitting(
+                view.view, rootPath: name.rootPath(owner: view.owner), width: contentWidth, heightLimit: heightLimit).result
             contentHeight = min(laidOut.root?.rect.height ?? 0, heightLimit)
             let area = Rect(x: contentLeft, y: contentTop, width: contentWidth, height: contentHeight)
             slots.append(slot(name, view, laidOut, in: area, topAligned: true))

@@ -33,6 +33,14 @@ struct TextStore {
     private var advances: [Double] = []
     private var runs: [Run] = []
 
+    /// Reserves room for `texts` texts of about `scalars` scalars in all, so a large tree's
+    /// arrays are allocated once rather than regrown (and copied) as they fill.
+    mutating func reserve(texts: Int, scalars: Int) {
+        runs.reserveCapacity(texts)
+        advances.reserveCapacity(scalars)
+        words.reserveCapacity(texts + scalars / 4)
+    }
+
     /// Measures `text` once and returns its run's index.
     mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool) -> Int {
         let weightFactor = TextMetrics.weightFactor(weight)

@@ -6,9 +6,43 @@ extension SlotNamespaces {
     ///   - owner: the module (and activity) that supplied the view; part of every key.
     ///   - namedRules: `rules.named` from the theme, for class expansion.
     public init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String] = [:]) {
+        self.init(resolving: root, slot: slot, owner: owner, namedRules: namedRules, laidOut: [])
+    }
+
+    /// Resolves with the node paths of `root`'s layout (`laidOut`, in preorder, as
+    /// `LayoutResult.nodes` holds them) instead of building each path again. Paths are built
+    /// as usual when `laidOut` is not that tree's layout (another shape or root path).
+    init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], laidOut: [LaidOutNode]) {
         var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
-        walk.visit(root, path: slot, enclosing: [])
+        // The tree is read in place through pointers: a view node is a large value.
+        withUnsafePointer(to: root) { root in
+            if laidOut.first?.path == slot, Self.hasShape(of: root, laidOut) { walk.laidOut = laidOut }
+            walk.visit(root, path: slot, enclosing: [])
+        }
         self = walk.result
+    }
+
+    /// True when `laidOut` is a preorder layout of a tree shaped like `root`: the same number
+    /// of nodes and each with the same parent, so its paths are the ones a walk would build.
+    private static func hasShape(of root: UnsafePointer<ViewNode>, _ laidOut: [LaidOutNode]) -> Bool {
+        laidOut.withUnsafeBufferPointer { nodes in
+            var next = 0
+            return matches(root, parent: -1, nodes, &next) && next == nodes.count
+        }
+    }
+
+    /// Preorder check of one subtree; `next` is the index its root should have in `nodes`.
+    private static func matches(_ node: UnsafePointer<ViewNode>, parent: Int, _ nodes: UnsafeBufferPointer<LaidOutNode>,
+                                _ next: inout Int) -> Bool {
+        guard next < nodes.count, (nodes[next].parentIndex ?? -1) == parent else { return false }
+        let index = next
+        next += 1
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            for offset in children.indices where !matches(children.baseAddress! + offset, parent: index, nodes, &next) {
+                return false
+            }
+            return true
+        }
     }
 }
 
@@ -18,6 +52,10 @@ private struct NamespaceWalk {
     let namedRules: [String: String]
     var result = SlotNamespaces()
     var explicitIdentities: Set<String> = []
+    /// The tree's laid-out nodes when their paths can be reused (empty otherwise); `cursor`
+    /// is the preorder index of the node being visited.
+    var laidOut: [LaidOutNode] = []
+    var cursor = 0
 
     init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
         self.slot = slot
@@ -26,20 +64,26 @@ private struct NamespaceWalk {
     }
 
     /// `enclosing` lists the ancestor groups, innermost last.
-    mutating func visit(_ node: ViewNode, path: String, enclosing: [GroupNode]) {
+    mutating func visit(_ node: UnsafePointer<ViewNode>, path: String, enclosing: [GroupNode]) {
+        cursor += 1
         var classes: ClassList?
-        if let text = node.props.classes {
-            let list = ClassList(parsing: text, namedRules: namedRules, path: NodePath.prop(path, "classes"))
-            result.diagnostics += list.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.module = owner.module
-                return diagnostic
+        if let text = node.pointee.props.classes {
+            var list = ClassList(parsing: text, namedRules: namedRules)
+            if !list.diagnostics.isEmpty {
+                // The prop's path is only built for the few class strings with problems.
+                let at = NodePath.prop(path, "classes")
+                for index in list.diagnostics.indices { list.diagnostics[index].path = at }
+                result.diagnostics += list.diagnostics.map { diagnostic in
+                    var diagnostic = diagnostic
+                    diagnostic.module = owner.module
+                    return diagnostic
+                }
             }
             result.classes[path] = list
             classes = list
         }
 
-        if let mark = node.props.shared { nookOrCustom(mark, path: path) }
+        if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }
         if let classes {
             if let shared = classes.shared { groupScoped(shared, classes: classes, path: path, enclosing: enclosing) }
             variants(classes.variants, path: path, enclosing: enclosing)
@@ -47,8 +91,11 @@ private struct NamespaceWalk {
 
         var inner = enclosing
         if let group = declareGroup(node, classes: classes, path: path) { inner.append(group) }
-        for (index, child) in node.children.enumerated() {
-            visit(child, path: NodePath.child(path, index), enclosing: inner)
+        node.pointee.children.withUnsafeBufferPointer { children in
+            for index in children.indices {
+                let childPath = laidOut.isEmpty ? NodePath.child(path, index) : laidOut[cursor].path
+                visit(children.baseAddress! + index, path: childPath, enclosing: inner)
+            }
         }
     }
 
@@ -110,9 +157,9 @@ private struct NamespaceWalk {
     }
 
     /// Registers `node` as a group when its props or classes declare one.
-    mutating func declareGroup(_ node: ViewNode, classes: ClassList?, path: String) -> GroupNode? {
+    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, classes: ClassList?, path: String) -> GroupNode? {
         let name: String?
-        if let prop = node.props.group {
+        if let prop = node.pointee.props.group {
             name = prop.isEmpty ? nil : prop
             if let declared = classes?.group, declared.name != name {
                 result.diagnostics.append(
@@ -128,7 +175,7 @@ private struct NamespaceWalk {
         let ordinal = result.groups.count
         var identity = GroupIdentity.ordinal(ordinal)
         var prefix = "\(owner)/\(slot)/group#\(ordinal)"
-        if let explicit = node.props.identity {
+        if let explicit = node.pointee.props.identity {
             if explicitIdentities.insert(explicit).inserted {
                 identity = .explicit(explicit)
                 prefix = "\(owner)/\(slot)/group:\(explicit)"

@@ -179,6 +179,10 @@ struct ContentTransition {
         var olds: [SharedKey: [SharedElement]] = [:]
         var news: [SharedKey: [SharedElement]] = [:]
         var order: [SharedKey] = []
+        // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
+        news.reserveCapacity(new.namespaces.elements.count)
+        olds.reserveCapacity(old.namespaces.elements.count)
+        order.reserveCapacity(new.namespaces.elements.count)
         for element in new.namespaces.elements where element.isSource && !claimed.new.contains(element.path) {
             if news[element.key] == nil { order.append(element.key) }
             news[element.key, default: []].append(element)

@@ -127,7 +127,8 @@ public struct PreparedSlot: Hashable, Sendable {
         self.laidOut = laidOut
         storage = [view]
         owner = SlotOwner(parsing: laidOut.owner)
-        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules)
+        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules,
+                                    laidOut: laidOut.layout.nodes)
     }
 
     init(laidOut: LaidOutSlot, view: ViewNode, owner: SlotOwner, namespaces: SlotNamespaces) {
@@ -151,8 +152,9 @@ public struct PreparedSlot: Hashable, Sendable {
     /// Calls `body` with the view node at `path`, read in place (a view node is a large
     /// value); nil when the path is not in this slot.
     func withNode<R>(at path: String, _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
-        let root = rootPath
-        guard path.hasPrefix(root) else { return nil }
+        // The layout's root path is `rootPath`, already built (building it costs a string).
+        let root = laidOut.layout.nodes.first?.path ?? rootPath
+        guard Self.path(path, startsWith: root) else { return nil }
         let rest = path.utf8.dropFirst(root.utf8.count)
         var steps: [Int] = []
         if !rest.isEmpty {
@@ -173,6 +175,24 @@ public struct PreparedSlot: Hashable, Sendable {
             steps.append(number)
         }
         return withRoot { Self.descend($0, steps[...], body) }
+    }
+
+    /// `path.hasPrefix(root)`, comparing bytes when both are ASCII and the prefix ends at a
+    /// `/` or the end (every byte is then one `Character`, so the answers agree).
+    static func path(_ path: String, startsWith root: String) -> Bool {
+        let bytes = path.utf8
+        let prefix = root.utf8
+        // Canonically equivalent strings may differ in length, so a short path still asks.
+        guard bytes.count >= prefix.count else { return path.hasPrefix(root) }
+        var index = bytes.startIndex
+        var ascii = true
+        for byte in prefix {
+            guard bytes[index] == byte else { return path.hasPrefix(root) }
+            ascii = ascii && byte < 0x80
+            index = bytes.index(after: index)
+        }
+        let boundary = index == bytes.endIndex || bytes[index] == UInt8(ascii: "/")
+        return ascii && boundary ? true : path.hasPrefix(root)
     }
 
     /// Calls `body` with the root view node, read in place.
