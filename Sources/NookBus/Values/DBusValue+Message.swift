@@ -150,8 +150,9 @@ extension DBusValue {
         do { return try ObjectPath(text) } catch { throw BusError.invalidName(error) }
     }
 
-    private static func readBasic<T>(_ message: MessagePointer, _ type: CChar, _ value: inout T) throws(BusError) {
-        try check(sd_bus_message_read_basic(message, type, &value), "sd_bus_message_read_basic")
+    /// `T` is always a trivial C-sized value (an integer, a double or a C string pointer).
+    private static func readBasic<T: BitwiseCopyable>(_ message: MessagePointer, _ type: CChar, _ value: inout T) throws(BusError) {
+        try check(withUnsafeMutablePointer(to: &value) { sd_bus_message_read_basic(message, type, $0) }, "sd_bus_message_read_basic")
     }
 
     private static func inContainer(
