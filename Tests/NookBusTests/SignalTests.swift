@@ -127,3 +127,26 @@ final class Flag: Sendable {
     func set() { value.store(true, ordering: .sequentiallyConsistent) }
     var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }
+
+@Suite struct BusLossTests {
+    /// When the bus daemon dies, streams end and `waitUntilClosed` returns, so code waiting on
+    /// signals learns of it instead of waiting forever.
+    @Test func losingTheBusFinishesStreamsAndWakesWaiters() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let connection = try await BusConnection.connect(to: .address(bus.address))
+        let stream = try await connection.signals(matching: MatchRule(interface: "org.nook.Test.Nothing"))
+        let ended = Task {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next() == nil
+        }
+        bus.stop()
+        await connection.waitUntilClosed()
+        #expect(await ended.value, "the stream did not finish when the bus went away")
+        #expect(await !connection.isOpen)
+        await #expect(throws: BusError.disconnected) {
+            try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                      interface: "org.freedesktop.DBus", member: "GetId")
+        }
+    }
+}

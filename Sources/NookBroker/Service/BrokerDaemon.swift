@@ -42,16 +42,12 @@ public enum BrokerDaemon {
                 }
             }
         }
-        // The bus daemon can die under us (sd-bus then only reports errors): notice it and
-        // stop, instead of living on as a zombie no client can reach.
+        // The bus daemon can die under us: stop, instead of living on as a zombie no client
+        // can reach. (The connection also closes when we close it, after a signal; by then
+        // the signal has been taken and this yield is never read.)
         let busWatch = Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                if await !broker.connection.isOpen {
-                    stop.continuation.yield(Self.busLost)
-                    return
-                }
-            }
+            await broker.connection.waitUntilClosed()
+            stop.continuation.yield(Self.busLost)
         }
         defer { busWatch.cancel() }
         var signals = stop.stream.makeAsyncIterator()

@@ -21,6 +21,7 @@ public actor BusConnection {
     public nonisolated let uniqueName: String
 
     var isClosed = false
+    var closeWaiters: [CheckedContinuation<Void, Never>] = []
     var matches: [UInt64: MatchRegistration] = [:]
     var exports: [String: ExportRegistration] = [:]
     var nextToken: UInt64 = 1
@@ -52,7 +53,11 @@ public actor BusConnection {
                 }
             }
         }
-        return BusConnection(executor: executor, bus: handle, uniqueName: uniqueName)
+        let connection = BusConnection(executor: executor, bus: handle, uniqueName: uniqueName)
+        executor.busLostHandler.withLock { handler in
+            handler = { [weak connection] in connection?.assumeIsolated { $0.busLost() } }
+        }
+        return connection
     }
 
     /// Runs on the new bus thread: creates, starts and greets the bus.
@@ -95,6 +100,30 @@ public actor BusConnection {
         exports.removeAll()
         sd_bus_flush(bus)
         sd_bus_close(bus)
+        resumeCloseWaiters()
+    }
+
+    /// Returns when the connection is closed: by `close()`, or because the bus went away.
+    public func waitUntilClosed() async {
+        guard isOpen else { return }
+        await withCheckedContinuation { closeWaiters.append($0) }
+    }
+
+    /// The bus went away: streams finish and `waitUntilClosed` returns; calls throw `disconnected`.
+    func busLost() {
+        guard !isClosed else { return }
+        isClosed = true
+        for registration in matches.values { registration.finish() }
+        matches.removeAll()
+        for registration in exports.values { registration.unregister() }
+        exports.removeAll()
+        resumeCloseWaiters()
+    }
+
+    func resumeCloseWaiters() {
+        let waiters = closeWaiters
+        closeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// True while the connection is open and the bus reachable.

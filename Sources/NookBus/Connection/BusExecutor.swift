@@ -16,6 +16,8 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
     private let queue = Mutex<[UnownedJob]>([])
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
+    /// Called once, on this thread, when the bus goes away under the connection.
+    let busLostHandler = Mutex<(@Sendable () -> Void)?>(nil)
     /// Wakes the thread out of `poll` when work arrives from another thread.
     let wakeFD: Int32
 
@@ -85,7 +87,14 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
                 var processed: Int32
                 repeat { processed = sd_bus_process(bus, nil) } while processed > 0
                 // -ENOTCONN / -ECONNRESET: the bus is gone; keep serving jobs so callers get errors.
-                if processed < 0 { busAlive = false }
+                if processed < 0 {
+                    busAlive = false
+                    busLostHandler.withLock { handler in
+                        let run = handler
+                        handler = nil
+                        return run
+                    }?()
+                }
             }
             if queue.withLock({ !$0.isEmpty }) { continue }
             if stopRequested.load(ordering: .acquiring) { break }
