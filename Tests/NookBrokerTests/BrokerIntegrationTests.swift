@@ -140,6 +140,8 @@ import NookTestSupport
             }
             // A leak would add one per call; allow the runtime's own and a state write in flight.
             #expect(counts.last! <= counts.min()! + 2, "\(counts)")
+            // A member the contract does not have.
+            _ = await expectDBusError(.unknownMethod, containing: "Dance") { try await music.call("Dance", []) }
             // Nothing of the above disturbed the module's state.
             #expect(try await music.activities() == ["music/song"])
             await music.close()
