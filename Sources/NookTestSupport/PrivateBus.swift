@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private `dbus-daemon` for one test: its own socket in a temporary directory, a permissive
 /// policy, no service activation. Tests never touch the user's session bus.
@@ -9,10 +10,20 @@ import Foundation
 /// }
 /// ```
 public final class PrivateBus: Sendable {
-    public let address: String
-    public let pid: Int32
-    private let process: Process
+    /// The running daemon's address (with its `guid`, which changes on `restart()`).
+    public var address: String { daemon.withLock { $0.address } }
+    /// The running daemon's pid.
+    public var pid: Int32 { daemon.withLock { $0.process.processIdentifier } }
+    private let daemon: Mutex<Daemon>
     private let directory: URL
+
+    private struct Daemon {
+        var process: Process
+        var address: String
+    }
+
+    private var configFile: URL { directory.appendingPathComponent("bus.conf") }
+    private var socketFile: URL { directory.appendingPathComponent("socket") }
 
     /// Starts a daemon and waits until it prints its address.
     public init() throws {
@@ -20,7 +31,13 @@ public final class PrivateBus: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
         try Self.config(socket: directory.appendingPathComponent("socket").path).write(to: config, atomically: true, encoding: .utf8)
+        let (process, address) = try Self.launch(config: config)
+        self.daemon = Mutex(Daemon(process: process, address: address))
+        self.directory = directory
+    }
 
+    /// Starts `dbus-daemon` with `config` and waits until it prints its address.
+    private static func launch(config: URL) throws -> (Process, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "dbus-daemon"))
         process.arguments = ["--nofork", "--nopidfile", "--config-file=\(config.path)", "--print-address=1"]
@@ -41,20 +58,37 @@ public final class PrivateBus: Sendable {
             process.terminate()
             throw TestSupportError("dbus-daemon printed no address")
         }
-        self.address = address
-        self.pid = process.processIdentifier
-        self.process = process
-        self.directory = directory
+        return (process, address)
     }
 
     /// Stops the daemon (by its pid) and removes its directory.
     public func stop() {
-        if process.isRunning {
-            // dbus-daemon ignores SIGTERM in a session config; it holds no state worth a clean exit.
-            kill(pid, SIGKILL)
+        killDaemon()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Kills the daemon (by its pid) as a crash would, keeping its directory and config so
+    /// `restart()` can bring a new one up at the same socket path.
+    public func killDaemon() {
+        daemon.withLock { daemon in
+            let process = daemon.process
+            if process.isRunning {
+                // dbus-daemon ignores SIGTERM in a session config; it holds no state worth a clean exit.
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Kills the daemon if it still runs and starts a new one with the same config, listening
+    /// at the same socket path; `address` and `pid` then name the new one (its guid is new).
+    public func restart() throws {
+        killDaemon()
+        try daemon.withLock { daemon in
+            try? FileManager.default.removeItem(at: socketFile)
+            let (process, address) = try Self.launch(config: configFile)
+            daemon = Daemon(process: process, address: address)
+        }
     }
 
     deinit { stop() }

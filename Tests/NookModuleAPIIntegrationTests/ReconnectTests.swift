@@ -61,6 +61,53 @@ import Testing
         }
     }
 
+    /// The bus daemon itself dies: nookd saves and exits 1, the module keeps its calls,
+    /// reconnects to the restarted daemon at the same socket path (a new guid) and republishes
+    /// to the nookd started on it.
+    @Test func reconnectsWhenTheBusDaemonRestarts() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let first = try await Nookd(bus: bus, home: scratch.url)
+            let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
+            let events = Recorder(module.events())
+            #expect(try await module.start(ModuleTransportTests.timer("pasta", text: "9:00")) == .delivered)
+            #expect(await eventually { first.storedActivities(of: "kitchen")["pasta"]?.contains("9:00") == true })
+
+            bus.killDaemon()
+            #expect(await first.process.waitForExit(timeout: .seconds(60)), "\(first.log)")
+            #expect(first.process.exitStatus == 1, "\(first.log)")
+            #expect(await eventually { events.all.contains(.disconnected) }, "\(events.all)")
+            #expect(await module.isConnected == false)
+
+            // While the bus is down: the update is kept.
+            #expect(try await module.update(ModuleTransportTests.timer("pasta", text: "4:42")) == .queued)
+
+            // The same socket path, a new daemon (new guid), nookd again with the same state.
+            try bus.restart()
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            #expect(await eventually(timeout: .seconds(60)) { events.all.contains(.connected) }, "\(events.all)")
+            if let lost = events.all.firstIndex(of: .disconnected), let back = events.all.lastIndex(of: .connected) {
+                #expect(lost < back, "\(events.all)")
+            }
+            #expect(await module.isConnected)
+            let observer = try await Observer.connect(bus)
+            #expect(await eventually { await observer.activities() == ["kitchen/pasta"] })
+            #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("4:42") == true },
+                "\(nookd.storedActivities(of: "kitchen"))")
+            #expect(!events.all.contains { if case .deliveryFailed = $0 { true } else { false } }, "\(events.all)")
+
+            // And the link is ordinary again.
+            #expect(try await module.update(ModuleTransportTests.timer("pasta", text: "3:00")) == .delivered)
+            #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("3:00") == true })
+
+            events.stop()
+            await module.close()
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
     @Test func connectsBeforeTheBrokerStartsAndPublishesWhenItAppears() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -13,6 +13,9 @@ import NookBus
 //    whole model again (a restored activity is replaced by `StartActivity`, see
 //    docs/broker.md), clears slots it no longer fills and ends activities it no longer has.
 // 4. All of that runs behind one gate, so deliveries reach the broker in call order.
+// 5. When the bus itself goes away (the name-owner stream ends), the module reconnects to the
+//    same address with a backoff, then starts again at 1. on the new connection; the broker
+//    found there gets the whole model as in 3.
 
 extension NookModule {
     /// Errors that mean "the broker is not there", not "the broker said no".
@@ -26,6 +29,15 @@ extension NookModule {
 
     /// Subscribes to diagnostics and to the broker's name, then registers if a broker is there.
     func begin() async throws {
+        try await follow(initial: true)
+    }
+
+    /// Start-up on the current connection: the diagnostics match, the name-owner stream, and
+    /// a synchronisation with the broker when one is there.
+    /// - Parameter initial: true from `connect` (refusals are thrown); false after a reconnect
+    ///   to the bus (refusals are reported as `.deliveryFailed`).
+    func follow(initial: Bool) async throws {
+        let connection = self.connection
         let cell = brokerCell, hub = diagnosticsHub
         let changes: AsyncStream<NameOwnerChange>
         let owner: String?
@@ -52,7 +64,12 @@ extension NookModule {
             setBroker(owner)
             await enterGate()
             defer { leaveGate() }
-            try await synchronizeLocked(initial: true)
+            if initial {
+                try await synchronizeLocked(initial: true)
+            } else {
+                guard broker == owner, registeredWith != owner else { return }
+                try? await synchronizeLocked(initial: false)
+            }
         } else {
             requestActivation()
         }
@@ -85,12 +102,88 @@ extension NookModule {
         eventsHub.yield(.brokerLost)
     }
 
-    /// The bus connection is gone (its stream ended, or a call found it closed).
+    /// The bus connection is gone (its stream ended, or a call found it closed): report it and
+    /// reconnect. Calls made meanwhile are kept, as while the broker is away.
     func busClosed() {
         guard !isClosed, !busLost else { return }
         busLost = true
         brokerLeft()
         eventsHub.yield(.disconnected)
+        startReconnecting()
+    }
+
+    // MARK: Reconnecting to the bus
+
+    /// Tries to connect again, 50 ms after the loss and then doubling up to 1 s between tries,
+    /// until a connection is adopted or the module is closed (which cancels the task).
+    func startReconnecting() {
+        guard reconnector == nil else { return }
+        let address = self.address
+        reconnector = Task { [weak self] in
+            var delay = Duration.milliseconds(50)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: delay)
+                if Task.isCancelled { return }
+                if let connection = try? await NookModule.openConnection(address, reconnecting: true) {
+                    guard let self else {
+                        await connection.close()
+                        return
+                    }
+                    await self.adopt(connection)
+                    return
+                }
+                if self == nil { return }
+                delay = min(delay * 2, .seconds(1))
+            }
+        }
+    }
+
+    /// Takes a new bus connection in place of the lost one and starts following the broker on
+    /// it, synchronising as a reconnect. A loss during this start-up starts reconnecting again.
+    func adopt(_ newConnection: BusConnection) async {
+        reconnector = nil
+        guard !isClosed else {
+            await newConnection.close()
+            return
+        }
+        let old = connection
+        connection = newConnection
+        busLost = false
+        await old.close()
+        do {
+            try await follow(initial: false)
+        } catch {
+            // The new connection failed before the module could follow the broker on it.
+            await newConnection.close()
+            busClosed()
+        }
+    }
+
+    /// Opens a bus connection for a module.
+    ///
+    /// On a reconnect the `guid=` key is dropped from the address: it names the bus daemon
+    /// instance the address was printed by, and sd-bus refuses a server whose guid differs.
+    /// A restarted daemon listens at the same path with a new guid, so keeping the key would
+    /// make every reconnect fail.
+    static func openConnection(_ address: NookModuleAddress, reconnecting: Bool) async throws -> BusConnection {
+        switch address {
+        case .session:
+            return try await BusConnection.connect(to: .session, description: "nook-module")
+        case .bus(let text):
+            let target = reconnecting ? withoutGUID(text) : text
+            return try await BusConnection.connect(to: .address(target), description: "nook-module")
+        }
+    }
+
+    /// `address` with every `guid=...` key removed, in each of its `;`-separated entries.
+    static func withoutGUID(_ address: String) -> String {
+        address.split(separator: ";", omittingEmptySubsequences: false).map { entry -> String in
+            guard let colon = entry.firstIndex(of: ":") else { return String(entry) }
+            let transport = entry[..<colon]
+            let keys = entry[entry.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: true)
+                .filter { !$0.hasPrefix("guid=") }
+            return transport + ":" + keys.joined(separator: ",")
+        }.joined(separator: ";")
     }
 
     /// Asks the bus to start the broker (D-Bus activation); where nothing can start it, the
@@ -296,6 +389,7 @@ extension NookModule {
         async throws(SendFailure) -> [DBusValue]
     {
         guard let owner = broker, !isClosed else { throw .away }
+        let connection = self.connection
         do {
             return try await connection.call(
                 destination: owner, path: Self.objectPath, interface: interface, member: member, arguments: arguments)
@@ -304,7 +398,7 @@ extension NookModule {
         } catch {
             // Not there, or not answering: register and resend everything once it answers.
             if registeredWith == owner { registeredWith = nil }
-            if await !connection.isOpen { busClosed() }
+            if await !connection.isOpen, connection === self.connection { busClosed() }
             throw .away
         }
     }

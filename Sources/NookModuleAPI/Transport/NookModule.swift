@@ -30,6 +30,12 @@ import NookBus
 /// activity, every end, and the module's content. When a broker appears again, the module
 /// registers again and sends all of it, by itself; `events()` reports each step.
 ///
+/// Bus restarts. When the bus daemon itself goes away, the module reports `.disconnected`,
+/// keeps every call (they return `.queued`) and reconnects to the same address by itself,
+/// retrying with a short backoff until it succeeds or is closed. Once connected again it
+/// follows the broker's name as at start-up and republishes everything to the broker that
+/// appears on the new bus.
+///
 /// Errors. A refused call throws `NookModuleError` with the contract's error name and the
 /// broker's message, and the SDK forgets the refused change (its view of the activity stays
 /// what the broker has). Views are checked in the module first with the broker's own
@@ -43,7 +49,10 @@ public actor NookModule {
     /// The module id.
     public nonisolated let id: String
 
-    let connection: BusConnection
+    /// The bus connection; replaced when the module reconnects after the bus went away.
+    var connection: BusConnection
+    /// Where the module connected, kept to reconnect after the bus daemon restarts.
+    let address: NookModuleAddress
     /// The configuration as the module last set it.
     public internal(set) var configuration: NookModuleConfiguration
     /// Module content the current broker has from us, by slot.
@@ -64,20 +73,24 @@ public actor NookModule {
     var isClosed = false
     /// The bus connection itself died: nothing can be delivered any more.
     var busLost = false
+    /// Reconnects after the bus was lost; nil while connected (or closed).
+    var reconnector: Task<Void, Never>?
 
     /// The broker's unique name, readable on the bus thread to filter the `Diagnostics` signal.
     let brokerCell = BrokerCell()
     let diagnosticsHub = Broadcast<Diagnostic>()
     let eventsHub = Broadcast<NookModuleEvent>()
 
-    init(connection: BusConnection, configuration: NookModuleConfiguration) {
+    init(connection: BusConnection, address: NookModuleAddress, configuration: NookModuleConfiguration) {
         self.connection = connection
+        self.address = address
         self.configuration = configuration
         self.id = configuration.id
     }
 
     deinit {
         monitor?.cancel()
+        reconnector?.cancel()
         diagnosticsHub.finish()
         eventsHub.finish()
     }
@@ -102,14 +115,11 @@ public actor NookModule {
         try Self.validate(configuration)
         let connection: BusConnection
         do {
-            switch address {
-            case .session: connection = try await BusConnection.connect(to: .session, description: "nook-module")
-            case .bus(let text): connection = try await BusConnection.connect(to: .address(text), description: "nook-module")
-            }
+            connection = try await Self.openConnection(address, reconnecting: false)
         } catch {
             throw NookModuleError(.disconnected, "cannot connect to the bus (\(address)): \(error)")
         }
-        let module = NookModule(connection: connection, configuration: configuration)
+        let module = NookModule(connection: connection, address: address, configuration: configuration)
         do {
             try await module.begin()
         } catch {
@@ -127,6 +137,8 @@ public actor NookModule {
         isClosed = true
         monitor?.cancel()
         monitor = nil
+        reconnector?.cancel()
+        reconnector = nil
         await connection.close()
         diagnosticsHub.finish()
         eventsHub.finish()
@@ -297,10 +309,10 @@ public actor NookModule {
 
     // MARK: Local checks
 
-    /// Throws `Disconnected` once the module was closed or its bus connection died.
+    /// Throws `Disconnected` once the module was closed. A lost bus is not an error: calls are
+    /// kept, as while the broker is away, and delivered once the module has reconnected.
     func ensureUsable() throws(NookModuleError) {
         if isClosed { throw NookModuleError(.disconnected, "module \"\(id)\" was closed") }
-        if busLost { throw NookModuleError(.disconnected, "module \"\(id)\": the bus connection closed") }
     }
 
     static func validate(_ configuration: NookModuleConfiguration) throws(NookModuleError) {

@@ -8,6 +8,7 @@ public enum NookModuleEvent: Hashable, Sendable {
     /// A change kept while the broker was away was refused when it was delivered (or the
     /// module could not register again); the SDK dropped it and carried on with the rest.
     case deliveryFailed(NookModuleError)
-    /// The bus connection itself closed; nothing more will be delivered.
+    /// The bus connection itself closed. Calls are kept; the module reconnects to the same
+    /// address by itself, reports `.connected` once it has registered again, and delivers them.
     case disconnected
 }
