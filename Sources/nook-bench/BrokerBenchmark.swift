@@ -20,7 +20,7 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
     defer { broker.stop() }
-    let zeroWork = try ZeroWorkBroker(address: bus.address)
+    let zeroWork = try ZeroWorkBroker.start(address: bus.address)
     defer { zeroWork.stop() }
     let setup = try await BusConnection.connect(to: .address(bus.address))
     _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
@@ -217,21 +217,11 @@ final class BenchProcess: @unchecked Sendable {
 
 /// The baseline: a broker on raw sd-bus that does no work. `Subscribe` remembers the caller;
 /// `UpdateActivity` replies and sends one small unicast `Plan` to it.
-final class ZeroWorkBroker: Sendable {
-    let uniqueName: String
-    private let stopSignal = ZeroWorkStop()
-
-    init(address: String) throws {
-        let ready = Mutex<Result<String, any Error>?>(nil)
-        let stop = stopSignal
-        let context = Unmanaged.passRetained(ZeroWorkContext {
-            var bus: OpaquePointer?
-            var r = sd_bus_new(&bus)
-            if r >= 0 { r = sd_bus_set_address(bus, address) }
-            if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
-            if r >= 0 { r = sd_bus_start(bus) }
-            guard r >= 0 else { ready.withLock { $0 = .failure(BusError.system(function: "sd_bus_start", errno: -r)) }; return }
-            let subscriber = ZeroWorkSubscriber()
+enum ZeroWorkBroker {
+    static func start(address: String) throws -> RawBusServer {
+        // Kept alive by the set-up closure, which the server's thread holds until it stops.
+        let subscriber = ZeroWorkSubscriber()
+        return try RawBusServer(address: address) { bus in
             var slot: OpaquePointer?
             sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
                 let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
@@ -257,43 +247,11 @@ final class ZeroWorkBroker: Sendable {
                 }
                 return 1
             }, Unmanaged.passUnretained(subscriber).toOpaque())
-            var name: UnsafePointer<CChar>?
-            sd_bus_get_unique_name(bus, &name)
-            ready.withLock { $0 = .success(String(cString: name!)) }
-            while !stop.isSet {
-                if sd_bus_process(bus, nil) > 0 { continue }
-                sd_bus_wait(bus, 50_000)
-            }
-            sd_bus_slot_unref(slot)
-            sd_bus_flush_close_unref(bus)
-            withExtendedLifetime(subscriber) {}
-        }).toOpaque()
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            Unmanaged<ZeroWorkContext>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context)
-        pthread_detach(thread)
-        while true {
-            if let result = ready.withLock({ $0 }) { uniqueName = try result.get(); break }
-            usleep(1000)
+            return slot
         }
     }
-
-    func stop() { stopSignal.set() }
 }
 
 private final class ZeroWorkSubscriber {
     var name: String?
-}
-
-private final class ZeroWorkStop: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-}
-
-private final class ZeroWorkContext {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
 }

@@ -12,7 +12,7 @@ func runBusBenchmark() async throws -> [Figure] {
     defer { bus.stop() }
     let rounds = 6, callsPerRound = 2_000
 
-    let rawServer = try RawEchoServer(address: bus.address)
+    let rawServer = try RawEchoServer.start(address: bus.address)
     defer { rawServer.stop() }
     let server = try await BusConnection.connect(to: .address(bus.address))
     try await server.export([DBusInterface(RawEchoServer.interface, methods: [
@@ -75,61 +75,34 @@ private func measureOnExecutor(_ client: isolated BusConnection, server: String,
 }
 
 /// The baseline server: plain sd-bus on its own thread, answering `Echo(i) -> i`.
-final class RawEchoServer: Sendable {
+enum RawEchoServer {
     static let path: ObjectPath = "/org/nook/Bench"
     static let interface = "org.nook.Bench"
-    let uniqueName: String
-    private let stopSignal = StopSignal()
 
-    init(address: String) throws {
-        let ready = Mutex<Result<String, any Error>?>(nil)
-        let context = Unmanaged.passRetained(RawThreadContext { [stopSignal] in
-            do {
-                let bus = try rawConnect(address)
-                var slot: OpaquePointer?
-                _ = sd_bus_add_object(bus, &slot, RawEchoServer.path.rawValue, { message, _, _ in
-                    var value: Int32 = 0
-                    sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value)
-                    var reply: OpaquePointer?
-                    sd_bus_message_new_method_return(message, &reply)
-                    sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "i")), &value)
-                    sd_bus_send(nil, reply, nil)
-                    sd_bus_message_unref(reply)
-                    return 1
-                }, nil)
-                var name: UnsafePointer<CChar>?
-                sd_bus_get_unique_name(bus, &name)
-                ready.withLock { $0 = .success(String(cString: name!)) }
-                while !stopSignal.isSet {
-                    if sd_bus_process(bus, nil) > 0 { continue }
-                    sd_bus_wait(bus, 50_000)
-                }
-                sd_bus_slot_unref(slot)
-                sd_bus_flush_close_unref(bus)
-            } catch {
-                ready.withLock { $0 = .failure(error) }
-            }
-        }).toOpaque()
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            Unmanaged<RawThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context)
-        pthread_detach(thread)
-        while true {
-            if let result = ready.withLock({ $0 }) { uniqueName = try result.get(); break }
-            usleep(1000)
+    /// The baseline server: `Echo(i) -> i` on plain sd-bus.
+    static func start(address: String) throws -> RawBusServer {
+        try RawBusServer(address: address) { bus in
+            var slot: OpaquePointer?
+            _ = sd_bus_add_object(bus, &slot, RawEchoServer.path.rawValue, { message, _, _ in
+                var value: Int32 = 0
+                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value)
+                var reply: OpaquePointer?
+                sd_bus_message_new_method_return(message, &reply)
+                sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "i")), &value)
+                sd_bus_send(nil, reply, nil)
+                sd_bus_message_unref(reply)
+                return 1
+            }, nil)
+            return slot
         }
     }
-
-    func stop() { stopSignal.set() }
 }
 
 /// The baseline client: blocking `sd_bus_call` on a dedicated thread.
 enum RawEchoClient {
     static func measure(address: String, server: String, calls: Int) throws -> Samples {
         let result = Mutex<Result<Samples, any Error>?>(nil)
-        let context = Unmanaged.passRetained(RawThreadContext {
+        runOnRawThread(join: true) {
             do {
                 let bus = try rawConnect(address)
                 defer { sd_bus_flush_close_unref(bus) }
@@ -155,42 +128,9 @@ enum RawEchoClient {
             } catch {
                 result.withLock { $0 = .failure(error) }
             }
-        }).toOpaque()
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            Unmanaged<RawThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context)
-        pthread_join(thread, nil)
+        }
         return try result.withLock { $0! }.get()
     }
-}
-
-private final class StopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-}
-
-private final class RawThreadContext {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-}
-
-private func rawConnect(_ address: String) throws(BusError) -> OpaquePointer {
-    var bus: OpaquePointer?
-    var r = sd_bus_new(&bus)
-    if r >= 0 { r = sd_bus_set_address(bus, address) }
-    if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
-    if r >= 0 { r = sd_bus_start(bus) }
-    if r < 0 { throw BusError.system(function: "sd_bus_start", errno: -r) }
-    return bus!
-}
-
-private func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
 func fmt(_ value: Double) -> String {
