@@ -198,26 +198,21 @@ import NookTestSupport
         }
     }
 
-    /// 10,000 updates a second from one module for a bounded time: coalesced, nookd keeps
-    /// serving, and another module's update published mid-flood reaches the renderer (after
-    /// the flood's backlog: nookd serves calls in arrival order).
+    /// 10,000 updates from one module, sent as fast as it can without waiting for replies:
+    /// coalesced, nookd keeps serving, and another module's update published mid-flood reaches
+    /// the renderer (after the flood's backlog: nookd serves calls in arrival order). How long
+    /// the bystander waits is a speed, so it is not asserted here (docs/PERFORMANCE.md).
     @Test func aFloodOfUpdatesDoesNotStarveOtherModules() async throws {
         try await Self.withBroker { _, nookd, noisy, probe in
-            // Halfway through, the bystander publishes: its plan must reach the renderer while
-            // the flood goes on.
-            let during = Task {
-                try await Task.sleep(for: .milliseconds(500))
-                let sent = ContinuousClock.now
-                return (try await probe(), ContinuousClock.now - sent)
-            }
-            let clock = ContinuousClock()
-            let start = clock.now
-            let duration = Duration.seconds(1)
+            let total = 10_000
+            var during: Task<Bool, Error>?
             var sent = 0
-            // Paced at 10 per millisecond, without waiting for replies (as a hostile module would).
-            while clock.now - start < duration {
-                let due = Int((clock.now - start) / .milliseconds(1)) * 10 + 10
-                let batch = (sent..<max(sent, due)).map { [DBusValue.string("a"), WireCodec.vardict(["compact_trailing": .node(Spec.text("flood \($0)"))])] }
+            while sent < total {
+                // Paced in batches of ten, as a hostile module would; halfway through, the
+                // bystander publishes and its plan must get through while the flood goes on.
+                let batch = (sent..<min(total, sent + 10)).map {
+                    [DBusValue.string("a"), WireCodec.vardict(["compact_trailing": .node(Spec.text("flood \($0)"))])]
+                }
                 try await noisy.connection.perform { connection in
                     for arguments in batch {
                         try connection.callNoReply(
@@ -226,17 +221,10 @@ import NookTestSupport
                     }
                 }
                 sent += batch.count
-                try? await Task.sleep(for: .milliseconds(1))
+                if during == nil, sent >= total / 2 { during = Task { try await probe() } }
+                await Task.yield()
             }
-            let elapsed = clock.now - start
-            let rate = Double(sent) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            let (seen, latency) = try await during.value
-            #expect(seen, "the bystander's plan did not get through")
-            // Observed: 0.6-0.8 s on 2 shared cores (debug build). nookd serves calls in
-            // arrival order, so the bystander waits behind the flood's backlog; bounded, not
-            // starved. A per-connection fair queue would cut this (see docs/PERFORMANCE.md).
-            #expect(latency < .seconds(5), "the bystander's plan took \(latency) during the flood")
-            #expect(rate > 2000, "the flood only reached \(Int(rate)) updates/s")
+            #expect(try await during!.value, "the bystander's plan did not get through")
             // A call after the flood is answered (in order), and the final state is the last update.
             try await noisy.update("a", ["compact_trailing": .node(Spec.text("flood done"))])
             #expect(nookd.isRunning)

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import NookBus
 import NookTestSupport
@@ -110,5 +111,28 @@ struct Observer {
         }
     }
 
+    /// Subscribes as a renderer and records every plan's `cause`, so a test can wait for a
+    /// transition that has already come and gone (a poll of `GetState` may miss it).
+    func recordPlanCauses() async throws -> PlanCauses {
+        let causes = PlanCauses()
+        _ = try await connection.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+            guard let plan = signal.arguments.first, let dict = try? Vardict(plan), case .string(let cause)? = dict["cause"]
+            else { return }
+            causes.append(cause)
+        }
+        _ = try await connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+            arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)])],
+            timeout: .seconds(20))
+        return causes
+    }
+
     func close() async { await connection.close() }
+}
+
+/// The causes of the plans a subscribed observer received, in order.
+final class PlanCauses: Sendable {
+    private let causes = Mutex<[String]>([])
+    func append(_ cause: String) { causes.withLock { $0.append(cause) } }
+    var all: [String] { causes.withLock { $0 } }
 }
