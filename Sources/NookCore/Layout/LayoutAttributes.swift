@@ -5,6 +5,8 @@
 /// `spacing` over `gap-*`). Among class utilities the later token wins, edge by edge for
 /// padding (`p-2 pt-0` is 8 pt everywhere except the top). Tokens with a `:` are variants the
 /// renderer resolves against state, so layout ignores them; unknown tokens are ignored too.
+/// A token naming a theme rule (`rules.named`, SPEC rule 24) stands for that rule's layout
+/// utilities, in its place among the others.
 ///
 /// Values are sanitised so layout can never produce NaN: a NaN or infinite length is treated
 /// as absent, a negative one as 0, and a `max_*` below its `min_*` is raised to it.
@@ -19,17 +21,17 @@ struct LayoutAttributes: Sendable {
     /// Explicit stack spacing (prop or `gap-*`); nil means the adaptive default.
     var spacing: Double?
 
-    init(_ node: borrowing ViewNode) {
-        self = withUnsafePointer(to: node) { LayoutAttributes($0) }
+    init(_ node: borrowing ViewNode, rules: NamedLayoutRules = .none) {
+        self = withUnsafePointer(to: node) { LayoutAttributes($0, rules: rules) }
     }
 
-    init(_ pointer: UnsafePointer<ViewNode>) {
+    init(_ pointer: UnsafePointer<ViewNode>, rules: NamedLayoutRules = .none) {
         var classWidth: Double?
         var classHeight: Double?
         var classPadding: EdgeInsets?
         var classGap: Double?
         if let classes = pointer.pointee.props.classes {
-            Self.forEachUtility(in: classes) { utility in
+            Self.forEachUtility(in: classes, rules: rules) { utility in
                 switch utility {
                 case .width(let points): classWidth = points
                 case .height(let points): classHeight = points
@@ -64,8 +66,9 @@ struct LayoutAttributes: Sendable {
     }
 
     /// Calls `body` with each plain layout utility of a class string, in order. Tokens are
-    /// separated by ASCII whitespace; a token with a `:` is a variant and is skipped.
-    static func forEachUtility(in classes: String, _ body: (LayoutUtility) -> Void) {
+    /// separated by ASCII whitespace; a token naming a rule gives the rule's utilities; any
+    /// other token with a `:` is a variant and is skipped.
+    static func forEachUtility(in classes: String, rules: NamedLayoutRules = .none, _ body: (LayoutUtility) -> Void) {
         var index = classes.startIndex
         let end = classes.endIndex
         while index < end {
@@ -76,7 +79,13 @@ struct LayoutAttributes: Sendable {
                 if classes.utf8[index] == UInt8(ascii: ":") { isVariant = true }
                 index = classes.utf8.index(after: index)
             }
-            if start < index, !isVariant, let utility = utility(classes[start..<index]) { body(utility) }
+            guard start < index else { continue }
+            // Rules first, as the class parser takes them (no lookup at all without rules).
+            if !rules.isEmpty, let expansion = rules.expansion(of: classes[start..<index]) {
+                for utility in expansion { body(utility) }
+            } else if !isVariant, let utility = utility(classes[start..<index]) {
+                body(utility)
+            }
         }
     }
 

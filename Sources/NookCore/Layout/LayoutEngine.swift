@@ -38,11 +38,20 @@ public enum LayoutEngine {
     ///   - rootPath: the root node's path, usually the slot name (`compact_leading`).
     ///   - proposal: the room the root is offered.
     ///   - origin: where the root's top-left corner goes, in display points.
+    ///   - namedRules: `rules.named` from the theme: a class naming a rule lays out as the
+    ///     rule's classes (SPEC rule 24).
     /// - Returns: every node's rect, in preorder.
     public static func layout(
-        _ root: ViewNode, rootPath: String, proposal: ProposedSize, origin: Point = .zero
+        _ root: ViewNode, rootPath: String, proposal: ProposedSize, origin: Point = .zero,
+        namedRules: [String: String] = [:]
     ) -> LayoutResult {
-        var pass = LayoutPass(root: root, rootPath: rootPath)
+        layout(root, rootPath: rootPath, proposal: proposal, origin: origin, rules: NamedLayoutRules(namedRules))
+    }
+
+    static func layout(
+        _ root: ViewNode, rootPath: String, proposal: ProposedSize, origin: Point = .zero, rules: NamedLayoutRules
+    ) -> LayoutResult {
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
         return pass.run(proposal: proposal, origin: origin)
     }
 
@@ -61,7 +70,14 @@ public enum LayoutEngine {
     public static func layout(
         _ root: ViewNode, rootPath: String, proposal: ProposedSize, in rect: Rect, topAligned: Bool = false
     ) -> LayoutResult {
-        var pass = LayoutPass(root: root, rootPath: rootPath)
+        layout(root, rootPath: rootPath, proposal: proposal, in: rect, topAligned: topAligned, rules: .none)
+    }
+
+    static func layout(
+        _ root: ViewNode, rootPath: String, proposal: ProposedSize, in rect: Rect, topAligned: Bool = false,
+        rules: NamedLayoutRules
+    ) -> LayoutResult {
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
         let size = pass.measureRoot(proposal)
         let y = topAligned ? rect.y : rect.y + (rect.height - size.height) / 2
         return pass.run(proposal: proposal, origin: Point(x: rect.x + (rect.width - size.width) / 2, y: y))
@@ -79,9 +95,9 @@ public enum LayoutEngine {
     /// once and its size cache keeps what the two offers share. Also reports how many sizes
     /// were computed, so tests can pin that nothing is laid out twice.
     static func layoutFitting(
-        _ root: ViewNode, rootPath: String, width: Double, heightLimit: Double
+        _ root: ViewNode, rootPath: String, width: Double, heightLimit: Double, rules: NamedLayoutRules = .none
     ) -> (result: LayoutResult, measurements: Int) {
-        var pass = LayoutPass(root: root, rootPath: rootPath)
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
         var proposal = ProposedSize(width: width, height: nil)
         if pass.measureRoot(proposal).height > heightLimit + Geometry.epsilon {
             proposal = ProposedSize(width: width, height: heightLimit)

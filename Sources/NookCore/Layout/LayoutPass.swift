@@ -85,7 +85,11 @@ struct LayoutPass {
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
 
-    init(root: borrowing ViewNode, rootPath: String) {
+    /// `rules.named`, read as layout utilities wherever a class names a rule.
+    private let rules: NamedLayoutRules
+
+    init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none) {
+        self.rules = rules
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
         // (which passing them around by value does) used to be the biggest cost of layout.
         withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
@@ -153,7 +157,7 @@ struct LayoutPass {
         default:
             break
         }
-        let attributes = LayoutAttributes(pointer)
+        let attributes = LayoutAttributes(pointer, rules: rules)
         var frame: Int32 = 0
         if !attributes.isPlain {
             if frames.isEmpty { frames.append(.plain) }

@@ -45,10 +45,19 @@ public enum SceneGeometry {
     ///     tokens: GeometryTokens(), presentation: .pill, content: content)
     /// let cover = scene.node(at: "compact_leading/0")
     /// ```
+    /// - Parameter namedRules: `rules.named` from the theme, so classes naming a rule lay out
+    ///   as the rule's classes (SPEC rule 24).
     public static func layout(
-        display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent
+        display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent,
+        namedRules: [String: String] = [:]
     ) -> SceneLayout {
-        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, content: content)
+        layout(display: display, tokens: tokens, presentation: presentation, content: content, rules: NamedLayoutRules(namedRules))
+    }
+
+    static func layout(
+        display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent, rules: NamedLayoutRules
+    ) -> SceneLayout {
+        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, content: content, rules: rules)
         return builder.build(presentation)
     }
 }
@@ -58,6 +67,8 @@ struct SceneBuilder {
     let display: DisplayInfo
     let tokens: GeometryTokens
     let content: SceneContent
+    /// `rules.named` as layout utilities, for every view laid out here.
+    let rules: NamedLayoutRules
 
     var centreX: Double { display.width / 2 }
     var top: Double { tokens.topInset }
@@ -163,7 +174,8 @@ struct SceneBuilder {
         case .activity(let view)?, .home(let view)?:
             let name: SlotName = if case .activity = content.expanded { .expanded } else { .home }
             let laidOut = LayoutEngine.layoutFitting(
-                view.view, rootPath: name.rootPath(owner: view.owner), width: contentWidth, heightLimit: heightLimit).result
+                view.view, rootPath: name.rootPath(owner: view.owner), width: contentWidth, heightLimit: heightLimit,
+                rules: rules).result
             contentHeight = min(laidOut.root?.rect.height ?? 0, heightLimit)
             let area = Rect(x: contentLeft, y: contentTop, width: contentWidth, height: contentHeight)
             slots.append(slot(name, view, laidOut, in: area, topAligned: true))
@@ -210,13 +222,14 @@ struct SceneBuilder {
 
     /// A slot whose view is offered `rect`'s size.
     func slot(_ name: SlotName, _ view: OwnedView, offer: ProposedSize, in rect: Rect, topAligned: Bool = false) -> LaidOutSlot {
-        let layout = LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, in: rect, topAligned: topAligned)
+        let layout = LayoutEngine.layout(
+            view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, in: rect, topAligned: topAligned, rules: rules)
         return LaidOutSlot(slot: name, owner: view.owner, rect: rect, layout: layout)
     }
 
     /// A view laid out at the origin, to be moved into its slot once the slot is known.
     func layout(_ name: SlotName, _ view: OwnedView, offer: ProposedSize) -> LayoutResult {
-        LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer)
+        LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, rules: rules)
     }
 
     /// A slot for a view laid out at the origin: centred horizontally in `rect`, and centred

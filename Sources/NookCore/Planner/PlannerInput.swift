@@ -16,6 +16,8 @@ public struct PlannerSettings: Hashable, Sendable {
     public private(set) var geometry: GeometryTokens
     /// `rules.named` from the theme.
     public private(set) var namedRules: [String: String]
+    /// `rules.named` as layout utilities, worked out once per theme.
+    private(set) var layoutRules: NamedLayoutRules
     /// The settle time of every spring the theme holds, solved once here rather than per plan.
     private(set) var settleTimes: [Spring: Double]
     /// The theme's motion tokens the planner reads on every plan, looked up once.
@@ -32,6 +34,7 @@ public struct PlannerSettings: Hashable, Sendable {
         self.sharedElementPeekAnimation = sharedElementPeekAnimation
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        layoutRules = NamedLayoutRules(namedRules)
         settleTimes = Self.settleTimes(theme)
         motion = PlannerMotion(theme: theme)
     }
@@ -39,6 +42,7 @@ public struct PlannerSettings: Hashable, Sendable {
     private mutating func refreshFromTheme() {
         geometry = GeometryTokens(theme: theme)
         namedRules = theme.namedRules
+        layoutRules = NamedLayoutRules(namedRules)
         settleTimes = Self.settleTimes(theme)
         motion = PlannerMotion(theme: theme)
     }

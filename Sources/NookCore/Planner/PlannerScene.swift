@@ -20,7 +20,7 @@ public struct PlannerScene: Hashable, Sendable {
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
         self.init(
             presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
-            namedRules: settings.namedRules)
+            namedRules: settings.namedRules, layoutRules: settings.layoutRules, reusing: [])
     }
 
     /// Prepares a scene, reusing the resolved namespaces of any slot that `reusing` already
@@ -29,16 +29,26 @@ public struct PlannerScene: Hashable, Sendable {
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings, reusing: [PlannerScene]) {
         self.init(
             presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
-            namedRules: settings.namedRules, reusing: reusing)
+            namedRules: settings.namedRules, layoutRules: settings.layoutRules, reusing: reusing)
     }
 
     public init(
         presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
         namedRules: [String: String] = [:], reusing: [PlannerScene] = []
     ) {
+        self.init(
+            presentation: presentation, content: content, display: display, geometry: geometry, namedRules: namedRules,
+            layoutRules: NamedLayoutRules(namedRules), reusing: reusing)
+    }
+
+    init(
+        presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
+        namedRules: [String: String], layoutRules: NamedLayoutRules, reusing: [PlannerScene]
+    ) {
         self.presentation = presentation
         self.content = content
-        layout = SceneGeometry.layout(display: display, tokens: geometry, presentation: presentation, content: content)
+        layout = SceneGeometry.layout(
+            display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules)
         var prepared: [PreparedSlot] = []
         prepared.reserveCapacity(layout.slots.count)
         for laidOut in layout.slots {
