@@ -13,6 +13,9 @@
 ///   change rect `move`; new subtrees `insert`, gone ones `remove` (the topmost node only);
 ///   nodes whose style changed (opacity, colour, non-layout classes) `style`. Outside, style
 ///   changes still animate on the nearest animation classes, when there are any.
+/// - Group state (rule 23): when a group node's `group_state` changes, every node with a
+///   variant reading one of the changed states of that group restyles (`style`), like any
+///   other style change; nodes reading other states or other groups do not.
 /// - `animate: false` (the update's or the root's) animates nothing; Reduce Motion keeps
 ///   only style changes (rule 18). Every shared pair that did not move is explained.
 struct ContentTransition {
@@ -28,6 +31,9 @@ struct ContentTransition {
     private var curves: [Curve] = []
     private var changedScopes: [(path: String, curve: Int)] = []
     private var unchangedScopes: [String] = []
+    /// Group nodes (by path) whose `group_state` changed, with the states that did. Filled in
+    /// preorder, so a group is known before the nodes inside it are visited.
+    private var changedGroupStates: [String: Set<String>] = [:]
     private var oldCursor = 0
     private var newCursor = 0
 
@@ -105,6 +111,9 @@ struct ContentTransition {
                 unchangedScopes.append(path)
             }
         }
+        if let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
+            changedGroupStates[path] = states
+        }
         var styleCurve = styleClasses
         if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classes[path]?.animation, !classes.isEmpty {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
@@ -151,9 +160,17 @@ struct ContentTransition {
         newCursor += node.pointee.nodeCount
     }
 
-    /// Opacity, colour, or the classes renderers draw with (passthrough and variants).
+    /// Opacity, colour, the classes renderers draw with (passthrough and variants), or the
+    /// state of a group one of its variants reads.
     private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String) -> Bool {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
+            return true
+        }
+        if !changedGroupStates.isEmpty, let variants = new.namespaces.variants[path], variants.contains(where: { variant in
+            variant.conditions.contains { condition in
+                condition.groupPath.flatMap { changedGroupStates[$0] }?.contains(condition.state) == true
+            }
+        }) {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
@@ -163,6 +180,16 @@ struct ContentTransition {
     }
 
 
+
+    /// The states whose value differs between two `group_state`s (an absent state reads as
+    /// false), or nil when none does.
+    private static func changedStates(_ before: [String: Bool]?, _ after: [String: Bool]?) -> Set<String>? {
+        guard before != after else { return nil }
+        let old = before ?? [:]
+        let new = after ?? [:]
+        let changed = Set(old.keys).union(new.keys).filter { (old[$0] ?? false) != (new[$0] ?? false) }
+        return changed.isEmpty ? nil : changed
+    }
 
     private func scope(of path: String) -> Curve? {
         var best: (length: Int, curve: Int)?
