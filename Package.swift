@@ -34,6 +34,7 @@ let package = Package(
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
+        .executableTarget(name: "HeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard"),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.

@@ -1,6 +1,7 @@
 import Synchronization
 import Foundation
 import NookBus
+import NookCore
 import NookTestSupport
 
 /// A process of this package (or an absolute path) started by a test, its output in a log
@@ -127,7 +128,42 @@ struct Observer {
         return causes
     }
 
+    /// Subscribes as a renderer and records every plan whole, decoded into contract values,
+    /// so a test can assert on what a renderer receives (elements, layout, scene).
+    func recordPlans() async throws -> RecordedPlans {
+        let plans = RecordedPlans()
+        _ = try await connection.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+            guard let plan = signal.arguments.first, case .dictionary(let dict)? = try? PropValue(wire: plan, at: "plan")
+            else { return }
+            plans.append(dict)
+        }
+        _ = try await connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+            arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)])],
+            timeout: .seconds(20))
+        return plans
+    }
+
+    /// `Control.Open` onto one activity's expanded view.
+    func open(module: String, activity: String) async throws {
+        _ = try await connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "Open",
+            arguments: [.vardict(["onto": .string("activity"), "module": .string(module), "activity": .string(activity)])],
+            timeout: .seconds(20))
+    }
+
     func close() async { await connection.close() }
+}
+
+/// The plans a subscribed observer received, whole, in order.
+final class RecordedPlans: Sendable {
+    private let plans = Mutex<[[String: PropValue]]>([])
+    func append(_ plan: [String: PropValue]) { plans.withLock { $0.append(plan) } }
+    var all: [[String: PropValue]] { plans.withLock { $0 } }
+    /// The first plan received after the first `skipping` plans that satisfies `condition`.
+    func first(after skipping: Int = 0, where condition: ([String: PropValue]) -> Bool) -> [String: PropValue]? {
+        all.dropFirst(skipping).first(where: condition)
+    }
 }
 
 /// The causes of the plans a subscribed observer received, in order.
