@@ -1,0 +1,86 @@
+import Testing
+@testable import NookCore
+
+private typealias F = PlannerFixture
+private typealias Card = PlannerContentTests
+
+/// The theme's class-DSL rules as plans use them: `rules.animations.<name>` as `animate-<name>`,
+/// `rules.view` as the default of scopes that name no preset, `rules.named` expanding into
+/// animation and group classes; all set through `SetTokens` (`Theme.applying`) and validated
+/// with the rest of the theme.
+@Suite struct ThemeRulesPlanTests {
+    static func theme(_ overrides: [String: PropValue]) throws -> PlannerSettings {
+        F.settings(theme: try Theme.builtIn.applying(overrides))
+    }
+
+    @Test func customAnimationFromSetTokensIsUsableAsAnimateName() throws {
+        let settings = try Self.theme(["rules.animations.wobble": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)])])
+        let plan = Card.update(Card.heroCard(expanded: false, classes: "group/hero animate-wobble"),
+                               Card.heroCard(expanded: true, classes: "group/hero animate-wobble"), settings: settings)
+        let cover = try #require(plan.elements.first)
+        #expect(cover.curve.kind == .spring(try Spring(response: 0.6, dampingFraction: 0.5)))
+        #expect(cover.curve.source == "animate-wobble -> rules.animations.wobble")
+        #expect(plan.layout.allSatisfy { $0.curve.source == "animate-wobble -> rules.animations.wobble" })
+        #expect(plan.diagnostics(.unknownAnimation).isEmpty)
+        // Without the token the same class falls back to rules.view.preset, and the plan says why.
+        let unknown = Card.update(Card.heroCard(expanded: false, classes: "group/hero animate-wobble"),
+                                  Card.heroCard(expanded: true, classes: "group/hero animate-wobble"))
+        #expect(unknown.diagnostics(.unknownAnimation).contains { $0.id == "wobble" && $0.path == "expanded.classes" })
+        #expect(unknown.elements.first?.curve.source.hasPrefix("animate-wobble (unknown) -> rules.view.preset") == true)
+    }
+
+    @Test func rulesViewPresetIsTheDefaultOfScopesThatNameNone() throws {
+        let settings = try Self.theme(["rules.view.preset": .string("{rules.animations.bouncy}")])
+        let plan = Card.update(Card.heroCard(expanded: false, classes: "group/hero duration-250"),
+                               Card.heroCard(expanded: true, classes: "group/hero duration-250"), settings: settings)
+        let cover = try #require(plan.elements.first)
+        #expect(cover.curve.kind == .spring(try Spring(response: 0.25, dampingFraction: 0.7)))
+        #expect(cover.curve.source == "rules.view.preset -> rules.animations.bouncy, duration-250")
+    }
+
+    @Test func namedRuleExpandsIntoGroupAnimationAndLayoutClasses() throws {
+        // `hero-scope` stands for the seed's scope classes; `cover-small` / `cover-large` for the sizes.
+        let settings = try Self.theme([
+            "rules.named.hero-scope": .string("group/hero animate-smooth duration-400"),
+            "rules.named.cover-small": .string("shared-[cover] w-20 h-20"),
+            "rules.named.cover-large": .string("shared-[cover] w-80 h-50"),
+        ])
+        func card(_ expanded: Bool) -> ViewNode {
+            F.vstack([
+                F.node(.zstack, [F.node(.shape) { $0.classes = expanded ? "cover-large" : "cover-small" }]),
+                F.text("Toggle"),
+            ]) { $0.classes = "hero-scope"; $0.animationValue = String(expanded) }
+        }
+        let plan = Card.update(card(false), card(true), settings: settings)
+        let written = Card.update(Card.heroCard(expanded: false), Card.heroCard(expanded: true))
+        // The same motion as the card written out in full.
+        #expect(plan.elements.map(\.key) == written.elements.map(\.key))
+        #expect(plan.elements.map(\.fromRect) == written.elements.map(\.fromRect))
+        #expect(plan.elements.map(\.toRect) == written.elements.map(\.toRect))
+        #expect(plan.elements.first?.curve.source == "animate-smooth -> rules.animations.smooth, duration-400")
+        #expect(plan.layout.map(\.path) == written.layout.map(\.path))
+    }
+
+    @Test func setTokensRefusesBadRulesNamingTheirPath() {
+        let cases: [(String, [String: PropValue], String, ThemeIssue.Code)] = [
+            ("named rule cycle", ["rules.named.card": .string("panel p-2"), "rules.named.panel": .string("x card")],
+             "rules.named.card", .namedRuleCycle),
+            ("self-expanding rule", ["rules.named.loop": .string("loop")], "rules.named.loop", .namedRuleCycle),
+            ("preset that is no curve", ["rules.animations.slow": .string("900ms")], "rules.animations.slow", .typeMismatch),
+            ("default preset that is no curve", ["rules.view.preset": .string("300ms")], "rules.view.preset", .typeMismatch),
+            ("default duration that is no duration", ["rules.view.duration": .dictionary(["response": .double(1), "damping_fraction": .double(1)])],
+             "rules.view.duration", .typeMismatch),
+            ("named rule that is no class string", ["rules.named.card": .double(4)], "rules.named.card", .typeMismatch),
+        ]
+        var failures: [String] = []
+        for (name, overrides, path, code) in cases {
+            do {
+                _ = try Theme.builtIn.applying(overrides)
+                failures.append("\(name): accepted")
+            } catch {
+                if !error.issues.contains(where: { $0.path == path && $0.code == code }) { failures.append("\(name): \(error.issues)") }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+}
