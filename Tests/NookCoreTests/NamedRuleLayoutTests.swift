@@ -60,3 +60,44 @@ private typealias F = PlannerFixture
         #expect(node.rect == second)
     }
 }
+
+/// Renderers never see the theme's rules: the scene hands them each rule-naming class string
+/// expanded (`expanded_classes`, an addition), with the rule's group variants resolved.
+@Suite struct NamedRuleSceneTests {
+    @Test func rule24_sceneCarriesExpandedClassesForNodesNamingARule() throws {
+        let theme = try Theme.builtIn.applying([
+            "rules.named.card": .string("w-20 bg-indigo-500 group-hover/hero:opacity-50"),
+            "rules.named.accent": .string("card ring-2"),
+        ])
+        let settings = PlannerFixture.settings(theme: theme)
+        let view = PlannerFixture.vstack([
+            PlannerFixture.node(.shape) { $0.classes = "accent hover:scale-110" },
+            PlannerFixture.node(.shape) { $0.classes = "w-10 bg-red-500" },
+        ]) { $0.classes = "group/hero" }
+        let plan = PlannerFixture.openSong(expanded: view, settings: settings)
+        let named = try #require(plan.scene.nodes.first { $0.path == "expanded/0" })
+        #expect(named.expandedClasses == "w-20 bg-indigo-500 group-hover/hero:opacity-50 ring-2 hover:scale-110")
+        #expect(named.variants.map(\.utility) == ["opacity-50", "scale-110"])
+        #expect(named.variants.first?.conditions.last?.groupPath == "expanded")
+        let plain = try #require(plan.scene.nodes.first { $0.path == "expanded/1" })
+        #expect(plain.expandedClasses == nil)
+
+        guard case .dictionary(let scene)? = plan.wireDictionary()["scene"], case .array(let nodes)? = scene["nodes"] else {
+            Issue.record("no scene"); return
+        }
+        let entries = nodes.compactMap { node -> [String: PropValue]? in
+            if case .dictionary(let entry) = node { return entry }
+            return nil
+        }
+        let namedEntry = try #require(entries.first { $0["path"] == .string("expanded/0") })
+        #expect(namedEntry["classes"] == .string("accent hover:scale-110"))
+        #expect(namedEntry["expanded_classes"] == .string("w-20 bg-indigo-500 group-hover/hero:opacity-50 ring-2 hover:scale-110"))
+        #expect(entries.first { $0["path"] == .string("expanded/1") }?["expanded_classes"] == nil)
+    }
+
+    @Test func expansionDropsARuleMetAgainInsideItself() {
+        #expect(NamedRules.expand("a x", rules: ["a": "b w-1", "b": "a h-1"]) == "h-1 w-1 x")
+        #expect(NamedRules.expand("w-1 h-2", rules: ["a": "p-1"]) == nil)
+        #expect(NamedRules.expand("a", rules: [:]) == nil)
+    }
+}

@@ -81,6 +81,7 @@ private struct NamespaceWalk {
             }
             result.classes[path] = list
             classes = list
+            if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }
 
         if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }

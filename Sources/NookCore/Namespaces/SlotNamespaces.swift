@@ -30,6 +30,9 @@ public struct SlotNamespaces: Hashable, Sendable {
     public var classes: [String: ClassList]
     /// Class diagnostics and resolution diagnostics, in tree order.
     public var diagnostics: [Diagnostic]
+    /// By node path, the class strings that name a theme rule, with the rules expanded
+    /// (`NamedRules.expand`), for renderers, which never see the theme's rules.
+    public var expandedClasses: [String: String] = [:]
 
     public init(
         elements: [SharedElement] = [], groups: [GroupNode] = [], variants: [String: [ResolvedVariant]] = [:],

@@ -225,7 +225,8 @@ public struct PreparedSlot: Hashable, Sendable {
         out.append(
             SceneNode(
                 slot: laidOut.slot, owner: laidOut.owner, path: laid.path, kind: node.kind, rect: laid.rect,
-                props: node.props, variants: namespaces.variants[laid.path] ?? []))
+                props: node.props, variants: namespaces.variants[laid.path] ?? [],
+                expandedClasses: namespaces.expandedClasses.isEmpty ? nil : namespaces.expandedClasses[laid.path]))
         for child in node.children.indices { collect(node.children[child], index: &index, into: &out) }
     }
 }
@@ -246,11 +247,14 @@ public struct SceneNode: Hashable, Sendable {
     public var props: NodeProps
     /// Group variants resolved to their group nodes (rule 23).
     public var variants: [ResolvedVariant]
+    /// The node's classes with the theme's named rules expanded, when they name one (rule 24).
+    public var expandedClasses: String?
 
     public init(
         slot: SlotName, owner: String, path: String, kind: NodeKind, rect: Rect, props: NodeProps,
-        variants: [ResolvedVariant] = []
+        variants: [ResolvedVariant] = [], expandedClasses: String? = nil
     ) {
+        self.expandedClasses = expandedClasses
         self.slot = slot
         self.owner = owner
         self.path = path

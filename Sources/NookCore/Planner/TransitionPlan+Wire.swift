@@ -70,7 +70,8 @@ extension TransitionPlan {
 extension PlannerScene {
     /// The plan's `scene`: `nodes` (each `slot`, `owner`, `path`, `kind`, `rect`, the node's
     /// props under their contract keys, and `variants`), plus the additions `presentation`,
-    /// `chrome` (`rect`, `radius`) and `capsules` (`owner`, `rect`, `radius`).
+    /// `chrome` (`rect`, `radius`) and `capsules` (`owner`, `rect`, `radius`), and per node
+    /// `expanded_classes` when its classes name a theme rule (`rules.named`).
     public var wireDictionary: [String: PropValue] {
         let nodeEntries: [PropValue] = nodes.map { node in
             var entry = node.props.rawProps
@@ -80,6 +81,7 @@ extension PlannerScene {
             entry["kind"] = .string(node.kind.rawValue)
             entry["rect"] = TransitionPlan.wire(node.rect)
             entry["variants"] = .array(node.variants.map { .dictionary($0.wireDictionary) })
+            if let expanded = node.expandedClasses { entry["expanded_classes"] = .string(expanded) }
             return .dictionary(entry)
         }
         return [
