@@ -179,8 +179,6 @@ struct ContentTransition {
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 
-
-
     /// The states whose value differs between two `group_state`s (an absent state reads as
     /// false), or nil when none does.
     private static func changedStates(_ before: [String: Bool]?, _ after: [String: Bool]?) -> Set<String>? {
