@@ -30,6 +30,7 @@ func controlSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
     return (stream, sources)
 }
 
+// The sources live as long as the program: they are top-level constants.
 let (controls, sources) = controlSignals()
 
 let module: NookModule
@@ -73,7 +74,6 @@ let stopped: Int32 = await withTaskGroup(of: Int32?.self) { group in
     return first ?? SIGTERM
 }
 
-withExtendedLifetime(sources) {}
 _ = try? await module.end(activityID: "card")
 await module.close()
 say("signal \(stopped), card ended")
