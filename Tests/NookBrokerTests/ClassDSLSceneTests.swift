@@ -69,6 +69,8 @@ import Testing
             let paths = Set(missing.compactMap { if case .string(let path)? = $0["path"] { path } else { nil } })
             #expect(paths == ["expanded/1/0.classes", "expanded/2.classes"], "\(missing)")
             #expect(missing.contains { $0["id"] == .string("loose") }, "\(missing)")
+            // The module heard about them when it published, over its Diagnostics signal.
+            #expect(await eventually { music.diagnosticCodes.filter { $0 == "missing-group" }.count == 3 }, "\(music.diagnosticCodes)")
             await renderer.client.close()
             #expect(await nookd.stop() == 0, "\(nookd.log)")
         }

@@ -43,7 +43,9 @@ extension Registry {
                 }
                 continue
             }
-            views[slot] = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", diagnostics: &diagnostics)
+            views[slot] = try validate(
+                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
+                diagnostics: &diagnostics)
         }
         let relevance = try reader.double("relevance") ?? 0
         let staleDate = try reader.int64("stale_date")
@@ -95,7 +97,9 @@ extension Registry {
         }
         for slot in ActivitySlot.allCases {
             guard let raw = try reader.node(slot.rawValue) else { continue }
-            record.views[slot] = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", diagnostics: &diagnostics)
+            record.views[slot] = try validate(
+                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
+                diagnostics: &diagnostics)
         }
         if let relevance = try reader.double("relevance") { record.relevance = relevance }
         if let staleDate = try reader.int64("stale_date") {
@@ -164,21 +168,25 @@ extension Registry {
         }
     }
 
-    /// Validates one view; its diagnostics join `diagnostics`.
-    func validate(_ raw: RawNode, slot: String, context: String, diagnostics: inout [Diagnostic])
+    /// Validates one view; its diagnostics join `diagnostics`: the validator's, then the class
+    /// and group problems its namespaces have (`missing-group`, `unknown-class`, ...), which
+    /// the module hears about when it publishes, shown or not (SPEC rules 15, 23, 24).
+    func validate(_ raw: RawNode, slot: String, context: String, owner: SlotOwner, diagnostics: inout [Diagnostic])
         throws(RegistryError) -> ViewNode
     {
+        let view: ValidatedView
         do {
-            let view = try validator.validate(raw, slot: slot)
-            diagnostics += view.diagnostics.map { diagnostic in
-                var copy = diagnostic
-                copy.message = "\(context): \(diagnostic.message)"
-                return copy
-            }
-            return view.root
+            view = try validator.validate(raw, slot: slot)
         } catch {
             throw RegistryError.view(error, context: context)
         }
+        let classes = SlotNamespaces(resolving: view.root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
+        diagnostics += (view.diagnostics + classes).map { diagnostic in
+            var copy = diagnostic
+            copy.message = "\(context): \(diagnostic.message)"
+            return copy
+        }
+        return view.root
     }
 
     /// Rule 8 diagnostics that hold now and did not before the change.

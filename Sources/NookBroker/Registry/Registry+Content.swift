@@ -13,7 +13,9 @@ extension Registry {
             throw RegistryError(.limitsExceeded, "SetContent \(name): about \(bytes) bytes of payload (at most \(limits.maxPayloadBytes), maxPayloadBytes)")
         }
         var diagnostics: [Diagnostic] = []
-        let view = try validate(raw, slot: slot.rawValue, context: "module \"\(moduleId)\" content", diagnostics: &diagnostics)
+        let view = try validate(
+            raw, slot: slot.rawValue, context: "module \"\(moduleId)\" content", owner: SlotOwner(module: moduleId),
+            diagnostics: &diagnostics)
         modules[moduleId]!.content[slot] = view
         if slot.isCompact { modules[moduleId]!.compactOrder = nextOrder() }
         var actions = deliver(diagnostics, module: moduleId)

@@ -28,6 +28,9 @@ public struct Registry: Hashable, Sendable {
     public var limits: RegistryLimits
     /// `broker.moduleGrace`, in seconds.
     public var grace: Double
+    /// `rules.named` from the theme, so the class problems a module hears about when it
+    /// publishes a view are read the way the planner reads the classes (SPEC rule 24).
+    public var namedRules: [String: String] = [:]
     public internal(set) var modules: [String: ModuleRecord] = [:]
     /// Live owner connection -> module id.
     private var moduleByConnection: [String: String] = [:]

@@ -140,6 +140,7 @@ extension Broker {
         }
         tokenOverrides = merged
         registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
+        registry.namedRules = settings.namedRules
         schedulePersist()
     }
 

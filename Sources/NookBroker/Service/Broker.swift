@@ -65,6 +65,7 @@ public actor Broker {
         self.origin = ContinuousClock.now
         self.baseTheme = configuration.theme ?? .builtIn
         self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
+        self.registry.namedRules = settings.namedRules
     }
 
     /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.
