@@ -19,11 +19,12 @@ struct PlanCurve: Hashable, Sendable {
     /// Seconds from the plan's start until this curve is at rest.
     var totalDuration: Double { curve.totalDuration }
 
-    /// Progress at `t` seconds into the plan (delay included): 0 before, 1 at rest; springs
-    /// may overshoot.
+    /// Progress at `t` seconds into the plan (delay included): 0 before, exactly 1 once the
+    /// curve is at rest (a spring is only within 0.1% when it settles); springs may overshoot.
     func progress(at t: Double) -> Double {
-        guard let samples else { return curve.value(at: t) }
         let total = curve.totalDuration
+        if t >= total, t >= curve.delay { return 1 }
+        guard let samples else { return curve.value(at: t) }
         guard t > 0 else { return samples[0] }
         guard total > 0, t < total else { return samples[samples.count - 1] }
         let position = t / total * Double(samples.count - 1)
