@@ -63,7 +63,7 @@ private typealias F = PlanFixture
         let fading = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "compact_trailing"))
         #expect(abs(fading.opacity - (1 - leaving.curve.value(at: t))) < 1e-9)
         #expect(fading.opacity > 0 && fading.opacity < 1)
-        #expect(fading.content == .image(source: "waveform", tint: nil))
+        #expect(fading.content == .image(source: "waveform", tint: .white))
         #expect(presenter.frame(at: 10 + leaving.curve.totalDuration, unixTime: 0).item(at: "compact_trailing") == nil)
     }
 

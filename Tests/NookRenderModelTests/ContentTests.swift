@@ -53,7 +53,7 @@ private typealias F = PlanFixture
         #expect(frame.item(at: "expanded/0")?.content == .custom(name: "CoverArt", properties: ["playing": "true"]))
         #expect(frame.item(at: "expanded/0/0") == nil)
         #expect(frame.item(at: "expanded/1") == nil)
-        #expect(frame.item(at: "expanded/1/0")?.content == .image(source: "star", tint: nil))
+        #expect(frame.item(at: "expanded/1/0")?.content == .image(source: "star", tint: .white))
     }
 
     @Test func stacksAndSpacersDrawNothingAndShapesDrawTheirColour() throws {
@@ -131,5 +131,74 @@ private typealias F = PlanFixture
         let element = try #require(plan.elements.first)
         let cover = try #require(presenter.frame(at: 10 + t, unixTime: 0).shared(element.key).first)
         #expect(cover.clip == nil && F.isStrictlyBetween(cover.rect, element.fromRect, element.toRect))
+    }
+}
+
+/// Content that arrives late or changes in place: delayed rows, inserts and removals.
+@Suite struct ContentTransitionTests {
+    @Test func textTakesItsStackAlignmentAndInheritsItsColour() throws {
+        let column = F.vstack([F.text("Title"), F.hstack([F.text("a"), F.text("b")])]) {
+            $0.alignment = .trailing
+            $0.classes = "text-sky-400"
+        }
+        let scene = F.scene(.expanded, F.song(expanded: column))
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(F.subscribe(scene)), at: 0)
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        guard case .text(_, let title)? = frame.item(at: "expanded/0")?.content,
+              case .text(_, let inRow)? = frame.item(at: "expanded/1/0")?.content else {
+            Issue.record("no text")
+            return
+        }
+        #expect(title.alignment == .trailing && inRow.alignment == .leading)
+        #expect(title.color == RGBA(tailwind: "sky-400") && inRow.color == title.color)
+        #expect(title.color != .white)
+    }
+
+    @Test func delayedRowsFadeInAfterTheirDelay() throws {
+        let rows = F.vstack([F.text("one"), F.text("two"), F.text("three")]) { $0.stagger = true }
+        let pill = F.scene(.pill, F.song())
+        let open = F.scene(.expanded, F.song(expanded: rows))
+        let plan = F.plan(pill, open, cause: .open, via: .hover)
+        let last = try #require(plan.reveals.first { $0.path == "expanded/2" })
+        #expect(last.delay > 0)
+        let presenter = try F.presenter(playing: plan, from: pill, at: 10)
+        let slot = try #require(plan.slots.first { $0.slot == .expanded })
+        let t = last.delay / 2
+        let first = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/0"))
+        #expect(first.opacity > 0)
+        #expect(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/2") == nil)
+        let later = last.delay + 0.05
+        let third = try #require(presenter.frame(at: 10 + later, unixTime: 0).item(at: "expanded/2"))
+        let expected = min(max(slot.curve.value(at: later), 0), 1) * min(max(last.curve.value(at: later), 0), 1)
+        #expect(abs(third.opacity - expected) < 1e-9)
+    }
+
+    @Test func insertedNodesFadeInAndRemovedOnesFadeOutFromThePreviousScene() throws {
+        func list(_ names: [String]) -> ViewNode {
+            F.vstack(names.map { F.text($0) }) { $0.classes = "animate-snappy"; $0.animationValue = String(names.count) }
+        }
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("timer/tea", F.image("timer")), expanded: .activity(F.owned("timer/tea", view)))
+        }
+        let two = F.scene(.expanded, content(list(["tea", "eggs"])))
+        let three = F.scene(.expanded, content(list(["tea", "eggs", "rice"])))
+        let growing = F.plan(two, three, cause: .activityUpdated)
+        let insert = try #require(growing.layout.first { $0.change == .insert })
+        #expect(insert.path == "expanded/2")
+        let presenter = try F.presenter(playing: growing, from: two, at: 10)
+        let t = 0.05
+        let rice = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/2"))
+        #expect(abs(rice.opacity - min(max(insert.curve.value(at: t), 0), 1)) < 1e-9 && rice.opacity < 1)
+        #expect(rice.rect == insert.toRect)
+
+        let shrinking = F.plan(three, two, cause: .activityUpdated, serial: 3)
+        let remove = try #require(shrinking.layout.first { $0.change == .remove })
+        var after = presenter
+        try after.receive(F.wire(shrinking), at: 20)
+        let leaving = try #require(after.frame(at: 20 + t, unixTime: 0).item(at: "expanded/2"))
+        #expect(leaving.content.text == "rice")
+        #expect(abs(leaving.opacity - (1 - min(max(remove.curve.value(at: t), 0), 1))) < 1e-9)
+        #expect(after.frame(at: 20 + shrinking.duration + 0.001, unixTime: 0).item(at: "expanded/2") == nil)
     }
 }

@@ -109,7 +109,7 @@ private typealias F = PlanFixture
         let f = min(max(element.curve.value(at: t), 0), 1)
         #expect(abs(old.opacity - (1 - f)) < 1e-9 && abs(new.opacity - f) < 1e-9)
         #expect(old.content == .custom(name: "CoverArt", properties: ["art_url": "file:///tmp/cover.png"]))
-        #expect(new.content == .image(source: "music.note", tint: nil))
+        #expect(new.content == .image(source: "music.note", tint: .white))
     }
 
     @Test func reduceMotionHasNoInBetweenPositions() throws {

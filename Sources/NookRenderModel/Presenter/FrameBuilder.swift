@@ -140,9 +140,12 @@ struct FrameBuilder {
                 continue
             }
             let parent = Self.parentPath(node.path).flatMap { inherited[$0] } ?? Inherited()
-            let style = VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            var style = VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            style.foreground = style.foreground ?? parent.foreground
+            if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
             let rect = rectOf(node)
             var own = parent
+            own.foreground = style.foreground
             own.opacity *= (NodeContent.number(node.props["opacity"]) ?? 1) * style.opacity
             if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
             inherited[node.path] = own
@@ -174,6 +177,22 @@ struct FrameBuilder {
     struct Inherited {
         var opacity = 1.0
         var transform = Transform()
+        /// `text-<colour>` colours text, symbols and bars below it, as in CSS.
+        var foreground: RGBA?
+    }
+
+    /// Where text sits in its rect when the broker's measured width and the toolkit's differ:
+    /// as its stack aligns it (a vertical or layered stack's `alignment`, centre by default);
+    /// leading in a row, where it follows its sibling.
+    static func textAlignment(of node: RenderNode, in scene: RenderScene) -> Alignment {
+        guard let parentPath = parentPath(node.path), let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
+            return .leading
+        }
+        switch NodeContent.string(parent.props["alignment"]) {
+        case "leading": return .leading
+        case "trailing": return .trailing
+        default: return .center
+        }
     }
 
     /// A uniform scale and offset: `p' = scale · p + offset`.

@@ -129,15 +129,17 @@ public struct PlanPresenter: Sendable {
         return playback.visibleChrome(at: planTime(time, of: playback))?.rect
     }
 
-    /// One line per class in the scene that no renderer utility or broker family explains.
+    /// One line per class in the scene that no renderer utility or broker family explains,
+    /// naming the first node that uses it.
     static func classWarnings(_ scene: RenderScene) -> [String] {
         var out: [String] = []
+        var seen: Set<String> = []
         for node in scene.nodes {
             var strings: [String] = []
             if case .string(let classes)? = node.props["classes"] { strings.append(classes) }
             strings += node.variants.map(\.classes)
             for classes in strings {
-                for unknown in ClassStyle.unknownClasses(in: classes) {
+                for unknown in ClassStyle.unknownClasses(in: classes) where seen.insert(unknown).inserted {
                     out.append("\(node.path): unknown class \"\(unknown)\" ignored")
                 }
             }
