@@ -44,6 +44,11 @@ struct FrameBuilder {
         // With no chrome on screen (hidden, or the dip), only capsules and their content show.
         let onlyCapsules = chrome == nil
 
+        // Each slot's fade, once per frame.
+        var fades: [SlotKey: Double] = [:]
+        for entry in plan.slots { fades[entry.identity] = playback.slotOpacity(entry.identity, at: time) }
+        let slotFades = fades
+
         // Step 2.
         drawCapsules(onlyCapsules: onlyCapsules)
 
@@ -55,7 +60,7 @@ struct FrameBuilder {
                 && (!onlyCapsules || node.slot == "minimal")
         }
         draw(oldNodes, in: previous, rectOf: { $0.rect }, fadeOf: { node in
-            var fade = leaving.contains(node.slotKey) ? playback.slotOpacity(node.slotKey, at: time) : 1
+            var fade = leaving.contains(node.slotKey) ? slotFades[node.slotKey] ?? 1 : 1
             for removal in removals where Self.path(node.path, isWithin: removal.path) {
                 fade *= 1 - removal.curve.fraction(at: time)
             }
@@ -69,7 +74,7 @@ struct FrameBuilder {
         draw(newNodes, in: scene, rectOf: { node in
             moves[node.path].map { playback.layoutRect($0, at: time) } ?? node.rect
         }, fadeOf: { node in
-            var fade = playback.slotOpacity(node.slotKey, at: time)
+            var fade = slotFades[node.slotKey] ?? 1
             for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
             for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
             return fade
@@ -139,14 +144,14 @@ struct FrameBuilder {
                 skipping = node.path
                 continue
             }
-            let parent = Self.parentPath(node.path).flatMap { inherited[$0] } ?? Inherited()
-            var style = VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            let parent = node.parentPath.flatMap { inherited[$0] } ?? Inherited()
+            var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
             style.foreground = style.foreground ?? parent.foreground
             if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
             let rect = rectOf(node)
             var own = parent
             own.foreground = style.foreground
-            own.opacity *= (NodeContent.number(node.props["opacity"]) ?? 1) * style.opacity
+            own.opacity *= node.opacity * style.opacity
             if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
             inherited[node.path] = own
 
@@ -185,7 +190,7 @@ struct FrameBuilder {
     /// as its stack aligns it (a vertical or layered stack's `alignment`, centre by default);
     /// leading in a row, where it follows its sibling.
     static func textAlignment(of node: RenderNode, in scene: RenderScene) -> Alignment {
-        guard let parentPath = parentPath(node.path), let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
+        guard let parentPath = node.parentPath, let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
             return .leading
         }
         switch NodeContent.string(parent.props["alignment"]) {
@@ -222,12 +227,6 @@ struct FrameBuilder {
     /// `path` is `root` or inside it.
     static func path(_ path: String, isWithin root: String) -> Bool {
         path == root || (path.hasPrefix(root) && path.dropFirst(root.count).first == "/")
-    }
-
-    /// `expanded/0/1` -> `expanded/0`; a slot root has none.
-    static func parentPath(_ path: String) -> String? {
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 }
 
