@@ -201,4 +201,34 @@ private typealias F = PlanFixture
         #expect(abs(leaving.opacity - (1 - min(max(remove.curve.value(at: t), 0), 1))) < 1e-9)
         #expect(after.frame(at: 20 + shrinking.duration + 0.001, unixTime: 0).item(at: "expanded/2") == nil)
     }
+
+    @Test func styleChangesRunFromTheOldLook() throws {
+        func card(_ on: Bool) -> ViewNode {
+            F.vstack([
+                F.node(.shape) { $0.shape = .rect; $0.color = on ? "#0000FF" : "#FF0000"; $0.width = 40; $0.height = 40 },
+                F.text("state") { $0.opacity = on ? 0.5 : 1 },
+            ]) { $0.classes = "animate-linear"; $0.animationValue = String(on) }
+        }
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("demo/card", F.image("star")), expanded: .activity(F.owned("demo/card", view)))
+        }
+        let off = F.scene(.expanded, content(card(false)))
+        let plan = F.plan(off, F.scene(.expanded, content(card(true))), cause: .activityUpdated)
+        let fill = try #require(plan.layout.first { $0.path == "expanded/0" && $0.change == .style })
+        let fade = try #require(plan.layout.first { $0.path == "expanded/1" && $0.change == .style })
+        let presenter = try F.presenter(playing: plan, from: off, at: 10)
+        let t = 0.1
+        let frame = presenter.frame(at: 10 + t, unixTime: 0)
+        let f = fill.curve.value(at: t)
+        #expect(f > 0 && f < 1)
+        guard case .shape(.rect, let drawn, _)? = frame.item(at: "expanded/0")?.content else {
+            Issue.record("the shape is not drawn")
+            return
+        }
+        #expect(abs(drawn.red - (1 - f)) < 1e-9 && abs(drawn.blue - f) < 1e-9 && drawn.green == 0 && drawn.alpha == 1)
+        let g = fade.curve.value(at: t)
+        let label = try #require(frame.item(at: "expanded/1"))
+        #expect(abs(label.opacity - (1 - 0.5 * g)) < 1e-9)
+        #expect(presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0).item(at: "expanded/1")?.opacity == 0.5)
+    }
 }

@@ -16,6 +16,8 @@ struct FrameBuilder {
     let pointer: PointerState
     let customViews: Set<String>
     var items: [DrawItem] = []
+    /// `style` layout entries in flight, by path: the node before and how far the change is.
+    var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
 
     init(playback: Playback, previous: RenderScene, time: Double, unixTime: Double, pointer: PointerState, customViews: Set<String>) {
         self.playback = playback
@@ -71,6 +73,10 @@ struct FrameBuilder {
         let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let inserts = plan.layout.filter { $0.change == "insert" }
         let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == "minimal" } : scene.nodes
+        for entry in plan.layout where entry.change == "style" && entry.curve.isMoving(at: time) {
+            if let old = previous.node(at: entry.path) { styleChanges[entry.path] = (old, entry.curve.fraction(at: time)) }
+        }
+        defer { styleChanges = [:] }
         draw(newNodes, in: scene, rectOf: { node in
             moves[node.path].map { playback.layoutRect($0, at: time) } ?? node.rect
         }, fadeOf: { node in
@@ -148,10 +154,22 @@ struct FrameBuilder {
             var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
             style.foreground = style.foreground ?? parent.foreground
             if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
+            var nodeOpacity = node.opacity * style.opacity
+            let change = styleChanges[node.path].flatMap { $0.old.kind == node.kind ? $0 : nil }
+            if let change {
+                // A style change on its curve (rule 17): opacity, scale and colours run from the old look.
+                var before = change.old.baseStyle
+                before.foreground = before.foreground ?? parent.foreground
+                let f = change.fraction
+                nodeOpacity = change.old.opacity * before.opacity + (nodeOpacity - change.old.opacity * before.opacity) * f
+                style.scale = before.scale + (style.scale - before.scale) * f
+                style.background = RGBA.mix(before.background, style.background, f)
+                style.foreground = RGBA.mix(before.foreground, style.foreground, f)
+            }
             let rect = rectOf(node)
             var own = parent
             own.foreground = style.foreground
-            own.opacity *= node.opacity * style.opacity
+            own.opacity *= nodeOpacity
             if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
             inherited[node.path] = own
 
@@ -168,7 +186,11 @@ struct FrameBuilder {
                     content: .shape(.roundedRect, fill: background, cornerRadius: max(0, radius)),
                     rect: placed, opacity: opacity, clip: clip))
             }
-            if let content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+            if var content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+                if let change, case .shape(let kind, let fill, let radius) = content,
+                   let before = NodeContent.string(change.old.props["color"]).flatMap(RGBA.init(hex:)) {
+                    content = .shape(kind, fill: RGBA.mix(before, fill, change.fraction) ?? fill, cornerRadius: radius)
+                }
                 items.append(DrawItem(
                     path: node.path, sharedKey: sharedKey, content: content, rect: placed, opacity: opacity, clip: clip,
                     layoutSize: layoutSize))
