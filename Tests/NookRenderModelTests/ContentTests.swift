@@ -31,6 +31,8 @@ private typealias F = PlanFixture
             return
         }
         #expect(style.monospacedDigits && style.size == 40)
+        #expect(presenter.showsLiveClock)
+        #expect(try !showing(F.vstack([F.text("still")])).0.showsLiveClock)
     }
 
     private func endOf(_ end: Int64) -> Int64 { end }
