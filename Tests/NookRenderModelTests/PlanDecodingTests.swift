@@ -97,6 +97,20 @@ private typealias F = PlanFixture
         #expect(presenter.frame(at: 10, unixTime: 0).chrome?.rect == F.openSong().plan.chrome.toRect)
     }
 
+    @Test func unknownChangesAndStylesDrawPlainlyWithAWarning() throws {
+        let wire = Self.openWire { plan in
+            Self.editItem(&plan["slots"], 0) { $0["change"] = .string("explode") }
+            Self.editItem(&plan["elements"], 0) { $0["style"] = .string("morph"); $0["clip"] = .string("circle") }
+        }
+        var presenter = PlanPresenter()
+        try presenter.receive(wire, at: 10)
+        #expect(presenter.warnings.contains("slots.0.change: unknown change \"explode\", drawn as stay"))
+        #expect(presenter.warnings.contains("elements.0.style: unknown style \"morph\", drawn as resize"))
+        #expect(presenter.warnings.contains("elements.0.clip: unknown clip \"circle\", drawn unclipped"))
+        let moving = try #require(presenter.frame(at: 10.1, unixTime: 0).items.first { $0.sharedKey != nil })
+        #expect(moving.layoutSize == nil && moving.clip == nil)
+    }
+
     @Test func theSerialAndPresentationFollowTheLastPlan() throws {
         var presenter = PlanPresenter()
         #expect(presenter.serial == 0 && presenter.presentation == "hidden")

@@ -52,7 +52,7 @@ struct FrameBuilder {
         let slotFades = fades
 
         // Step 2.
-        drawCapsules(onlyCapsules: onlyCapsules)
+        drawCapsules()
 
         // Step 3: the previous scene's leaving content.
         let leaving = Set(plan.slots.filter { $0.change == "disappear" }.map(\.identity))
@@ -95,7 +95,7 @@ struct FrameBuilder {
 
     // MARK: Steps
 
-    mutating func drawCapsules(onlyCapsules: Bool) {
+    mutating func drawCapsules() {
         let minimalLeaving = plan.slots.filter { $0.slot == "minimal" && $0.change == "disappear" }
         for entry in minimalLeaving {
             guard let capsule = previous.capsules.first(where: { $0.owner == entry.owner }) else { continue }
