@@ -147,8 +147,11 @@ private typealias F = PlanFixture
         #expect(closing.interrupts == opening.serial)
         let element = try #require(closing.elements.first)
         let arrival = 10.15
+        let step = 1e-4
+        func rect(_ presenter: PlanPresenter, _ time: Double) -> Rect? { presenter.frame(at: time, unixTime: 0).shared(element.key).first?.rect }
         let before = presenter.frame(at: arrival, unixTime: 0)
-        let presented = try #require(before.shared(element.key).first).rect
+        let presented = try #require(rect(presenter, arrival))
+        let earlier = try #require(rect(presenter, arrival - step))
         #expect(!F.isClose(presented, element.fromRect, tolerance: 0.5))
 
         try presenter.receive(F.wire(closing), at: arrival)
@@ -156,11 +159,15 @@ private typealias F = PlanFixture
         #expect(F.isClose(after.shared(element.key).first?.rect, presented))
         #expect(F.isClose(after.chrome?.rect, before.chrome?.rect))
         #expect(presenter.serial == 3)
-        // ... and continues from there on the new curve to the close's destination.
-        let t = 0.1
-        let expected = F.lerp(presented, element.toRect, element.curve.value(at: t))
-        #expect(F.isClose(presenter.frame(at: arrival + t, unixTime: 0).shared(element.key).first?.rect, expected))
-        #expect(presenter.frame(at: arrival + closing.duration + 0.001, unixTime: 0).item(at: "compact_leading")?.rect == element.toRect)
+        // ... with the speed it had on screen (the move back is along the same line, so the
+        // whole velocity carries over) ...
+        let next = try #require(rect(presenter, arrival + step))
+        for (v0, v1) in zip([presented.x - earlier.x, presented.width - earlier.width], [next.x - presented.x, next.width - presented.width]) {
+            #expect(abs(v1 - v0) < 0.01 * abs(v0), "velocity \(v0 / step) pt/s before, \(v1 / step) after")
+        }
+        // ... and lands at the close's destination.
+        #expect(presenter.frame(at: arrival + 2.5, unixTime: 0).item(at: "compact_leading")?.rect == element.toRect)
+        #expect(!presenter.isAnimating(at: arrival + 2.5))
     }
 
     @Test func aSampledCurveFollowsItsSamples() throws {

@@ -33,6 +33,21 @@ struct PlanCurve: Hashable, Sendable {
         return samples[index] + (samples[index + 1] - samples[index]) * fraction
     }
 
+    /// Progress per second at `t`; 0 once at rest.
+    func velocity(at t: Double) -> Double {
+        t >= curve.totalDuration ? 0 : curve.velocity(at: t)
+    }
+
+    /// Makes a spring start with `progressVelocity` (an interrupted motion continuing, rule
+    /// 21): the planner's own value assumed its `from_rect`, and the presenter starts from what
+    /// is on screen. Samples computed for the planner's value no longer apply and are dropped.
+    /// Timed curves start at rest, as in the planner.
+    mutating func takeOver(_ progressVelocity: Double) {
+        guard case .spring = curve.kind, let continued = try? curve.withInitialVelocity(progressVelocity) else { return }
+        curve = continued
+        samples = nil
+    }
+
     /// Progress clamped to 0...1, for opacities.
     func fraction(at t: Double) -> Double { min(max(progress(at: t), 0), 1) }
 

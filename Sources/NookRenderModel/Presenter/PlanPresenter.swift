@@ -21,10 +21,10 @@ import NookCore
 /// applies to plan time as a whole, so change it between plans, not during one.
 ///
 /// ## Interruptions (rule 21)
-/// A plan that arrives while the previous one still moves starts the chrome, every shared
-/// element whose `key` was travelling, every layout `move` at a path that was moving and
-/// every slot that was fading from what is presented at that instant, not from the plan's
-/// `from_rect`s. The broker plans from its own estimate of the elapsed time; the renderer
+/// A plan that arrives while the previous one still moves (or that names it in `interrupts`)
+/// starts the chrome, every shared element whose `key` travelled to the node it leaves
+/// from, every layout `move` at a path that moved and every slot that was fading from what
+/// is presented at that instant, not from the plan's `from_rect`s. The broker plans from its own estimate of the elapsed time; the renderer
 /// knows the truth, so motion stays continuous whatever the latency. The new curve (with the
 /// `initial_velocity` the planner gave it) then runs from there. A `fresh_window` plan never
 /// continues anything.
@@ -116,7 +116,10 @@ public struct PlanPresenter: Sendable {
         var next = Playback(plan: decoded, start: time)
         if let current = playback {
             let elapsed = planTime(time, of: current)
-            if !decoded.freshWindow, current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
+            // Continue from what is on screen when the last plan still moves here, or when the
+            // broker says this plan interrupts it (its estimate of the elapsed time may differ).
+            let interrupts = decoded.interrupts != 0 && decoded.interrupts == current.plan.serial
+            if !decoded.freshWindow, interrupts || current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
             previousScene = current.plan.scene
         }
         playback = next
