@@ -24,10 +24,12 @@ import NookCore
 /// A plan that arrives while the previous one still moves (or that names it in `interrupts`)
 /// starts the chrome, every shared element whose `key` travelled to the node it leaves
 /// from, every layout `move` at a path that moved and every slot that was fading from what
-/// is presented at that instant, not from the plan's `from_rect`s. The broker plans from its own estimate of the elapsed time; the renderer
-/// knows the truth, so motion stays continuous whatever the latency. The new curve (with the
-/// `initial_velocity` the planner gave it) then runs from there. A `fresh_window` plan never
-/// continues anything.
+/// is presented at that instant, not from the plan's `from_rect`s. The broker plans from
+/// its own estimate of the elapsed time; the renderer knows the truth, so motion stays
+/// continuous whatever the latency. A spring taking over also starts with the velocity
+/// presented at that instant, projected onto its new move (the planner's rule 21 formula:
+/// its own `initial_velocity` assumed its `from_rect`); timed curves start at rest. A
+/// `fresh_window` plan never continues anything.
 ///
 /// ## What a frame holds
 /// `DisplayList.chrome` (nil while hidden: an empty shape, the hide dip of a `via_hidden`
