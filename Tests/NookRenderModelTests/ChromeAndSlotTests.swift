@@ -76,6 +76,10 @@ private typealias F = PlanFixture
         let title = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/1"))
         #expect(abs(title.opacity - appearing.curve.value(at: t)) < 1e-9)
         #expect(title.content.text == "Song title")
+        // Slot content lives inside the chrome: clipped to it while it grows.
+        let frame = presenter.frame(at: 10 + t, unixTime: 0)
+        #expect(frame.item(at: "expanded/2")?.clip == frame.chrome)
+        #expect(frame.chrome.map { $0.rect.maxY < title.rect.maxY } == true)
         #expect(presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0).item(at: "expanded/1")?.opacity == 1)
     }
 
@@ -119,6 +123,8 @@ private typealias F = PlanFixture
         let shape = try #require(pill.layout.capsules.first)
         #expect(capsule.rect == shape.shape.rect)
         #expect(capsule.content == .shape(.capsule, fill: .black, cornerRadius: shape.shape.cornerRadius))
+        #expect(frame.item(at: "timer/tea:minimal")?.clip == nil)
+        #expect(frame.item(at: "compact_trailing")?.clip == frame.chrome)
         let icon = try #require(frame.items.firstIndex { $0.path == "timer/tea:minimal" })
         let background = try #require(frame.items.firstIndex { $0.path == "capsule:timer/tea" })
         #expect(background < icon)

@@ -27,7 +27,7 @@ private typealias F = PlanFixture
 
         let landed = presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0)
         let resting = try #require(landed.item(at: element.toPath))
-        #expect(resting.sharedKey == nil && resting.rect == element.toRect && resting.clip == nil)
+        #expect(resting.sharedKey == nil && resting.rect == element.toRect && resting.clip == landed.chrome)
     }
 
     @Test func aScaleElementKeepsItsDestinationLayoutSize() throws {

@@ -7,6 +7,8 @@ import NookCore
 /// 3. the previous scene's disappearing slots and removed nodes, fading out;
 /// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
+/// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
+/// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
 struct FrameBuilder {
     let playback: Playback
     let previous: RenderScene
@@ -67,7 +69,7 @@ struct FrameBuilder {
                 fade *= 1 - removal.curve.fraction(at: time)
             }
             return fade
-        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenOld)
+        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenOld)
 
         // Step 4: the new scene.
         let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,7 +86,7 @@ struct FrameBuilder {
             for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
             for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
             return fade
-        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenNew)
+        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenNew)
 
         // Step 5: shared elements in flight.
         if !onlyCapsules {
@@ -177,6 +179,8 @@ struct FrameBuilder {
             if NodeContent.drawsItself(node, customViews: customViews) { skipping = node.path }
             guard opacity > 0 else { continue }
             let placed = own.transform.apply(rect)
+            // Capsules sit beside the chrome, never inside it.
+            let clip = node.slot == "minimal" ? nil : clip
             var layoutSize: Size? = scaled ? node.rect.size : nil
             if own.transform.scale != 1, layoutSize == nil { layoutSize = rect.size }
             if let background = style.background {

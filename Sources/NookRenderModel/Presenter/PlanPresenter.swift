@@ -36,8 +36,9 @@ import NookCore
 /// open, or once a hide has finished), then items back to front: capsule backgrounds (black
 /// `capsule` shapes), the previous scene's disappearing slots and `remove`d nodes fading out,
 /// the new scene's nodes (appearing slots and delayed rows fading in, layout moves at their
-/// interpolated rects), and last the travelling shared elements (`sharedKey` set), clipped to
-/// the chrome when their `clip` is `chrome`. A `scale` element's items carry `layoutSize`:
+/// interpolated rects), all clipped to the chrome of that instant except capsule content,
+/// and last the travelling shared elements (`sharedKey` set), clipped to the chrome when
+/// their `clip` is `chrome`. A `scale` element's items carry `layoutSize`:
 /// lay out at that size and scale into `rect`. A `resize` element's children are placed by
 /// mapping their destination rects proportionally into the moving rect. With `cross_fade`
 /// the old node fades out and the new one in, both at the moving rect. `hide_source` hides
