@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NookModuleAPI", targets: ["NookModuleAPI"]),
         .executable(name: "nookd", targets: ["nookd"]),
         .executable(name: "nookctl", targets: ["nookctl"]),
+        .executable(name: "nook-renderer", targets: ["nook-renderer"]),
     ],
     targets: [
         // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
@@ -30,6 +31,16 @@ let package = Package(
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit"]),
+        // GTK3, gtk-layer-shell, Cairo and Pango, for the on-screen renderer only.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk+-3.0 gtk-layer-shell-0",
+            providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
+        ),
+        // A renderer's view of plans, without any toolkit: what to draw at an instant.
+        .target(name: "NookRenderModel", dependencies: ["NookCore", "NookBus"]),
+        // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
+        .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore"]),
         .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI", "NookBus"], path: "Examples/MusicModule"),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
@@ -45,6 +56,8 @@ let package = Package(
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
+        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookBus"]),
+        .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,15 @@ declare -A checks=(
   [mpv]="command -v mpv"
   [mpv-mpris]="test -f /usr/lib/mpv-mpris/mpris.so"
   [chromium]="command -v chromium"
+  # nook-renderer and its screenshot tests under Xvfb
+  [libgtk-3-dev]="pkg-config --exists gtk+-3.0"
+  [libgtk-layer-shell-dev]="pkg-config --exists gtk-layer-shell-0"
+  [xvfb]="command -v Xvfb"
+  [xauth]="command -v xauth"
+  [x11-apps]="command -v xwd"
+  [xdotool]="command -v xdotool"
+  [adwaita-icon-theme]="test -d /usr/share/icons/Adwaita"
+  [fonts-dejavu-core]="test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 )
 
 missing=()

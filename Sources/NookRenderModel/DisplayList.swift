@@ -1,0 +1,115 @@
+import NookCore
+
+/// What a renderer draws at one instant: the chrome, then items in painter's order. Produced
+/// by `PlanPresenter.frame(at:)` from the plans received so far; a toolkit only paints it.
+/// Rects are in display points, relative to the top-left of the display.
+public struct DisplayList: Hashable, Sendable {
+    /// The nook's black shape, or nil while hidden.
+    public var chrome: ChromeShape?
+    /// Everything inside (and, for capsules, beside) the chrome, back to front.
+    public var items: [DrawItem]
+
+    public init(chrome: ChromeShape? = nil, items: [DrawItem] = []) {
+        self.chrome = chrome
+        self.items = items
+    }
+}
+
+/// The chrome: a rounded rect (bottom corners rounded, top flush with the display edge).
+public struct ChromeShape: Hashable, Sendable {
+    public var rect: Rect
+    public var radius: Double
+
+    public init(rect: Rect, radius: Double) {
+        self.rect = rect
+        self.radius = radius
+    }
+}
+
+/// An RGBA colour, components 0...1.
+public struct RGBA: Hashable, Sendable {
+    public var red: Double, green: Double, blue: Double, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let white = RGBA(red: 1, green: 1, blue: 1)
+    public static let black = RGBA(red: 0, green: 0, blue: 0)
+}
+
+/// One thing to paint.
+public struct DrawItem: Hashable, Sendable {
+    /// The scene path of the node (`home/0`), for logs and tests.
+    public var path: String
+    /// The shared-element key when this item is a moving shared element, else nil.
+    public var sharedKey: String?
+    public var content: DrawContent
+    /// Where to draw, already interpolated for this instant.
+    public var rect: Rect
+    /// 0...1: slot fades, cross-fades and `opacity` props multiplied together.
+    public var opacity: Double
+    /// When set, clip to this rounded rect (the chrome's, for `clip: chrome`).
+    public var clip: ChromeShape?
+    /// A `scale` style element is laid out at its destination size and drawn scaled into
+    /// `rect`: the toolkit lays text out in `layoutSize` and scales to `rect.size`. Nil: draw
+    /// at `rect`'s own size.
+    public var layoutSize: Size?
+
+    public init(path: String, sharedKey: String? = nil, content: DrawContent, rect: Rect, opacity: Double = 1,
+                clip: ChromeShape? = nil, layoutSize: Size? = nil) {
+        self.path = path
+        self.sharedKey = sharedKey
+        self.content = content
+        self.rect = rect
+        self.opacity = opacity
+        self.clip = clip
+        self.layoutSize = layoutSize
+    }
+}
+
+/// What an item is. Stacks and spacers draw nothing, so they never appear.
+public enum DrawContent: Hashable, Sendable {
+    /// Text, already resolved for this instant (a `timer_end` countdown is formatted here).
+    case text(String, TextStyle)
+    /// An icon-theme name (`media-playback-start`) or a `file://` URI.
+    case image(source: String, tint: RGBA?)
+    case shape(ShapeKind, fill: RGBA, cornerRadius: Double)
+    /// `fraction` 0...1 of a linear bar or a circular ring.
+    case progress(fraction: Double, style: ProgressStyle, tint: RGBA)
+    /// A custom view by name (`CoverArt`, `EqualizerBars`), with its props as strings.
+    case custom(name: String, properties: [String: String])
+}
+
+public struct TextStyle: Hashable, Sendable {
+    public var size: Double
+    /// CSS-like weight, 100...900.
+    public var weight: Int
+    public var color: RGBA
+    public var monospacedDigits: Bool
+    public var alignment: Alignment
+
+    public init(size: Double = 13, weight: Int = 400, color: RGBA = .white, monospacedDigits: Bool = false,
+                alignment: Alignment = .leading) {
+        self.size = size
+        self.weight = weight
+        self.color = color
+        self.monospacedDigits = monospacedDigits
+        self.alignment = alignment
+    }
+}
+
+/// What the pointer does over the chrome, for parent-state variants (`group-hover`, ...).
+public struct PointerState: Hashable, Sendable {
+    /// The pointer's position in display points, or nil when it is not over the window.
+    public var location: Point?
+    public var isPressed: Bool
+
+    public init(location: Point? = nil, isPressed: Bool = false) {
+        self.location = location
+        self.isPressed = isPressed
+    }
+}
