@@ -109,6 +109,19 @@ private typealias F = PlanFixture
         #expect(presenter.frame(at: 5, unixTime: 0).item(at: "expanded/0")?.opacity == 0.25)
     }
 
+    /// Renderers never see `rules.named`: a node whose classes name a rule carries the
+    /// expansion in `expanded_classes`, and its drawing utilities apply from there.
+    @Test func namedRuleClassesDrawFromTheirExpansion() throws {
+        var settings = F.settings()
+        settings.theme = try settings.theme.applying(["rules.named.dim": .string("opacity-50")])
+        let view = F.vstack([F.text("a")]) { $0.classes = "dim" }
+        let scene = F.scene(.expanded, F.song(expanded: view), settings)
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(F.subscribe(scene, settings: settings)), at: 0)
+        #expect(presenter.warnings.allSatisfy { !$0.contains("dim") }, "\(presenter.warnings)")
+        #expect(presenter.frame(at: 5, unixTime: 0).item(at: "expanded/0")?.opacity == 0.5)
+    }
+
     @Test func layoutMovesRunBetweenTheirRects() throws {
         func card(_ big: Bool) -> ViewNode {
             F.vstack([

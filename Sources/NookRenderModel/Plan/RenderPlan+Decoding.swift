@@ -103,7 +103,7 @@ extension RenderScene {
     /// The props a scene node may carry (CONTRACT's view-node table), beyond the scene keys.
     static let knownProps: Set<String> = [
         "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
-        "classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
+        "classes", "expanded_classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
         "spacing", "alignment", "stagger", "text", "font_size", "font_weight", "monospaced_digits", "timer_end",
         "symbol", "uri", "shape", "corner_radius", "color", "value", "start", "end", "style", "min_length", "name", "params",
     ]

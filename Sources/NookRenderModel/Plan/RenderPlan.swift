@@ -147,7 +147,8 @@ struct RenderNode: Hashable, Sendable {
         self.props = props
         self.variants = variants
         var style = ClassStyle()
-        if case .string(let classes)? = props["classes"] { style.apply(classes) }
+        // A class naming a theme rule arrives expanded (`expanded_classes`): renderers never see `rules.named`.
+        if case .string(let classes)? = props["expanded_classes"] ?? props["classes"] { style.apply(classes) }
         baseStyle = style
         parentPath = path.lastIndex(of: "/").map { String(path[..<$0]) }
         opacity = min(max(NodeContent.number(props["opacity"]) ?? 1, 0), 1)

@@ -161,7 +161,7 @@ public struct PlanPresenter: Sendable {
         var seen: Set<String> = []
         for node in scene.nodes {
             var strings: [String] = []
-            if case .string(let classes)? = node.props["classes"] { strings.append(classes) }
+            if case .string(let classes)? = node.props["expanded_classes"] ?? node.props["classes"] { strings.append(classes) }
             strings += node.variants.map(\.classes)
             for classes in strings {
                 for unknown in ClassStyle.unknownClasses(in: classes) where seen.insert(unknown).inserted {
