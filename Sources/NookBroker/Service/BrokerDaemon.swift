@@ -11,18 +11,14 @@ public enum BrokerDaemon {
 
     public static func run(_ configuration: BrokerConfiguration) async -> Int32 {
         let log = configuration.log
-        // Block the signals' default action first, so a signal during start-up still stops us cleanly.
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
+        // Handlers first, so a signal during start-up still stops us cleanly.
         signal(SIGPIPE, SIG_IGN)
+        let signals = TerminationSignals.install()
         let stop = AsyncStream<Int32>.makeStream()
-        let sources = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.continuation.yield(number) }
-            source.resume()
-            return source
+        let relay = Task.detached {
+            for await number in signals { stop.continuation.yield(number) }
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { relay.cancel() }
 
         let broker: Broker
         do {
@@ -50,14 +46,25 @@ public enum BrokerDaemon {
             stop.continuation.yield(Self.busLost)
         }
         defer { busWatch.cancel() }
-        var signals = stop.stream.makeAsyncIterator()
-        let number = await signals.next() ?? SIGTERM
+        var stops = stop.stream.makeAsyncIterator()
+        let number = await stops.next() ?? SIGTERM
         if number == Self.busLost {
             log(.error, "lost the connection to the bus; writing state and exiting")
         } else {
             log(.info, "received signal \(number); writing state and stopping")
         }
         ServiceNotify.notify("STOPPING=1")
+        // A second signal while stopping means "now": exit without waiting for the state file.
+        // (Closing the connection below also reports a lost bus here: that one is ignored.)
+        let impatience = Task.detached { [stops] in
+            var rest = stops
+            while let next = await rest.next() {
+                guard next != Self.busLost else { continue }
+                log(.error, "second signal while stopping; exiting without waiting")
+                exit(1)
+            }
+        }
+        defer { impatience.cancel() }
         watchdog?.cancel()
         await broker.shutdown()
         return number == Self.busLost ? 1 : 0

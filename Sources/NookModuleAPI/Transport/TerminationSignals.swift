@@ -1,32 +1,5 @@
-import Foundation
+import NookBus
 
 /// SIGTERM and SIGINT as an async stream, so a module can end its activities before it exits
-/// (both example modules use it).
-///
-/// The handler only writes the signal's number into a pipe (all a signal handler may safely
-/// do); a thread of its own reads the pipe and yields to the stream.
-public enum TerminationSignals {
-    /// The pipe's write end, read by the handler. Set once, before the handler is installed.
-    nonisolated(unsafe) static var writeEnd: Int32 = -1
-
-    /// Installs the handlers once and returns the stream of signal numbers.
-    public static func install() -> AsyncStream<Int32> {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { fatalError("pipe() failed: \(errno)") }
-        writeEnd = ends[1]
-        let readEnd = ends[0]
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let thread = Thread {
-            var byte: UInt8 = 0
-            while read(readEnd, &byte, 1) == 1 { continuation.yield(Int32(byte)) }
-        }
-        thread.start()
-        for number in [SIGTERM, SIGINT] {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(TerminationSignals.writeEnd, &byte, 1)
-            }
-        }
-        return stream
-    }
-}
+/// (the example modules use it). The same type nookd uses, from NookBus.
+public typealias TerminationSignals = NookBus.TerminationSignals
