@@ -19,6 +19,13 @@ public enum TerminationSignals {
         let readEnd = ends[0]
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let thread = Thread {
+            // A parent may hand the signals over blocked (the mask survives exec): this thread
+            // takes them, so they are delivered even if every other thread blocks them.
+            var wanted = sigset_t()
+            sigemptyset(&wanted)
+            sigaddset(&wanted, SIGTERM)
+            sigaddset(&wanted, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) == 1 { continuation.yield(Int32(byte)) }
         }
