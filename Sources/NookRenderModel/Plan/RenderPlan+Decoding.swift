@@ -1,0 +1,147 @@
+import NookBus
+import NookCore
+
+extension RenderPlan {
+    /// Reads a plan `a{sv}` as the Plan signal or the Subscribe reply carries it.
+    /// - Throws: `RenderPlanError` naming the first key it cannot read.
+    /// - Parameter warnings: gains one line per thing the renderer will not draw faithfully
+    ///   (unknown curve types, node kinds, props).
+    init(wire value: DBusValue, warnings: inout [String]) throws(RenderPlanError) {
+        let top: [String: PropValue]
+        do { top = try WireCodec.dictionary(value, at: "") } catch {
+            throw RenderPlanError(key: error.path, message: error.message)
+        }
+        try self.init(fields: WireFields(path: "", fields: top), warnings: &warnings)
+    }
+
+    init(fields plan: WireFields, warnings: inout [String]) throws(RenderPlanError) {
+        serial = try plan.uint("serial")
+        interrupts = try plan.uint("interrupts", default: 0)
+        from = try plan.string("from", default: "hidden")
+        to = try plan.string("to")
+        conversion = try plan.string("conversion", default: "direct")
+        freshWindow = try plan.bool("fresh_window", default: false)
+        reduceMotion = try plan.bool("reduce_motion", default: false)
+
+        let chromeFields = try plan.record("chrome")
+        let hideDip = try chromeFields.optionalDouble("hide_dip")
+        chrome = ChromeMove(
+            fromRect: try chromeFields.rect("from_rect"), toRect: try chromeFields.rect("to_rect"),
+            fromRadius: max(0, try chromeFields.double("from_radius", default: 0)),
+            toRadius: max(0, try chromeFields.double("to_radius", default: 0)),
+            curve: try PlanCurve(wire: chromeFields.record("curve"), warnings: &warnings),
+            hideDip: hideDip.flatMap { $0 > 0 ? $0 : nil })
+
+        var elements: [ElementTrip] = []
+        for entry in try plan.records("elements") {
+            elements.append(ElementTrip(
+                fromPath: try entry.string("from_path"), toPath: try entry.string("to_path"), key: try entry.string("key"),
+                fromRect: try entry.rect("from_rect"), toRect: try entry.rect("to_rect"),
+                style: try entry.string("style", default: "resize"), crossFade: try entry.bool("cross_fade", default: false),
+                hideSource: try entry.bool("hide_source", default: false), clip: try entry.string("clip", default: "chrome"),
+                curve: try PlanCurve(wire: entry.record("curve"), warnings: &warnings)))
+        }
+        self.elements = elements
+
+        var layout: [LayoutEntry] = []
+        for entry in try plan.records("layout") {
+            layout.append(LayoutEntry(
+                path: try entry.string("path"), change: try entry.string("change"),
+                fromRect: try entry.rect("from_rect"), toRect: try entry.rect("to_rect"),
+                curve: try PlanCurve(wire: entry.record("curve"), warnings: &warnings)))
+        }
+        self.layout = layout
+
+        var slots: [SlotEntry] = []
+        for entry in try plan.records("slots") {
+            let slot = try entry.string("slot")
+            let owner = try entry.string("owner", default: "")
+            let root = try entry.optionalString("path") ?? (SlotName(rawValue: slot)?.rootPath(owner: owner) ?? slot)
+            var curve = try PlanCurve(wire: entry.record("curve"), warnings: &warnings)
+            // `delay` repeats the curve's delay; an older sender might give it only here.
+            if let delay = try entry.optionalDouble("delay"), delay > curve.delay, let delayed = try? curve.curve.withDelay(delay) {
+                curve.curve = delayed
+            }
+            slots.append(SlotEntry(slot: slot, owner: owner, change: try entry.string("change"), rootPath: root, curve: curve))
+        }
+        self.slots = slots
+
+        var reveals: [RevealEntry] = []
+        for entry in try plan.records("reveals") {
+            reveals.append(RevealEntry(path: try entry.string("path"), curve: try PlanCurve(wire: entry.record("curve"), warnings: &warnings)))
+        }
+        self.reveals = reveals
+
+        scene = try RenderScene(fields: plan.record("scene"), warnings: &warnings)
+    }
+}
+
+extension RenderScene {
+    /// The props a scene node may carry (CONTRACT's view-node table), beyond the scene keys.
+    static let knownProps: Set<String> = [
+        "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
+        "classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
+        "spacing", "alignment", "stagger", "text", "font_size", "font_weight", "monospaced_digits", "timer_end",
+        "symbol", "uri", "shape", "corner_radius", "color", "value", "start", "end", "style", "min_length", "name", "params",
+    ]
+    static let sceneKeys: Set<String> = ["slot", "owner", "path", "kind", "rect", "variants"]
+    static let knownKinds: Set<String> = Set(NodeKind.allCases.map(\.rawValue))
+
+    init(fields scene: WireFields, warnings: inout [String]) throws(RenderPlanError) {
+        var nodes: [RenderNode] = []
+        for entry in try scene.records("nodes") {
+            let path = try entry.string("path")
+            let kind = try entry.string("kind")
+            if !Self.knownKinds.contains(kind) {
+                warnings.append("\(path): unknown node kind \"\(kind)\", its children drawn without it")
+            }
+            var props: [String: PropValue] = [:]
+            for (key, value) in entry.fields where !Self.sceneKeys.contains(key) {
+                props[key] = value
+                if !Self.knownProps.contains(key) { warnings.append("\(path): unknown prop \"\(key)\" ignored") }
+            }
+            var variants: [RenderVariant] = []
+            for variant in try entry.records("variants") {
+                variants.append(try RenderVariant(fields: variant))
+            }
+            nodes.append(RenderNode(
+                slot: try entry.string("slot"), owner: try entry.string("owner", default: ""), path: path, kind: kind,
+                rect: try entry.rect("rect"), props: props, variants: variants))
+        }
+        var capsules: [CapsuleShape] = []
+        for entry in try scene.records("capsules") {
+            capsules.append(CapsuleShape(owner: try entry.string("owner", default: ""), rect: try entry.rect("rect"),
+                                         radius: max(0, try entry.double("radius", default: 0))))
+        }
+        var chrome: ChromeShape?
+        if let shape = try scene.optionalRecord("chrome") {
+            chrome = ChromeShape(rect: try shape.rect("rect"), radius: max(0, try shape.double("radius", default: 0)))
+        }
+        self.init(presentation: try scene.string("presentation", default: ""), chrome: chrome, capsules: capsules, nodes: nodes)
+    }
+}
+
+extension RenderVariant {
+    /// Reads `state`, `group_path`, `classes`, and the `conditions` addition when present
+    /// (each condition with its own group). Without `conditions`, each `group-<state>` link of
+    /// `state` refers to `group_path` and other links to the node itself.
+    init(fields: WireFields) throws(RenderPlanError) {
+        classes = try fields.string("classes")
+        let listed = try fields.records("conditions")
+        if !listed.isEmpty {
+            var conditions: [Condition] = []
+            for condition in listed {
+                conditions.append(Condition(state: try condition.string("state"), groupPath: try condition.string("group_path", default: "")))
+            }
+            self.conditions = conditions
+            return
+        }
+        let groupPath = try fields.string("group_path", default: "")
+        let state = try fields.string("state", default: "")
+        conditions = state.split(separator: ":").map { link in
+            link.hasPrefix("group-")
+                ? Condition(state: String(link.dropFirst("group-".count)), groupPath: groupPath)
+                : Condition(state: String(link), groupPath: "")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// A plan the presenter cannot read: names the key path (`chrome.to_rect`,
+/// `scene.nodes.3.kind`) and says what was wrong.
+///
+/// Only the shape of the plan is checked here (keys the renderer needs, with the contract's
+/// types). Unknown node kinds, props and classes are not errors: they draw plainly and are
+/// listed in `PlanPresenter.warnings`.
+public struct RenderPlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The offending key, as a dotted path from the plan's top (`elements.0.curve.type`).
+    public var key: String
+    public var message: String
+
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String { "\(key): \(message)" }
+}

@@ -1,0 +1,227 @@
+import NookCore
+
+/// Builds one `DisplayList` from a playback at one instant of plan time (see
+/// `PlanPresenter` for what goes where). Steps:
+/// 1. the chrome;
+/// 2. capsule backgrounds, old and new;
+/// 3. the previous scene's disappearing slots and removed nodes, fading out;
+/// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
+/// 5. travelling shared elements, on top, clipped to the chrome when asked.
+struct FrameBuilder {
+    let playback: Playback
+    let previous: RenderScene
+    /// Plan time.
+    let time: Double
+    let unixTime: Double
+    let pointer: PointerState
+    let customViews: Set<String>
+    var items: [DrawItem] = []
+
+    init(playback: Playback, previous: RenderScene, time: Double, unixTime: Double, pointer: PointerState, customViews: Set<String>) {
+        self.playback = playback
+        self.previous = previous
+        self.time = time
+        self.unixTime = unixTime
+        self.pointer = pointer
+        self.customViews = customViews
+    }
+
+    var plan: RenderPlan { playback.plan }
+    var scene: RenderScene { plan.scene }
+
+    mutating func build() -> DisplayList {
+        // Locals, so the closures below do not capture `self` while `draw` mutates it.
+        let playback = playback, plan = plan, scene = scene, previous = previous, time = time
+        let chrome = playback.visibleChrome(at: time)
+        let chromeShape = playback.chrome(at: time)
+        let travelling = playback.travellingElements.filter { $0.curve.isMoving(at: time) }
+        let hideSources = playback.travellingElements.filter(\.hideSource)
+
+        // Paths not drawn in place: element ends while they travel (drawn in step 5), and
+        // hidden sources for the whole plan (rule 10).
+        let hiddenOld = Set(travelling.map(\.fromPath) + hideSources.map(\.fromPath))
+        let hiddenNew = Set(travelling.map(\.toPath) + hideSources.filter { $0.fromPath != $0.toPath }.map(\.fromPath))
+        // With no chrome on screen (hidden, or the dip), only capsules and their content show.
+        let onlyCapsules = chrome == nil
+
+        // Step 2.
+        drawCapsules(onlyCapsules: onlyCapsules)
+
+        // Step 3: the previous scene's leaving content.
+        let leaving = Set(plan.slots.filter { $0.change == "disappear" }.map(\.identity))
+        let removals = plan.layout.filter { $0.change == "remove" && $0.curve.isMoving(at: time) }
+        let oldNodes = previous.nodes.filter { node in
+            (leaving.contains(node.slotKey) || removals.contains { Self.path(node.path, isWithin: $0.path) })
+                && (!onlyCapsules || node.slot == "minimal")
+        }
+        draw(oldNodes, in: previous, rectOf: { $0.rect }, fadeOf: { node in
+            var fade = leaving.contains(node.slotKey) ? playback.slotOpacity(node.slotKey, at: time) : 1
+            for removal in removals where Self.path(node.path, isWithin: removal.path) {
+                fade *= 1 - removal.curve.fraction(at: time)
+            }
+            return fade
+        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenOld)
+
+        // Step 4: the new scene.
+        let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let inserts = plan.layout.filter { $0.change == "insert" }
+        let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == "minimal" } : scene.nodes
+        draw(newNodes, in: scene, rectOf: { node in
+            moves[node.path].map { playback.layoutRect($0, at: time) } ?? node.rect
+        }, fadeOf: { node in
+            var fade = playback.slotOpacity(node.slotKey, at: time)
+            for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
+            for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
+            return fade
+        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenNew)
+
+        // Step 5: shared elements in flight.
+        if !onlyCapsules {
+            for element in travelling { drawTravelling(element, chrome: chromeShape) }
+        }
+        return DisplayList(chrome: chrome, items: items)
+    }
+
+    // MARK: Steps
+
+    mutating func drawCapsules(onlyCapsules: Bool) {
+        let minimalLeaving = plan.slots.filter { $0.slot == "minimal" && $0.change == "disappear" }
+        for entry in minimalLeaving {
+            guard let capsule = previous.capsules.first(where: { $0.owner == entry.owner }) else { continue }
+            add(capsule, opacity: playback.slotOpacity(entry.identity, at: time))
+        }
+        for capsule in scene.capsules {
+            add(capsule, opacity: playback.slotOpacity(SlotKey(slot: "minimal", owner: capsule.owner), at: time))
+        }
+    }
+
+    mutating func add(_ capsule: CapsuleShape, opacity: Double) {
+        guard opacity > 0 else { return }
+        items.append(DrawItem(
+            path: "capsule:" + capsule.owner, content: .shape(.capsule, fill: .black, cornerRadius: capsule.radius),
+            rect: capsule.rect, opacity: min(opacity, 1)))
+    }
+
+    /// One travelling element: the new node's subtree mapped into the moving rect, and with
+    /// `cross_fade` the old node's subtree too, fading out.
+    mutating func drawTravelling(_ element: ElementTrip, chrome: ChromeShape) {
+        let rect = playback.elementRect(element, at: time)
+        let clip = element.clip == "chrome" ? chrome : nil
+        let scaled = element.style == "scale"
+        let f = element.curve.fraction(at: time)
+        if element.crossFade, let old = previous.node(at: element.fromPath) {
+            let subtree = previous.subtree(at: element.fromPath)
+            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in 1 - f },
+                 clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+        }
+        guard let new = scene.node(at: element.toPath) else { return }
+        let subtree = scene.subtree(at: element.toPath)
+        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? f : 1 },
+             clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+    }
+
+    /// Draws `nodes` (preorder, parents first) of `scene`: each node's background and
+    /// content at `rectOf(node)`, with its own and its ancestors' opacity and scale, times
+    /// `fadeOf(node)`. Subtrees rooted at a path in `hidden` and the children of custom views
+    /// the toolkit draws are skipped.
+    mutating func draw(
+        _ nodes: [RenderNode], in scene: RenderScene, rectOf: (RenderNode) -> Rect, fadeOf: (RenderNode) -> Double,
+        clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>
+    ) {
+        var inherited: [String: Inherited] = [:]
+        var skipping: String?
+        for node in nodes {
+            if let root = skipping {
+                if Self.path(node.path, isWithin: root) { continue }
+                skipping = nil
+            }
+            if hidden.contains(node.path) {
+                skipping = node.path
+                continue
+            }
+            let parent = Self.parentPath(node.path).flatMap { inherited[$0] } ?? Inherited()
+            let style = VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            let rect = rectOf(node)
+            var own = parent
+            own.opacity *= (NodeContent.number(node.props["opacity"]) ?? 1) * style.opacity
+            if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
+            inherited[node.path] = own
+
+            let opacity = min(max(own.opacity * fadeOf(node), 0), 1)
+            if NodeContent.drawsItself(node, customViews: customViews) { skipping = node.path }
+            guard opacity > 0 else { continue }
+            let placed = own.transform.apply(rect)
+            var layoutSize: Size? = scaled ? node.rect.size : nil
+            if own.transform.scale != 1, layoutSize == nil { layoutSize = rect.size }
+            if let background = style.background {
+                let radius = min(style.backgroundRadius ?? ClassStyle.defaultBackgroundRadius, min(placed.width, placed.height) / 2)
+                items.append(DrawItem(
+                    path: node.path + "#background", sharedKey: sharedKey,
+                    content: .shape(.roundedRect, fill: background, cornerRadius: max(0, radius)),
+                    rect: placed, opacity: opacity, clip: clip))
+            }
+            if let content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+                items.append(DrawItem(
+                    path: node.path, sharedKey: sharedKey, content: content, rect: placed, opacity: opacity, clip: clip,
+                    layoutSize: layoutSize))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// What a node passes on to its subtree.
+    struct Inherited {
+        var opacity = 1.0
+        var transform = Transform()
+    }
+
+    /// A uniform scale and offset: `p' = scale · p + offset`.
+    struct Transform {
+        var scale = 1.0
+        var dx = 0.0
+        var dy = 0.0
+
+        /// This transform after a scale by `factor` about `centre` (in untransformed space).
+        func scaled(by factor: Double, about centre: Point) -> Transform {
+            Transform(scale: scale * factor, dx: scale * centre.x * (1 - factor) + dx, dy: scale * centre.y * (1 - factor) + dy)
+        }
+
+        func apply(_ rect: Rect) -> Rect {
+            Rect(x: rect.x * scale + dx, y: rect.y * scale + dy, width: rect.width * scale, height: rect.height * scale)
+        }
+    }
+
+    /// `rect`, given in `source`'s frame, placed proportionally into `target`.
+    static func map(_ rect: Rect, from source: Rect, into target: Rect) -> Rect {
+        let sx = source.width > 0 ? target.width / source.width : 1
+        let sy = source.height > 0 ? target.height / source.height : 1
+        return Rect(x: target.x + (rect.x - source.x) * sx, y: target.y + (rect.y - source.y) * sy,
+                    width: rect.width * sx, height: rect.height * sy)
+    }
+
+    /// `path` is `root` or inside it.
+    static func path(_ path: String, isWithin root: String) -> Bool {
+        path == root || (path.hasPrefix(root) && path.dropFirst(root.count).first == "/")
+    }
+
+    /// `expanded/0/1` -> `expanded/0`; a slot root has none.
+    static func parentPath(_ path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+}
+
+extension RenderScene {
+    /// The node at `path` and its descendants, in preorder.
+    func subtree(at path: String) -> [RenderNode] {
+        guard let start = index[path] else { return [] }
+        var out = [nodes[start]]
+        var position = start + 1
+        while position < nodes.count, FrameBuilder.path(nodes[position].path, isWithin: path) {
+            out.append(nodes[position])
+            position += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,147 @@
+import NookBus
+import NookCore
+
+/// Turns the plans a renderer receives into what to draw at any instant. No toolkit, no
+/// clock, no I/O: the shell feeds it plans and times and paints the `DisplayList`s it returns.
+///
+/// ## Time
+/// Every time is in seconds of the shell's own monotonic frame clock (GTK's frame clock,
+/// `g_get_monotonic_time() / 1e6`, anything that never jumps). `receive(_:at:)` starts a plan
+/// at the given time; `frame(at:)` samples every curve at `(time - start) / timeScale`.
+/// Curves are NookCore's own (`Curve`: spring, Bézier, linear, none, with `delay`), so the
+/// renderer, the broker's planner and nookctl agree on every value; a curve carrying
+/// `samples` is read from them instead. Keep the frame clock ticking while
+/// `isAnimating(at:)` is true, and once a second otherwise when the scene shows a countdown
+/// or a progress with `start`/`end` (those read `unixTime`, the wall clock, which the shell
+/// passes separately so slow motion never slows a countdown).
+///
+/// ## Slow motion
+/// `timeScale = 4` makes every curve take four times longer (demos, screenshot tests). It
+/// applies to plan time as a whole, so change it between plans, not during one.
+///
+/// ## Interruptions (rule 21)
+/// A plan that arrives while the previous one still moves starts the chrome, every shared
+/// element whose `key` was travelling, every layout `move` at a path that was moving and
+/// every slot that was fading from what is presented at that instant, not from the plan's
+/// `from_rect`s. The broker plans from its own estimate of the elapsed time; the renderer
+/// knows the truth, so motion stays continuous whatever the latency. The new curve (with the
+/// `initial_velocity` the planner gave it) then runs from there. A `fresh_window` plan never
+/// continues anything.
+///
+/// ## What a frame holds
+/// `DisplayList.chrome` (nil while hidden: an empty shape, the hide dip of a `via_hidden`
+/// open, or once a hide has finished), then items back to front: capsule backgrounds (black
+/// `capsule` shapes), the previous scene's disappearing slots and `remove`d nodes fading out,
+/// the new scene's nodes (appearing slots and delayed rows fading in, layout moves at their
+/// interpolated rects), and last the travelling shared elements (`sharedKey` set), clipped to
+/// the chrome when their `clip` is `chrome`. A `scale` element's items carry `layoutSize`:
+/// lay out at that size and scale into `rect`. A `resize` element's children are placed by
+/// mapping their destination rects proportionally into the moving rect. With `cross_fade`
+/// the old node fades out and the new one in, both at the moving rect. `hide_source` hides
+/// the node at `from_path` for the whole plan (the pill copy while the peek is open).
+/// Reduce Motion: elements do not travel and layout moves jump; only fades remain.
+///
+/// ## Variants and classes (rule 23)
+/// Each node's drawing utilities apply at rest (`opacity-50`, `bg-white/10` as a rounded
+/// rect behind the node, `rounded-lg` for that rect's corners, `text-sky-400` as the text
+/// colour, image tint and progress tint, `scale-105` about the node's centre, `text-center`),
+/// inherited by the node's subtree for opacity and scale. A resolved variant applies too
+/// while its conditions hold: `hover` when `pointer.location` is inside the rect of the node
+/// at its `group_path` (the node itself when empty), `pressed`/`active` when that is so and
+/// `pointer.isPressed`, and `focus`/`disabled`/`active` from the group node's `group_state`.
+/// Unknown classes are ignored and listed once in `warnings`.
+///
+/// ## Custom views
+/// `view` nodes whose `name` is in `customViews` become `.custom` items (their `params` as
+/// strings) and their children, the module's fallback body, are not drawn. Other custom views
+/// draw their children.
+///
+/// ```swift
+/// var presenter = PlanPresenter()
+/// try presenter.receive(planValue, at: clock.now)
+/// let list = presenter.frame(at: clock.now, unixTime: wallClock.now, pointer: pointer)
+/// if presenter.isAnimating(at: clock.now) { widget.queueDraw() }
+/// ```
+public struct PlanPresenter: Sendable {
+    /// Slow motion: every curve takes `timeScale` times longer (1 = real speed).
+    public var timeScale: Double = 1
+    /// Custom view names the toolkit draws itself.
+    public var customViews: Set<String> = ["CoverArt", "EqualizerBars"]
+
+    var playback: Playback?
+    /// The scene before the current plan's: where disappearing slots, removed nodes, element
+    /// sources and cross-faded old copies are found.
+    var previousScene: RenderScene = .empty
+    public private(set) var warnings: [String] = []
+
+    public init() {}
+
+    /// The last plan's serial (0 before any).
+    public var serial: UInt64 { playback?.plan.serial ?? 0 }
+    /// The last plan's `to` (`hidden` before any).
+    public var presentation: String { playback?.plan.to ?? "hidden" }
+
+    /// Seconds of plan time at frame-clock `time`.
+    func planTime(_ time: Double, of playback: Playback) -> Double {
+        let scale = timeScale.isFinite && timeScale > 0 ? timeScale : 1
+        return (time - playback.start) / scale
+    }
+
+    /// Decodes and starts a plan (the Plan signal's or Subscribe reply's `a{sv}`) at `time`.
+    /// - Throws: `RenderPlanError` naming the key it cannot read; the presenter then keeps
+    ///   playing the previous plan.
+    public mutating func receive(_ plan: DBusValue, at time: Double) throws(RenderPlanError) {
+        var found: [String] = []
+        let decoded = try RenderPlan(wire: plan, warnings: &found)
+        found += Self.classWarnings(decoded.scene)
+        var next = Playback(plan: decoded, start: time)
+        if let current = playback {
+            let elapsed = planTime(time, of: current)
+            if !decoded.freshWindow, current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
+            previousScene = current.plan.scene
+        }
+        playback = next
+        var seen: Set<String> = []
+        warnings = found.filter { seen.insert($0).inserted }
+    }
+
+    /// What to draw at `time`.
+    /// - Parameters:
+    ///   - unixTime: seconds since 1970, for `timer_end` countdowns and `start`/`end` progress.
+    ///   - pointer: where the pointer is, for `hover`/`pressed` variants.
+    public func frame(at time: Double, unixTime: Double, pointer: PointerState = PointerState()) -> DisplayList {
+        guard let playback else { return DisplayList() }
+        var builder = FrameBuilder(
+            playback: playback, previous: previousScene, time: planTime(time, of: playback), unixTime: unixTime,
+            pointer: pointer, customViews: customViews)
+        return builder.build()
+    }
+
+    /// True while any curve of the current plan still moves at `time`.
+    public func isAnimating(at time: Double) -> Bool {
+        guard let playback else { return false }
+        return playback.isAnimating(at: planTime(time, of: playback))
+    }
+
+    /// The chrome's rect at `time` (for hit-testing a click on the pill); nil while hidden.
+    public func chromeRect(at time: Double) -> Rect? {
+        guard let playback else { return nil }
+        return playback.visibleChrome(at: planTime(time, of: playback))?.rect
+    }
+
+    /// One line per class in the scene that no renderer utility or broker family explains.
+    static func classWarnings(_ scene: RenderScene) -> [String] {
+        var out: [String] = []
+        for node in scene.nodes {
+            var strings: [String] = []
+            if case .string(let classes)? = node.props["classes"] { strings.append(classes) }
+            strings += node.variants.map(\.classes)
+            for classes in strings {
+                for unknown in ClassStyle.unknownClasses(in: classes) {
+                    out.append("\(node.path): unknown class \"\(unknown)\" ignored")
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+import NookCore
+
+/// A node's drawing style at one instant: its classes at rest, then each resolved variant
+/// whose conditions all hold (rule 23). Hover and press come from the pointer over the rect
+/// the group node is drawn at; focus, disabled and active also come from the group node's
+/// `group_state` (the module's word).
+enum VariantResolver {
+    static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, rectOf: (RenderNode) -> Rect) -> ClassStyle {
+        var style = ClassStyle()
+        if case .string(let classes)? = node.props["classes"] { style.apply(classes) }
+        for variant in node.variants
+        where variant.conditions.allSatisfy({ holds($0, for: node, in: scene, pointer: pointer, rectOf: rectOf) }) {
+            for utility in variant.classes.split(separator: " ") { style.apply(utility: String(utility)) }
+        }
+        return style
+    }
+
+    static func holds(_ condition: RenderVariant.Condition, for node: RenderNode, in scene: RenderScene, pointer: PointerState,
+                      rectOf: (RenderNode) -> Rect) -> Bool {
+        guard let target = condition.groupPath.isEmpty ? node : scene.node(at: condition.groupPath) else { return false }
+        let over = pointer.location.map { location in
+            let rect = rectOf(target)
+            return location.x >= rect.minX && location.x <= rect.maxX && location.y >= rect.minY && location.y <= rect.maxY
+        } ?? false
+        switch condition.state {
+        case "hover": return over
+        case "pressed": return over && pointer.isPressed
+        case "active": return (over && pointer.isPressed) || groupState(target, "active")
+        case "focus", "disabled": return groupState(target, condition.state)
+        default: return false
+        }
+    }
+
+    static func groupState(_ node: RenderNode, _ key: String) -> Bool {
+        guard case .dictionary(let states)? = node.props["group_state"], case .bool(let on)? = states[key] else { return false }
+        return on
+    }
+}
