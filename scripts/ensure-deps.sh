@@ -23,6 +23,7 @@ declare -A checks=(
   [xvfb]="command -v Xvfb"
   [xauth]="command -v xauth"
   [x11-apps]="command -v xwd"
+  [imagemagick]="command -v convert"
   [xdotool]="command -v xdotool"
   [adwaita-icon-theme]="test -d /usr/share/icons/Adwaita"
   [fonts-dejavu-core]="test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

@@ -14,16 +14,25 @@ struct TextPainter {
         guard box.width > 0, box.height > 0 else { return }
         let layout = Self.layout(string, style: style, on: cr)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        pango_layout_set_width(layout, Int32(box.width * Double(PANGO_SCALE)))
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        // As many lines as the broker made room for (its lines are size x 1.2 tall).
-        let lines = max(1, Int((box.height / (style.size * TextMetrics.lineHeightFactor)).rounded(.down)))
-        pango_layout_set_height(layout, -Int32(lines))
-        switch style.alignment {
-        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        var natural = (width: Int32(0), height: Int32(0))
+        pango_layout_get_pixel_size(layout, &natural.width, &natural.height)
+        // The broker sized the box with its own font model, a few percent off Pango's
+        // (docs/renderer.md): a line up to `shrinkLimit` too wide is drawn slightly smaller
+        // rather than cut; longer text wraps into the lines the box has, then ellipsizes.
+        let overflow = Double(natural.width) / box.width
+        let shrink = overflow > 1 && overflow <= Self.shrinkLimit ? 1 / overflow : 1
+        if shrink == 1 {
+            pango_layout_set_width(layout, Int32(box.width * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            // As many lines as the broker made room for (its lines are size x 1.2 tall).
+            let lines = max(1, Int((box.height / (style.size * TextMetrics.lineHeightFactor)).rounded(.down)))
+            pango_layout_set_height(layout, -Int32(lines))
+            switch style.alignment {
+            case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+            case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+            default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+            }
         }
         var width: Int32 = 0, height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
@@ -31,11 +40,16 @@ struct TextPainter {
         cairo_translate(cr, rect.minX, rect.minY)
         if layoutSize != nil { cairo_scale(cr, rect.width / box.width, rect.height / box.height) }
         // Centred vertically in the broker's box: its line height and Pango's differ.
-        cairo_move_to(cr, 0, (box.height - Double(height)) / 2)
+        cairo_translate(cr, 0, (box.height - Double(height) * shrink) / 2)
+        cairo_scale(cr, shrink, shrink)
+        cairo_move_to(cr, 0, 0)
         cairo_set_source_rgba(cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
         pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
     }
+
+    /// How much wider than its box a line may be and still be drawn whole, made smaller.
+    static let shrinkLimit = 1.25
 
     /// Pango's size for one unwrapped line, in points.
     func measure(_ string: String, style: TextStyle, on cr: OpaquePointer) -> Size {

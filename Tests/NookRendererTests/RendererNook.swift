@@ -14,11 +14,12 @@ final class RendererNook: @unchecked Sendable {
     private(set) var nookd: PackageProcess
     let music: PackageProcess
     let renderer: PackageProcess
-    /// How many times slower the renderer plays curves: long enough that a screenshot taken
-    /// after the renderer logs a mid-transition frame still lands mid-transition on a busy machine.
-    static let slowMotion = 30.0
+    /// How many times slower the renderer plays curves in tests that screenshot a transition:
+    /// slow enough that a screenshot taken after the renderer logs a mid-transition frame still
+    /// lands mid-transition on a busy machine.
+    static let screenshotSlowMotion = 20.0
 
-    static func start() async throws -> RendererNook {
+    static func start(slowMotion: Double) async throws -> RendererNook {
         let xvfb = try XvfbServer()
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
@@ -66,8 +67,8 @@ final class RendererNook: @unchecked Sendable {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    static func with<T>(_ body: (RendererNook) async throws -> T) async throws -> T {
-        let nook = try await start()
+    static func with<T>(slowMotion: Double = screenshotSlowMotion, _ body: (RendererNook) async throws -> T) async throws -> T {
+        let nook = try await start(slowMotion: slowMotion)
         do {
             let result = try await body(nook)
             await nook.stop()
@@ -138,12 +139,9 @@ final class RendererNook: @unchecked Sendable {
 
     /// Waits for the renderer to log the plan with `serial`.
     func waitForPlan(serial: UInt64) async throws -> LogLine {
-        var found: LogLine?
-        let seen = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-            found = self.logLines("plan").first { $0["serial"] == String(serial) }
-            return found != nil
-        }
-        guard seen, let found else { throw TestSupportError("the renderer never drew plan \(serial):\n\(logs)") }
+        let find: @Sendable () -> LogLine? = { self.logLines("plan").first { $0["serial"] == String(serial) } }
+        _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { find() != nil }
+        guard let found = find() else { throw TestSupportError("the renderer never drew plan \(serial):\n\(logs)") }
         return found
     }
 
@@ -195,5 +193,11 @@ struct LoggedRect: Sendable, CustomStringConvertible {
     func matches(_ blob: RGBImage.Blob, tolerance: Double = 3) -> Bool {
         abs(Double(blob.minX) - x) <= tolerance && abs(Double(blob.minY) - y) <= tolerance
             && abs(Double(blob.maxX + 1) - (x + width)) <= tolerance && abs(Double(blob.maxY + 1) - (y + height)) <= tolerance
+    }
+
+    /// True when `blob` lies inside this rect, give or take `tolerance` pixels.
+    func contains(_ blob: RGBImage.Blob, tolerance: Double = 3) -> Bool {
+        Double(blob.minX) >= x - tolerance && Double(blob.minY) >= y - tolerance
+            && Double(blob.maxX + 1) <= x + width + tolerance && Double(blob.maxY + 1) <= y + height + tolerance
     }
 }
