@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the README's animated picture from nook-renderer's own frames: a private Xvfb
 # display, a private bus, nookd and the example modules, the renderer in slow motion, xwd
-# dumps of the nook's corner of the screen while a short tour plays, assembled with
+# screenshots of the nook's corner of the screen while a short tour plays, assembled with
 # ImageMagick's convert into docs/images/renderer-tour.gif, played back at real speed.
 # Every process this script starts is ended by its pid when it exits.
 #
@@ -48,11 +48,14 @@ for _ in $(seq 100); do grep -q "subscribed" "$work/renderer.log" 2>/dev/null &&
 ctl show >/dev/null
 sleep 1
 
-# Frames: one xwd dump after another, each named by its capture time in milliseconds.
+# Frames: one screenshot after another, cropped to the nook's corner of the screen and
+# named by its capture time in milliseconds.
 mkdir "$work/frames"
+crop=560x250+360+0
 (
   while [ ! -e "$work/stop" ]; do
-    xwd -root -silent -display "$display" > "$work/frames/$(date +%s%3N).xwd"
+    stamp=$(date +%s%3N)
+    xwd -root -silent -display "$display" | convert xwd:- -crop "$crop" +repage "$work/frames/$stamp.png"
   done
 ) &
 capture_pid=$!
@@ -71,14 +74,14 @@ wait "$capture_pid" 2>/dev/null || true
 
 # Each frame stays up for its real interval divided by the slow motion (GIF delays are in
 # hundredths of a second), cropped to the nook's corner of the screen.
-frames=("$work"/frames/*.xwd)
+frames=("$work"/frames/*.png)
 args=()
 for ((i = 0; i < ${#frames[@]} - 1; i++)); do
-  this=$(basename "${frames[i]}" .xwd); next=$(basename "${frames[i + 1]}" .xwd)
+  this=$(basename "${frames[i]}" .png); next=$(basename "${frames[i + 1]}" .png)
   delay=$(( (next - this) / (10 * slow) )); [ "$delay" -lt 2 ] && delay=2
-  args+=(-delay "$delay" "xwd:${frames[i]}")
+  args+=(-delay "$delay" "${frames[i]}")
 done
-args+=(-delay 150 "xwd:${frames[-1]}")
+args+=(-delay 150 "${frames[-1]}")
 mkdir -p "$(dirname "$out")"
-convert "${args[@]}" -crop 560x250+360+0 +repage -colors 48 -layers Optimize "$out"
+convert "${args[@]}" -colors 48 -layers Optimize "$out"
 echo "wrote $out: ${#frames[@]} frames, $(du -k "$out" | cut -f1) KiB"
