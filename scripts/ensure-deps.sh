@@ -25,6 +25,7 @@ declare -A checks=(
   [x11-apps]="command -v xwd"
   [imagemagick]="command -v convert"
   [xdotool]="command -v xdotool"
+  [x11-xserver-utils]="command -v xrandr"
   [adwaita-icon-theme]="test -d /usr/share/icons/Adwaita"
   [fonts-dejavu-core]="test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 )

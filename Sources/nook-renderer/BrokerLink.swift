@@ -88,7 +88,7 @@ actor BrokerLink {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
                                           member: "DisplayChanged", arguments: [.vardict(monitor.displayRecord)])
-            Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height))")
+            Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
         } catch {
             Log.info("DisplayChanged failed: \(error)")
         }

@@ -171,7 +171,8 @@ final class Renderer {
 
     fileprivate func screenChanged() {
         let fresh = MonitorInfo.current(notch: monitor.notch)
-        guard fresh != monitor else { return }
+        // A new model name alone (X drops it while an output is reconfigured) is no new display.
+        guard fresh.geometry != monitor.geometry || fresh.scale != monitor.scale || fresh.refreshRate != monitor.refreshRate else { return }
         monitor = fresh
         images.scale = fresh.scale
         nook.place(on: fresh)

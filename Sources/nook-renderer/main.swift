@@ -18,6 +18,21 @@ if options.measureText {
     exit(0)
 }
 
+// A parent may have started us with SIGTERM and SIGINT blocked (the mask is inherited): take
+// them back before any thread starts, and end the main loop on either.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGTERM)
+sigaddset(&stopSignals, SIGINT)
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+for number in [SIGTERM, SIGINT] {
+    g_unix_signal_add(number, { _ in
+        Log.info("stopping on a signal")
+        gtk_main_quit()
+        return 0  // G_SOURCE_REMOVE
+    }, nil)
+}
+
 guard gtk_init_check(nil, nil) != 0 else {
     Log.info("cannot open a display (set DISPLAY or WAYLAND_DISPLAY)")
     exit(1)
@@ -50,3 +65,4 @@ Task.detached {
 }
 
 gtk_main()
+exit(0)

@@ -122,6 +122,35 @@ struct RendererScreenshotTests {
         }
     }
 
+    /// A display change: the X screen shrinks (`xrandr --fb` on Xvfb), the renderer sends
+    /// `Control.DisplayChanged` with the new size and draws the broker's fresh-window plan,
+    /// so the pill's cover moves with the screen's new centre.
+    @Test(.enabled(if: (try? Tools.path(of: "xrandr")) != nil, "xrandr is missing: run scripts/ensure-deps.sh"))
+    func displayChangeIsSentAndTheFreshPlanDrawn() async throws {
+        try await RendererNook.with(slowMotion: 1) { nook in
+            try await showPill(nook)
+            let before = try #require(try await nook.xvfb.screenshot().coverBlobs().first)
+            let (width, height) = (1280, 800)
+            // Xvfb resizes its screen but refuses the output's mode (a BadValue xrandr reports
+            // and this test ignores); what matters is the screen size GDK sees.
+            _ = try? await nook.xvfb.run("xrandr", ["--fb", "\(width)x\(height)"])
+            let changed = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.rendererLog.contains("display changed to \(width)x\(height)")
+            }
+            #expect(changed, "the renderer did not send DisplayChanged:\n\(nook.logs)")
+            let freshPlan = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.logLines("plan").contains { $0["cause"] == "display_changed" }
+            }
+            #expect(freshPlan, "no display_changed plan reached the renderer:\n\(nook.logs)")
+            let shift = Double(XvfbServer.screen.width - width) / 2
+            let moved = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+                guard let after = try? await nook.xvfb.screenshot(rows: 300, width: width).coverBlobs().first else { return false }
+                return abs(Double(after.minX) - (Double(before.minX) - shift)) <= 3 && abs(after.minY - before.minY) <= 3
+            }
+            #expect(moved, "the pill's cover did not follow the new screen centre (was at \(before))")
+        }
+    }
+
     // MARK: Helpers
 
     /// Shows the nook and waits until the renderer has drawn the pill at rest with the cover.

@@ -49,8 +49,7 @@ final class XvfbServer: @unchecked Sendable {
     }
 
     /// The top `rows` of the screen as 8-bit RGB (`xwd -root | convert ... rgb:-`).
-    func screenshot(rows: Int = 520) async throws -> RGBImage {
-        let width = Self.screen.width
+    func screenshot(rows: Int = 520, width: Int = XvfbServer.screen.width) async throws -> RGBImage {
         let script = "xwd -root -silent -display \(display) | convert xwd:- -crop \(width)x\(rows)+0+0 +repage -depth 8 rgb:-"
         let data = try await Self.output(of: "/bin/sh", ["-c", script])
         guard data.count == width * rows * 3 else {
