@@ -101,6 +101,31 @@ struct RendererScreenshotTests {
         }
     }
 
+    /// A click on the pill opens it by claim (`Control.Open`). Hovering opens it first, so the
+    /// pill is brought back under the resting pointer with `Close`, then clicked.
+    @Test func clickOnThePillOpensIt() async throws {
+        try await RendererNook.with(slowMotion: 1) { nook in
+            try await showPill(nook)
+            let frame = try #require(nook.logLines("frame").last, "no frame logged")
+            let pill = try #require(LoggedRect(frame["chrome"]), "no chrome drawn: \(frame.text)")
+            try await nook.xvfb.run("xdotool", ["mousemove", String(Int(pill.midX)), String(Int(pill.midY))])
+            let hovered = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                (try? await nook.state().presentation) == "expanded"
+            }
+            #expect(hovered, "hovering the pill did not open the nook:\n\(nook.logs)")
+            _ = try await nook.control("Close", [.vardict([String: DBusValue]())])
+            let closed = try await nook.state()
+            #expect(closed.presentation == "pill")
+            try await nook.waitUntilSettled(serial: closed.serial)
+            try await nook.xvfb.run("xdotool", ["click", "1"])
+            let opened = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                (try? await nook.state().presentation) == "expanded"
+            }
+            #expect(opened, "clicking the pill did not open the nook:\n\(nook.logs)")
+            #expect(nook.rendererLog.contains("click on the pill"))
+        }
+    }
+
     /// nookd restarting: the renderer sees org.nook.Nook1 get a new owner, subscribes again
     /// and draws the new broker's plan (the cover back in the pill).
     @Test func rendererSubscribesAgainWhenNookdRestarts() async throws {
