@@ -18,8 +18,10 @@ enum NodeContent {
                 alignment: style.alignment ?? .leading)
             return .text(text, textStyle)
         case "image":
-            guard let source = string(props["symbol"]) ?? string(props["uri"]) else { return nil }
-            return .image(source: source, tint: style.foreground)
+            // Symbols draw in the foreground colour (white on the black chrome); pictures as they are.
+            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: style.foreground ?? .white) }
+            guard let uri = string(props["uri"]) else { return nil }
+            return .image(source: uri, tint: style.foreground)
         case "shape":
             let kind = string(props["shape"]).flatMap(ShapeKind.init(rawValue:)) ?? .rect
             let fill = string(props["color"]).flatMap(RGBA.init(hex:)) ?? style.foreground ?? .white

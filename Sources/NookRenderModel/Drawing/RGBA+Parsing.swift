@@ -68,6 +68,16 @@ extension RGBA {
         RGBA(red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255, blue: Double(rgb & 0xFF) / 255)
     }
 
+    /// `f` of the way from `a` to `b`; a missing end is the other colour, fully transparent.
+    static func mix(_ a: RGBA?, _ b: RGBA?, _ f: Double) -> RGBA? {
+        guard a != b else { return b }
+        guard let start = a ?? b.map({ RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: 0) }),
+              let end = b ?? a.map({ RGBA(red: $0.red, green: $0.green, blue: $0.blue, alpha: 0) }) else { return nil }
+        var out = start.mixed(toward: end, amount: f)
+        out.alpha = start.alpha + (end.alpha - start.alpha) * f
+        return out
+    }
+
     func mixed(toward other: RGBA, amount: Double) -> RGBA {
         RGBA(red: red + (other.red - red) * amount, green: green + (other.green - green) * amount,
              blue: blue + (other.blue - blue) * amount, alpha: alpha)

@@ -19,17 +19,33 @@ struct PlanCurve: Hashable, Sendable {
     /// Seconds from the plan's start until this curve is at rest.
     var totalDuration: Double { curve.totalDuration }
 
-    /// Progress at `t` seconds into the plan (delay included): 0 before, 1 at rest; springs
-    /// may overshoot.
+    /// Progress at `t` seconds into the plan (delay included): 0 before, exactly 1 once the
+    /// curve is at rest (a spring is only within 0.1% when it settles); springs may overshoot.
     func progress(at t: Double) -> Double {
-        guard let samples else { return curve.value(at: t) }
         let total = curve.totalDuration
+        if t >= total, t >= curve.delay { return 1 }
+        guard let samples else { return curve.value(at: t) }
         guard t > 0 else { return samples[0] }
         guard total > 0, t < total else { return samples[samples.count - 1] }
         let position = t / total * Double(samples.count - 1)
         let index = min(Int(position), samples.count - 2)
         let fraction = position - Double(index)
         return samples[index] + (samples[index + 1] - samples[index]) * fraction
+    }
+
+    /// Progress per second at `t`; 0 once at rest.
+    func velocity(at t: Double) -> Double {
+        t >= curve.totalDuration ? 0 : curve.velocity(at: t)
+    }
+
+    /// Makes a spring start with `progressVelocity` (an interrupted motion continuing, rule
+    /// 21): the planner's own value assumed its `from_rect`, and the presenter starts from what
+    /// is on screen. Samples computed for the planner's value no longer apply and are dropped.
+    /// Timed curves start at rest, as in the planner.
+    mutating func takeOver(_ progressVelocity: Double) {
+        guard case .spring = curve.kind, let continued = try? curve.withInitialVelocity(progressVelocity) else { return }
+        curve = continued
+        samples = nil
     }
 
     /// Progress clamped to 0...1, for opacities.

@@ -73,6 +73,29 @@ extension RenderPlan {
         self.reveals = reveals
 
         scene = try RenderScene(fields: plan.record("scene"), warnings: &warnings)
+        warnings += unknownWords()
+    }
+
+    /// Values of the plan's enumerations this renderer does not know: they draw as the
+    /// nearest plain case (a slot that neither appears nor disappears stays; a layout change
+    /// that is not a move, insert or remove applies at once; any style but `scale` resizes).
+    func unknownWords() -> [String] {
+        var out: [String] = []
+        for (index, slot) in slots.enumerated() where !["appear", "disappear", "update", "stay"].contains(slot.change) {
+            out.append("slots.\(index).change: unknown change \"\(slot.change)\", drawn as stay")
+        }
+        for (index, entry) in layout.enumerated() where !["move", "insert", "remove", "style"].contains(entry.change) {
+            out.append("layout.\(index).change: unknown change \"\(entry.change)\", applied at once")
+        }
+        for (index, element) in elements.enumerated() {
+            if !["resize", "scale"].contains(element.style) {
+                out.append("elements.\(index).style: unknown style \"\(element.style)\", drawn as resize")
+            }
+            if !["chrome", "none"].contains(element.clip) {
+                out.append("elements.\(index).clip: unknown clip \"\(element.clip)\", drawn unclipped")
+            }
+        }
+        return out
     }
 }
 

@@ -132,6 +132,26 @@ struct RenderNode: Hashable, Sendable {
     /// `rect`, `variants`).
     var props: [String: PropValue]
     var variants: [RenderVariant]
+    /// Read once when the plan arrives, since frames reuse them: the drawing utilities of
+    /// `classes` at rest, the parent's path, the `opacity` prop.
+    var baseStyle: ClassStyle
+    var parentPath: String?
+    var opacity: Double
+
+    init(slot: String, owner: String, path: String, kind: String, rect: Rect, props: [String: PropValue], variants: [RenderVariant]) {
+        self.slot = slot
+        self.owner = owner
+        self.path = path
+        self.kind = kind
+        self.rect = rect
+        self.props = props
+        self.variants = variants
+        var style = ClassStyle()
+        if case .string(let classes)? = props["classes"] { style.apply(classes) }
+        baseStyle = style
+        parentPath = path.lastIndex(of: "/").map { String(path[..<$0]) }
+        opacity = min(max(NodeContent.number(props["opacity"]) ?? 1, 0), 1)
+    }
 
     var slotKey: SlotKey { SlotKey(slot: slot, owner: owner) }
 }

@@ -7,6 +7,8 @@ import NookCore
 /// 3. the previous scene's disappearing slots and removed nodes, fading out;
 /// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
+/// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
+/// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
 struct FrameBuilder {
     let playback: Playback
     let previous: RenderScene
@@ -16,6 +18,8 @@ struct FrameBuilder {
     let pointer: PointerState
     let customViews: Set<String>
     var items: [DrawItem] = []
+    /// `style` layout entries in flight, by path: the node before and how far the change is.
+    var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
 
     init(playback: Playback, previous: RenderScene, time: Double, unixTime: Double, pointer: PointerState, customViews: Set<String>) {
         self.playback = playback
@@ -44,8 +48,13 @@ struct FrameBuilder {
         // With no chrome on screen (hidden, or the dip), only capsules and their content show.
         let onlyCapsules = chrome == nil
 
+        // Each slot's fade, once per frame.
+        var fades: [SlotKey: Double] = [:]
+        for entry in plan.slots { fades[entry.identity] = playback.slotOpacity(entry.identity, at: time) }
+        let slotFades = fades
+
         // Step 2.
-        drawCapsules(onlyCapsules: onlyCapsules)
+        drawCapsules()
 
         // Step 3: the previous scene's leaving content.
         let leaving = Set(plan.slots.filter { $0.change == "disappear" }.map(\.identity))
@@ -55,25 +64,29 @@ struct FrameBuilder {
                 && (!onlyCapsules || node.slot == "minimal")
         }
         draw(oldNodes, in: previous, rectOf: { $0.rect }, fadeOf: { node in
-            var fade = leaving.contains(node.slotKey) ? playback.slotOpacity(node.slotKey, at: time) : 1
+            var fade = leaving.contains(node.slotKey) ? slotFades[node.slotKey] ?? 1 : 1
             for removal in removals where Self.path(node.path, isWithin: removal.path) {
                 fade *= 1 - removal.curve.fraction(at: time)
             }
             return fade
-        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenOld)
+        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenOld)
 
         // Step 4: the new scene.
         let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let inserts = plan.layout.filter { $0.change == "insert" }
         let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == "minimal" } : scene.nodes
+        for entry in plan.layout where entry.change == "style" && entry.curve.isMoving(at: time) {
+            if let old = previous.node(at: entry.path) { styleChanges[entry.path] = (old, entry.curve.fraction(at: time)) }
+        }
+        defer { styleChanges = [:] }
         draw(newNodes, in: scene, rectOf: { node in
             moves[node.path].map { playback.layoutRect($0, at: time) } ?? node.rect
         }, fadeOf: { node in
-            var fade = playback.slotOpacity(node.slotKey, at: time)
+            var fade = slotFades[node.slotKey] ?? 1
             for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
             for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
             return fade
-        }, clip: nil, scaled: false, sharedKey: nil, hidden: hiddenNew)
+        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenNew)
 
         // Step 5: shared elements in flight.
         if !onlyCapsules {
@@ -84,7 +97,7 @@ struct FrameBuilder {
 
     // MARK: Steps
 
-    mutating func drawCapsules(onlyCapsules: Bool) {
+    mutating func drawCapsules() {
         let minimalLeaving = plan.slots.filter { $0.slot == "minimal" && $0.change == "disappear" }
         for entry in minimalLeaving {
             guard let capsule = previous.capsules.first(where: { $0.owner == entry.owner }) else { continue }
@@ -139,11 +152,26 @@ struct FrameBuilder {
                 skipping = node.path
                 continue
             }
-            let parent = Self.parentPath(node.path).flatMap { inherited[$0] } ?? Inherited()
-            let style = VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            let parent = node.parentPath.flatMap { inherited[$0] } ?? Inherited()
+            var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            style.foreground = style.foreground ?? parent.foreground
+            if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
+            var nodeOpacity = node.opacity * style.opacity
+            let change = styleChanges[node.path].flatMap { $0.old.kind == node.kind ? $0 : nil }
+            if let change {
+                // A style change on its curve (rule 17): opacity, scale and colours run from the old look.
+                var before = change.old.baseStyle
+                before.foreground = before.foreground ?? parent.foreground
+                let f = change.fraction
+                nodeOpacity = change.old.opacity * before.opacity + (nodeOpacity - change.old.opacity * before.opacity) * f
+                style.scale = before.scale + (style.scale - before.scale) * f
+                style.background = RGBA.mix(before.background, style.background, f)
+                style.foreground = RGBA.mix(before.foreground, style.foreground, f)
+            }
             let rect = rectOf(node)
             var own = parent
-            own.opacity *= (NodeContent.number(node.props["opacity"]) ?? 1) * style.opacity
+            own.foreground = style.foreground
+            own.opacity *= nodeOpacity
             if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
             inherited[node.path] = own
 
@@ -151,6 +179,8 @@ struct FrameBuilder {
             if NodeContent.drawsItself(node, customViews: customViews) { skipping = node.path }
             guard opacity > 0 else { continue }
             let placed = own.transform.apply(rect)
+            // Capsules sit beside the chrome, never inside it.
+            let clip = node.slot == "minimal" ? nil : clip
             var layoutSize: Size? = scaled ? node.rect.size : nil
             if own.transform.scale != 1, layoutSize == nil { layoutSize = rect.size }
             if let background = style.background {
@@ -160,7 +190,11 @@ struct FrameBuilder {
                     content: .shape(.roundedRect, fill: background, cornerRadius: max(0, radius)),
                     rect: placed, opacity: opacity, clip: clip))
             }
-            if let content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+            if var content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+                if let change, case .shape(let kind, let fill, let radius) = content,
+                   let before = NodeContent.string(change.old.props["color"]).flatMap(RGBA.init(hex:)) {
+                    content = .shape(kind, fill: RGBA.mix(before, fill, change.fraction) ?? fill, cornerRadius: radius)
+                }
                 items.append(DrawItem(
                     path: node.path, sharedKey: sharedKey, content: content, rect: placed, opacity: opacity, clip: clip,
                     layoutSize: layoutSize))
@@ -174,6 +208,22 @@ struct FrameBuilder {
     struct Inherited {
         var opacity = 1.0
         var transform = Transform()
+        /// `text-<colour>` colours text, symbols and bars below it, as in CSS.
+        var foreground: RGBA?
+    }
+
+    /// Where text sits in its rect when the broker's measured width and the toolkit's differ:
+    /// as its stack aligns it (a vertical or layered stack's `alignment`, centre by default);
+    /// leading in a row, where it follows its sibling.
+    static func textAlignment(of node: RenderNode, in scene: RenderScene) -> Alignment {
+        guard let parentPath = node.parentPath, let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
+            return .leading
+        }
+        switch NodeContent.string(parent.props["alignment"]) {
+        case "leading": return .leading
+        case "trailing": return .trailing
+        default: return .center
+        }
     }
 
     /// A uniform scale and offset: `p' = scale · p + offset`.
@@ -203,12 +253,6 @@ struct FrameBuilder {
     /// `path` is `root` or inside it.
     static func path(_ path: String, isWithin root: String) -> Bool {
         path == root || (path.hasPrefix(root) && path.dropFirst(root.count).first == "/")
-    }
-
-    /// `expanded/0/1` -> `expanded/0`; a slot root has none.
-    static func parentPath(_ path: String) -> String? {
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 }
 

@@ -10,42 +10,52 @@ import NookCore
 /// at the given time; `frame(at:)` samples every curve at `(time - start) / timeScale`.
 /// Curves are NookCore's own (`Curve`: spring, Bézier, linear, none, with `delay`), so the
 /// renderer, the broker's planner and nookctl agree on every value; a curve carrying
-/// `samples` is read from them instead. Keep the frame clock ticking while
-/// `isAnimating(at:)` is true, and once a second otherwise when the scene shows a countdown
-/// or a progress with `start`/`end` (those read `unixTime`, the wall clock, which the shell
-/// passes separately so slow motion never slows a countdown).
+/// `samples` is read from them instead. Once a curve's time is up it sits exactly at its end
+/// (a spring only settles to within 0.1%). Keep the frame clock ticking while
+/// `isAnimating(at:)` is true, and once a second otherwise while `showsLiveClock` (countdowns
+/// and `start`/`end` progress read `unixTime`, the wall clock, which the shell passes
+/// separately so slow motion never slows a countdown).
 ///
 /// ## Slow motion
 /// `timeScale = 4` makes every curve take four times longer (demos, screenshot tests). It
 /// applies to plan time as a whole, so change it between plans, not during one.
 ///
 /// ## Interruptions (rule 21)
-/// A plan that arrives while the previous one still moves starts the chrome, every shared
-/// element whose `key` was travelling, every layout `move` at a path that was moving and
-/// every slot that was fading from what is presented at that instant, not from the plan's
-/// `from_rect`s. The broker plans from its own estimate of the elapsed time; the renderer
-/// knows the truth, so motion stays continuous whatever the latency. The new curve (with the
-/// `initial_velocity` the planner gave it) then runs from there. A `fresh_window` plan never
-/// continues anything.
+/// A plan that arrives while the previous one still moves (or that names it in `interrupts`)
+/// starts the chrome, every shared element whose `key` travelled to the node it leaves
+/// from, every layout `move` at a path that moved and every slot that was fading from what
+/// is presented at that instant, not from the plan's `from_rect`s. The broker plans from
+/// its own estimate of the elapsed time; the renderer knows the truth, so motion stays
+/// continuous whatever the latency. A spring taking over also starts with the velocity
+/// presented at that instant, projected onto its new move (the planner's rule 21 formula:
+/// its own `initial_velocity` assumed its `from_rect`); timed curves start at rest. A
+/// `fresh_window` plan never continues anything.
 ///
 /// ## What a frame holds
 /// `DisplayList.chrome` (nil while hidden: an empty shape, the hide dip of a `via_hidden`
 /// open, or once a hide has finished), then items back to front: capsule backgrounds (black
 /// `capsule` shapes), the previous scene's disappearing slots and `remove`d nodes fading out,
 /// the new scene's nodes (appearing slots and delayed rows fading in, layout moves at their
-/// interpolated rects), and last the travelling shared elements (`sharedKey` set), clipped to
-/// the chrome when their `clip` is `chrome`. A `scale` element's items carry `layoutSize`:
+/// interpolated rects), all clipped to the chrome of that instant except capsule content,
+/// and last the travelling shared elements (`sharedKey` set), clipped to the chrome when
+/// their `clip` is `chrome`. A `scale` element's items carry `layoutSize`:
 /// lay out at that size and scale into `rect`. A `resize` element's children are placed by
 /// mapping their destination rects proportionally into the moving rect. With `cross_fade`
 /// the old node fades out and the new one in, both at the moving rect. `hide_source` hides
 /// the node at `from_path` for the whole plan (the pill copy while the peek is open).
+/// Layout `style` entries run opacity, scale and colours from the old node's look.
 /// Reduce Motion: elements do not travel and layout moves jump; only fades remain.
 ///
 /// ## Variants and classes (rule 23)
 /// Each node's drawing utilities apply at rest (`opacity-50`, `bg-white/10` as a rounded
-/// rect behind the node, `rounded-lg` for that rect's corners, `text-sky-400` as the text
-/// colour, image tint and progress tint, `scale-105` about the node's centre, `text-center`),
-/// inherited by the node's subtree for opacity and scale. A resolved variant applies too
+/// rect behind the node with path `<path>#background`, `rounded-lg` for that rect's corners,
+/// `text-sky-400` as the text colour, symbol tint and progress tint, `scale-105` about the
+/// node's centre, with `layoutSize` set so the painter scales, `text-center`), inherited by
+/// the node's subtree for opacity, scale and colour. Symbols are tinted white unless a
+/// class says otherwise; `uri` pictures draw as they are (tint nil). Text without an
+/// alignment class sits in its rect as its stack aligns it (centre by default, leading in
+/// an `hstack`), so a toolkit whose text is wider or narrower than the broker measured stays
+/// where the layout meant it. A resolved variant applies too
 /// while its conditions hold: `hover` when `pointer.location` is inside the rect of the node
 /// at its `group_path` (the node itself when empty), `pressed`/`active` when that is so and
 /// `pointer.isPressed`, and `focus`/`disabled`/`active` from the group node's `group_state`.
@@ -72,6 +82,8 @@ public struct PlanPresenter: Sendable {
     /// The scene before the current plan's: where disappearing slots, removed nodes, element
     /// sources and cross-faded old copies are found.
     var previousScene: RenderScene = .empty
+    /// What the last plan has that cannot be drawn faithfully (unknown node kinds, props,
+    /// classes, curve types), one line each; replaced by every plan received.
     public private(set) var warnings: [String] = []
 
     public init() {}
@@ -80,6 +92,16 @@ public struct PlanPresenter: Sendable {
     public var serial: UInt64 { playback?.plan.serial ?? 0 }
     /// The last plan's `to` (`hidden` before any).
     public var presentation: String { playback?.plan.to ?? "hidden" }
+
+    /// True when the current scene shows something that follows the wall clock (a
+    /// `timer_end` countdown, a progress with `start` and `end`): redraw once a second for it
+    /// even when nothing moves.
+    public var showsLiveClock: Bool {
+        playback?.plan.scene.nodes.contains { node in
+            (node.kind == "text" && node.props["timer_end"] != nil)
+                || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
+        } ?? false
+    }
 
     /// Seconds of plan time at frame-clock `time`.
     func planTime(_ time: Double, of playback: Playback) -> Double {
@@ -97,7 +119,10 @@ public struct PlanPresenter: Sendable {
         var next = Playback(plan: decoded, start: time)
         if let current = playback {
             let elapsed = planTime(time, of: current)
-            if !decoded.freshWindow, current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
+            // Continue from what is on screen when the last plan still moves here, or when the
+            // broker says this plan interrupts it (its estimate of the elapsed time may differ).
+            let interrupts = decoded.interrupts != 0 && decoded.interrupts == current.plan.serial
+            if !decoded.freshWindow, interrupts || current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
             previousScene = current.plan.scene
         }
         playback = next
@@ -129,15 +154,17 @@ public struct PlanPresenter: Sendable {
         return playback.visibleChrome(at: planTime(time, of: playback))?.rect
     }
 
-    /// One line per class in the scene that no renderer utility or broker family explains.
+    /// One line per class in the scene that no renderer utility or broker family explains,
+    /// naming the first node that uses it.
     static func classWarnings(_ scene: RenderScene) -> [String] {
         var out: [String] = []
+        var seen: Set<String> = []
         for node in scene.nodes {
             var strings: [String] = []
             if case .string(let classes)? = node.props["classes"] { strings.append(classes) }
             strings += node.variants.map(\.classes)
             for classes in strings {
-                for unknown in ClassStyle.unknownClasses(in: classes) {
+                for unknown in ClassStyle.unknownClasses(in: classes) where seen.insert(unknown).inserted {
                     out.append("\(node.path): unknown class \"\(unknown)\" ignored")
                 }
             }

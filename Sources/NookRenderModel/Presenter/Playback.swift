@@ -34,15 +34,26 @@ struct Playback: Hashable, Sendable {
     /// its hidden point at once, stays there for the dip, then grows into the destination.
     func chrome(at t: Double) -> ChromeShape {
         let move = plan.chrome
-        let hiddenPoint = ChromeShape(rect: Rect(x: move.fromRect.midX, y: move.fromRect.minY, width: 0, height: 0), radius: 0)
-        var from = chromeStart ?? ChromeShape(rect: move.fromRect, radius: move.fromRadius)
-        if let dip = move.hideDip {
-            if t < dip { return hiddenPoint }
-            from = hiddenPoint
-        }
+        if let dip = move.hideDip, t < dip { return chromeOrigin }
+        let from = chromeOrigin
         let p = move.curve.progress(at: t)
         let rect = Self.lerp(from.rect, move.toRect, p)
         return ChromeShape(rect: Self.nonNegative(rect), radius: max(0, from.radius + (move.toRadius - from.radius) * p))
+    }
+
+    /// Where the chrome's morph starts: the presented shape when this plan took over a moving
+    /// one, else the plan's `from_rect`; after a hide dip, the hidden point (the top centre).
+    var chromeOrigin: ChromeShape {
+        let move = plan.chrome
+        if move.hideDip != nil {
+            return ChromeShape(rect: Rect(x: move.fromRect.midX, y: move.fromRect.minY, width: 0, height: 0), radius: 0)
+        }
+        return chromeStart ?? ChromeShape(rect: move.fromRect, radius: move.fromRadius)
+    }
+
+    /// Points per second (of plan time) of each chrome rect component at `t`.
+    func chromeVelocity(at t: Double) -> [Double] {
+        Self.velocity(from: chromeOrigin.rect, to: plan.chrome.toRect, progressVelocity: plan.chrome.curve.velocity(at: t))
     }
 
     /// The chrome to draw at `t`: nil while hidden (an empty shape, the dip, or a finished hide).
@@ -62,10 +73,21 @@ struct Playback: Hashable, Sendable {
         Self.lerp(elementStarts[element.key] ?? element.fromRect, element.toRect, element.curve.progress(at: t))
     }
 
+    func elementVelocity(_ element: ElementTrip, at t: Double) -> [Double] {
+        Self.velocity(from: elementStarts[element.key] ?? element.fromRect, to: element.toRect,
+                      progressVelocity: element.curve.velocity(at: t))
+    }
+
     /// A `move` layout entry's rect at `t`; Reduce Motion takes the final geometry at once.
     func layoutRect(_ entry: LayoutEntry, at t: Double) -> Rect {
         guard entry.change == "move", !plan.reduceMotion else { return entry.toRect }
         return Self.lerp(layoutStarts[entry.path] ?? entry.fromRect, entry.toRect, entry.curve.progress(at: t))
+    }
+
+    func layoutVelocity(_ entry: LayoutEntry, at t: Double) -> [Double] {
+        guard entry.change == "move", !plan.reduceMotion else { return [0, 0, 0, 0] }
+        return Self.velocity(from: layoutStarts[entry.path] ?? entry.fromRect, to: entry.toRect,
+                             progressVelocity: entry.curve.velocity(at: t))
     }
 
     /// How opaque the slot's content is at `t`: appearing slots fade in, disappearing ones
@@ -87,23 +109,50 @@ struct Playback: Hashable, Sendable {
     // MARK: Interruption
 
     /// Takes over what `previous` presents at `previousTime` (its own plan time) for every
-    /// motion this plan continues: the chrome, elements by key, layout moves by path, fading
-    /// slots by name and owner.
+    /// motion this plan continues: the chrome; each element whose key travelled to the node
+    /// this one leaves from (in flight or landed: the presented rect is exact, the plan's
+    /// `from_rect` is the broker's estimate); layout moves at the same path; fading slots.
     mutating func continueFrom(_ previous: Playback, at previousTime: Double) {
-        chromeStart = previous.chrome(at: previousTime)
-        for element in previous.travellingElements where element.curve.isMoving(at: previousTime) {
-            if plan.elements.contains(where: { $0.key == element.key }) {
-                elementStarts[element.key] = previous.elementRect(element, at: previousTime)
+        let presented = previous.chrome(at: previousTime)
+        chromeStart = presented
+        if plan.chrome.hideDip == nil {
+            plan.chrome.curve.takeOver(Self.progressVelocity(
+                previous.chromeVelocity(at: previousTime), from: presented.rect, to: plan.chrome.toRect))
+        }
+        for element in previous.travellingElements {
+            for index in plan.elements.indices where plan.elements[index].key == element.key && plan.elements[index].fromPath == element.toPath {
+                let start = previous.elementRect(element, at: previousTime)
+                elementStarts[element.key] = start
+                plan.elements[index].curve.takeOver(Self.progressVelocity(
+                    previous.elementVelocity(element, at: previousTime), from: start, to: plan.elements[index].toRect))
             }
         }
-        for entry in previous.plan.layout where entry.change == "move" && entry.curve.isMoving(at: previousTime) {
-            if plan.layout.contains(where: { $0.path == entry.path && $0.change == "move" }) {
-                layoutStarts[entry.path] = previous.layoutRect(entry, at: previousTime)
+        for entry in previous.plan.layout where entry.change == "move" {
+            for index in plan.layout.indices where plan.layout[index].path == entry.path && plan.layout[index].change == "move" {
+                let start = previous.layoutRect(entry, at: previousTime)
+                layoutStarts[entry.path] = start
+                plan.layout[index].curve.takeOver(Self.progressVelocity(
+                    previous.layoutVelocity(entry, at: previousTime), from: start, to: plan.layout[index].toRect))
             }
         }
         for entry in previous.plan.slots where (entry.change == "appear" || entry.change == "disappear") && entry.curve.isMoving(at: previousTime) {
             slotStarts[entry.identity] = previous.slotOpacity(entry.identity, at: previousTime)
         }
+    }
+
+    /// The progress per second a move from `a` to `b` starts with to continue `velocity`
+    /// (points per second of x, y, width, height): its projection onto the move, divided by
+    /// the move's length (the planner's rule 21 formula, applied to what is on screen).
+    static func progressVelocity(_ velocity: [Double], from a: Rect, to b: Rect) -> Double {
+        let d = [b.x - a.x, b.y - a.y, b.width - a.width, b.height - a.height]
+        let lengthSquared = d.reduce(0) { $0 + $1 * $1 }
+        guard lengthSquared > 1e-6 else { return 0 }
+        let result = zip(d, velocity).reduce(0) { $0 + $1.0 * $1.1 } / lengthSquared
+        return result.isFinite ? result : 0
+    }
+
+    static func velocity(from a: Rect, to b: Rect, progressVelocity v: Double) -> [Double] {
+        [(b.x - a.x) * v, (b.y - a.y) * v, (b.width - a.width) * v, (b.height - a.height) * v]
     }
 
     // MARK: Geometry

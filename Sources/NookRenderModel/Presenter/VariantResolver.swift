@@ -6,8 +6,7 @@ import NookCore
 /// `group_state` (the module's word).
 enum VariantResolver {
     static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, rectOf: (RenderNode) -> Rect) -> ClassStyle {
-        var style = ClassStyle()
-        if case .string(let classes)? = node.props["classes"] { style.apply(classes) }
+        var style = node.baseStyle
         for variant in node.variants
         where variant.conditions.allSatisfy({ holds($0, for: node, in: scene, pointer: pointer, rectOf: rectOf) }) {
             for utility in variant.classes.split(separator: " ") { style.apply(utility: String(utility)) }

@@ -1,0 +1,236 @@
+import NookBus
+import NookCore
+@testable import NookRenderModel
+import Testing
+
+private typealias F = PlanFixture
+
+/// What nodes draw: countdowns, progress, custom views, classes and parent-state variants.
+@Suite struct ContentTests {
+    /// A presenter showing `view` as the song's expanded view, at rest.
+    func showing(_ view: ViewNode, leading: ViewNode = F.songLeading) throws -> (PlanPresenter, PlannerScene) {
+        let scene = F.scene(.expanded, F.song(expanded: view, leading: leading))
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(F.subscribe(scene)), at: 0)
+        return (presenter, scene)
+    }
+
+    @Test func timerEndCountsDownLocally() throws {
+        let end: Int64 = 1_800_000_000_000_000
+        let (presenter, _) = try showing(F.vstack([F.timer(size: 40, end: endOf(end))]))
+        func shown(_ remaining: Double) -> String? {
+            presenter.frame(at: 5, unixTime: Double(end) / 1_000_000 - remaining).item(at: "expanded/0")?.content.text
+        }
+        #expect(shown(299) == "4:59")
+        #expect(shown(299.4) == "5:00")
+        #expect(shown(3723) == "1:02:03")
+        #expect(shown(0.5) == "0:01")
+        #expect(shown(-30) == "0:00")
+        guard case .text(_, let style)? = presenter.frame(at: 5, unixTime: 0).item(at: "expanded/0")?.content else {
+            Issue.record("the timer draws no text")
+            return
+        }
+        #expect(style.monospacedDigits && style.size == 40)
+        #expect(presenter.showsLiveClock)
+        #expect(try !showing(F.vstack([F.text("still")])).0.showsLiveClock)
+    }
+
+    private func endOf(_ end: Int64) -> Int64 { end }
+
+    @Test func progressAdvancesFromStartToEndAgainstTheWallClock() throws {
+        let start: Int64 = 1_700_000_000_000_000
+        let bar = F.node(.progress) { $0.start = start; $0.end = start + 200_000_000; $0.width = 200 }
+        let (presenter, _) = try showing(F.vstack([bar]))
+        let item = presenter.frame(at: 5, unixTime: Double(start) / 1_000_000 + 50).item(at: "expanded/0")
+        #expect(item?.content == .progress(fraction: 0.25, style: .linear, tint: .white))
+        let done = presenter.frame(at: 5, unixTime: Double(start) / 1_000_000 + 900).item(at: "expanded/0")
+        #expect(done?.content == .progress(fraction: 1, style: .linear, tint: .white))
+    }
+
+    @Test func knownCustomViewsDrawThemselvesAndOthersDrawTheirBody() throws {
+        let unknown = F.node(.view, [F.image("star")]) { $0.name = "Sparkles"; $0.width = 40; $0.height = 40 }
+        let cover = F.node(.view, [F.image("music.note")]) { $0.name = "CoverArt"; $0.width = 40; $0.height = 40; $0.params = ["playing": .bool(true)] }
+        let (presenter, _) = try showing(F.hstack([cover, unknown]))
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        #expect(frame.item(at: "expanded/0")?.content == .custom(name: "CoverArt", properties: ["playing": "true"]))
+        #expect(frame.item(at: "expanded/0/0") == nil)
+        #expect(frame.item(at: "expanded/1") == nil)
+        #expect(frame.item(at: "expanded/1/0")?.content == .image(source: "star", tint: .white))
+    }
+
+    @Test func stacksAndSpacersDrawNothingAndShapesDrawTheirColour() throws {
+        let dot = F.node(.shape) { $0.shape = .circle; $0.color = "#FF000080"; $0.width = 10; $0.height = 10 }
+        let (presenter, _) = try showing(F.hstack([dot, F.node(.spacer), F.text("x")]))
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        #expect(frame.item(at: "expanded") == nil && frame.item(at: "expanded/1") == nil)
+        #expect(frame.item(at: "expanded/0")?.content == .shape(.circle, fill: RGBA(red: 1, green: 0, blue: 0, alpha: 128.0 / 255), cornerRadius: 5))
+    }
+
+    @Test func groupHoverVariantAppliesUnderThePointer() throws {
+        let row = F.hstack([
+            F.image("play"),
+            F.text("Play") { $0.classes = "text-white/60 group-hover:opacity-50 group-hover:bg-white/10 group-pressed:scale-90" },
+        ]) { $0.classes = "group" }
+        let (presenter, scene) = try showing(F.vstack([row, F.text("Below")]))
+        let group = try #require(scene.slot(.expanded, owner: "music/song")?.rect(at: "expanded/0"))
+        let label = try #require(scene.slot(.expanded, owner: "music/song")?.rect(at: "expanded/0/1"))
+        let inside = Point(x: group.minX + 2, y: group.midY)  // over the group, not over the label
+        let outside = Point(x: group.midX, y: group.maxY + 30)
+
+        let rest = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: outside))
+        let restLabel = try #require(rest.item(at: "expanded/0/1"))
+        #expect(restLabel.opacity == 1 && restLabel.rect == label)
+        #expect(rest.item(at: "expanded/0/1#background") == nil)
+        guard case .text(_, let style) = restLabel.content else { Issue.record("no text"); return }
+        #expect(style.color == RGBA(red: 1, green: 1, blue: 1, alpha: 0.6))
+
+        let hover = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside))
+        #expect(hover.item(at: "expanded/0/1")?.opacity == 0.5)
+        let background = try #require(hover.item(at: "expanded/0/1#background"))
+        #expect(background.rect == label)
+        #expect(background.content == .shape(.roundedRect, fill: RGBA(red: 1, green: 1, blue: 1, alpha: 0.1),
+                                             cornerRadius: min(ClassStyle.defaultBackgroundRadius, label.height / 2)))
+        let backgroundIndex = try #require(hover.items.firstIndex { $0.path == "expanded/0/1#background" })
+        let labelIndex = try #require(hover.items.firstIndex { $0.path == "expanded/0/1" })
+        #expect(backgroundIndex < labelIndex)
+
+        let pressed = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true))
+        let shrunk = try #require(pressed.item(at: "expanded/0/1"))
+        #expect(F.isClose(shrunk.rect, Rect(x: label.midX - label.width * 0.45, y: label.midY - label.height * 0.45,
+                                             width: label.width * 0.9, height: label.height * 0.9)))
+        #expect(shrunk.layoutSize == label.size)
+        // A press outside the group changes nothing.
+        #expect(presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: outside, isPressed: true)).item(at: "expanded/0/1")?.rect == label)
+    }
+
+    @Test func opacityPropsAndClassesMultiplyDownTheTree() throws {
+        let faded = F.vstack([F.text("a") { $0.opacity = 0.5 }]) { $0.classes = "opacity-50" }
+        let (presenter, _) = try showing(faded)
+        #expect(presenter.frame(at: 5, unixTime: 0).item(at: "expanded/0")?.opacity == 0.25)
+    }
+
+    @Test func layoutMovesRunBetweenTheirRects() throws {
+        func card(_ big: Bool) -> ViewNode {
+            F.vstack([
+                F.node(.zstack, [F.node(.shape) { $0.shape = .roundedRect; $0.cornerRadius = 16; $0.color = "#4B0082"; $0.classes = "shared-[cover] " + (big ? "w-80 h-50" : "w-20 h-20") }]),
+                F.text("Toggle"),
+            ]) { $0.classes = "group/hero animate-smooth duration-400"; $0.animationValue = String(big) }
+        }
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("demo/card", F.image("star")), expanded: .activity(F.owned("demo/card", view)))
+        }
+        let before = F.scene(.expanded, content(card(false)))
+        let after = F.scene(.expanded, content(card(true)))
+        let plan = F.plan(before, after, cause: .activityUpdated)
+        let move = try #require(plan.layout.first { $0.path == "expanded/1" })
+        #expect(move.change == .move)
+        let presenter = try F.presenter(playing: plan, from: before, at: 10)
+        let t = 0.1
+        let label = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/1"))
+        #expect(F.isClose(label.rect, F.lerp(move.fromRect, move.toRect, move.curve.value(at: t))))
+        #expect(F.isStrictlyBetween(label.rect, move.fromRect, move.toRect))
+        // The group-scoped cover moves as an element, unclipped.
+        let element = try #require(plan.elements.first)
+        let cover = try #require(presenter.frame(at: 10 + t, unixTime: 0).shared(element.key).first)
+        #expect(cover.clip == nil && F.isStrictlyBetween(cover.rect, element.fromRect, element.toRect))
+    }
+}
+
+/// Content that arrives late or changes in place: delayed rows, inserts and removals.
+@Suite struct ContentTransitionTests {
+    @Test func textTakesItsStackAlignmentAndInheritsItsColour() throws {
+        let column = F.vstack([F.text("Title"), F.hstack([F.text("a"), F.text("b")])]) {
+            $0.alignment = .trailing
+            $0.classes = "text-sky-400"
+        }
+        let scene = F.scene(.expanded, F.song(expanded: column))
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(F.subscribe(scene)), at: 0)
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        guard case .text(_, let title)? = frame.item(at: "expanded/0")?.content,
+              case .text(_, let inRow)? = frame.item(at: "expanded/1/0")?.content else {
+            Issue.record("no text")
+            return
+        }
+        #expect(title.alignment == .trailing && inRow.alignment == .leading)
+        #expect(title.color == RGBA(tailwind: "sky-400") && inRow.color == title.color)
+        #expect(title.color != .white)
+    }
+
+    @Test func delayedRowsFadeInAfterTheirDelay() throws {
+        let rows = F.vstack([F.text("one"), F.text("two"), F.text("three")]) { $0.stagger = true }
+        let pill = F.scene(.pill, F.song())
+        let open = F.scene(.expanded, F.song(expanded: rows))
+        let plan = F.plan(pill, open, cause: .open, via: .hover)
+        let last = try #require(plan.reveals.first { $0.path == "expanded/2" })
+        #expect(last.delay > 0)
+        let presenter = try F.presenter(playing: plan, from: pill, at: 10)
+        let slot = try #require(plan.slots.first { $0.slot == .expanded })
+        let t = last.delay / 2
+        let first = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/0"))
+        #expect(first.opacity > 0)
+        #expect(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/2") == nil)
+        let later = last.delay + 0.05
+        let third = try #require(presenter.frame(at: 10 + later, unixTime: 0).item(at: "expanded/2"))
+        let expected = min(max(slot.curve.value(at: later), 0), 1) * min(max(last.curve.value(at: later), 0), 1)
+        #expect(abs(third.opacity - expected) < 1e-9)
+    }
+
+    @Test func insertedNodesFadeInAndRemovedOnesFadeOutFromThePreviousScene() throws {
+        func list(_ names: [String]) -> ViewNode {
+            F.vstack(names.map { F.text($0) }) { $0.classes = "animate-snappy"; $0.animationValue = String(names.count) }
+        }
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("timer/tea", F.image("timer")), expanded: .activity(F.owned("timer/tea", view)))
+        }
+        let two = F.scene(.expanded, content(list(["tea", "eggs"])))
+        let three = F.scene(.expanded, content(list(["tea", "eggs", "rice"])))
+        let growing = F.plan(two, three, cause: .activityUpdated)
+        let insert = try #require(growing.layout.first { $0.change == .insert })
+        #expect(insert.path == "expanded/2")
+        let presenter = try F.presenter(playing: growing, from: two, at: 10)
+        let t = 0.05
+        let rice = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/2"))
+        #expect(abs(rice.opacity - min(max(insert.curve.value(at: t), 0), 1)) < 1e-9 && rice.opacity < 1)
+        #expect(rice.rect == insert.toRect)
+
+        let shrinking = F.plan(three, two, cause: .activityUpdated, serial: 3)
+        let remove = try #require(shrinking.layout.first { $0.change == .remove })
+        var after = presenter
+        try after.receive(F.wire(shrinking), at: 20)
+        let leaving = try #require(after.frame(at: 20 + t, unixTime: 0).item(at: "expanded/2"))
+        #expect(leaving.content.text == "rice")
+        #expect(abs(leaving.opacity - (1 - min(max(remove.curve.value(at: t), 0), 1))) < 1e-9)
+        #expect(after.frame(at: 20 + shrinking.duration + 0.001, unixTime: 0).item(at: "expanded/2") == nil)
+    }
+
+    @Test func styleChangesRunFromTheOldLook() throws {
+        func card(_ on: Bool) -> ViewNode {
+            F.vstack([
+                F.node(.shape) { $0.shape = .rect; $0.color = on ? "#0000FF" : "#FF0000"; $0.width = 40; $0.height = 40 },
+                F.text("state") { $0.opacity = on ? 0.5 : 1 },
+            ]) { $0.classes = "animate-linear"; $0.animationValue = String(on) }
+        }
+        func content(_ view: ViewNode) -> SceneContent {
+            SceneContent(compactLeading: F.owned("demo/card", F.image("star")), expanded: .activity(F.owned("demo/card", view)))
+        }
+        let off = F.scene(.expanded, content(card(false)))
+        let plan = F.plan(off, F.scene(.expanded, content(card(true))), cause: .activityUpdated)
+        let fill = try #require(plan.layout.first { $0.path == "expanded/0" && $0.change == .style })
+        let fade = try #require(plan.layout.first { $0.path == "expanded/1" && $0.change == .style })
+        let presenter = try F.presenter(playing: plan, from: off, at: 10)
+        let t = 0.1
+        let frame = presenter.frame(at: 10 + t, unixTime: 0)
+        let f = fill.curve.value(at: t)
+        #expect(f > 0 && f < 1)
+        guard case .shape(.rect, let drawn, _)? = frame.item(at: "expanded/0")?.content else {
+            Issue.record("the shape is not drawn")
+            return
+        }
+        #expect(abs(drawn.red - (1 - f)) < 1e-9 && abs(drawn.blue - f) < 1e-9 && drawn.green == 0 && drawn.alpha == 1)
+        let g = fade.curve.value(at: t)
+        let label = try #require(frame.item(at: "expanded/1"))
+        #expect(abs(label.opacity - (1 - 0.5 * g)) < 1e-9)
+        #expect(presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0).item(at: "expanded/1")?.opacity == 0.5)
+    }
+}
