@@ -83,5 +83,5 @@ for ((i = 0; i < ${#frames[@]} - 1; i++)); do
 done
 args+=(-delay 150 "${frames[-1]}")
 mkdir -p "$(dirname "$out")"
-convert "${args[@]}" -colors 48 -layers Optimize "$out"
+convert "${args[@]}" +dither -colors 48 -layers Optimize "$out"
 echo "wrote $out: ${#frames[@]} frames, $(du -k "$out" | cut -f1) KiB"
