@@ -22,6 +22,7 @@ final class Renderer {
     private var lastChrome: Rect?
     private var lastFrameLog = ""
     private var reportedWarnings = 0
+    private var reportedOverflow = false
 
     init(monitor: MonitorInfo, slowMotion: Double) {
         self.monitor = monitor
@@ -105,6 +106,10 @@ final class Renderer {
         if chrome != lastChrome {
             nook.acceptInput(in: chrome)
             lastChrome = chrome
+            if let chrome, chrome.maxY > NookWindow.size(on: monitor).height, !reportedOverflow {
+                reportedOverflow = true
+                Log.info("the chrome (\(Self.format(chrome))) reaches below the window; its bottom is cut")
+            }
         }
         logFrame(list, at: now)
     }

@@ -6,7 +6,7 @@ import Testing
 /// nook-renderer on a virtual X display: screenshots at chosen instants, the cover found by
 /// its colour. Slow motion stretches every curve, and each screenshot is taken only after the
 /// renderer's own log says what is on screen, so no step depends on the machine's speed.
-@Suite(.serialized, .enabled(if: XvfbServer.isAvailable, "Xvfb, xwd, convert or xdotool is missing: run scripts/ensure-deps.sh"))
+@Suite(.enabled(if: XvfbServer.isAvailable, "Xvfb, xwd, convert or xdotool is missing: run scripts/ensure-deps.sh"))
 struct RendererScreenshotTests {
     /// SPEC rules 7 and 10 on screen: opening onto the song moves the pill's cover into the
     /// expanded view through the positions in between.
