@@ -23,6 +23,8 @@ final class Renderer {
     private var lastFrameLog = ""
     private var reportedWarnings = 0
     private var reportedOverflow = false
+    /// Frames painted since the last plan, and how long painting them took (for `settled`).
+    private var paintStats = (frames: 0, total: 0.0, longest: 0.0)
 
     init(monitor: MonitorInfo, slowMotion: Double) {
         self.monitor = monitor
@@ -56,6 +58,7 @@ final class Renderer {
             for warning in warnings[reportedWarnings...] { Log.info("plan drawn plainly: \(warning)") }
         }
         reportedWarnings = warnings.count
+        paintStats = (0, 0, 0)
         startFrames()
     }
 
@@ -72,7 +75,9 @@ final class Renderer {
         gtk_widget_queue_draw(nook.widget)
         let now = frameTime(clock)
         guard presenter.isAnimating(at: now) else {
-            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation)")
+            let mean = paintStats.frames > 0 ? paintStats.total / Double(paintStats.frames) : 0
+            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) frames=\(paintStats.frames) "
+                      + "paint_ms_mean=\(Self.milliseconds(mean)) paint_ms_max=\(Self.milliseconds(paintStats.longest))")
             tickCallback = 0
             refreshPointer()
             return 0  // G_SOURCE_REMOVE
@@ -88,6 +93,11 @@ final class Renderer {
     // MARK: Drawing
 
     fileprivate func draw(_ cr: OpaquePointer) {
+        let started = monotonicSeconds()
+        defer {
+            let took = monotonicSeconds() - started
+            paintStats = (paintStats.frames + 1, paintStats.total + took, max(paintStats.longest, took))
+        }
         let now = frameTime(gtk_widget_get_frame_clock(nook.widget))
         let unixTime = unixSeconds()
         let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer)
@@ -125,6 +135,8 @@ final class Renderer {
         lastFrameLog = line
         Log.info("frame serial=\(presenter.serial) t=\(PlanSummary.format(time)) \(line)")
     }
+
+    static func milliseconds(_ seconds: Double) -> String { String(Double(Int((seconds * 10_000).rounded())) / 10) }
 
     static func format(_ rect: Rect) -> String {
         [rect.x, rect.y, rect.width, rect.height].map(PlanSummary.format).joined(separator: ",")
