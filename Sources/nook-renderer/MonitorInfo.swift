@@ -14,8 +14,7 @@ struct MonitorInfo: Hashable, Sendable {
 
     /// The primary monitor (or the first) of the default display.
     static func current(notch: Size) -> MonitorInfo {
-        let display = gdk_display_get_default()
-        let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        let monitor = primaryMonitor
         var area = GdkRectangle()
         gdk_monitor_get_geometry(monitor, &area)
         let millihertz = gdk_monitor_get_refresh_rate(monitor)
@@ -27,6 +26,12 @@ struct MonitorInfo: Hashable, Sendable {
             refreshRate: millihertz > 0 ? Double(millihertz) / 1000 : 60,
             name: model.isEmpty ? "monitor-0" : model,
             notch: notch)
+    }
+
+    /// The primary monitor, or the first (Wayland has no primary).
+    static var primaryMonitor: OpaquePointer? {
+        let display = gdk_display_get_default()
+        return gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
     }
 
     /// The contract's display record (`Subscribe` adds `name` and `capabilities`).

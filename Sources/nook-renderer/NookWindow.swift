@@ -40,6 +40,8 @@ struct NookWindow {
         if layerShell {
             gtk_layer_init_for_window(window)
             gtk_layer_set_namespace(window, "nook")
+            // On the monitor whose size was declared to the broker, not wherever the compositor likes.
+            if let monitor = MonitorInfo.primaryMonitor { gtk_layer_set_monitor(window, monitor) }
             gtk_layer_set_layer(window, GTK_LAYER_SHELL_LAYER_OVERLAY)
             gtk_layer_set_anchor(window, GTK_LAYER_SHELL_EDGE_TOP, 1)
             gtk_layer_set_exclusive_zone(window, -1)  // Drawn over panels, pushing nothing aside.
