@@ -21,7 +21,7 @@ final class Renderer {
     private var tickCallback: guint = 0
     private var lastChrome: Rect?
     private var lastFrameLog = ""
-    private var reportedWarnings = 0
+    private var reportedWarnings: Set<String> = []
     private var reportedOverflow = false
     /// Frames painted since the last plan, and how long painting them took (for `settled`).
     private var paintStats = (frames: 0, total: 0.0, longest: 0.0)
@@ -50,14 +50,13 @@ final class Renderer {
         Log.debug(PlanSummary.line(plan, source: source))
         do {
             try presenter.receive(plan, at: monotonicSeconds())
+            // Each plan's warnings, each logged once however many plans repeat it.
+            for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
+                Log.info("plan drawn plainly: \(warning)")
+            }
         } catch {
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
         }
-        let warnings = presenter.warnings
-        if warnings.count > reportedWarnings {
-            for warning in warnings[reportedWarnings...] { Log.info("plan drawn plainly: \(warning)") }
-        }
-        reportedWarnings = warnings.count
         paintStats = (0, 0, 0)
         startFrames()
     }

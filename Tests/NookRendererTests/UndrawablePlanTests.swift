@@ -72,14 +72,21 @@ struct UndrawablePlanTests {
             }
             #expect(rejected, "\(renderer.log)")
 
-            // A good plan afterwards is drawn: the chrome grows to 400 x 80.
+            // A good plan afterwards is drawn: the chrome grows to 400 x 80. Its own unknown kind
+            // is logged too (each plan's warnings, not only the first plan's).
+            let sparkle = DBusValue.vardict([
+                "slot": .string("expanded"), "owner": .string("fake"), "path": .string("expanded/0"),
+                "kind": .string("sparkle"), "rect": Self.rect(570, 10, 20, 20),
+            ])
             try await broker.emitSignal(path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Plan",
-                                        arguments: [Self.plan(serial: 3, chrome: Self.rect(556, 0, 400, 80), nodes: [])], destination: unique)
+                                        arguments: [Self.plan(serial: 3, chrome: Self.rect(556, 0, 400, 80), nodes: [sparkle])],
+                                        destination: unique)
             let drawn = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
                 guard renderer.log.contains("frame serial=3"), let shot = try? await xvfb.screenshot(rows: 120) else { return false }
                 return shot.pixel(x: 600, y: 70) == [0, 0, 0] && shot.pixel(x: 600, y: 100) != [0, 0, 0]
             }
             #expect(drawn, "the good plan after the broken one was not drawn:\n\(renderer.log)")
+            #expect(renderer.log.contains("plan drawn plainly: expanded/0: unknown node kind \"sparkle\""), "\(renderer.log)")
             #expect(renderer.isRunning)
             await renderer.stop()
             await broker.close()
