@@ -34,12 +34,18 @@ enum MainLoop {
         }, job)
     }
 
-    /// Calls `body` every `seconds` on the main loop, for as long as the process runs.
-    static func every(seconds: UInt32, _ body: @escaping @Sendable () -> Void) {
-        let job = Unmanaged.passRetained(Job(body)).toOpaque()
-        g_timeout_add_seconds(seconds, { data in
+    /// Calls `body` on the main loop just after each whole second of the wall clock, for as
+    /// long as the process runs, so a countdown changes digit when the second does.
+    static func onEachWallSecond(_ body: @escaping @Sendable () -> Void) {
+        armWallSecond(Unmanaged.passRetained(Job(body)).toOpaque())
+    }
+
+    private static func armWallSecond(_ job: UnsafeMutableRawPointer) {
+        let intoSecond = UInt32((g_get_real_time() / 1000) % 1000)
+        g_timeout_add(1000 - intoSecond + 2, { data in
             Unmanaged<Job>.fromOpaque(data!).takeUnretainedValue().body()
-            return 1  // G_SOURCE_CONTINUE
+            MainLoop.armWallSecond(data!)
+            return 0  // G_SOURCE_REMOVE: armed again for the next second
         }, job)
     }
 }

@@ -39,7 +39,7 @@ final class Renderer {
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
         // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         let box = MainThreadBox(self)
-        MainLoop.every(seconds: 1) { gtk_widget_queue_draw(box.value.nook.widget) }
+        MainLoop.onEachWallSecond { gtk_widget_queue_draw(box.value.nook.widget) }
     }
 
     // MARK: Plans
