@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # make demo: build Nook, start it on a private bus with the two example modules, take a tour of
-# the nook's presentations while printing each plan, and record the tour into demo.svg.
+# the nook's presentations while printing each plan, and record the tour into demo.svg. With a
+# display ($DISPLAY or $WAYLAND_DISPLAY), nook-renderer shows the tour on it as it happens.
 # Every process this script starts is ended by its pid when it exits.
 #
 #   NOOK_DEMO_IMAGE=docs/images/tour.svg make demo   # also copy the recording there (the README's picture)
 #   NOOK_DEMO_TRACE=1 make demo                      # show every command
+#   NOOK_DEMO_SLOW_MOTION=4 make demo                # the renderer plays curves 4x slower
+#   NOOK_DEMO_RENDERER=0 make demo                   # no renderer even with a display
 set -euo pipefail
 [ -n "${NOOK_DEMO_TRACE:-}" ] && set -x
 cd "$(dirname "$0")/.."
@@ -51,7 +54,22 @@ record_pid=$!
 pids+=($record_pid)
 for _ in $(seq 100); do grep -q "recording into" "$work/record.err" 2>/dev/null && break; sleep 0.1; done
 
-step() { say "$1"; shift; "$@" || true; sleep 1.2; }
+# On a desktop, the nook itself: nook-renderer draws every plan of the tour on this display.
+renderer=0
+if [ "${NOOK_DEMO_RENDERER:-1}" != 0 ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+  renderer=1
+  slow=${NOOK_DEMO_SLOW_MOTION:-1}
+  say "nook-renderer draws the nook at the top of your screen (slow motion x$slow)"
+  "$BIN/nook-renderer" --address "$address" --slow-motion "$slow" 2> >(sed -u 's/^/   renderer │ /' >&2) &
+  pids+=($!)
+  for _ in $(seq 50); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
+else
+  slow=1
+  say "no display (\$DISPLAY, \$WAYLAND_DISPLAY): the tour goes into demo.svg only"
+fi
+pause=$(awk "BEGIN { print 1.2 * $slow }")
+
+step() { say "$1"; shift; "$@" || true; sleep "$pause"; }
 wait_for_activities() { for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge "$1" ] && break; sleep 0.1; done; }
 
 say "the music module (a simulated player) publishes its song"
@@ -85,7 +103,8 @@ step "Reduce Motion off" ctl set reduce-motion off
 step "what opening the home would do now, as a dry run that changes nothing" ctl preview open --home music
 
 say "finishing the recording"
-sleep 1.5  # let the last transition play out before the recorder stops
+sleep "$(awk "BEGIN { print 1.5 * $slow }")"  # let the last transition play out before the recorder stops
+[ "$renderer" = 1 ] && echo "the renderer stops with the demo"
 kill -TERM "$record_pid" 2>/dev/null || true
 wait "$record_pid" 2>/dev/null || true
 cat "$work/record.out"

@@ -23,7 +23,9 @@ declare -A checks=(
   [xvfb]="command -v Xvfb"
   [xauth]="command -v xauth"
   [x11-apps]="command -v xwd"
+  [imagemagick]="command -v convert"
   [xdotool]="command -v xdotool"
+  [x11-xserver-utils]="command -v xrandr"
   [adwaita-icon-theme]="test -d /usr/share/icons/Adwaita"
   [fonts-dejavu-core]="test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 )

@@ -2,3 +2,4 @@
 #include <gtk/gtk.h>
 #include <gtk-layer-shell.h>
 #include <pango/pangocairo.h>
+#include <glib-unix.h>  // g_unix_signal_add: SIGTERM ends the main loop

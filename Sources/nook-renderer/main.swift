@@ -1,5 +1,79 @@
+// nook-renderer: the nook on a Linux desktop, drawn with GTK3, Cairo and Pango from the plans
+// nookd sends (a client of the public contract only). See docs/renderer.md.
 import CGtk
+import Glibc
+import NookBus
 
-// Scaffold: replaced by the renderer proper.
-print("nook-renderer: GTK \(gtk_get_major_version()).\(gtk_get_minor_version()) — not built yet")
-exit(2)
+let options: RendererOptions
+do {
+    options = try RendererOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Log.raw("\(error.description)\n")
+    exit(error.description.hasPrefix("usage:") ? 0 : 2)
+}
+Log.verbose = options.verbose
+
+if options.measureText {
+    TextMeasurement.run()
+    exit(0)
+}
+
+// A parent may have started us with SIGTERM and SIGINT blocked (the mask is inherited): take
+// them back before any thread starts, and end the main loop on either.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGTERM)
+sigaddset(&stopSignals, SIGINT)
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+for number in [SIGTERM, SIGINT] {
+    g_unix_signal_add(number, { _ in
+        Log.info("stopping on a signal")
+        gtk_main_quit()
+        return 0  // G_SOURCE_REMOVE
+    }, nil)
+}
+
+guard gtk_init_check(nil, nil) != 0 else {
+    Log.info("cannot open a display (set DISPLAY or WAYLAND_DISPLAY)")
+    exit(1)
+}
+
+// A Wayland compositor without layer shell (GNOME's Mutter) will not let a plain window pick
+// its place or stay on top; XWayland will, so start again as an X11 client when it is there.
+if let display = gdk_display_get_default(),
+   String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(display).assumingMemoryBound(to: GTypeInstance.self))) == "GdkWaylandDisplay",
+   gtk_layer_is_supported() == 0, getenv("DISPLAY") != nil, getenv("GDK_BACKEND") == nil {
+    Log.info("this Wayland compositor has no layer shell: starting again on XWayland (GDK_BACKEND=x11)")
+    setenv("GDK_BACKEND", "x11", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    Log.info("cannot start again on XWayland (errno \(errno)); placing an ordinary window")
+}
+
+let monitor = MonitorInfo.current(notch: options.notch)
+let renderer = MainThreadBox(Renderer(monitor: monitor, slowMotion: options.slowMotion))
+
+// The bus runs on NookBus's own thread; plans reach GTK only through the main loop.
+Task.detached {
+    let connection: BusConnection
+    do {
+        connection = try await BusConnection.connect(to: options.address.map(BusAddress.address) ?? .session, description: "nook-renderer")
+    } catch {
+        Log.info("cannot connect to the bus: \(error)")
+        exit(1)
+    }
+    let link = BrokerLink(connection: connection, display: monitor) { plan, source in
+        MainLoop.post { renderer.value.receive(plan, source: source) }
+    }
+    MainLoop.post { renderer.value.link = link }
+    do {
+        try await link.run()
+    } catch {
+        Log.info("lost the bus: \(error)")
+    }
+    await connection.waitUntilClosed()
+    Log.info("the bus connection closed; exiting")
+    exit(1)
+}
+
+gtk_main()
+exit(0)

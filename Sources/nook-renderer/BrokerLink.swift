@@ -1,0 +1,96 @@
+import NookBus
+
+/// The renderer's side of the contract: subscribes, receives plans, and sends pointer,
+/// open and display-change calls. Runs on NookBus's thread; whatever it hands the GTK side
+/// goes through `onPlan`, which posts to the GTK main loop.
+actor BrokerLink {
+    static let busName = "org.nook.Nook1"
+    static let path: ObjectPath = "/org/nook/Nook1"
+    static let render = "org.nook.Nook1.Render"
+    static let control = "org.nook.Nook1.Control"
+
+    private let connection: BusConnection
+    private var display: MonitorInfo
+    private let onPlan: @Sendable (DBusValue, String) -> Void
+    private var subscriptions = 0
+
+    /// - Parameter onPlan: each plan (`a{sv}`) and where it came from (`subscribe`, `signal`,
+    ///   `display_changed`); called on the bus thread.
+    init(connection: BusConnection, display: MonitorInfo, onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
+        self.connection = connection
+        self.display = display
+        self.onPlan = onPlan
+    }
+
+    /// Listens for plans and for the broker's comings and goings, subscribes, and runs until
+    /// the bus connection closes. Every new owner of `org.nook.Nook1` (nookd restarted) gets a
+    /// fresh subscription.
+    func run() async throws {
+        let onPlan = self.onPlan
+        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: "Plan")) { signal in
+            if let plan = signal.arguments.first { onPlan(plan, "signal") }
+        }
+        let owners = try await connection.nameOwnerChanges(of: Self.busName)
+        await subscribe()
+        for await change in owners {
+            if change.newOwner.isEmpty {
+                Log.info("nookd left the bus (\(change.oldOwner)); waiting for it to come back")
+            } else {
+                Log.info("org.nook.Nook1 has a new owner (\(change.newOwner)); subscribing again")
+                await subscribe()
+            }
+        }
+    }
+
+    /// `Render.Subscribe` with the current display; a broker not there yet is waited for.
+    private func subscribe() async {
+        do {
+            let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
+                                                  member: "Subscribe", arguments: [.vardict(display.subscription)])
+            guard reply.count == 2 else {
+                Log.info("Subscribe replied with \(reply.count) values; expected (oa{sv})")
+                return
+            }
+            subscriptions += 1
+            Log.info("subscribed (\(subscriptions)) as \(reply[0]) with display \(Int(display.geometry.width))x\(Int(display.geometry.height)) @\(display.scale)x \(display.refreshRate) Hz")
+            onPlan(reply[1], "subscribe")
+        } catch {
+            Log.info("Subscribe failed (\(error)); waiting for nookd on the bus")
+        }
+    }
+
+    /// `Render.Pointer("enter" | "exit")`.
+    func pointer(_ event: String) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
+                                          member: "Pointer", arguments: [.string(event)])
+            Log.debug("pointer \(event) sent")
+        } catch {
+            Log.info("Pointer(\(event)) failed: \(error)")
+        }
+    }
+
+    /// `Control.Open({})`: a click on the pill opens onto the default content.
+    func open() async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                          member: "Open", arguments: [.vardict([String: DBusValue]())])
+            Log.debug("open sent")
+        } catch {
+            Log.info("Open failed: \(error)")
+        }
+    }
+
+    /// `Control.DisplayChanged` with the new monitor; its plan arrives as a `Plan` signal too,
+    /// so the reply (a serial) needs no handling.
+    func displayChanged(_ monitor: MonitorInfo) async {
+        display = monitor
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                          member: "DisplayChanged", arguments: [.vardict(monitor.displayRecord)])
+            Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
+        } catch {
+            Log.info("DisplayChanged failed: \(error)")
+        }
+    }
+}

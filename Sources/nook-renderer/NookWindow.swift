@@ -1,0 +1,87 @@
+import CGtk
+import NookCore
+
+/// The surface the nook is drawn on: a layer-shell surface anchored top-centre on Wayland
+/// compositors that support it, else a borderless, always-on-top dock window at the top of
+/// the monitor (X11, Xvfb). Either way it spans the monitor's width and the top part of its
+/// height, enough for the largest nook; outside the chrome it is transparent when a
+/// compositor can blend it, else painted `neutralBackground`, and it takes pointer input
+/// only over the chrome.
+struct NookWindow {
+    /// What the nook's surroundings look like when the window cannot be transparent.
+    static let neutralBackground = (red: 0.16, green: 0.17, blue: 0.19)
+    /// The share of the monitor's height the window covers (the board, the largest nook,
+    /// stays well inside it).
+    static let heightShare = 0.45
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let usesLayerShell: Bool
+    let isTransparent: Bool
+
+    var window: UnsafeMutablePointer<GtkWindow> { gtkCast(widget, to: GtkWindow.self) }
+
+    static func make(on monitor: MonitorInfo) -> NookWindow {
+        let widget = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        let window = gtkCast(widget, to: GtkWindow.self)
+        gtk_window_set_title(window, "Nook")
+        gtk_window_set_decorated(window, 0)
+        gtk_window_set_resizable(window, 0)
+        gtk_window_set_accept_focus(window, 0)
+        gtk_window_set_focus_on_map(window, 0)
+        gtk_window_set_skip_taskbar_hint(window, 1)
+        gtk_window_set_skip_pager_hint(window, 1)
+        gtk_widget_set_app_paintable(widget, 1)
+
+        let screen = gtk_widget_get_screen(widget)
+        let composited = gdk_screen_is_composited(screen) != 0
+        if composited, let visual = gdk_screen_get_rgba_visual(screen) { gtk_widget_set_visual(widget, visual) }
+
+        let layerShell = gtk_layer_is_supported() != 0
+        if layerShell {
+            gtk_layer_init_for_window(window)
+            gtk_layer_set_namespace(window, "nook")
+            // On the monitor whose size was declared to the broker, not wherever the compositor likes.
+            if let monitor = MonitorInfo.primaryMonitor { gtk_layer_set_monitor(window, monitor) }
+            gtk_layer_set_layer(window, GTK_LAYER_SHELL_LAYER_OVERLAY)
+            gtk_layer_set_anchor(window, GTK_LAYER_SHELL_EDGE_TOP, 1)
+            gtk_layer_set_exclusive_zone(window, -1)  // Drawn over panels, pushing nothing aside.
+            gtk_layer_set_keyboard_mode(window, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+        } else {
+            gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DOCK)
+            gtk_window_set_keep_above(window, 1)
+            gtk_window_stick(window)
+        }
+        gtk_widget_add_events(widget, Int32(bitPattern: GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue
+            | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
+        let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited)
+        nook.place(on: monitor)
+        return nook
+    }
+
+    /// The window's size for `monitor`, in points.
+    static func size(on monitor: MonitorInfo) -> Size {
+        Size(width: monitor.geometry.width, height: (monitor.geometry.height * heightShare).rounded(.up))
+    }
+
+    /// Spans the top of `monitor`. The window's top-left is the display's, so display points
+    /// are window points.
+    func place(on monitor: MonitorInfo) {
+        let size = Self.size(on: monitor)
+        gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
+        gtk_window_resize(window, Int32(size.width), Int32(size.height))
+        if !usesLayerShell { gtk_window_move(window, Int32(monitor.geometry.x), Int32(monitor.geometry.y)) }
+    }
+
+    /// Pointer input only over `rect` (the chrome), so clicks elsewhere reach the desktop.
+    func acceptInput(in rect: Rect?) {
+        guard let gdkWindow = gtk_widget_get_window(widget) else { return }
+        var area = cairo_rectangle_int_t()
+        if let rect {
+            area = cairo_rectangle_int_t(x: Int32(rect.minX.rounded(.down)), y: Int32(rect.minY.rounded(.down)),
+                                         width: Int32(rect.width.rounded(.up)) + 1, height: Int32(rect.height.rounded(.up)) + 1)
+        }
+        let region = cairo_region_create_rectangle(&area)
+        gdk_window_input_shape_combine_region(gdkWindow, region, 0, 0)
+        cairo_region_destroy(region)
+    }
+}

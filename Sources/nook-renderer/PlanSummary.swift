@@ -1,0 +1,45 @@
+import NookBus
+
+/// One line per plan for `--verbose`: serial, cause, presentations, and each moving shared
+/// element's rects. Tests read these lines; nothing else depends on them.
+enum PlanSummary {
+    static func line(_ plan: DBusValue, source: String) -> String {
+        guard let record = try? Vardict(plan, at: "plan") else { return "plan (not an a{sv}: \(plan.signature)) from \(source)" }
+        var line = "plan serial=\(number(record["serial"])) cause=\(text(record["cause"])) from=\(text(record["from"]))"
+            + " to=\(text(record["to"])) reduce_motion=\(text(record["reduce_motion"])) via=\(source)"
+        if case .array(_, let elements)? = record["elements"]?.unwrappingVariants {
+            for element in elements {
+                guard let fields = try? Vardict(element, at: "element") else { continue }
+                line += " element=\(text(fields["key"])) from_rect=\(rect(fields["from_rect"])) to_rect=\(rect(fields["to_rect"]))"
+            }
+        }
+        return line
+    }
+
+    private static func text(_ value: DBusValue?) -> String {
+        switch value?.unwrappingVariants {
+        case .string(let s)?: s.isEmpty ? "-" : s
+        case .bool(let b)?: String(b)
+        case nil: "-"
+        case let other?: "\(other)"
+        }
+    }
+
+    private static func number(_ value: DBusValue?) -> String {
+        if case .uint64(let n)? = value?.unwrappingVariants { return String(n) }
+        return text(value)
+    }
+
+    static func rect(_ value: DBusValue?) -> String {
+        guard case .structure(let fields)? = value?.unwrappingVariants else { return "-" }
+        return fields.map { field -> String in
+            if case .double(let d) = field { return format(d) }
+            return "?"
+        }.joined(separator: ",")
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

@@ -1,0 +1,251 @@
+import CGtk
+import NookBus
+import NookCore
+import NookRenderModel
+
+/// The GTK side: holds the presenter, paints its frames on the window's frame clock, turns
+/// pointer events into `Pointer`/`Open` calls, and notices monitor changes. Every method runs
+/// on the GTK main thread; the bus side reaches it only through `MainLoop.post`.
+final class Renderer {
+    private var presenter = PlanPresenter()
+    private var monitor: MonitorInfo
+    private let nook: NookWindow
+    private let images = ImageCache()
+    private let text = TextPainter()
+    /// Set once the bus is connected; pointer and display events before then are dropped.
+    var link: BrokerLink?
+
+    private var pointer = PointerState()
+    /// True after `enter` was sent and until `exit` is.
+    private var pointerEntered = false
+    private var tickCallback: guint = 0
+    private var lastChrome: Rect?
+    private var lastFrameLog = ""
+    private var reportedWarnings: Set<String> = []
+    private var reportedOverflow = false
+    /// Frames painted since the last plan, and how long painting them took (for `settled`).
+    private var paintStats = (frames: 0, total: 0.0, longest: 0.0)
+
+    init(monitor: MonitorInfo, slowMotion: Double) {
+        self.monitor = monitor
+        presenter.timeScale = slowMotion
+        nook = NookWindow.make(on: monitor)
+        images.scale = monitor.scale
+        connectSignals()
+        gtk_widget_show_all(nook.widget)
+        nook.acceptInput(in: nil)
+        Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
+                 + "\(monitor.name) (\(nook.usesLayerShell ? "layer shell" : "X11 dock window"), "
+                 + "\(nook.isTransparent ? "transparent" : "opaque background"))")
+        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
+        let box = MainThreadBox(self)
+        MainLoop.onEachWallSecond { gtk_widget_queue_draw(box.value.nook.widget) }
+    }
+
+    // MARK: Plans
+
+    /// A plan from the bus: the presenter takes it from the current instant, and frames run
+    /// until it settles. A plan the presenter rejects is logged; the last good one stays.
+    func receive(_ plan: DBusValue, source: String) {
+        Log.debug(PlanSummary.line(plan, source: source))
+        do {
+            try presenter.receive(plan, at: monotonicSeconds())
+            // Each plan's warnings, each logged once however many plans repeat it.
+            for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
+                Log.info("plan drawn plainly: \(warning)")
+            }
+        } catch {
+            Log.info("cannot draw plan (\(error)); keeping what is on screen")
+        }
+        paintStats = (0, 0, 0)
+        startFrames()
+    }
+
+    private func startFrames() {
+        gtk_widget_queue_draw(nook.widget)
+        guard tickCallback == 0 else { return }
+        tickCallback = gtk_widget_add_tick_callback(nook.widget, { widget, clock, data in
+            Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().tick(clock: clock)
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// One frame-clock tick: draw, and stop ticking once nothing moves.
+    private func tick(clock: OpaquePointer?) -> gboolean {
+        gtk_widget_queue_draw(nook.widget)
+        let now = frameTime(clock)
+        guard presenter.isAnimating(at: now) else {
+            let mean = paintStats.frames > 0 ? paintStats.total / Double(paintStats.frames) : 0
+            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) frames=\(paintStats.frames) "
+                      + "paint_ms_mean=\(Self.milliseconds(mean)) paint_ms_max=\(Self.milliseconds(paintStats.longest))")
+            tickCallback = 0
+            refreshPointer()
+            return 0  // G_SOURCE_REMOVE
+        }
+        return 1
+    }
+
+    private func frameTime(_ clock: OpaquePointer?) -> Double {
+        guard let clock, case let micros = gdk_frame_clock_get_frame_time(clock), micros > 0 else { return monotonicSeconds() }
+        return Double(micros) / 1_000_000
+    }
+
+    // MARK: Drawing
+
+    fileprivate func draw(_ cr: OpaquePointer) {
+        let started = monotonicSeconds()
+        defer {
+            let took = monotonicSeconds() - started
+            paintStats = (paintStats.frames + 1, paintStats.total + took, max(paintStats.longest, took))
+        }
+        let now = frameTime(gtk_widget_get_frame_clock(nook.widget))
+        let unixTime = unixSeconds()
+        let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer)
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        if nook.isTransparent {
+            cairo_set_source_rgba(cr, 0, 0, 0, 0)
+        } else {
+            let grey = NookWindow.neutralBackground
+            cairo_set_source_rgb(cr, grey.red, grey.green, grey.blue)
+        }
+        cairo_paint(cr)
+        cairo_restore(cr)
+        Painter(origin: .zero, unixTime: unixTime, images: images, text: text).paint(list, on: cr)
+        let chrome = list.chrome?.rect
+        if chrome != lastChrome {
+            nook.acceptInput(in: chrome)
+            lastChrome = chrome
+            if let chrome, chrome.maxY > NookWindow.size(on: monitor).height, !reportedOverflow {
+                reportedOverflow = true
+                Log.info("the chrome (\(Self.format(chrome))) reaches below the window; its bottom is cut")
+            }
+        }
+        logFrame(list, at: now)
+    }
+
+    /// `--verbose`: the chrome's and each shared element's rect, whenever they change.
+    private func logFrame(_ list: DisplayList, at time: Double) {
+        guard Log.verbose else { return }
+        var line = "chrome=" + (list.chrome.map { Self.format($0.rect) } ?? "-")
+        for item in list.items {
+            if let key = item.sharedKey { line += " shared=\(key)@\(Self.format(item.rect))" }
+        }
+        guard line != lastFrameLog else { return }
+        lastFrameLog = line
+        Log.info("frame serial=\(presenter.serial) t=\(PlanSummary.format(time)) \(line)")
+    }
+
+    static func milliseconds(_ seconds: Double) -> String { String(Double(Int((seconds * 10_000).rounded())) / 10) }
+
+    static func format(_ rect: Rect) -> String {
+        [rect.x, rect.y, rect.width, rect.height].map(PlanSummary.format).joined(separator: ",")
+    }
+
+    // MARK: Input
+
+    fileprivate func pointerMoved(x: Double, y: Double) {
+        pointer.location = Point(x: x, y: y)
+        refreshPointer()
+        gtk_widget_queue_draw(nook.widget)  // Hover variants.
+    }
+
+    fileprivate func pointerLeft() {
+        pointer.location = nil
+        pointer.isPressed = false
+        refreshPointer()
+        gtk_widget_queue_draw(nook.widget)
+    }
+
+    fileprivate func button(pressed: Bool, x: Double, y: Double) {
+        pointer.location = Point(x: x, y: y)
+        let wasPressed = pointer.isPressed
+        pointer.isPressed = pressed
+        gtk_widget_queue_draw(nook.widget)
+        // A click (press then release) on the pill opens it by claim.
+        if !pressed, wasPressed, isOverChrome, presenter.presentation == "pill", let link {
+            Log.debug("click on the pill")
+            Task { await link.open() }
+        }
+    }
+
+    private var isOverChrome: Bool {
+        guard let location = pointer.location, let chrome = presenter.chromeRect(at: monotonicSeconds()) else { return false }
+        return location.x >= chrome.minX && location.x <= chrome.maxX && location.y >= chrome.minY && location.y <= chrome.maxY
+    }
+
+    /// Sends `enter` when the pointer comes over the chrome and `exit` when it leaves it.
+    private func refreshPointer() {
+        let over = isOverChrome
+        guard over != pointerEntered, let link else { return }
+        pointerEntered = over
+        let event = over ? "enter" : "exit"
+        Log.debug("pointer \(event) at \(pointer.location.map { "\(PlanSummary.format($0.x)),\(PlanSummary.format($0.y))" } ?? "-")")
+        Task { await link.pointer(event) }
+    }
+
+    // MARK: Monitor changes
+
+    fileprivate func screenChanged() {
+        let fresh = MonitorInfo.current(notch: monitor.notch)
+        // A new model name alone (X drops it while an output is reconfigured) is no new display.
+        guard fresh.geometry != monitor.geometry || fresh.scale != monitor.scale || fresh.refreshRate != monitor.refreshRate else { return }
+        monitor = fresh
+        images.scale = fresh.scale
+        nook.place(on: fresh)
+        if let link { Task { await link.displayChanged(fresh) } }
+    }
+
+    // MARK: Signals
+
+    private func connectSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let widget = UnsafeMutableRawPointer(nook.widget)
+        typealias DrawHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean
+        let onDraw: DrawHandler = { _, cr, data in
+            if let cr { Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().draw(cr) }
+            return 1
+        }
+        connectSignal(widget, "draw", onDraw, me)
+        typealias MotionHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventMotion>?, UnsafeMutableRawPointer?) -> gboolean
+        let onMotion: MotionHandler = { _, event, data in
+            if let event { Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().pointerMoved(x: event.pointee.x, y: event.pointee.y) }
+            return 0
+        }
+        connectSignal(widget, "motion-notify-event", onMotion, me)
+        typealias CrossingHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventCrossing>?, UnsafeMutableRawPointer?) -> gboolean
+        let onEnter: CrossingHandler = { _, event, data in
+            if let event { Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().pointerMoved(x: event.pointee.x, y: event.pointee.y) }
+            return 0
+        }
+        let onLeave: CrossingHandler = { _, _, data in
+            Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().pointerLeft()
+            return 0
+        }
+        connectSignal(widget, "enter-notify-event", onEnter, me)
+        connectSignal(widget, "leave-notify-event", onLeave, me)
+        typealias ButtonHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventButton>?, UnsafeMutableRawPointer?) -> gboolean
+        let onPress: ButtonHandler = { _, event, data in
+            if let event, event.pointee.button == 1 {
+                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(pressed: true, x: event.pointee.x, y: event.pointee.y)
+            }
+            return 0
+        }
+        let onRelease: ButtonHandler = { _, event, data in
+            if let event, event.pointee.button == 1 {
+                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(pressed: false, x: event.pointee.x, y: event.pointee.y)
+            }
+            return 0
+        }
+        connectSignal(widget, "button-press-event", onPress, me)
+        connectSignal(widget, "button-release-event", onRelease, me)
+        typealias DestroyHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+        let onDestroy: DestroyHandler = { _, _ in gtk_main_quit() }
+        connectSignal(widget, "destroy", onDestroy, me)
+        let screen = UnsafeMutableRawPointer(gtk_widget_get_screen(nook.widget)!)
+        let onScreen: DestroyHandler = { _, data in
+            Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().screenChanged()
+        }
+        connectSignal(screen, "size-changed", onScreen, me)
+        connectSignal(screen, "monitors-changed", onScreen, me)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func rendererTestsArePending() { #expect(Bool(true)) }

@@ -1,0 +1,203 @@
+import Foundation
+import NookBus
+import NookTestSupport
+
+/// Everything a screenshot test needs, as real processes: Xvfb, a private bus, nookd, the
+/// simulated music player, and nook-renderer drawing on the Xvfb display in slow motion.
+/// `stop()` ends each by its pid, newest first.
+final class RendererNook: @unchecked Sendable {
+    // @unchecked: `nookd` is replaced only by `restartNookd()`, which tests call from their one
+    // task; everything else is immutable.
+    let xvfb: XvfbServer
+    let bus: PrivateBus
+    let scratch: URL
+    private(set) var nookd: PackageProcess
+    let music: PackageProcess
+    let renderer: PackageProcess
+    /// How many times slower the renderer plays curves in tests that screenshot a transition:
+    /// slow enough that a screenshot taken after the renderer logs a mid-transition frame still
+    /// lands mid-transition on a busy machine.
+    static let screenshotSlowMotion = 20.0
+
+    static func start(slowMotion: Double) async throws -> RendererNook {
+        let xvfb = try XvfbServer()
+        let bus: PrivateBus
+        do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
+        let nookd = try startNookd(bus: bus, scratch: scratch)
+        let music = try PackageProcess("MusicModule", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
+        let renderer = try PackageProcess(
+            "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)],
+            logDirectory: scratch, environment: ["DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11"])
+        let nook = RendererNook(xvfb: xvfb, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
+        let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+            guard let state = try? await nook.state() else { return false }
+            return state.activityCount >= 1 && nook.rendererLog.contains("subscribed (1)")
+        }
+        guard ready else {
+            let logs = nook.logs
+            await nook.stop()
+            throw TestSupportError("nookd, the music module and the renderer did not come up:\n\(logs)")
+        }
+        return nook
+    }
+
+    private static func startNookd(bus: PrivateBus, scratch: URL) throws -> PackageProcess {
+        try PackageProcess(
+            "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
+            logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
+    }
+
+    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: PackageProcess, music: PackageProcess, renderer: PackageProcess) {
+        self.xvfb = xvfb
+        self.bus = bus
+        self.scratch = scratch
+        self.nookd = nookd
+        self.music = music
+        self.renderer = renderer
+    }
+
+    func stop() async {
+        await renderer.stop()
+        await music.stop()
+        await nookd.stop()
+        bus.stop()
+        xvfb.stop()
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    static func with<T>(slowMotion: Double = screenshotSlowMotion, _ body: (RendererNook) async throws -> T) async throws -> T {
+        let nook = try await start(slowMotion: slowMotion)
+        do {
+            let result = try await body(nook)
+            await nook.stop()
+            return result
+        } catch {
+            await nook.stop()
+            throw error
+        }
+    }
+
+    /// Ends nookd by its pid and starts a new one on the same bus and state.
+    func restartNookd() async throws {
+        await nookd.stop()
+        nookd = try Self.startNookd(bus: bus, scratch: scratch)
+    }
+
+    var rendererLog: String { renderer.log }
+    var logs: String { [renderer, nookd, music].map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
+
+    // MARK: The contract, from the test's own connection
+
+    func control(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+        let connection = try await BusConnection.connect(to: .address(bus.address), description: "renderer-test")
+        defer { Task { await connection.close() } }
+        return try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1",
+                                         interface: "org.nook.Nook1.Control", member: member, arguments: arguments,
+                                         timeout: .seconds(20))
+    }
+
+    /// `Control.Open(options)`: the serial of the plan it caused.
+    func open(_ options: [String: DBusValue] = [:]) async throws -> UInt64 {
+        guard case .uint64(let serial)? = try await control("Open", [.vardict(options)]).first else {
+            throw TestSupportError("Open replied without a serial")
+        }
+        return serial
+    }
+
+    func setReduceMotion(_ on: Bool) async throws {
+        let connection = try await BusConnection.connect(to: .address(bus.address), description: "renderer-test")
+        defer { Task { await connection.close() } }
+        _ = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1",
+                                      interface: "org.freedesktop.DBus.Properties", member: "Set",
+                                      arguments: [.string("org.nook.Nook1.Control"), .string("ReduceMotion"), .variant(.bool(on))])
+    }
+
+    struct State: Sendable {
+        var presentation: String
+        var activityCount: Int
+        var serial: UInt64
+    }
+
+    func state() async throws -> State {
+        guard let reply = try await control("GetState").first else { throw TestSupportError("GetState replied with nothing") }
+        let record = try Vardict(reply, at: "state")
+        var state = State(presentation: "", activityCount: 0, serial: 0)
+        if case .string(let p)? = record["presentation"]?.unwrappingVariants { state.presentation = p }
+        if case .array(_, let items)? = record["activities"]?.unwrappingVariants { state.activityCount = items.count }
+        if case .uint64(let s)? = record["serial"]?.unwrappingVariants { state.serial = s }
+        return state
+    }
+
+    // MARK: The renderer's --verbose log
+
+    /// The renderer's log lines of one kind (`plan`, `frame`, `settled`), parsed as key=value.
+    func logLines(_ kind: String) -> [LogLine] {
+        rendererLog.split(separator: "\n").compactMap { LogLine(String($0), kind: kind) }
+    }
+
+    /// Waits for the renderer to log the plan with `serial`.
+    func waitForPlan(serial: UInt64) async throws -> LogLine {
+        let find: @Sendable () -> LogLine? = { self.logLines("plan").first { $0["serial"] == String(serial) } }
+        _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { find() != nil }
+        guard let found = find() else { throw TestSupportError("the renderer never drew plan \(serial):\n\(logs)") }
+        return found
+    }
+
+    /// Waits until the renderer's frames for plan `serial` stop moving.
+    func waitUntilSettled(serial: UInt64, timeout: Duration = .seconds(120)) async throws {
+        let settled = await eventually(timeout: timeout, poll: .milliseconds(50)) {
+            self.logLines("settled").contains { UInt64($0["serial"] ?? "") ?? 0 >= serial }
+        }
+        guard settled else { throw TestSupportError("plan \(serial) never settled on screen:\n\(logs)") }
+    }
+}
+
+/// `nook-renderer: plan serial=12 cause=open ...` as its words.
+struct LogLine: Sendable {
+    let fields: [String: String]
+    let text: String
+
+    init?(_ line: String, kind: String) {
+        let prefix = "nook-renderer: \(kind) "
+        guard line.hasPrefix(prefix) else { return nil }
+        text = line
+        var fields: [String: String] = [:]
+        for word in line.dropFirst(prefix.count).split(separator: " ") {
+            guard let equals = word.firstIndex(of: "=") else { continue }
+            let key = String(word[..<equals])
+            // Repeated keys (one `element=` per shared element) keep the first.
+            if fields[key] == nil { fields[key] = String(word[word.index(after: equals)...]) }
+        }
+        self.fields = fields
+    }
+
+    subscript(key: String) -> String? { fields[key] }
+}
+
+/// A rect as the renderer logs it: `x,y,w,h`.
+struct LoggedRect: Sendable, CustomStringConvertible {
+    var x: Double, y: Double, width: Double, height: Double
+    var midX: Double { x + width / 2 }
+    var midY: Double { y + height / 2 }
+
+    init?(_ text: String?) {
+        guard let parts = text?.split(separator: ",").compactMap({ Double($0) }), parts.count == 4 else { return nil }
+        (x, y, width, height) = (parts[0], parts[1], parts[2], parts[3])
+    }
+
+    var description: String { "\(x),\(y) \(width)x\(height)" }
+
+    /// True when `blob` covers this rect within `tolerance` pixels on every edge.
+    func matches(_ blob: RGBImage.Blob, tolerance: Double = 3) -> Bool {
+        abs(Double(blob.minX) - x) <= tolerance && abs(Double(blob.minY) - y) <= tolerance
+            && abs(Double(blob.maxX + 1) - (x + width)) <= tolerance && abs(Double(blob.maxY + 1) - (y + height)) <= tolerance
+    }
+
+    /// True when `blob` lies inside this rect, give or take `tolerance` pixels.
+    func contains(_ blob: RGBImage.Blob, tolerance: Double = 3) -> Bool {
+        Double(blob.minX) >= x - tolerance && Double(blob.minY) >= y - tolerance
+            && Double(blob.maxX + 1) <= x + width + tolerance && Double(blob.maxY + 1) <= y + height + tolerance
+    }
+}

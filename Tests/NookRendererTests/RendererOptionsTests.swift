@@ -1,0 +1,42 @@
+import Foundation
+import NookTestSupport
+import Testing
+
+/// Bad command lines: nook-renderer exits with status 2 and names the offending option, before
+/// it opens a display or a bus.
+struct RendererOptionsTests {
+    @Test(arguments: [
+        (["--notch", "200"], "--notch: expected WxH in points (e.g. 200x32), got '200'"),
+        (["--notch", "0x32"], "--notch: expected WxH in points (e.g. 200x32), got '0x32'"),
+        (["--slow-motion", "-1"], "--slow-motion: expected a positive number, got '-1'"),
+        (["--slow-motion"], "--slow-motion needs a value"),
+        (["--adress", "unix:path=/x"], "unknown option '--adress'"),
+    ])
+    func badOptionIsNamed(arguments: [String], message: String) async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-options-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let renderer = try PackageProcess("nook-renderer", arguments, logDirectory: scratch, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        #expect(await renderer.waitForExit())
+        #expect(renderer.exitStatus == 2)
+        #expect(renderer.log.contains(message), "\(renderer.log)")
+    }
+
+    /// `--measure-text` needs no display: one table row per sample string, Pango's sizes positive.
+    @Test func measureTextPrintsOneRowPerSample() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-measure-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let renderer = try PackageProcess("nook-renderer", ["--measure-text"], logDirectory: scratch, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        #expect(await renderer.waitForExit())
+        #expect(renderer.exitStatus == 0)
+        let rows = renderer.log.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| string") }
+        #expect(rows.count == 14, "\(renderer.log)")
+        for row in rows {
+            // `| text | where | size | broker w x h | Pango w x h | ...`: Pango's width is not 0.
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let pangoWidth = cells.count > 4 ? Double(cells[4].split(separator: " ").first ?? "") : nil
+            #expect((pangoWidth ?? 0) > 0, "\(row)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NookTestSupport
+
+/// A virtual X server for one test (`Xvfb -displayfd`, so it picks a free display number),
+/// ended by its pid.
+final class XvfbServer: @unchecked Sendable {
+    // @unchecked: the Process is only signalled and waited on, which Foundation allows from
+    // any thread; `display` is immutable.
+    static let screen = (width: 1512, height: 982)
+
+    /// True when Xvfb, xwd and convert are installed (scripts/ensure-deps.sh installs them).
+    static var isAvailable: Bool {
+        ["Xvfb", "xwd", "convert", "xdotool"].allSatisfy { (try? Tools.path(of: $0)) != nil }
+    }
+
+    private let process: Process
+    /// `:N`
+    let display: String
+
+    init() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "Xvfb"))
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Xvfb writes the display number once it accepts connections.
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let number = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !number.isEmpty, Int(number) != nil else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TestSupportError("Xvfb printed no display number")
+        }
+        display = ":" + number
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The top `rows` of the screen as 8-bit RGB (`xwd -root | convert ... rgb:-`).
+    func screenshot(rows: Int = 520, width: Int = XvfbServer.screen.width) async throws -> RGBImage {
+        let script = "xwd -root -silent -display \(display) | convert xwd:- -crop \(width)x\(rows)+0+0 +repage -depth 8 rgb:-"
+        let data = try await Self.output(of: "/bin/sh", ["-c", script])
+        guard data.count == width * rows * 3 else {
+            throw TestSupportError("screenshot: expected \(width * rows * 3) bytes of RGB, got \(data.count)")
+        }
+        return RGBImage(width: width, height: rows, bytes: [UInt8](data))
+    }
+
+    /// Runs an X client against this display (`xdotool`).
+    func run(_ tool: String, _ arguments: [String]) async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        let result = try await Tools.run(tool, arguments, environment: environment)
+        guard result.status == 0 else { throw TestSupportError("\(tool) \(arguments) failed (\(result.status)): \(result.stderr)") }
+    }
+
+    /// A command's stdout as bytes (Tools.run decodes text).
+    private static func output(of executable: String, _ arguments: [String]) async throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let data = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        guard status == 0 else { throw TestSupportError("\(executable) \(arguments) exited with \(status)") }
+        return await data.value
+    }
+}
