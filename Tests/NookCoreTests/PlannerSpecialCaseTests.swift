@@ -27,6 +27,66 @@ private typealias F = PlannerFixture
         #expect(plan.scene.slot(.expanded, owner: "demo/card")?.rect(at: "expanded/0/0")?.width == 320)
     }
 
+    @Test func rule18_reduceMotionChromeDissolvesInsteadOfMorphing() throws {
+        let plan = F.openSong(settings: F.settings(reduceMotion: true))
+        // The chrome changes shape, but does not interpolate: it dissolves on the slots' fade.
+        #expect(plan.chrome.fromRect != plan.chrome.toRect)
+        #expect(plan.chrome.crossFade)
+        #expect(plan.chrome.curve.source.hasPrefix("transition.fade"))
+        let fade = try #require(plan.slots.first { $0.change == .appear }?.curve)
+        #expect(plan.chrome.curve.kind == fade.kind)
+        #expect(plan.chrome.velocity == nil)
+        // On the wire (an addition to the chrome a{sv}) and in the text form.
+        guard case .dictionary(let chrome)? = plan.wireDictionary()["chrome"] else {
+            Issue.record("no chrome dictionary")
+            return
+        }
+        #expect(chrome["cross_fade"] == .bool(true))
+        #expect(Self.chromeLine(plan).hasSuffix(" cross_fade"))
+
+        // Reduce Motion off: the chrome morphs on its spring, and the key is not there.
+        let moving = F.openSong()
+        #expect(!moving.chrome.crossFade)
+        #expect(moving.chrome.curve.source.hasPrefix("transition.convert"))
+        guard case .dictionary(let morph)? = moving.wireDictionary()["chrome"] else {
+            Issue.record("no chrome dictionary")
+            return
+        }
+        #expect(morph["cross_fade"] == nil)
+        #expect(!Self.chromeLine(moving).contains("cross_fade"))
+
+        // A claim with nothing shared dips through hidden: the new shape fades in after the dip.
+        var unmarked = F.songContent()
+        unmarked.compactLeading = F.owned("music/song", F.image())
+        let dip = F.openSong(pill: unmarked, settings: F.settings(reduceMotion: true))
+        #expect(dip.conversion == .viaHidden)
+        #expect(dip.chrome.crossFade)
+        #expect(dip.chrome.curve.delay == dip.chrome.hideDip)
+        #expect(dip.chrome.curve.source.hasPrefix("transition.fade"))
+    }
+
+    static func chromeLine(_ plan: TransitionPlan) -> String {
+        plan.rendering.split(separator: "\n").first { $0.hasPrefix("chrome ") }.map(String.init) ?? ""
+    }
+
+    /// Rule 18 with rule 21: a dissolve interrupted starts from the shape more visible at that
+    /// instant (its destination from half-way on), never from a shape in between.
+    @Test func rule18_anInterruptedDissolveStartsFromAShapeItShows() throws {
+        let reduce = F.settings(reduceMotion: true)
+        let opening = F.openSong(settings: reduce)
+        var open = F.songContent()
+        open.expanded = .activity(F.owned("music/song", F.songExpanded))
+        let fade = opening.chrome.curve.totalDuration
+        for (elapsed, expected) in [(fade * 0.2, opening.chrome.fromRect), (fade * 0.8, opening.chrome.toRect)] {
+            let closing = F.plan(F.scene(.expanded, open, reduce), F.scene(.pill, F.songContent(), reduce), cause: .close,
+                                 serial: 3, settings: reduce, inFlight: InFlightPlan(plan: opening, elapsed: elapsed))
+            #expect(closing.interrupts == opening.serial)
+            #expect(closing.chrome.crossFade)
+            #expect(closing.chrome.fromRect == expected, "\(elapsed) s in")
+            #expect(closing.chrome.velocity == nil)
+        }
+    }
+
     @Test func rule19_freshWindowElementsArriveWithTheirSlots() {
         var open = F.songContent()
         open.expanded = .activity(F.owned("music/song", F.songExpanded))

@@ -29,12 +29,22 @@ struct Interruption {
         return (try? curve.withInitialVelocity(progress)) ?? curve
     }
 
+    /// A running dissolve (rule 18) shows two whole shapes, no shape in between: the new plan
+    /// starts from the more visible one, the running plan's destination once its fade is
+    /// half done, else its origin. A new dissolve takes no velocity: nothing moves.
     func apply(to chrome: inout ChromePlan) {
         let running = plan.chrome
-        let now = sample(from: running.fromRect, to: running.toRect, on: running.curve)
         let progress = running.curve.value(at: elapsed)
+        if running.crossFade {
+            let landed = progress >= 0.5
+            chrome.fromRect = landed ? running.toRect : running.fromRect
+            chrome.fromRadius = landed ? running.toRadius : running.fromRadius
+            return
+        }
+        let now = sample(from: running.fromRect, to: running.toRect, on: running.curve)
         chrome.fromRect = now.rect
         chrome.fromRadius = RectMath.lerp(running.fromRadius, running.toRadius, progress)
+        guard !chrome.crossFade else { return }
         chrome.velocity = now.velocity
         chrome.curve = Self.continuing(chrome.curve, velocity: now.velocity, from: chrome.fromRect, to: chrome.toRect)
     }

@@ -11,6 +11,7 @@ extension TransitionPlan {
         var chromeLine = "chrome \(PlanText.rect(chrome.fromRect)) r\(PlanText.number(chrome.fromRadius))"
             + " -> \(PlanText.rect(chrome.toRect)) r\(PlanText.number(chrome.toRadius))"
         if let dip = chrome.hideDip { chromeLine += " hide_dip \(PlanText.number(dip))" }
+        if chrome.crossFade { chromeLine += " cross_fade" }
         lines.append(chromeLine)
         lines.append("  curve \(PlanText.curve(chrome.curve))")
         if let velocity = chrome.velocity { lines.append("  velocity \(PlanText.velocity(velocity))") }

@@ -2,7 +2,7 @@ extension TransitionPlan {
     /// The contract's plan `a{sv}`, key for key, as `PropValue`s NookBus turns into D-Bus
     /// values mechanically (`.uint` -> t, `.double` -> d, `.structure` -> (dddd), arrays of
     /// dictionaries -> aa{sv}). Additions to the contract: `reveals` (rule 11), chrome
-    /// `velocity` and `hide_dip`, slot `path`, and the scene's `presentation`, `chrome` and
+    /// `velocity`, `hide_dip` and `cross_fade` (rule 18, present only when true), slot `path`, and the scene's `presentation`, `chrome` and
     /// `capsules`.
     /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
     ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
@@ -15,6 +15,8 @@ extension TransitionPlan {
         ]
         if let velocity = chrome.velocity { chromeEntry["velocity"] = Self.wire(velocity) }
         if let dip = chrome.hideDip { chromeEntry["hide_dip"] = .double(dip) }
+        // Only under Reduce Motion, so plans without it keep their exact keys.
+        if chrome.crossFade { chromeEntry["cross_fade"] = .bool(true) }
 
         let elementEntries: [PropValue] = elements.map { element in
             var entry: [String: PropValue] = [

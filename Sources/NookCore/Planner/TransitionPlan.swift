@@ -86,10 +86,13 @@ public struct ChromePlan: Hashable, Sendable {
     public var velocity: RectVelocity?
     /// Seconds spent at `hidden` when `conversion` is `via_hidden` (rule 13), else nil.
     public var hideDip: Double?
+    /// Rule 18 (Reduce Motion): the outline does not interpolate; the from-shape fades out and
+    /// the to-shape fades in on `curve` (the slots' fade). An addition to the contract.
+    public var crossFade: Bool
 
     public init(
         fromRect: Rect, toRect: Rect, fromRadius: Double, toRadius: Double, curve: Curve, velocity: RectVelocity? = nil,
-        hideDip: Double? = nil
+        hideDip: Double? = nil, crossFade: Bool = false
     ) {
         self.fromRect = fromRect
         self.toRect = toRect
@@ -98,6 +101,7 @@ public struct ChromePlan: Hashable, Sendable {
         self.curve = curve
         self.velocity = velocity
         self.hideDip = hideDip
+        self.crossFade = crossFade
     }
 }
 

@@ -312,8 +312,24 @@ struct PlanBuilder {
     func chromePlan() -> ChromePlan {
         let from = rebuiltInPlace ? after.layout.chrome : before.layout.chrome
         let to = after.layout.chrome
+        guard settings.reduceMotion else {
+            return ChromePlan(fromRect: from.rect, toRect: to.rect, fromRadius: from.cornerRadius, toRadius: to.cornerRadius,
+                              curve: chromeCurve, hideDip: hideDip)
+        }
         return ChromePlan(fromRect: from.rect, toRect: to.rect, fromRadius: from.cornerRadius, toRadius: to.cornerRadius,
-                          curve: chromeCurve, hideDip: hideDip)
+                          curve: reduceMotionChromeCurve, hideDip: hideDip, crossFade: true)
+    }
+
+    /// Rule 18: a growing chrome is motion, so under Reduce Motion the chrome dissolves from
+    /// one shape to the other on the slots' fade, after the hide dip when there is one. A
+    /// chrome that would not have animated (`animate: false`, a window rebuilt in place)
+    /// still changes at once.
+    var reduceMotionChromeCurve: Curve {
+        if case .none = chromeCurve.kind { return chromeCurve }
+        guard let dip = hideDip else { return fadeCurve }
+        guard var delayed = try? fadeCurve.withDelay(fadeCurve.delay + dip) else { return fadeCurve }
+        delayed.source += ", after motion.hideDip"
+        return delayed
     }
 
     // MARK: Steps 4-6: surfaces
