@@ -3,15 +3,38 @@ import NookCore
 /// What a renderer draws at one instant: the chrome, then items in painter's order. Produced
 /// by `PlanPresenter.frame(at:)` from the plans received so far; a toolkit only paints it.
 /// Rects are in display points, relative to the top-left of the display.
+///
+/// ## Painting the chrome
+/// Paint `chromeLayers` in order, each shape filled black at its own `opacity`, before the
+/// items. Outside a Reduce Motion dissolve that is just `chrome`, opaque. During one (the
+/// plan's `chrome.cross_fade`, rule 18) `chrome` is the destination shape and `fadingChrome`
+/// the source shape, and the model has already chosen their opacities so that nothing is
+/// ever half-transparent where they overlap: the larger shape (by area) carries the
+/// dissolve (the destination at `p`, the source at `1 - p`) and the smaller one stays
+/// opaque; `chromeLayers` puts the less opaque shape first, so the opaque one is painted on
+/// top of it. Nook shapes are nested (all hang from the top edge, centred), so the overlap is
+/// the smaller shape and the dissolve shows only in the ring between the two.
 public struct DisplayList: Hashable, Sendable {
-    /// The nook's black shape, or nil while hidden.
+    /// The nook's black shape (the destination during a dissolve), or nil while hidden.
     public var chrome: ChromeShape?
+    /// During a Reduce Motion dissolve, the shape the chrome dissolves from; else nil.
+    public var fadingChrome: ChromeShape?
     /// Everything inside (and, for capsules, beside) the chrome, back to front.
     public var items: [DrawItem]
 
-    public init(chrome: ChromeShape? = nil, items: [DrawItem] = []) {
+    public init(chrome: ChromeShape? = nil, fadingChrome: ChromeShape? = nil, items: [DrawItem] = []) {
         self.chrome = chrome
+        self.fadingChrome = fadingChrome
         self.items = items
+    }
+
+    /// The chrome shapes to fill black, in painting order (see "Painting the chrome").
+    public var chromeLayers: [ChromeShape] {
+        switch (fadingChrome, chrome) {
+        case (nil, nil): []
+        case (let only?, nil), (nil, let only?): [only]
+        case (let fading?, let destination?): fading.opacity <= destination.opacity ? [fading, destination] : [destination, fading]
+        }
     }
 }
 
@@ -19,10 +42,13 @@ public struct DisplayList: Hashable, Sendable {
 public struct ChromeShape: Hashable, Sendable {
     public var rect: Rect
     public var radius: Double
+    /// 0...1; below 1 only during a Reduce Motion dissolve. Clips ignore it.
+    public var opacity: Double
 
-    public init(rect: Rect, radius: Double) {
+    public init(rect: Rect, radius: Double, opacity: Double = 1) {
         self.rect = rect
         self.radius = radius
+        self.opacity = opacity
     }
 }
 

@@ -23,6 +23,79 @@ private typealias F = PlanFixture
         #expect(presenter.chromeRect(at: 10 + plan.duration + 0.001) == chrome.toRect)
     }
 
+    /// Rule 18: under Reduce Motion the planner's plans dissolve the chrome. Every frame shows
+    /// the from-shape, the to-shape or both, never a shape in between; while both show, the
+    /// smaller one is opaque on top of the larger one's fade, so nothing is half-transparent
+    /// where they overlap; the new scene is clipped to the destination.
+    @Test func reduceMotionChromeNeverHasAnInBetweenRect() throws {
+        let settings = F.settings(reduceMotion: true)
+        let pill = F.scene(.pill, F.song(), settings)
+        let expanded = F.scene(.expanded, F.song(expanded: F.songExpanded), settings)
+        let opening = F.plan(pill, expanded, cause: .open, settings: settings)
+        let closing = F.plan(expanded, pill, cause: .close, serial: 3, settings: settings)
+        for (plan, from) in [(opening, pill), (closing, expanded)] {
+            #expect(plan.chrome.fromRect != plan.chrome.toRect)
+            var presenter = PlanPresenter()
+            try presenter.receive(F.wire(F.subscribe(from, settings: settings)), at: 0)
+            try presenter.receive(F.wire(plan), at: 10)
+            let ends = [plan.chrome.fromRect, plan.chrome.toRect]
+            var bothShown = 0
+            var t = 0.0
+            while t <= plan.duration + 0.05 {
+                let frame = presenter.frame(at: 10 + t, unixTime: 0)
+                let shapes = [frame.chrome, frame.fadingChrome].compactMap { $0 }
+                #expect(!shapes.isEmpty, "no chrome at \(t)")
+                for shape in shapes { #expect(ends.contains(shape.rect), "\(plan.cause) at \(t): chrome at \(shape.rect)") }
+                if let destination = frame.chrome, let source = frame.fadingChrome {
+                    bothShown += 1
+                    #expect(destination.rect == plan.chrome.toRect && source.rect == plan.chrome.fromRect)
+                    let layers = frame.chromeLayers
+                    let smaller = destination.rect.width * destination.rect.height < source.rect.width * source.rect.height ? destination : source
+                    #expect(layers.last == smaller && smaller.opacity == 1, "\(plan.cause) at \(t): \(layers)")
+                    #expect(layers[0].opacity > 0 && layers[0].opacity < 1)
+                    for item in frame.items where item.clip != nil && plan.scene.nodes.contains(where: { $0.path == item.path }) {
+                        #expect(item.clip == ChromeShape(rect: destination.rect, radius: destination.radius), "\(item.path)")
+                    }
+                }
+                t += 1.0 / 240
+            }
+            #expect(bothShown > 3, "\(plan.cause): the dissolve was never seen")
+            let rest = presenter.frame(at: 10 + plan.duration + 0.01, unixTime: 0)
+            #expect(rest.chrome?.rect == plan.chrome.toRect && rest.fadingChrome == nil && rest.chrome?.opacity == 1)
+        }
+        // The same plans without Reduce Motion morph through in-between rects, as before.
+        let morph = F.plan(F.scene(.pill, F.song()), F.scene(.expanded, F.song(expanded: F.songExpanded)), cause: .open)
+        let presenter = try F.presenter(playing: morph, from: F.scene(.pill, F.song()))
+        let halfway = presenter.frame(at: 10.1, unixTime: 0)
+        #expect(halfway.fadingChrome == nil)
+        #expect(F.isStrictlyBetween(try #require(halfway.chrome).rect, morph.chrome.fromRect, morph.chrome.toRect))
+    }
+
+    /// A dissolve interrupted starts from the shape presented (its origin before half-way):
+    /// the interrupting dissolve shows that shape and its own destination, nothing else.
+    @Test func anInterruptedDissolveStartsFromThePresentedShape() throws {
+        let settings = F.settings(reduceMotion: true)
+        let pill = F.scene(.pill, F.song(), settings)
+        let expanded = F.scene(.expanded, F.song(expanded: F.songExpanded), settings)
+        let opening = F.plan(pill, expanded, cause: .open, settings: settings)
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(F.subscribe(pill, settings: settings)), at: 0)
+        try presenter.receive(F.wire(opening), at: 10)
+        let early = opening.chrome.curve.totalDuration * 0.2
+        let closing = F.plan(expanded, pill, cause: .close, serial: 3, settings: settings,
+                             inFlight: InFlightPlan(plan: opening, elapsed: early))
+        try presenter.receive(F.wire(closing), at: 10 + early)
+        #expect(presenter.chromeRect(at: 10 + early) == opening.chrome.fromRect)
+        var t = 0.0
+        while t <= closing.duration + 0.05 {
+            let frame = presenter.frame(at: 10 + early + t, unixTime: 0)
+            for shape in [frame.chrome, frame.fadingChrome].compactMap({ $0 }) {
+                #expect(shape.rect == opening.chrome.fromRect, "at \(t): \(shape.rect)")
+            }
+            t += 1.0 / 240
+        }
+    }
+
     @Test func isAnimatingOnlyWhileACurveMoves() throws {
         let (pill, _, plan) = F.openSong()
         let presenter = try F.presenter(playing: plan, from: pill, at: 10)

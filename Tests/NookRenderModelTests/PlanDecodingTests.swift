@@ -37,6 +37,7 @@ private typealias F = PlanFixture
         }),
         ("elements.0.to_path", openWire { editItem(&$0["elements"], 0) { $0["to_path"] = nil } }),
         ("slots.1.curve.points", openWire { editItem(&$0["slots"], 1) { editRecord(&$0["curve"]) { $0["points"] = .structure([.double(0.2)]) } } }),
+        ("chrome.cross_fade", openWire { editRecord(&$0["chrome"]) { $0["cross_fade"] = .string("yes") } }),
         ("scene.nodes.1.rect", openWire { editRecord(&$0["scene"]) { editItem(&$0["nodes"], 1) { $0["rect"] = nil } } }),
         ("(argument)", .string("not a plan")),
     ]

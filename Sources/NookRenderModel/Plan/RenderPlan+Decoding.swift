@@ -30,7 +30,8 @@ extension RenderPlan {
             fromRadius: max(0, try chromeFields.double("from_radius", default: 0)),
             toRadius: max(0, try chromeFields.double("to_radius", default: 0)),
             curve: try PlanCurve(wire: chromeFields.record("curve"), warnings: &warnings),
-            hideDip: hideDip.flatMap { $0 > 0 ? $0 : nil })
+            hideDip: hideDip.flatMap { $0 > 0 ? $0 : nil },
+            crossFade: try chromeFields.bool("cross_fade", default: false))
 
         var elements: [ElementTrip] = []
         for entry in try plan.records("elements") {

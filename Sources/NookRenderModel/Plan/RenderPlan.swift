@@ -28,7 +28,7 @@ struct RenderPlan: Hashable, Sendable {
     }
 }
 
-/// The chrome's morph.
+/// The chrome's morph (or, with `crossFade`, its dissolve).
 struct ChromeMove: Hashable, Sendable {
     var fromRect: Rect
     var toRect: Rect
@@ -37,6 +37,8 @@ struct ChromeMove: Hashable, Sendable {
     var curve: PlanCurve
     /// Seconds at `hidden` before growing (`via_hidden`, rule 13), else nil.
     var hideDip: Double?
+    /// Rule 18: dissolve from the from-shape to the to-shape on `curve`, never in between.
+    var crossFade = false
 }
 
 /// One shared element's trip (the plan's `elements` entry).

@@ -9,6 +9,8 @@ import NookCore
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
 /// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
 /// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
+/// During a Reduce Motion dissolve the leaving content (step 3) is clipped to the shape
+/// fading out and the new scene (step 4) to the destination.
 struct FrameBuilder {
     let playback: Playback
     let previous: RenderScene
@@ -36,8 +38,13 @@ struct FrameBuilder {
     mutating func build() -> DisplayList {
         // Locals, so the closures below do not capture `self` while `draw` mutates it.
         let playback = playback, plan = plan, scene = scene, previous = previous, time = time
-        let chrome = playback.visibleChrome(at: time)
+        let layers = playback.chromeLayers(at: time)
         let chromeShape = playback.chrome(at: time)
+        // Content is clipped to the chrome's outline, never its opacity. During a dissolve
+        // (rule 18) leaving content stays inside the shape it leaves with, and the new scene
+        // inside the destination; each fades with its slot.
+        let chrome = layers.destination.map(Self.outline) ?? layers.fading.map(Self.outline)
+        let leavingClip = layers.fading.map(Self.outline) ?? chrome
         let travelling = playback.travellingElements.filter { $0.curve.isMoving(at: time) }
         let hideSources = playback.travellingElements.filter(\.hideSource)
 
@@ -69,7 +76,7 @@ struct FrameBuilder {
                 fade *= 1 - removal.curve.fraction(at: time)
             }
             return fade
-        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenOld)
+        }, clip: leavingClip, scaled: false, sharedKey: nil, hidden: hiddenOld)
 
         // Step 4: the new scene.
         let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -92,8 +99,11 @@ struct FrameBuilder {
         if !onlyCapsules {
             for element in travelling { drawTravelling(element, chrome: chromeShape) }
         }
-        return DisplayList(chrome: chrome, items: items)
+        return DisplayList(chrome: layers.destination, fadingChrome: layers.fading, items: items)
     }
+
+    /// A chrome shape as a clip: its outline, whatever its opacity.
+    static func outline(_ shape: ChromeShape) -> ChromeShape { ChromeShape(rect: shape.rect, radius: shape.radius) }
 
     // MARK: Steps
 

@@ -44,7 +44,12 @@ import NookCore
 /// the old node fades out and the new one in, both at the moving rect. `hide_source` hides
 /// the node at `from_path` for the whole plan (the pill copy while the peek is open).
 /// Layout `style` entries run opacity, scale and colours from the old node's look.
-/// Reduce Motion: elements do not travel and layout moves jump; only fades remain.
+/// Reduce Motion: elements do not travel and layout moves jump; only fades remain. A plan
+/// whose chrome says `cross_fade` (rule 18) dissolves the chrome instead of morphing it:
+/// `chrome` is the destination shape and `fadingChrome` the origin, with opacities set for
+/// painting (see `DisplayList`); leaving content is clipped to the origin, the new scene to
+/// the destination. Interrupted, a dissolve hands over the shape presented: its origin
+/// until half-way, then its destination (also what `chromeRect(at:)` answers).
 ///
 /// ## Variants and classes (rule 23)
 /// Each node's drawing utilities apply at rest (`opacity-50`, `bg-white/10` as a rounded

@@ -32,9 +32,12 @@ struct Playback: Hashable, Sendable {
 
     /// The chrome's shape at `t`, possibly empty (hidden). Via a hide dip the chrome drops to
     /// its hidden point at once, stays there for the dip, then grows into the destination.
+    /// A dissolve (rule 18) presents its origin until half-way, then its destination: that is
+    /// the shape an interrupting plan starts from and the one hit-testing uses.
     func chrome(at t: Double) -> ChromeShape {
         let move = plan.chrome
         if let dip = move.hideDip, t < dip { return chromeOrigin }
+        if move.crossFade { return move.curve.fraction(at: t) >= 0.5 ? chromeDestination : chromeOrigin }
         let from = chromeOrigin
         let p = move.curve.progress(at: t)
         let rect = Self.lerp(from.rect, move.toRect, p)
@@ -51,17 +54,53 @@ struct Playback: Hashable, Sendable {
         return chromeStart ?? ChromeShape(rect: move.fromRect, radius: move.fromRadius)
     }
 
-    /// Points per second (of plan time) of each chrome rect component at `t`.
+    var chromeDestination: ChromeShape {
+        ChromeShape(rect: Self.nonNegative(plan.chrome.toRect), radius: max(0, plan.chrome.toRadius))
+    }
+
+    /// Points per second (of plan time) of each chrome rect component at `t`; a dissolve
+    /// never moves.
     func chromeVelocity(at t: Double) -> [Double] {
-        Self.velocity(from: chromeOrigin.rect, to: plan.chrome.toRect, progressVelocity: plan.chrome.curve.velocity(at: t))
+        if plan.chrome.crossFade { return [0, 0, 0, 0] }
+        return Self.velocity(from: chromeOrigin.rect, to: plan.chrome.toRect, progressVelocity: plan.chrome.curve.velocity(at: t))
     }
 
     /// The chrome to draw at `t`: nil while hidden (an empty shape, the dip, or a finished hide).
     func visibleChrome(at t: Double) -> ChromeShape? {
         if isHiddenAtRest && t >= plan.chrome.curve.totalDuration { return nil }
-        let shape = chrome(at: t)
-        return shape.rect.width > 0 && shape.rect.height > 0 ? shape : nil
+        return Self.visible(chrome(at: t))
     }
+
+    /// What `DisplayList.chrome` and `fadingChrome` hold at `t`. A morph is one shape, and so
+    /// is a dissolve before it starts (its origin) and once it ends (its destination). A
+    /// dissolve (rule 18) is the destination fading in over the origin fading out, neither
+    /// ever in between; where they overlap nothing may show through, so the smaller shape
+    /// (nested in the larger one) stays opaque and the larger one carries the dissolve.
+    func chromeLayers(at t: Double) -> (destination: ChromeShape?, fading: ChromeShape?) {
+        guard plan.chrome.crossFade else { return (visibleChrome(at: t), nil) }
+        if isHiddenAtRest && t >= plan.chrome.curve.totalDuration { return (nil, nil) }
+        let from = Self.visible(chromeOrigin), to = Self.visible(chromeDestination)
+        let p = plan.chrome.curve.fraction(at: t)
+        if p >= 1 || from == to { return (to, nil) }
+        if p <= 0 { return (from, nil) }
+        guard var destination = to, var source = from else {
+            return (to.map { Self.faded($0, p) }, from.map { Self.faded($0, 1 - p) })
+        }
+        if Self.area(destination) <= Self.area(source) {
+            source.opacity = 1 - p
+        } else {
+            destination.opacity = p
+        }
+        return (destination, source)
+    }
+
+    static func visible(_ shape: ChromeShape) -> ChromeShape? { shape.rect.width > 0 && shape.rect.height > 0 ? shape : nil }
+
+    static func faded(_ shape: ChromeShape, _ opacity: Double) -> ChromeShape {
+        ChromeShape(rect: shape.rect, radius: shape.radius, opacity: opacity)
+    }
+
+    static func area(_ shape: ChromeShape) -> Double { shape.rect.width * shape.rect.height }
 
     // MARK: Elements, layout and slots
 
@@ -115,7 +154,7 @@ struct Playback: Hashable, Sendable {
     mutating func continueFrom(_ previous: Playback, at previousTime: Double) {
         let presented = previous.chrome(at: previousTime)
         chromeStart = presented
-        if plan.chrome.hideDip == nil {
+        if plan.chrome.hideDip == nil, !plan.chrome.crossFade {
             plan.chrome.curve.takeOver(Self.progressVelocity(
                 previous.chromeVelocity(at: previousTime), from: presented.rect, to: plan.chrome.toRect))
         }
