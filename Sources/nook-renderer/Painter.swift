@@ -2,7 +2,7 @@ import CGtk
 import NookCore
 import NookRenderModel
 
-/// Paints a `DisplayList` with Cairo: the chrome, then each item in painter's order, each in
+/// Paints a `DisplayList` with Cairo: the chrome (`chromeLayers`), then each item in painter's order, each in
 /// its clip and opacity group. Knows nothing about plans or time beyond what the list says.
 ///
 /// Coordinates: the list is in display points; `origin` is where the window's top-left sits
@@ -17,9 +17,11 @@ struct Painter {
     func paint(_ list: DisplayList, on cr: OpaquePointer) {
         cairo_save(cr)
         cairo_translate(cr, -origin.x, -origin.y)
-        if let chrome = list.chrome {
-            Self.chromePath(chrome, on: cr)
-            cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        // One opaque shape, or during a Reduce Motion dissolve two, in the order the model
+        // gives: the fading larger shape first, the opaque smaller one over it.
+        for shape in list.chromeLayers where shape.opacity > 0.001 {
+            Self.chromePath(shape, on: cr)
+            cairo_set_source_rgba(cr, 0, 0, 0, min(shape.opacity, 1))
             cairo_fill(cr)
         }
         for item in list.items where item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 {

@@ -1,12 +1,16 @@
 import NookBus
 
-/// One line per plan for `--verbose`: serial, cause, presentations, and each moving shared
-/// element's rects. Tests read these lines; nothing else depends on them.
+/// One line per plan for `--verbose`: serial, cause, presentations, the chrome's rects (and
+/// whether it dissolves), and each moving shared element's rects. Tests read these lines; nothing else depends on them.
 enum PlanSummary {
     static func line(_ plan: DBusValue, source: String) -> String {
         guard let record = try? Vardict(plan, at: "plan") else { return "plan (not an a{sv}: \(plan.signature)) from \(source)" }
         var line = "plan serial=\(number(record["serial"])) cause=\(text(record["cause"])) from=\(text(record["from"]))"
             + " to=\(text(record["to"])) reduce_motion=\(text(record["reduce_motion"])) via=\(source)"
+        if let value = record["chrome"]?.unwrappingVariants, let chrome = try? Vardict(value, at: "chrome") {
+            line += " chrome_from=\(rect(chrome["from_rect"])) chrome_to=\(rect(chrome["to_rect"]))"
+                + " chrome_cross_fade=\(text(chrome["cross_fade"]))"
+        }
         if case .array(_, let elements)? = record["elements"]?.unwrappingVariants {
             for element in elements {
                 guard let fields = try? Vardict(element, at: "element") else { continue }

@@ -111,7 +111,8 @@ final class Renderer {
         cairo_paint(cr)
         cairo_restore(cr)
         Painter(origin: .zero, unixTime: unixTime, images: images, text: text).paint(list, on: cr)
-        let chrome = list.chrome?.rect
+        // While the chrome dissolves into hidden only the fading shape is left to take input.
+        let chrome = (list.chrome ?? list.fadingChrome)?.rect
         if chrome != lastChrome {
             nook.acceptInput(in: chrome)
             lastChrome = chrome
@@ -123,10 +124,12 @@ final class Renderer {
         logFrame(list, at: now)
     }
 
-    /// `--verbose`: the chrome's and each shared element's rect, whenever they change.
+    /// `--verbose`: the chrome's (and a dissolving chrome's source) and each shared element's
+    /// rect, whenever they change.
     private func logFrame(_ list: DisplayList, at time: Double) {
         guard Log.verbose else { return }
         var line = "chrome=" + (list.chrome.map { Self.format($0.rect) } ?? "-")
+        if let fading = list.fadingChrome { line += " fading_chrome=\(Self.format(fading.rect))" }
         for item in list.items {
             if let key = item.sharedKey { line += " shared=\(key)@\(Self.format(item.rect))" }
         }

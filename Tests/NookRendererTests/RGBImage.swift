@@ -24,6 +24,36 @@ struct RGBImage: Sendable {
         var description: String { "\(minX),\(minY) \(width)x\(height) (\(count) px)" }
     }
 
+    /// The bounding box of the black chrome: every pixel clearly darker than the window's
+    /// neutral background (nook-renderer's `NookWindow.neutralBackground`, about 41, 43, 48,
+    /// painted where a window cannot be transparent, as on Xvfb). A chrome fading in or out
+    /// darkens the background it lies on, so it counts once it is `margin` below it; content
+    /// (white text, the magenta cover) is lighter than the background and never counts.
+    /// Only the window's rows count: they start at the top and end where the left edge stops
+    /// being background (below the window is the bare root window).
+    func chromeBox(margin: Int = 15) -> Blob? {
+        let background = 41 + 43 + 48
+        func sum(_ index: Int) -> Int { Int(bytes[index * 3]) + Int(bytes[index * 3 + 1]) + Int(bytes[index * 3 + 2]) }
+        var windowRows = 0
+        while windowRows < height, abs(sum(windowRows * width) - background) <= margin { windowRows += 1 }
+        var box: Blob?
+        for index in 0..<(width * windowRows) {
+            let offset = index * 3
+            let sum = Int(bytes[offset]) + Int(bytes[offset + 1]) + Int(bytes[offset + 2])
+            guard sum < background - margin else { continue }
+            let x = index % width, y = index / width
+            if var found = box {
+                found.minX = min(found.minX, x); found.maxX = max(found.maxX, x)
+                found.minY = min(found.minY, y); found.maxY = max(found.maxY, y)
+                found.count += 1
+                box = found
+            } else {
+                box = Blob(minX: x, minY: y, maxX: x, maxY: y, count: 1)
+            }
+        }
+        return box
+    }
+
     /// Every cover-coloured patch of at least `minimum` pixels, largest first (4-connected).
     func coverBlobs(minimum: Int = 30) -> [Blob] {
         var matches = [Bool](repeating: false, count: width * height)

@@ -78,6 +78,22 @@ struct RendererScreenshotTests {
                     #expect(ends.contains { $0.contains(blob) }, "screenshot \(index): cover at \(blob), neither within \(start) nor \(end)")
                 }
             }
+            // The chrome dissolves (the plan's chrome.cross_fade): each screenshot shows it at
+            // the plan's from_rect or to_rect (the larger shape once its fade shows), never at a
+            // size in between.
+            #expect(plan["chrome_cross_fade"] == "true", "\(plan.text)")
+            let chromeFrom = try #require(LoggedRect(plan["chrome_from"]), "\(plan.text)")
+            let chromeTo = try #require(LoggedRect(plan["chrome_to"]), "\(plan.text)")
+            #expect(before.chromeBox().map { chromeFrom.matches($0, tolerance: 2) } == true, "pill chrome: \(String(describing: before.chromeBox()))")
+            #expect(after.chromeBox().map { chromeTo.matches($0, tolerance: 2) } == true, "home chrome: \(String(describing: after.chromeBox()))")
+            var sizes: Set<String> = []
+            for (index, shot) in shots.enumerated() {
+                let box = try #require(shot.chromeBox(), "screenshot \(index): no chrome")
+                sizes.insert(box.description)
+                #expect(chromeFrom.matches(box, tolerance: 2) || chromeTo.matches(box, tolerance: 2),
+                        "screenshot \(index): chrome at \(box), neither \(chromeFrom) nor \(chromeTo)")
+            }
+            print("reduce motion: \(shots.count) screenshots, chrome boxes seen: \(sizes.sorted())")
         }
     }
 
