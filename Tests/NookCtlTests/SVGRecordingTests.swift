@@ -134,6 +134,54 @@ import Testing
         #expect(widths.contains(SVGText.number(tour[1].chrome.toRect.width)))
     }
 
+    /// Rule 18: with Reduce Motion the plans' chrome says `cross_fade`, and the recording
+    /// shows two whole shapes dissolving (`#chrome` the destination, `#chrome-fading` the
+    /// source, opacity tracks) instead of a rect that grows: every x, y, width, height and
+    /// corner radius either rect ever takes is an end of some plan's chrome.
+    @Test func reduceMotionChromeDissolvesWithNoShapeInBetween() throws {
+        typealias F = PlanFixture
+        let reduce = PlannerSettings(display: F.laptop, reduceMotion: true)
+        func scene(_ presentation: Presentation, _ content: SceneContent) -> PlannerScene {
+            PlannerScene(presentation: presentation, content: content, settings: reduce)
+        }
+        let pill = scene(.pill, F.pillContent), open = scene(.expanded, F.openContent)
+        let plans = [
+            F.plan(scene(.hidden, SceneContent()), pill, .show, serial: 1, settings: reduce),
+            F.plan(pill, open, .open, serial: 2, settings: reduce),
+            F.plan(open, pill, .close, serial: 3, settings: reduce),
+        ]
+        #expect(plans.allSatisfy { $0.chrome.crossFade })
+        let elements = try parse(SVGRecording(plans: F.recorded(plans)).document)
+        let chrome = try #require(elements.first { $0.attributes["id"] == "chrome" })
+        let fading = try #require(elements.first { $0.attributes["id"] == "chrome-fading" })
+        func values(_ rect: Element, _ attribute: String) -> [String] {
+            rect.animate(attribute)?.attributes["values"]?.split(separator: ";").map(String.init) ?? [rect.attributes[attribute] ?? "?"]
+        }
+        let ends: [String: Set<String>] = [
+            "x": Set(plans.flatMap { [$0.chrome.fromRect.x, $0.chrome.toRect.x] }.map(SVGText.number)),
+            "y": Set(plans.flatMap { [$0.chrome.fromRect.y, $0.chrome.toRect.y] }.map(SVGText.number)),
+            "width": Set(plans.flatMap { [$0.chrome.fromRect.width, $0.chrome.toRect.width] }.map(SVGText.number)),
+            "height": Set(plans.flatMap { [$0.chrome.fromRect.height, $0.chrome.toRect.height] }.map(SVGText.number)),
+            "rx": Set(plans.flatMap { [$0.chrome.fromRadius, $0.chrome.toRadius] }.map(SVGText.number)),
+        ]
+        for rect in [chrome, fading] {
+            for (attribute, allowed) in ends {
+                for value in values(rect, attribute) {
+                    #expect(allowed.contains(value), "#\(rect.attributes["id"] ?? "") \(attribute) = \(value), not an end of any plan's chrome")
+                }
+            }
+        }
+        // The open's destination (larger) fades in; the close's source (larger) fades out.
+        let opacities = values(fading, "opacity").compactMap(Double.init) + values(chrome, "opacity").compactMap(Double.init)
+        #expect(opacities.contains { $0 > 0.2 && $0 < 0.8 }, "no dissolve: \(opacities)")
+        #expect(values(chrome, "width").contains(SVGText.number(plans[1].chrome.toRect.width)))
+        #expect(values(fading, "width").contains(SVGText.number(plans[2].chrome.fromRect.width)))
+        #expect(PlanExplanation.text(F.wire(plans[1])).contains("the chrome dissolves"))
+        #expect(!PlanExplanation.text(F.wire(tour[1])).contains("the chrome dissolves"))
+        // Without Reduce Motion there is no second shape.
+        #expect(!svg.contains("chrome-fading"))
+    }
+
     @Test func slotsFadeAndTheTimelineLabelsEachPlan() throws {
         let elements = try parse(svg)
         let slots = elements.filter { $0.attributes["data-slot"] != nil }

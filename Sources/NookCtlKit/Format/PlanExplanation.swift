@@ -65,6 +65,9 @@ public enum PlanExplanation {
         }
         if plan.bool("fresh_window") { lines.append("  a rebuilt window: elements arrive with their slots, nothing moves (rule 19)") }
         if plan.bool("reduce_motion") { lines.append("  Reduce Motion is on: nothing moves, slots only fade (rule 18)") }
+        if plan.record("chrome").bool("cross_fade") {
+            lines.append("  the chrome dissolves from its old shape to its new one instead of morphing (rule 18)")
+        }
         let interrupts = plan.uint("interrupts")
         if interrupts != 0 { lines.append("  interrupts plan #\(interrupts): moves start from where things are now (rule 21)") }
         return lines

@@ -1,5 +1,10 @@
+import NookCore
+
 /// Step 2 of `SVGRecording`: the chrome and its clip.
 extension Canvas {
+    /// True when some plan dissolves its chrome (`chrome.cross_fade`, Reduce Motion): the
+    /// document then carries a second chrome rect for the shape fading out.
+    var hasDissolves: Bool { entries.contains { $0.plan.record("chrome").bool("cross_fade") } }
 
     struct RectTracks {
         var x = Track(), y = Track(), width = Track(), height = Track(), radius = Track(), opacity = Track()
@@ -16,6 +21,13 @@ extension Canvas {
             let fromRadius = chrome.double("from_radius") ?? previousRadius
             let toRadius = chrome.double("to_radius") ?? fromRadius
             let curve = WireCurve.curve(chrome.record("curve"))
+            if chrome.bool("cross_fade") {
+                let dissolve = Dissolve(entry: entry, from: from, fromRadius: fromRadius, to: to, toRadius: toRadius, curve: curve)
+                dissolve.drawDestination(on: &tracks, frameRate: frameRate)
+                previous = to
+                previousRadius = toRadius
+                continue
+            }
             let begin = entry.start + entry.dip
             tracks.x.jump(at: entry.start, to: from.x)
             tracks.y.jump(at: entry.start, to: from.y)
@@ -61,5 +73,92 @@ extension Canvas {
             + SVGText.animate("rx", tracks.radius, total: total)
         if fill != nil { body += SVGText.animate("opacity", tracks.opacity, total: total) }
         return "<rect" + SVGText.attributes(attributes) + (body.isEmpty ? "/>" : ">" + body + "</rect>")
+    }
+}
+
+/// A chrome that dissolves (`chrome.cross_fade`, rule 18) instead of morphing: the `#chrome`
+/// rect (and the clip) jumps to the destination shape when the plan starts, and
+/// `#chrome-fading` to the source shape; neither ever takes a shape in between. Their
+/// opacities follow the renderer's rule: the larger shape carries the fade (the destination
+/// in at `p`, the source out at `1 - p`), the smaller one stays opaque until the fade ends,
+/// so nothing is half-transparent where the two overlap. A `via_hidden` plan dissolves from
+/// nothing (the chrome drops to hidden at once).
+struct Dissolve {
+    let entry: RecordingTimeline.Entry
+    let from: WireRect
+    let fromRadius: Double
+    let to: WireRect
+    let toRadius: Double
+    let curve: Curve
+
+    init(entry: RecordingTimeline.Entry, from: WireRect, fromRadius: Double, to: WireRect, toRadius: Double, curve: Curve) {
+        self.entry = entry
+        self.from = entry.dip > 0 ? WireRect(x: from.x + from.width / 2, y: from.y, width: 0, height: 0) : from
+        self.fromRadius = entry.dip > 0 ? 0 : fromRadius
+        self.to = to
+        self.toRadius = toRadius
+        self.curve = curve
+    }
+
+    static func area(_ rect: WireRect) -> Double { max(0, rect.width) * max(0, rect.height) }
+    var destinationIsSmaller: Bool { Self.area(to) <= Self.area(from) }
+    /// Progress of the fade, delay included, from the plan's start.
+    func fraction(_ t: Double) -> Double { min(max(curve.value(at: t), 0), 1) }
+
+    func place(_ tracks: inout Canvas.RectTracks, _ rect: WireRect, _ radius: Double) {
+        tracks.x.jump(at: entry.start, to: rect.x)
+        tracks.y.jump(at: entry.start, to: rect.y)
+        tracks.width.jump(at: entry.start, to: max(0, rect.width))
+        tracks.height.jump(at: entry.start, to: max(0, rect.height))
+        tracks.radius.jump(at: entry.start, to: max(0, radius))
+    }
+
+    func drawDestination(on tracks: inout Canvas.RectTracks, frameRate: Double) {
+        place(&tracks, to, toRadius)
+        if destinationIsSmaller {
+            tracks.opacity.jump(at: entry.start, to: 1)
+        } else {
+            tracks.opacity.jump(at: entry.start, to: 0)
+            tracks.opacity.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: fraction, value: { $0 },
+                                  settle: curve.totalDuration)
+        }
+    }
+
+    func drawSource(on tracks: inout Canvas.RectTracks, frameRate: Double) {
+        place(&tracks, from, fromRadius)
+        tracks.opacity.jump(at: entry.start, to: 1)
+        if destinationIsSmaller {
+            tracks.opacity.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: fraction, value: { 1 - $0 },
+                                  settle: curve.totalDuration)
+        } else {
+            tracks.opacity.jump(at: min(entry.start + curve.totalDuration, entry.end), to: 0)
+        }
+    }
+}
+
+extension Canvas {
+    /// The `#chrome-fading` rect's tracks: the source shape of each dissolve, invisible
+    /// otherwise.
+    func fadingChromeTracks() -> RectTracks {
+        var tracks = RectTracks()
+        var previous = WireRect.zero
+        var previousRadius = 0.0
+        for entry in entries {
+            let chrome = entry.plan.record("chrome")
+            let from = chrome.rect("from_rect") ?? previous
+            let to = chrome.rect("to_rect") ?? from
+            let fromRadius = chrome.double("from_radius") ?? previousRadius
+            let toRadius = chrome.double("to_radius") ?? fromRadius
+            if chrome.bool("cross_fade") {
+                Dissolve(entry: entry, from: from, fromRadius: fromRadius, to: to, toRadius: toRadius,
+                         curve: WireCurve.curve(chrome.record("curve")))
+                    .drawSource(on: &tracks, frameRate: frameRate)
+            } else {
+                tracks.opacity.jump(at: entry.start, to: 0)
+            }
+            previous = to
+            previousRadius = toRadius
+        }
+        return tracks
     }
 }

@@ -36,6 +36,7 @@ struct Canvas {
         out += "<rect" + SVGText.attributes([("x", n(bounds.x)), ("y", n(bounds.y)), ("width", n(bounds.width)),
                                              ("height", n(height)), ("fill", "#dfe3ea")]) + "/>\n"
         out += rect(chrome, id: "chrome", fill: "#000000") + "\n"
+        if hasDissolves { out += rect(fadingChromeTracks(), id: "chrome-fading", fill: "#000000") + "\n" }
         out += "<g id=\"slots\">\n" + slots() + "</g>\n"
         out += "<g id=\"capsules\">\n" + capsules() + "</g>\n"
         out += "<g id=\"elements\">\n" + elements() + "</g>\n"

@@ -9,7 +9,11 @@ import NookCore
 /// 2. The chrome: a rect whose x, y, width, height and corner radius follow the plan's chrome
 ///    curve from `from_rect`/`from_radius` to `to_rect`/`to_radius`; the same tracks drive a
 ///    `clipPath` (`#chrome-clip`) so whatever is clipped to the chrome is clipped to its
-///    shape in between. A `via_hidden` conversion hides it for `hide_dip` first.
+///    shape in between. A `via_hidden` conversion hides it for `hide_dip` first. A chrome
+///    with `cross_fade` (Reduce Motion, rule 18) never takes a shape in between: `#chrome`
+///    (and the clip) jumps to the destination and a second rect, `#chrome-fading`, holds
+///    the source; their opacities dissolve one into the other (the larger shape fades, the
+///    smaller stays opaque). `#chrome-fading` is only in documents that have a dissolve.
 /// 3. Slots: the nodes of each plan's `scene`, grouped by slot and owner, fade in on their
 ///    `appear` curve (delay included), fade out on the next plan's `disappear` curve, and
 ///    hand over at once when the next plan says the slot stays or updates.
