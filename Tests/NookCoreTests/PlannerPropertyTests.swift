@@ -81,6 +81,8 @@ private typealias F = PlannerFixture
             if (plan.reduceMotion || plan.freshWindow) && !plan.elements.isEmpty {
                 failures.append("round \(round): elements despite reduce motion / fresh window")
             }
+            // Under Reduce Motion the chrome dissolves, without it it never does (rule 18).
+            if plan.chrome.crossFade != plan.reduceMotion { failures.append("round \(round): chrome cross_fade \(plan.chrome.crossFade)") }
             // Explainability: every nook source in a slot that appeared or disappeared either
             // moved or is named by a diagnostic.
             let changing = Set(plan.slots.filter { $0.change == .appear || $0.change == .disappear }.map(\.rootPath))
@@ -138,7 +140,7 @@ private typealias F = PlannerFixture
             guard let oldSlot = before.slots.first, let newSlot = after.slots.first else { continue }
 
             if !animate && !(plan.elements.isEmpty && plan.layout.isEmpty) { failures.append("round \(round): animated despite animate: false") }
-            if settings.reduceMotion && (!plan.elements.isEmpty || plan.layout.contains { $0.change != .style }) {
+            if settings.reduceMotion && (!plan.elements.isEmpty || plan.layout.contains { $0.change != .style } || !plan.chrome.crossFade) {
                 failures.append("round \(round): moved under Reduce Motion")
             }
             if plan.duration > 2 + 1e-6 { failures.append("round \(round): runs \(plan.duration) s") }
