@@ -67,7 +67,12 @@ struct ContentTransition {
         }
 
         matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
-        let endpoints = Set(elements.flatMap { [$0.fromPath, $0.toPath] })
+        // Filled in a loop: `flatMap` would build a two-element array per element.
+        var endpoints = Set<String>(minimumCapacity: elements.count * 2)
+        for element in elements {
+            endpoints.insert(element.fromPath)
+            endpoints.insert(element.toPath)
+        }
         layout.removeAll { change in
             if disabled { return true }
             if reduceMotion && change.change != .style { return true }
@@ -95,9 +100,10 @@ struct ContentTransition {
     /// pointers: a view node is a large value and this pass touches every one.
     private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
                                styleClasses: Int?) {
-        let fromNode = old.laidOut.layout.nodes[oldCursor]
-        let toNode = new.laidOut.layout.nodes[newCursor]
-        let path = toNode.path
+        // Fields are read one by one: binding a whole laid-out node would retain and release its path.
+        let fromRect = old.laidOut.layout.nodes[oldCursor].rect
+        let toRect = new.laidOut.layout.nodes[newCursor].rect
+        let path = new.laidOut.layout.nodes[newCursor].path
         oldCursor += 1
         newCursor += 1
 
@@ -119,11 +125,11 @@ struct ContentTransition {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
-        if let scope, !fromNode.rect.isClose(to: toNode.rect) {
-            layout.append(LayoutChange(path: path, change: .move, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[scope]))
+        if let scope, !fromRect.isClose(to: toRect) {
+            layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
         if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path) {
-            layout.append(LayoutChange(path: path, change: .style, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[curve]))
+            layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
