@@ -201,3 +201,39 @@ enum PlannerBenchmarkScenes {
         return node
     }
 }
+
+/// The planner cases `--profile` runs untimed, for callgrind.
+enum PlannerProfileCase: String {
+    /// The 10,000-node content update where every node animates.
+    case update
+    /// The typical scene, 8 x 64 nodes, pill -> expanded, nothing reused.
+    case typical
+}
+
+/// Runs one planner case `runs` times exactly as the timed benchmark does; returns a checksum
+/// so the work cannot be optimised away.
+func runPlannerProfile(_ profile: PlannerProfileCase, runs: Int) -> Int {
+    let settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2))
+    var checksum = 0
+    switch profile {
+    case .update:
+        let old = PlannerBenchmarkScenes.update(nodes: 10_000, value: "a")
+        let new = PlannerBenchmarkScenes.update(nodes: 10_000, value: "b")
+        let before = PlannerScene(presentation: .expanded, content: old, settings: settings)
+        for _ in 0..<runs {
+            let after = PlannerScene(presentation: .expanded, content: new, settings: settings)
+            let plan = TransitionPlanner.plan(
+                from: before, to: after, action: PlanAction(cause: .activityUpdated, serial: 2), settings: settings)
+            checksum &+= plan.elements.count &+ plan.layout.count
+        }
+    case .typical:
+        let typical = PlannerBenchmarkScenes.activities(8)
+        let pill = PlannerScene(presentation: .pill, content: typical.pill, settings: settings)
+        for _ in 0..<runs {
+            let after = PlannerScene(presentation: .expanded, content: typical.expanded, settings: settings)
+            let plan = TransitionPlanner.plan(from: pill, to: after, action: PlanAction(cause: .open, serial: 2), settings: settings)
+            checksum &+= plan.elements.count &+ plan.layout.count
+        }
+    }
+    return checksum
+}

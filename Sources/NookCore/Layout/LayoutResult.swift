@@ -9,6 +9,21 @@ public struct LayoutResult: Hashable, Sendable {
     /// For each node, the index just past its last descendant.
     private var subtreeEnds: [Int]
 
+    /// For each node, its index among its parent's children (0 for the root), so a node can
+    /// be reached from the view's root by index without parsing its path.
+    func childPositions() -> [Int] {
+        var positions = [Int](repeating: 0, count: nodes.count)
+        var nextChild = [Int](repeating: 0, count: nodes.count)
+        nodes.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                guard let parent = nodes[index].parentIndex else { continue }
+                positions[index] = nextChild[parent]
+                nextChild[parent] += 1
+            }
+        }
+        return positions
+    }
+
     public init(nodes: [LaidOutNode]) {
         var ends = Array(nodes.indices.map { $0 + 1 })
         for index in nodes.indices.reversed() {

@@ -67,7 +67,12 @@ struct ContentTransition {
         }
 
         matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
-        let endpoints = Set(elements.flatMap { [$0.fromPath, $0.toPath] })
+        // Filled in a loop: `flatMap` would build a two-element array per element.
+        var endpoints = Set<String>(minimumCapacity: elements.count * 2)
+        for element in elements {
+            endpoints.insert(element.fromPath)
+            endpoints.insert(element.toPath)
+        }
         layout.removeAll { change in
             if disabled { return true }
             if reduceMotion && change.change != .style { return true }
@@ -95,9 +100,10 @@ struct ContentTransition {
     /// pointers: a view node is a large value and this pass touches every one.
     private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
                                styleClasses: Int?) {
-        let fromNode = old.laidOut.layout.nodes[oldCursor]
-        let toNode = new.laidOut.layout.nodes[newCursor]
-        let path = toNode.path
+        // Fields are read one by one: binding a whole laid-out node would retain and release its path.
+        let fromRect = old.laidOut.layout.nodes[oldCursor].rect
+        let toRect = new.laidOut.layout.nodes[newCursor].rect
+        let path = new.laidOut.layout.nodes[newCursor].path
         oldCursor += 1
         newCursor += 1
 
@@ -119,11 +125,11 @@ struct ContentTransition {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
-        if let scope, !fromNode.rect.isClose(to: toNode.rect) {
-            layout.append(LayoutChange(path: path, change: .move, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[scope]))
+        if let scope, !fromRect.isClose(to: toRect) {
+            layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
         if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path) {
-            layout.append(LayoutChange(path: path, change: .style, fromRect: fromNode.rect, toRect: toNode.rect, curve: curves[curve]))
+            layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
@@ -201,27 +207,35 @@ struct ContentTransition {
 
     private mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) {
         // Keys in a fixed order: the new view's in preorder, then those only the old view has.
-        var olds: [SharedKey: [SharedElement]] = [:]
-        var news: [SharedKey: [SharedElement]] = [:]
+        // Each key is hashed once per element: it gets an index into `order`, and the sources
+        // on each side are kept as indices into the slot's elements.
+        let oldElements = old.namespaces.elements
+        let newElements = new.namespaces.elements
+        var indexOfKey: [SharedKey: Int] = [:]
         var order: [SharedKey] = []
+        var olds: [[Int]] = []
+        var news: [[Int]] = []
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
-        news.reserveCapacity(new.namespaces.elements.count)
-        olds.reserveCapacity(old.namespaces.elements.count)
-        order.reserveCapacity(new.namespaces.elements.count)
-        for element in new.namespaces.elements where element.isSource && !claimed.new.contains(element.path) {
-            if news[element.key] == nil { order.append(element.key) }
-            news[element.key, default: []].append(element)
+        indexOfKey.reserveCapacity(newElements.count)
+        order.reserveCapacity(newElements.count)
+        olds.reserveCapacity(newElements.count)
+        news.reserveCapacity(newElements.count)
+        for (position, element) in newElements.enumerated() where element.isSource && !claimed.new.contains(element.path) {
+            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+            news[index].append(position)
         }
-        for element in old.namespaces.elements where element.isSource && !claimed.old.contains(element.path) {
-            if olds[element.key] == nil && news[element.key] == nil { order.append(element.key) }
-            olds[element.key, default: []].append(element)
+        for (position, element) in oldElements.enumerated() where element.isSource && !claimed.old.contains(element.path) {
+            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+            olds[index].append(position)
         }
         let module = new.owner.module
         let oldPlaces = Self.places(of: old)
         let newPlaces = Self.places(of: new)
-        for key in order {
-            let a = olds[key] ?? []
-            let b = news[key] ?? []
+        // Built on the first cross-fade check: lets a node be found by its laid-out index.
+        var childPositions: (old: [Int], new: [Int])?
+        for (index, key) in order.enumerated() {
+            let a = olds[index].map { oldElements[$0] }
+            let b = news[index].map { newElements[$0] }
             if a.count > 1 || b.count > 1 {
                 for (side, label) in [(a, "previous"), (b, "new")] where side.count > 1 {
                     diagnostics.append(
@@ -248,7 +262,9 @@ struct ContentTransition {
                         path: only.path, module: module, id: only.id))
                 continue
             }
-            guard let fromRect = oldPlaces[from.path], let toRect = newPlaces[to.path] else { continue }
+            guard let fromNode = oldPlaces[olds[index][0]], let toNode = newPlaces[news[index][0]] else { continue }
+            let fromRect = old.laidOut.layout.nodes[fromNode].rect
+            let toRect = new.laidOut.layout.nodes[toNode].rect
             if from.path == to.path && fromRect.isClose(to: toRect) { continue }
             let stillReason: (DiagnosticCode, String)?
             let curve = scope(of: to.path) ?? scope(of: from.path)
@@ -276,24 +292,63 @@ struct ContentTransition {
                     activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                     fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                     toRect: toRect, style: to.style,
-                    crossFade: !SameView.matches(old, from.path, new, to.path),
+                    crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
                     hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         }
     }
 
-    /// The rect of every marked node of `slot`, found in one pass over the laid-out nodes
-    /// (both they and the marked nodes are in preorder, so one cursor suffices).
-    private static func places(of slot: PreparedSlot) -> [String: Rect] {
+    /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key
+    /// is hashed once.
+    private static func index(of key: SharedKey, in indexOfKey: inout [SharedKey: Int], order: inout [SharedKey],
+                              olds: inout [[Int]], news: inout [[Int]]) -> Int {
+        let next = order.count
+        let index = read(&indexOfKey[key, default: next])
+        if index == next {
+            order.append(key)
+            olds.append([])
+            news.append([])
+        }
+        return index
+    }
+
+    /// Reads a value through an inout access (`dictionary[key, default: d]` accessed this way
+    /// stores `d` when the key is absent, in the same lookup).
+    private static func read(_ value: inout Int) -> Int { value }
+
+    /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
+    /// found through their parents' indices rather than by parsing their paths.
+    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int,
+                                 positions: inout (old: [Int], new: [Int])?) -> Bool {
+        if positions == nil {
+            positions = (old.laidOut.layout.childPositions(), new.laidOut.layout.childPositions())
+        }
+        let fromSteps = old.steps(toIndex: fromNode, childPositions: positions!.old)
+        let toSteps = new.steps(toIndex: toNode, childPositions: positions!.new)
+        // The views are read in place through their arrays; neither slot is captured (copied).
+        let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
+        return oldRoot.withUnsafeBufferPointer { before in
+            newRoot.withUnsafeBufferPointer { after in
+                // As `SameView.matches` by path: false when either node is missing.
+                PreparedSlot.descend(before.baseAddress!, by: fromSteps[...]) { a in
+                    PreparedSlot.descend(after.baseAddress!, by: toSteps[...]) { b in SameView.matches(a, b) } ?? false
+                } ?? false
+            }
+        }
+    }
+
+    /// The laid-out index of every marked node of `slot`, by index in its elements, found in
+    /// one pass over the laid-out nodes (both they and the marked nodes are in preorder, so one
+    /// cursor suffices); nil for an element whose node was not found.
+    private static func places(of slot: PreparedSlot) -> [Int?] {
         let elements = slot.namespaces.elements
-        guard !elements.isEmpty else { return [:] }
-        var out: [String: Rect] = [:]
-        out.reserveCapacity(elements.count)
+        guard !elements.isEmpty else { return [] }
+        var out = [Int?](repeating: nil, count: elements.count)
         var next = 0
         slot.laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
             for index in nodes.indices {
                 guard next < elements.count else { return }
                 while next < elements.count && elements[next].path == nodes[index].path {
-                    out[nodes[index].path] = nodes[index].rect
+                    out[next] = index
                     next += 1
                 }
             }

@@ -187,6 +187,36 @@ public struct PreparedSlot: Hashable, Sendable {
         return withRoot { Self.descend($0, steps[...], body) }
     }
 
+    /// The child positions from the root down to the node laid out at `index` in
+    /// `laidOut.layout.nodes`; `childPositions` is `laidOut.layout.childPositions()`.
+    func steps(toIndex index: Int, childPositions: [Int]) -> [Int] {
+        var steps: [Int] = []
+        laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
+            var current = index
+            while let parent = nodes[current].parentIndex {
+                steps.append(childPositions[current])
+                current = parent
+            }
+        }
+        steps.reverse()
+        return steps
+    }
+
+    /// The one-element array holding the slot's view, for reading two slots' views in place
+    /// together without capturing either slot.
+    var rootStorage: [ViewNode] { storage }
+
+    /// Calls `body` with the node reached from `node` by `steps` (child positions); nil when
+    /// a step names no child.
+    static func descend<R>(_ node: UnsafePointer<ViewNode>, by steps: ArraySlice<Int>,
+                           _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
+        guard let first = steps.first else { return body(node) }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            guard first < children.count else { return nil }
+            return descend(children.baseAddress! + first, by: steps.dropFirst(), body)
+        }
+    }
+
     /// `path.hasPrefix(root)`, comparing bytes when both are ASCII and the prefix ends at a
     /// `/` or the end (every byte is then one `Character`, so the answers agree).
     static func path(_ path: String, startsWith root: String) -> Bool {

@@ -20,7 +20,7 @@ enum SameView {
     /// Reads the trees in place (a view node is a large value).
     static func matches(_ a: UnsafePointer<ViewNode>, _ b: UnsafePointer<ViewNode>) -> Bool {
         guard a.pointee.kind == b.pointee.kind, a.pointee.children.count == b.pointee.children.count,
-              sameContent(a.pointee.props, b.pointee.props) else { return false }
+              sameContent(a, b) else { return false }
         return a.pointee.children.withUnsafeBufferPointer { left in
             b.pointee.children.withUnsafeBufferPointer { right in
                 for index in left.indices where !matches(left.baseAddress! + index, right.baseAddress! + index) { return false }
@@ -29,10 +29,21 @@ enum SameView {
         }
     }
 
-    private static func sameContent(_ a: borrowing NodeProps, _ b: borrowing NodeProps) -> Bool {
-        a.name == b.name && a.params == b.params && a.text == b.text && a.timerEnd == b.timerEnd && a.symbol == b.symbol
-            && a.uri == b.uri && a.shape == b.shape && a.color == b.color && a.value == b.value && a.start == b.start
-            && a.end == b.end && a.progressStyle == b.progressStyle && a.fontWeight == b.fontWeight
-            && a.monospacedDigits == b.monospacedDigits
+    /// Reads the props field by field in place (passing `props` would copy the whole struct).
+    private static func sameContent(_ a: UnsafePointer<ViewNode>, _ b: UnsafePointer<ViewNode>) -> Bool {
+        a.pointee.props.name == b.pointee.props.name
+            && a.pointee.props.params == b.pointee.props.params
+            && a.pointee.props.text == b.pointee.props.text
+            && a.pointee.props.timerEnd == b.pointee.props.timerEnd
+            && a.pointee.props.symbol == b.pointee.props.symbol
+            && a.pointee.props.uri == b.pointee.props.uri
+            && a.pointee.props.shape == b.pointee.props.shape
+            && a.pointee.props.color == b.pointee.props.color
+            && a.pointee.props.value == b.pointee.props.value
+            && a.pointee.props.start == b.pointee.props.start
+            && a.pointee.props.end == b.pointee.props.end
+            && a.pointee.props.progressStyle == b.pointee.props.progressStyle
+            && a.pointee.props.fontWeight == b.pointee.props.fontWeight
+            && a.pointee.props.monospacedDigits == b.pointee.props.monospacedDigits
     }
 }
