@@ -112,22 +112,6 @@ struct Observer {
         }
     }
 
-    /// Subscribes as a renderer and records every plan's `cause`, so a test can wait for a
-    /// transition that has already come and gone (a poll of `GetState` may miss it).
-    func recordPlanCauses() async throws -> PlanCauses {
-        let causes = PlanCauses()
-        _ = try await connection.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
-            guard let plan = signal.arguments.first, let dict = try? Vardict(plan), case .string(let cause)? = dict["cause"]
-            else { return }
-            causes.append(cause)
-        }
-        _ = try await connection.call(
-            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
-            arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)])],
-            timeout: .seconds(20))
-        return causes
-    }
-
     /// Subscribes as a renderer and records every plan whole, decoded into contract values,
     /// so a test can assert on what a renderer receives (elements, layout, scene).
     func recordPlans() async throws -> RecordedPlans {
@@ -164,11 +148,15 @@ final class RecordedPlans: Sendable {
     func first(after skipping: Int = 0, where condition: ([String: PropValue]) -> Bool) -> [String: PropValue]? {
         all.dropFirst(skipping).first(where: condition)
     }
-}
-
-/// The causes of the plans a subscribed observer received, in order.
-final class PlanCauses: Sendable {
-    private let causes = Mutex<[String]>([])
-    func append(_ cause: String) { causes.withLock { $0.append(cause) } }
-    var all: [String] { causes.withLock { $0 } }
+    /// True when some plan's laid-out scene drew a node owned by `owner` (`module/activity`).
+    /// A plan's `cause` is not enough: changes in one frame are coalesced into one plan.
+    func anySceneShows(owner: String) -> Bool {
+        all.contains { plan in
+            guard case .dictionary(let scene)? = plan["scene"], case .array(let nodes)? = scene["nodes"] else { return false }
+            return nodes.contains { node in
+                guard case .dictionary(let fields) = node else { return false }
+                return fields["owner"] == .string(owner)
+            }
+        }
+    }
 }
