@@ -177,6 +177,41 @@ import Testing
         }
     }
 
+    /// Changes in one frame share a plan whose `cause` is the latest; `causes` (an addition)
+    /// still tells the renderer that an activity started in it.
+    @Test func aPlanCoveringSeveralChangesListsEveryCause() async throws {
+        try await Self.withMusic { bus, nookd, music in
+            try await music.start("song", Self.songSpec())
+            // One frame a second: the three calls below are read in one batch, so at least the
+            // last two share a frame whether or not the first is sent at once.
+            let renderer = try await Renderer.subscribe(bus, display: Self.display.merging(["refresh_rate": .double(1)]) { $1 })
+            let calls: [(String, [DBusValue])] = [
+                ("UpdateActivity", [.string("song"), WireCodec.vardict(["compact_trailing": .node(Self.node("text", ["text": .string("a")]))])]),
+                ("StartActivity", [.string("podcast"), WireCodec.vardict(Self.songSpec())]),
+                ("UpdateActivity", [.string("song"), WireCodec.vardict(["compact_trailing": .node(Self.node("text", ["text": .string("b")]))])]),
+            ]
+            try await music.connection.perform { connection in
+                for (member, arguments) in calls {
+                    try connection.callNoReply(
+                        destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules",
+                        member: member, arguments: arguments)
+                }
+            }
+            @Sendable func causes(_ plan: Vardict) -> [DBusValue] {
+                guard case .array(_, let items)? = plan["causes"] else { return [] }
+                return items
+            }
+            let shared = await renderer.plan { causes($0).contains(.string("activity_started")) }
+            #expect(shared?["cause"] == .string("activity_updated"), "\(renderer.received.map { $0["cause"] })")
+            #expect(shared.map(causes)?.last == .string("activity_updated"))
+            #expect(!renderer.received.contains { $0["cause"] == .string("activity_started") },
+                    "the start had a plan of its own: the calls were not read in one frame")
+            await renderer.client.close()
+            await music.close()
+            _ = await nookd.stop()
+        }
+    }
+
     @Test func reduceMotionPropertyAndPreviewChangeNothingElse() async throws {
         try await Self.withMusic { bus, nookd, music in
             try await music.call("SetContent", [.string("home"), Self.node("hstack", [:], [Self.cover(156)]).wireValue])

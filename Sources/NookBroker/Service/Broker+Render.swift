@@ -66,7 +66,7 @@ extension Broker {
     /// Queues `action` for one subscriber's next frame; the latest queued action wins.
     func schedule(_ action: PlanAction, for connection: String) {
         guard var subscriber = subscribers[connection] else { return }
-        subscriber.pending = action
+        subscriber.pending = subscriber.pending.map { $0.coalescing(action) } ?? action
         subscribers[connection] = subscriber
         guard flushTasks[connection] == nil else { return }
         let due = subscriber.nextSendTime(now: now)

@@ -69,12 +69,30 @@ public struct PlanAction: Hashable, Sendable {
     /// scopes that name none (rule 17).
     public var callerAnimation: String?
 
+    /// Distinct causes of earlier changes coalesced into this action (oldest first, without
+    /// `cause`): a renderer gets at most one plan per frame.
+    public var earlierCauses: [PlanCause] = []
+
     public init(cause: PlanCause, serial: UInt64, via: OpenVia = .claim, animate: Bool = true, callerAnimation: String? = nil) {
         self.cause = cause
         self.serial = serial
         self.via = via
         self.animate = animate
         self.callerAnimation = callerAnimation
+    }
+
+    /// Every distinct cause this action covers, oldest first, ending with `cause`.
+    public var causes: [PlanCause] { earlierCauses + [cause] }
+
+    /// `later` replacing this pending action in the same frame: the later action is planned
+    /// (the latest state wins), remembering this one's causes.
+    public func coalescing(_ later: PlanAction) -> PlanAction {
+        var merged = later
+        merged.earlierCauses = []
+        for cause in causes where cause != later.cause && !merged.earlierCauses.contains(cause) {
+            merged.earlierCauses.append(cause)
+        }
+        return merged
     }
 }
 

@@ -48,7 +48,7 @@ extension TransitionPlan {
         let revealEntries: [PropValue] = reveals.map { reveal in
             .dictionary(["path": .string(reveal.path), "delay": .double(reveal.delay), "curve": curve(reveal.curve)])
         }
-        return [
+        var out: [String: PropValue] = [
             "serial": .uint(serial), "interrupts": .uint(interrupts), "cause": .string(cause.rawValue),
             "from": .string(from.rawValue), "to": .string(to.rawValue),
             "from_content": .string(fromContent), "to_content": .string(toContent),
@@ -58,6 +58,8 @@ extension TransitionPlan {
             "diagnostics": .array(diagnostics.map { .dictionary($0.wireDictionary) }),
             "scene": .dictionary(scene.wireDictionary),
         ]
+        if !causes.isEmpty { out["causes"] = .array(causes.map { .string($0.rawValue) }) }
+        return out
     }
 
     static func wire(_ rect: Rect) -> PropValue {

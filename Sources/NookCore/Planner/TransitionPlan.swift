@@ -10,6 +10,9 @@ public struct TransitionPlan: Hashable, Sendable {
     /// The serial of the in-flight plan this one replaces, or 0 (rule 21).
     public var interrupts: UInt64
     public var cause: PlanCause
+    /// Every distinct cause coalesced into this plan, oldest first, ending with `cause`; empty
+    /// when `cause` is the only one. On the wire as `causes` (an addition), only when set.
+    public var causes: [PlanCause] = []
     public var from: Presentation
     public var to: Presentation
     /// `activity:<module>/<activity>`, `home:<module>`, `board` or `""`.

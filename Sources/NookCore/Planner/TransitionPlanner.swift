@@ -226,11 +226,13 @@ struct PlanBuilder {
         }
         if let capped = cap.diagnostic { diagnostics.append(capped) }
 
-        return TransitionPlan(
+        var plan = TransitionPlan(
             serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
             to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
+        if !action.earlierCauses.isEmpty { plan.causes = action.causes }
+        return plan
     }
 
     /// A window rebuilt around what is already showing (a new subscriber, a display change).

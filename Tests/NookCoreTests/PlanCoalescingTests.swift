@@ -1,0 +1,34 @@
+import NookCore
+import Testing
+
+private typealias F = PlannerFixture
+
+/// A renderer gets at most one plan per frame, so changes in one frame share a plan. Its
+/// `cause` is the latest change; `causes` (an addition) lists every distinct one, oldest first.
+@Suite struct PlanCoalescingTests {
+    @Test func aCoalescedActionKeepsTheLatestAndRemembersEveryDistinctCause() {
+        var pending = PlanAction(cause: .activityStarted, serial: 7)
+        pending = pending.coalescing(PlanAction(cause: .contentChanged, serial: 8))
+        pending = pending.coalescing(PlanAction(cause: .contentChanged, serial: 9, animate: false, callerAnimation: "smooth"))
+        pending = pending.coalescing(PlanAction(cause: .activityStarted, serial: 10))
+        #expect(pending.cause == .activityStarted)
+        #expect(pending.serial == 10)
+        #expect(pending.causes == [.contentChanged, .activityStarted])
+        let single = PlanAction(cause: .activityUpdated, serial: 1)
+        #expect(single.causes == [.activityUpdated])
+        #expect(single.coalescing(PlanAction(cause: .activityUpdated, serial: 2)).causes == [.activityUpdated])
+    }
+
+    @Test func aPlanListsItsCoalescedCausesOnTheWireOnlyWhenThereAreSeveral() {
+        var open = F.songContent()
+        open.expanded = .activity(F.owned("music/song", F.songExpanded))
+        let pill = F.scene(.pill, F.songContent())
+        let expanded = F.scene(.expanded, open)
+        let action = PlanAction(cause: .activityStarted, serial: 2).coalescing(PlanAction(cause: .contentChanged, serial: 3))
+        let plan = TransitionPlanner.plan(from: pill, to: expanded, action: action, settings: F.settings())
+        #expect(plan.cause == .contentChanged)
+        #expect(plan.wireDictionary()["causes"] == .array([.string("activity_started"), .string("content_changed")]))
+        let alone = TransitionPlanner.plan(from: pill, to: expanded, action: PlanAction(cause: .open, serial: 2), settings: F.settings())
+        #expect(alone.wireDictionary()["causes"] == nil)
+    }
+}
