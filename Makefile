@@ -1,11 +1,15 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-.PHONY: deps build test bench demo fuzz soak clean
+.PHONY: deps deps-run build test bench demo fuzz soak clean
 
+# System packages by group (scripts/ensure-deps.sh): build and run for programs, test on top.
 deps:
-	@scripts/ensure-deps.sh
+	@SWIFT=$(SWIFT) scripts/ensure-deps.sh build run test
 
-build: deps
+deps-run:
+	@SWIFT=$(SWIFT) scripts/ensure-deps.sh build run
+
+build: deps-run
 	$(SWIFT) build
 
 # Unit tests (pure NookCore) and integration tests, each suite on its own private dbus-daemon.
@@ -14,11 +18,11 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Release-build benchmarks; every figure is a ratio against a baseline measured in the same run.
-bench: deps
+bench: deps-run
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/nook-bench
 
-demo: deps
+demo: deps-run
 	@scripts/demo.sh
 
 # libFuzzer (swiftc -sanitize=fuzzer,address) over the class-string, token and view parsers,

@@ -1,49 +1,79 @@
 #!/usr/bin/env bash
-# Makes sure the system packages Nook builds and tests with are present.
-# Installs the missing ones with apt-get when run as root; otherwise prints the exact command.
+# Makes sure the system packages Nook needs are installed, checked by package with dpkg (never
+# by a command name, which a stand-in could answer), and that the Swift toolchain is there.
+#
+#   scripts/ensure-deps.sh build run        # what `make build`, `make demo` and `make bench` need
+#   scripts/ensure-deps.sh build run test   # what `make test` needs (the default)
+#
+# As root with apt-get it installs what is missing; otherwise it prints the exact command.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-# package -> a check that passes when it is installed
-declare -A checks=(
-  [pkgconf]="command -v pkg-config"
-  [libsystemd-dev]="pkg-config --exists libsystemd"
-  [libdbus-1-dev]="pkg-config --exists dbus-1"
-  [dbus-daemon]="command -v dbus-daemon"
-  [dbus-bin]="command -v dbus-send"
-  [systemd]="command -v busctl"
-  [libglib2.0-bin]="command -v gdbus"
-  [python3-dbus]="/usr/bin/python3 -c 'import dbus'"
-  [python3-gi]="/usr/bin/python3 -c 'from gi.repository import GLib'"
-  [mpv]="command -v mpv"
-  [mpv-mpris]="test -f /usr/lib/mpv-mpris/mpris.so"
-  [chromium]="command -v chromium"
-  # nook-renderer and its screenshot tests under Xvfb
-  [libgtk-3-dev]="pkg-config --exists gtk+-3.0"
-  [libgtk-layer-shell-dev]="pkg-config --exists gtk-layer-shell-0"
-  [xvfb]="command -v Xvfb"
-  [xauth]="command -v xauth"
-  [x11-apps]="command -v xwd"
-  [imagemagick]="command -v convert"
-  [xdotool]="command -v xdotool"
-  [x11-xserver-utils]="command -v xrandr"
-  [adwaita-icon-theme]="test -d /usr/share/icons/Adwaita"
-  [fonts-dejavu-core]="test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+# build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
+# the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango).
+build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev)
+
+# run: what `make demo` and the installed programs need at run time: a bus daemon, and the
+# icons and fonts nook-renderer draws with.
+run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 adwaita-icon-theme fonts-dejavu-core)
+
+# test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
+# python-dbus as foreign clients; mpv with its MPRIS plugin for the music bridge; Chromium to
+# draw recorded SVGs; Xvfb, xwd, ImageMagick, xdotool and xrandr for the renderer's screenshots.
+test_packages=(
+  systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
+  mpv mpv-mpris chromium
+  xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils
 )
 
-missing=()
-for pkg in "${!checks[@]}"; do
-  if ! bash -c "${checks[$pkg]}" >/dev/null 2>&1; then missing+=("$pkg"); fi
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+groups=("$@")
+[ ${#groups[@]} -eq 0 ] && groups=(build run test)
 
-IFS=$'\n' missing=($(sort <<<"${missing[*]}")); unset IFS
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  echo "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-else
-  echo "Nook needs these system packages: ${missing[*]}" >&2
-  echo "Run: sudo apt-get install -y ${missing[*]}" >&2
+wanted=()
+for group in "${groups[@]}"; do
+  case "$group" in
+    build) wanted+=("${build_packages[@]}") ;;
+    run) wanted+=("${run_packages[@]}") ;;
+    test) wanted+=("${test_packages[@]}") ;;
+    *) echo "ensure-deps: unknown group '$group' (build, run or test)" >&2; exit 2 ;;
+  esac
+done
+
+installed() {
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+missing=()
+for pkg in "${wanted[@]}"; do installed "$pkg" || missing+=("$pkg"); done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "ensure-deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "Nook needs these system packages: ${missing[*]}" >&2
+    echo "Run: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# Where a command is what matters, check what it is, not that something by its name exists:
+# the screenshot tests run `convert` from PATH, and a stand-in may come first there.
+for group in "${groups[@]}"; do
+  if [ "$group" = test ] && ! convert -version 2>/dev/null | grep -q ImageMagick; then
+    echo "ensure-deps: 'convert' on PATH ($(command -v convert || echo none)) is not ImageMagick," >&2
+    echo "  though the imagemagick package is installed: put /usr/bin before its directory on PATH" >&2
+    exit 1
+  fi
+done
+
+# The toolchain: Swift is not a Debian package here; say clearly what is missing.
+swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
+if ! "$swift" --version >/dev/null 2>&1; then
+  echo "Nook needs Swift 6.1 or newer on PATH (or at /opt/swift/usr/bin/swift, or in \$SWIFT);" \
+       "none was found. Install a toolchain from swift.org's Linux release and put its usr/bin on PATH." >&2
   exit 1
 fi
+exit 0
