@@ -72,7 +72,7 @@ done
 # The toolchain: Swift is not a Debian package here; say clearly what is missing.
 swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 if ! "$swift" --version >/dev/null 2>&1; then
-  echo "Nook needs Swift 6.1 or newer on PATH (or at /opt/swift/usr/bin/swift, or in \$SWIFT);" \
+  echo "Nook needs Swift 6.3 on PATH (or at /opt/swift/usr/bin/swift, or in \$SWIFT);" \
        "none was found. Install a toolchain from swift.org's Linux release and put its usr/bin on PATH." >&2
   exit 1
 fi

@@ -20,7 +20,7 @@ final class RendererNook: @unchecked Sendable {
     static let screenshotSlowMotion = 20.0
 
     static func start(slowMotion: Double) async throws -> RendererNook {
-        let xvfb = try XvfbServer()
+        let xvfb = try await XvfbServer.start()
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")

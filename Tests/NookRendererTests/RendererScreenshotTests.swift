@@ -6,7 +6,7 @@ import Testing
 /// nook-renderer on a virtual X display: screenshots at chosen instants, the cover found by
 /// its colour. Slow motion stretches every curve, and each screenshot is taken only after the
 /// renderer's own log says what is on screen, so no step depends on the machine's speed.
-@Suite(.enabled(if: XvfbServer.isAvailable, "Xvfb, xwd, convert or xdotool is missing: run scripts/ensure-deps.sh"))
+@Suite
 struct RendererScreenshotTests {
     /// SPEC rules 7 and 10 on screen: opening onto the song moves the pill's cover into the
     /// expanded view through the positions in between.
@@ -166,7 +166,7 @@ struct RendererScreenshotTests {
     /// A display change: the X screen shrinks (`xrandr --fb` on Xvfb), the renderer sends
     /// `Control.DisplayChanged` with the new size and draws the broker's fresh-window plan,
     /// so the pill's cover moves with the screen's new centre.
-    @Test(.enabled(if: (try? Tools.path(of: "xrandr")) != nil, "xrandr is missing: run scripts/ensure-deps.sh"))
+    @Test
     func displayChangeIsSentAndTheFreshPlanDrawn() async throws {
         try await RendererNook.with(slowMotion: 1) { nook in
             try await showPill(nook)

@@ -7,7 +7,7 @@ import Testing
 /// Plans the renderer cannot draw, from a stand-in broker this test owns `org.nook.Nook1`
 /// with (nookd only ever sends good plans): the renderer logs what it cannot draw, draws the
 /// rest plainly, keeps the last good plan through a broken one, and goes on drawing.
-@Suite(.enabled(if: XvfbServer.isAvailable, "Xvfb, xwd, convert or xdotool is missing: run scripts/ensure-deps.sh"))
+@Suite
 struct UndrawablePlanTests {
     static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> DBusValue {
         .structure([.double(x), .double(y), .double(width), .double(height)])
@@ -25,7 +25,7 @@ struct UndrawablePlanTests {
     }
 
     @Test func undrawablePartsAreLoggedAndTheRestDrawnPlainly() async throws {
-        let xvfb = try XvfbServer()
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         try await PrivateBus.with { bus in
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-fake-\(UUID().uuidString)")

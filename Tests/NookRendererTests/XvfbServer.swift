@@ -8,19 +8,51 @@ final class XvfbServer: @unchecked Sendable {
     // any thread; `display` is immutable.
     static let screen = (width: 1512, height: 982)
 
-    /// True when Xvfb, xwd and convert are installed (scripts/ensure-deps.sh installs them).
-    static var isAvailable: Bool {
-        ["Xvfb", "xwd", "convert", "xdotool"].allSatisfy { (try? Tools.path(of: $0)) != nil }
+    /// Starts a server whose screenshots have been proven to work (`checkScreenshots`, once per
+    /// test process): a renderer test that cannot see the screen fails saying why, instead of
+    /// failing later with "the cover never appeared" or being skipped.
+    static func start() async throws -> XvfbServer {
+        try await screenshotCheck.value
+        return try XvfbServer()
+    }
+
+    /// The self-check's outcome, computed once.
+    private static let screenshotCheck = Task<Void, any Error> { try await checkScreenshots() }
+
+    /// Paints a fresh server's root window a known colour (`xsetroot`) and reads it back through
+    /// the same pipeline the tests use. `convert` must be ImageMagick's: a stand-in of that
+    /// name (one that only serves another tool, say) returns nothing useful.
+    /// - Parameter convert: the convert to check (default: the one on PATH the tests use).
+    static func checkScreenshots(convert: String? = nil) async throws {
+        func fail(_ why: String) -> TestSupportError { TestSupportError("screenshots do not work: \(why) (make test installs xvfb, x11-apps, imagemagick and x11-xserver-utils)") }
+        for tool in ["Xvfb", "xwd", "convert", "xsetroot", "xdotool"] where (try? Tools.path(of: tool)) == nil {
+            throw fail("\(tool) is not installed")
+        }
+        let convert = try convert ?? Tools.path(of: "convert")
+        let version = try? await Tools.run(convert, ["-version"])
+        guard let version, version.status == 0, version.stdout.contains("ImageMagick") else {
+            throw fail("\(convert) is not ImageMagick's convert (its -version says: \(version.map { String(($0.stdout + $0.stderr).prefix(120)) } ?? "nothing"))")
+        }
+        // -noreset: the root's colour would reset when xsetroot, the only client, disconnects.
+        let server = try XvfbServer(arguments: ["-noreset"])
+        defer { server.stop() }
+        try await server.run("xsetroot", ["-solid", "#3366cc"])
+        let image: RGBImage
+        do { image = try await server.screenshot(rows: 4, width: 4, convert: convert) } catch { throw fail("\(error)") }
+        let pixel = Array(image.bytes.prefix(3))
+        guard pixel == [0x33, 0x66, 0xcc] else {
+            throw fail("a root window painted #3366cc reads back as \(pixel) through xwd | \(convert)")
+        }
     }
 
     private let process: Process
     /// `:N`
     let display: String
 
-    init() throws {
+    init(arguments extra: [String] = []) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "Xvfb"))
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp"]
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp"] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -49,8 +81,8 @@ final class XvfbServer: @unchecked Sendable {
     }
 
     /// The top `rows` of the screen as 8-bit RGB (`xwd -root | convert ... rgb:-`).
-    func screenshot(rows: Int = 520, width: Int = XvfbServer.screen.width) async throws -> RGBImage {
-        let script = "xwd -root -silent -display \(display) | convert xwd:- -crop \(width)x\(rows)+0+0 +repage -depth 8 rgb:-"
+    func screenshot(rows: Int = 520, width: Int = XvfbServer.screen.width, convert: String = "convert") async throws -> RGBImage {
+        let script = "xwd -root -silent -display \(display) | \(convert) xwd:- -crop \(width)x\(rows)+0+0 +repage -depth 8 rgb:-"
         let data = try await Self.output(of: "/bin/sh", ["-c", script])
         guard data.count == width * rows * 3 else {
             throw TestSupportError("screenshot: expected \(width * rows * 3) bytes of RGB, got \(data.count)")
