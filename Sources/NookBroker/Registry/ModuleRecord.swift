@@ -34,6 +34,10 @@ public struct ModuleRecord: Hashable, Sendable {
     /// Registry-wide counter value when compact content was last set; nil without any.
     public var compactOrder: UInt64?
     public var activities: [String: ActivityRecord]
+    /// Activity ids a person dismissed (`Control.EndActivity`) while the module has been
+    /// registered: `StartActivity` refuses them, so updating cannot bring one back. Forgotten
+    /// with the record, when the module unregisters or its grace runs out.
+    public var dismissed: Set<String> = []
 
     public init(
         id: String, owner: ModuleOwner, info: ModuleInfo = ModuleInfo(), content: [ModuleSlot: ViewNode] = [:],

@@ -21,6 +21,11 @@ extension Registry {
         try checkIdentifier(id, what: "activity id")
         try reader.checkPayload(limit: limits.maxPayloadBytes)
         let module = modules[moduleId]!
+        if module.dismissed.contains(id) {
+            throw RegistryError(
+                .activityDismissed,
+                "activity \"\(id)\" of module \"\(moduleId)\" was dismissed by the user; start a new activity with another id")
+        }
         let existing = module.activities[id]
         if let existing, !existing.adoptable {
             throw RegistryError(.activityExists, "activity \"\(id)\" of module \"\(moduleId)\" is already live (use UpdateActivity)")
@@ -157,6 +162,7 @@ extension Registry {
                                       module: ref.module, id: ref.activity))
         var actions = deliver(diagnostics, module: ref.module)
         modules[ref.module]!.activities[ref.activity] = nil
+        modules[ref.module]!.dismissed.insert(ref.activity)
         actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: ref.module, activity: ref.activity, dismissal: dismissal)))
         actions.append(.persist)
         return actions

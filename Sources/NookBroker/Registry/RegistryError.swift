@@ -24,6 +24,8 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
         case accessDenied
         /// `org.freedesktop.DBus.Error.LimitsExceeded`
         case limitsExceeded
+        /// `org.nook.Nook1.Error.ActivityDismissed` (an addition): a person dismissed that id.
+        case activityDismissed
 
         /// The class of a refused view: limits, ids, anything else.
         public static func forView(_ code: ViewValidationError.Code) -> Kind {

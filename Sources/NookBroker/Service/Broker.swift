@@ -318,6 +318,7 @@ extension DBusError {
             case .invalidArgs: .invalidArgs
             case .accessDenied: .accessDenied
             case .limitsExceeded: .limitsExceeded
+            case .activityDismissed: .activityDismissed
             }
         self.init(nook: name, error.message)
     }

@@ -9,6 +9,8 @@ public enum NookErrorName: String, Hashable, Sendable, CaseIterable {
     case unknownModule = "org.nook.Nook1.Error.UnknownModule"
     case invalidView = "org.nook.Nook1.Error.InvalidView"
     case invalidTheme = "org.nook.Nook1.Error.InvalidTheme"
+    /// An addition to contract v1: `StartActivity` of an id a person dismissed.
+    case activityDismissed = "org.nook.Nook1.Error.ActivityDismissed"
     case invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     case limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"

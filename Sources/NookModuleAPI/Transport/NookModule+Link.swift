@@ -39,6 +39,7 @@ extension NookModule {
     func follow(initial: Bool) async throws {
         let connection = self.connection
         let cell = brokerCell, hub = diagnosticsHub
+        let moduleID = id
         let changes: AsyncStream<NameOwnerChange>
         let owner: String?
         do {
@@ -46,7 +47,12 @@ extension NookModule {
                 MatchRule(path: Self.objectPath, interface: Self.modulesInterface, member: "Diagnostics")
             ) { signal in
                 guard cell.isOwner(signal.sender) else { return }
-                for diagnostic in Diagnostic.decode(signal: signal) { hub.yield(diagnostic) }
+                for diagnostic in Diagnostic.decode(signal: signal) {
+                    hub.yield(diagnostic)
+                    if diagnostic.code == .activityDismissed, diagnostic.module == moduleID, !diagnostic.id.isEmpty {
+                        Task { [weak self] in await self?.userDismissed(diagnostic.id) }
+                    }
+                }
             }
             changes = try await connection.nameOwnerChanges(of: Self.brokerName)
             owner = try await connection.nameOwner(of: Self.brokerName)
@@ -261,6 +267,10 @@ extension NookModule {
                 try await reconcile(activityID)
             } catch {
                 guard case .refused(let refusal) = error else { throw error }
+                if refusal.code == .activityDismissed {
+                    forgetDismissed(activityID)
+                    continue
+                }
                 // Dropped: the broker will not take it, and replaying it would fail again.
                 entries[activityID] = nil
                 startOrder.removeAll { $0 == activityID }
@@ -294,6 +304,11 @@ extension NookModule {
             return .queued
         } catch .refused(let error) {
             undo(self)
+            // Dismissed while this call was on its way: the activity is gone for good.
+            if error.code == .activityDismissed {
+                forgetDismissed(activityID)
+                throw unknownActivity(activityID)
+            }
             throw error
         }
     }
@@ -347,6 +362,8 @@ extension NookModule {
                 _ = try await send("UpdateActivity", [key, WireCodec.vardict(changes)])
             } catch .refused(let error) where error.code == .unknownActivity {
                 // The broker dropped it (the module was away longer than its grace): start anew.
+                // One a person dismissed is refused with ActivityDismissed, and stays gone.
+                guard !dismissedIDs.contains(activityID) else { throw .refused(unknownActivity(activityID)) }
                 _ = try await send("StartActivity", [key, WireCodec.vardict(activity.startSpec(sequence: nextSequence(activityID)))])
             }
         } else {

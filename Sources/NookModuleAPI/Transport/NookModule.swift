@@ -60,6 +60,8 @@ public actor NookModule {
     var entries: [String: ActivityEntry] = [:]
     /// Activity ids in the order they were started: replays keep the broker's start order.
     var startOrder: [String] = []
+    /// Activity ids a person dismissed: never started again by this module instance.
+    var dismissedIDs: Set<String> = []
 
     /// The broker's unique name while it owns `org.nook.Nook1`; nil while it is away.
     var broker: String?
@@ -236,6 +238,9 @@ public actor NookModule {
         await enterGate()
         defer { leaveGate() }
         try ensureUsable()
+        if dismissedIDs.contains(activity.id) {
+            throw NookModuleError(.activityDismissed, "activity \"\(activity.id)\" of module \"\(id)\" was dismissed by the user; start one with a new id")
+        }
         if let existing = entries[activity.id], existing.ending == nil {
             throw NookModuleError(.activityExists, "activity \"\(activity.id)\" of module \"\(id)\" is already live (use update)")
         }
@@ -266,7 +271,7 @@ public actor NookModule {
         defer { leaveGate() }
         try ensureUsable()
         guard var entry = entries[activity.id], entry.ending == nil else {
-            throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activity.id)\"")
+            throw unknownActivity(activity.id)
         }
         let before = entry
         entry.activity = activity
@@ -295,7 +300,7 @@ public actor NookModule {
         defer { leaveGate() }
         try ensureUsable()
         guard var entry = entries[activityID], entry.ending == nil else {
-            throw NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activityID)\"")
+            throw unknownActivity(activityID)
         }
         entry.ending = dismissal
         entries[activityID] = entry
@@ -305,6 +310,33 @@ public actor NookModule {
     /// Ends every live activity, in start order.
     public func endAll(dismissal: NookDismissal = .default) async throws {
         for activity in activities { try await end(activityID: activity.id, dismissal: dismissal) }
+    }
+
+    // MARK: Dismissals
+
+    /// A person dismissed `activityID`: forget it, and say so once.
+    func userDismissed(_ activityID: String) async {
+        await enterGate()
+        defer { leaveGate() }
+        forgetDismissed(activityID)
+    }
+
+    /// Drops a dismissed activity from the model (call with the gate held).
+    func forgetDismissed(_ activityID: String) {
+        guard !dismissedIDs.contains(activityID) else { return }
+        dismissedIDs.insert(activityID)
+        // An end the module asked for first is not the user's dismissal.
+        let endedByModule = entries[activityID]?.ending != nil
+        entries[activityID] = nil
+        startOrder.removeAll { $0 == activityID }
+        if !endedByModule { eventsHub.yield(.activityDismissed(activityID, by: .user)) }
+    }
+
+    func unknownActivity(_ activityID: String) -> NookModuleError {
+        if dismissedIDs.contains(activityID) {
+            return NookModuleError(.unknownActivity, "activity \"\(activityID)\" of module \"\(id)\" was dismissed by the user")
+        }
+        return NookModuleError(.unknownActivity, "module \"\(id)\" has no live activity \"\(activityID)\"")
     }
 
     // MARK: Local checks

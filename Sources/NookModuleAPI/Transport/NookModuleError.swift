@@ -36,6 +36,9 @@ public struct NookModuleError: Error, Hashable, Sendable, CustomStringConvertibl
         case activityExists = "org.nook.Nook1.Error.ActivityExists"
         case unknownModule = "org.nook.Nook1.Error.UnknownModule"
         case invalidView = "org.nook.Nook1.Error.InvalidView"
+        case invalidTheme = "org.nook.Nook1.Error.InvalidTheme"
+        /// `StartActivity` of an id a person dismissed while this module was registered.
+        case activityDismissed = "org.nook.Nook1.Error.ActivityDismissed"
         case invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
         case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
         case limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"

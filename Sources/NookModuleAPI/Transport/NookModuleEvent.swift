@@ -11,4 +11,14 @@ public enum NookModuleEvent: Hashable, Sendable {
     /// The bus connection itself closed. Calls are kept; the module reconnects to the same
     /// address by itself, reports `.connected` once it has registered again, and delivers them.
     case disconnected
+    /// A person dismissed the activity (`nookctl end`, a close button): the SDK dropped it from
+    /// `activities`, `update` on it throws `UnknownActivity`, and only a `start` with a new id
+    /// shows something again, as ActivityKit does once a user dismisses a Live Activity.
+    case activityDismissed(String, by: NookDismissalSource)
+}
+
+/// Who ended an activity the module did not end itself.
+public enum NookDismissalSource: String, Hashable, Sendable {
+    /// A person, through the broker's Control interface.
+    case user
 }

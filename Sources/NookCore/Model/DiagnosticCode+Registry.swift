@@ -1,5 +1,4 @@
-import NookCore
-
+/// The broker's registry codes, here so modules read the same names the broker sends.
 extension DiagnosticCode {
     /// An update whose `sequence` is older than the last one applied; it was ignored.
     public static let staleUpdate: DiagnosticCode = "stale-update"
