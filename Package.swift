@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
         .executableTarget(name: "HeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard"),
+        // docs/quick-start.md's module, compiled (and its run script run) by the tests.
+        .executableTarget(name: "QuickStart", dependencies: ["NookModuleAPI"], path: "Examples/QuickStart", exclude: ["run.sh"]),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
