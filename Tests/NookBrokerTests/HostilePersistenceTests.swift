@@ -24,9 +24,10 @@ import NookTestSupport
 
     // MARK: Poisoned state files
 
-    /// Every kind of entry the live calls refuse, written into state.json by hand: each is set
-    /// aside with a warning naming it and kept in state.rejected-*.json; the good entries are
-    /// restored, and the cleaned file does not refuse anything on the next start.
+    /// Every kind of entry the live calls refuse, and entries not even in the stored format,
+    /// written into state.json by hand: each is set aside with a warning naming it and kept in
+    /// state.rejected-*.json; the good entries are restored, and the cleaned file does not
+    /// refuse anything on the next start.
     @Test func poisonedEntriesAreSetAsideAndTheRestIsRestored() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -38,9 +39,14 @@ import NookTestSupport
             State.activity("negative", order: 4, minimal: State.text("M", ["width": ["d": -5]])),
             State.activity("sparkly", order: 5, minimal: State.node("sparkles")),  // no such node kind
             State.activity("bad id", order: 6),
+            // Not even the stored format: a string where a number belongs.
+            State.activity("wrong-type", order: 9).merging(["relevance": "high"]) { _, new in new },
         ], content: ["compact_leading": State.text("♪"), "home": State.node("sparkles")], compactOrder: 7)
         let file = State.file(
-            modules: [good, State.module("bad module", activities: [State.activity("fine", order: 8)])],
+            modules: [
+                good, State.module("bad module", activities: [State.activity("fine", order: 8)]),
+                ["id": "broken", "display_name": "no activities key", "version": "1", "content": [:]],
+            ],
             // Peek needs a peek view; "fine" has none.
             presentation: ["m": ["state": ["s": "peek"], "module": ["s": "good"], "activity": ["s": "fine"], "hidden_by_user": ["b": false]]],
             settings: [
@@ -48,13 +54,14 @@ import NookTestSupport
                 "convert": ["m": ["type": ["s": "spring"], "response": ["d": "nan"], "damping_fraction": ["d": 0.8]]],
                 "peek": ["m": ["type": ["s": "chrome"]]],
             ],
-            tokens: ["motion.hideDip": ["s": "150ms"], "motion.maxDuration": ["s": "banana"]])
+            tokens: ["motion.hideDip": ["s": "150ms"], "motion.maxDuration": ["s": "banana"], "motion.stagger": ["q": 1]])
         try State.write(file, to: directory)
         let refused = [
             #"activity "deep" of module "good""#, #"activity "not-a-number" of module "good""#,
             #"activity "negative" of module "good""#, #"activity "sparkly" of module "good""#,
             #"activity "bad id" of module "good""#, #"content home of module "good""#, #"module "bad module""#,
             "setting convert", "theme override motion.maxDuration", "presentation",
+            #"activity "wrong-type" of module "good""#, #"module "broken""#, "theme override motion.stagger",
         ]
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: directory)
@@ -73,7 +80,7 @@ import NookTestSupport
             let rejected = kept.first.flatMap { try? JSONSerialization.jsonObject(with: Data(contentsOf: $0)) as? [String: Any] }
             let entries = rejected?["rejected"] as? [[String: Any]] ?? []
             #expect(entries.count == refused.count, "\(entries)")
-            #expect(Set(entries.compactMap { $0["activity"] as? String }) == ["deep", "not-a-number", "negative", "sparkly", "bad id"])
+            #expect(Set(entries.compactMap { $0["activity"] as? String }) == ["deep", "not-a-number", "negative", "sparkly", "bad id", "wrong-type"])
             #expect(kept.first.map(State.text(of:))?.contains("bottom") == true, "the too-deep view is not kept whole")
             #expect(log.contains("refused entries kept in \(kept.first?.path ?? "?")"))
             // The good parts of each section apply, and the cleaned state is written back.

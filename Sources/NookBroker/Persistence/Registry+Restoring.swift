@@ -21,7 +21,7 @@ extension Registry {
         -> (registry: Registry, rejected: [RejectedEntry])
     {
         var registry = Registry(limits: limits, grace: grace)
-        var rejected: [RejectedEntry] = []
+        var rejected = snapshot.unreadable
         // Each stored module is replayed by a caller of its own; no D-Bus unique name
         // (":1.42") can look like these.
         var callers: [String: String] = [:]

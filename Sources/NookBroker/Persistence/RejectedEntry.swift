@@ -24,6 +24,8 @@ public struct RejectedEntry: Encodable, Hashable, Sendable {
         case activity(RegistrySnapshot.Activity)
         case node(StoredNode)
         case value(StoredValue)
+        /// An entry that could not even be decoded, as JSON.
+        case json(RawJSON)
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
@@ -32,6 +34,7 @@ public struct RejectedEntry: Encodable, Hashable, Sendable {
             case .activity(let activity): try container.encode(activity)
             case .node(let node): try container.encode(node)
             case .value(let value): try container.encode(value)
+            case .json(let raw): try container.encode(raw)
             }
         }
     }

@@ -92,7 +92,7 @@ public actor Broker {
             // Grace counts from the broker's start: the time the modules need to reconnect.
             let restored = Registry.restoring(loaded.registry, limits: configuration.limits, grace: grace, now: .zero)
             registry = restored.registry
-            rejected = restored.rejected
+            rejected = loaded.unreadable + restored.rejected
             log(.info, "restored \(registry.modules.count) modules, \(registry.displayOrder.count) activities from \(store.fileURL.path)")
         }
         let connection = try await BusConnection.connect(to: configuration.address, description: "nookd")
