@@ -46,7 +46,9 @@ public struct CrashLoopGuard: Sendable {
     }
 
     /// Reads the previous start's marker and writes this one's.
-    public func arm() -> Verdict {
+    /// - Throws: when this start's marker cannot be written (the verdict is then `ok`: the
+    ///   guard cannot count this start, and says so rather than guessing).
+    public func arm() throws -> Verdict {
         var deaths = 0
         if let data = FileManager.default.contents(atPath: markerURL.path) {
             let previous = try? JSONDecoder().decode(Marker.self, from: data)
@@ -57,7 +59,7 @@ public struct CrashLoopGuard: Sendable {
         }
         let tripped = deaths >= Self.earlyDeathsToTrip
         // After setting the state aside the count starts again.
-        write(Marker(pid: getpid(), earlierDeaths: tripped ? 0 : deaths))
+        try write(Marker(pid: getpid(), earlierDeaths: tripped ? 0 : deaths))
         return tripped ? .tripped(earlyDeaths: deaths) : .ok(earlyDeaths: deaths)
     }
 
@@ -68,9 +70,8 @@ public struct CrashLoopGuard: Sendable {
         unlink(markerURL.path)
     }
 
-    private func write(_ marker: Marker) {
-        guard let data = try? JSONEncoder().encode(marker) else { return }
-        try? StateStore.writeAtomically(data, to: markerURL, directory: markerURL.deletingLastPathComponent())
+    private func write(_ marker: Marker) throws {
+        try StateStore.writeAtomically(try JSONEncoder().encode(marker), to: markerURL, directory: markerURL.deletingLastPathComponent())
     }
 
     /// True when `pid` is a live process named nookd (a pid reused by something else is not).

@@ -92,7 +92,12 @@ public enum BrokerDaemon {
         let log = configuration.log
         let directory = configuration.stateDirectory ?? StateStore.defaultDirectory()
         let crashLoop = CrashLoopGuard(directory: directory)
-        switch crashLoop.arm() {
+        let verdict: CrashLoopGuard.Verdict
+        do { verdict = try crashLoop.arm() } catch {
+            log(.warning, "cannot write the crash-loop marker \(crashLoop.markerURL.path): \(error); this start is not guarded")
+            return crashLoop
+        }
+        switch verdict {
         case .ok(let deaths) where deaths > 0:
             log(.warning, "the previous nookd died within \(CrashLoopGuard.survivalWindow) of starting (\(deaths) in a row); "
                 + "at \(CrashLoopGuard.earlyDeathsToTrip) the state file is set aside")
