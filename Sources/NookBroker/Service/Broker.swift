@@ -358,7 +358,11 @@ public actor Broker {
             let path = try await store.saveRejected(rejected)
             log(.warning, "restoring state: \(rejected.count) refused entries kept in \(path)")
         } catch {
-            log(.error, "restoring state: could not keep the \(rejected.count) refused entries: \(error) (they are in this log only)")
+            // Nowhere else to keep them: the log gets them whole.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let json = (try? encoder.encode(rejected)).map { String(decoding: $0, as: UTF8.self) } ?? "(could not encode them)"
+            log(.error, "restoring state: could not keep the \(rejected.count) refused entries in a file (\(error)); here they are: \(json)")
         }
         schedulePersist()
     }
