@@ -324,7 +324,7 @@ public actor Broker {
             let message = "\(error)"
             retryDelay = retryDelay == .zero ? Self.firstRetryDelay : min(retryDelay * 2, Self.maxRetryDelay)
             if message != persistenceError {
-                log(.warning, "could not write the state file: \(message); retrying (every \(retryDelay), backing off to \(Self.maxRetryDelay))")
+                log(.warning, "could not write the state file: \(message); retrying in \(retryDelay), then less and less often (at least every \(Self.maxRetryDelay))")
             }
             persistenceError = message
             failedWrites += 1
