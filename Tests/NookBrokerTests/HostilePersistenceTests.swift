@@ -263,6 +263,21 @@ import NookTestSupport
         }
     }
 
+    /// A state.json that is a FIFO would block the read forever: it is set aside unread.
+    @Test func aStateFileThatIsNotARegularFileIsSetAsideUnread() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let directory = temp.stateDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(mkfifo(directory.appendingPathComponent("state.json").path, 0o600) == 0)
+        try await PrivateBus.with { bus in
+            let nookd = try await Self.start(bus, directory)
+            #expect(nookd.log.contains("not a regular file"), "\(nookd.log.suffix(2000))")
+            #expect(State.files(directory, prefix: "state.corrupt-").count == 1)
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
     // MARK: Failing writes
 
     /// Makes the broker's temporary state file path a directory: open(2) fails with EISDIR,

@@ -40,6 +40,11 @@ public actor StateStore {
     public func load() -> LoadResult {
         let path = fileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return .empty }
+        // A FIFO or a device would block the read or never end it: only a regular file is read.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return moveAside(reason: "not a regular file")
+        }
         do {
             let data = try Data(contentsOf: fileURL)
             let file = try JSONDecoder().decode(StateFile.self, from: data)
