@@ -14,6 +14,13 @@ let usage = """
       --help            show this text
       --version         print the version
 
+    In the state directory: state.json (restored on start, each entry validated like a call),
+    nookd.starting (the crash-loop guard's marker), and files set aside, never overwritten:
+    state.rejected-*.json (refused entries), state.corrupt-*.json, state.crashloop-*.json.
+
+    Exit status: 0 after SIGTERM or SIGINT; 1 when nookd cannot start, the bus goes away, or
+    the final state write failed; 2 for a bad command line.
+
     """
 
 func fail(_ message: String) -> Never {

@@ -104,9 +104,65 @@ import NookCore
         var snapshot = try populated().snapshot
         snapshot.modules[0].activities[0].views["minimal"] = StoredNode(RawNode(kind: "sparkles"))
         snapshot.modules[1].id = "bad id"
-        let (restored, warnings) = Registry.restoring(snapshot, now: .zero)
-        #expect(warnings.count == 2, "\(warnings)")
+        let (restored, rejected) = Registry.restoring(snapshot, now: .zero)
+        #expect(rejected.map(\.name) == [#"module "bad id""#, #"activity "song" of module "music""#], "\(rejected)")
+        #expect(rejected.allSatisfy { !$0.reason.isEmpty })
         #expect(restored.modules.count == 1)
+    }
+
+    /// Restore goes through the live entry points, so the registry's limits (whatever they are
+    /// now) refuse stored entries exactly as they refuse calls.
+    @Test func restoringAppliesTheLimitsLiveCallsGet() throws {
+        let snapshot = try populated().snapshot
+        var short = RegistryLimits.standard
+        short.maxInfoStringBytes = 4  // "Music" is 5 bytes: Register would refuse it
+        let (withoutMusic, refusedModules) = Registry.restoring(snapshot, limits: short, now: .zero)
+        #expect(refusedModules.map(\.name) == [#"module "music""#])
+        #expect(refusedModules.first?.reason.contains("at most 4") == true, "\(refusedModules)")
+        #expect(withoutMusic.modules.keys.sorted() == ["timer"])
+
+        var tiny = RegistryLimits.standard
+        tiny.view.maxNodes = 0  // no view fits: StartActivity and SetContent would refuse them all
+        let (empty, refusedViews) = Registry.restoring(snapshot, limits: tiny, now: .zero)
+        #expect(Set(refusedViews.map(\.name)) == [
+            #"activity "song" of module "music""#, #"activity "egg" of module "timer""#,
+            #"content compact_leading of module "music""#, #"content home of module "timer""#,
+        ])
+        #expect(empty.modules.count == 2 && empty.displayOrder.isEmpty)
+    }
+
+    /// Start orders with gaps and near the counter's maximum are renumbered from 1, keeping
+    /// the display order across modules and which module's compact content is shown.
+    @Test func restoringRenumbersTheOrderKeepingTheDisplayOrder() throws {
+        var snapshot = try populated().snapshot
+        snapshot.counter = .max
+        snapshot.modules[0].compactOrder = .max - 1  // music's compact content, set last
+        snapshot.modules[0].activities[0].startOrder = .max - 5  // music/song
+        snapshot.modules[1].activities[0].startOrder = 7  // timer/egg, started first
+        snapshot.modules[0].activities[0].relevance = 0
+        let (restored, rejected) = Registry.restoring(snapshot, now: .zero)
+        #expect(rejected.isEmpty)
+        #expect(restored.displayOrder.map(\.description) == ["timer/egg", "music/song"])
+        #expect(restored.compactContentModule == "music")
+        #expect(restored.snapshot.counter == 3)
+    }
+
+    /// Set-aside names never collide, even for two files set aside at the very same instant.
+    @Test func twoCorruptFilesSetAsideInTheSameSecondAreBothKept() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let instant = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = StateStore(directory: temp.stateDirectory, clock: { instant })
+        try FileManager.default.createDirectory(at: temp.stateDirectory, withIntermediateDirectories: true)
+        var moved: [String] = []
+        for text in ["first {", "second {"] {
+            try text.write(to: store.fileURL, atomically: true, encoding: .utf8)
+            guard case .corrupt(_, let path?) = await store.load() else { Issue.record("not moved aside"); return }
+            moved.append(path)
+        }
+        #expect(Set(moved).count == 2, "\(moved)")
+        #expect(moved.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" } == ["first {", "second {"])
+        #expect(moved.allSatisfy { ($0 as NSString).lastPathComponent.hasPrefix("state.corrupt-20270115T080000Z-") }, "\(moved)")
     }
 
     @Test func theDefaultDirectoryFollowsXDG() {

@@ -8,8 +8,13 @@ import NookCore
 ///               "content": {"home": {node}}, "activities": [{"id": "song", "views": {...}, ...}]}]},
 ///  "presentation": null, "settings": null, "tokens": null}
 /// ```
-/// `presentation`, `settings` and `tokens` are reserved for the presentation state machine and
-/// `SetTokens`; a broker that does not use them yet writes back whatever it read.
+/// `presentation`, `settings` and `tokens` hold the presentation state machine's state,
+/// Reduce Motion with the curve overrides, and the `SetTokens` overrides.
+///
+/// Reading is lenient per entry: a module, module view, activity, setting, token or the
+/// presentation that cannot be decoded (a wrong JSON type, a missing key) lands in
+/// `unreadable` (never written back), and the rest of the file is read; only a file whose
+/// frame (`format`, `version`, `registry`) is broken is unreadable as a whole.
 public struct StateFile: Codable, Hashable, Sendable {
     public static let formatName = "nook-state"
     public static let currentVersion = 1
@@ -20,6 +25,10 @@ public struct StateFile: Codable, Hashable, Sendable {
     public var presentation: StoredValue?
     public var settings: [String: StoredValue]?
     public var tokens: [String: StoredValue]?
+    /// Entries that could not be decoded, the registry's included (not part of the file).
+    public var unreadable: [RejectedEntry] = []
+
+    enum CodingKeys: String, CodingKey { case format, version, registry, presentation, settings, tokens }
 
     public init(
         registry: RegistrySnapshot, presentation: StoredValue? = nil, settings: [String: StoredValue]? = nil,
@@ -38,6 +47,15 @@ public struct StateFile: Codable, Hashable, Sendable {
 public struct RegistrySnapshot: Codable, Hashable, Sendable {
     public var counter: UInt64
     public var modules: [Module]
+    /// Modules, module views and activities that could not be decoded (not part of the file).
+    public var unreadable: [RejectedEntry] = []
+
+    enum CodingKeys: String, CodingKey { case counter, modules }
+
+    public init(counter: UInt64, modules: [Module]) {
+        self.counter = counter
+        self.modules = modules
+    }
 
     public struct Module: Codable, Hashable, Sendable {
         public var id: String
@@ -46,6 +64,19 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         public var content: [String: StoredNode]
         public var compactOrder: UInt64?
         public var activities: [Activity]
+        /// Its views and activities that could not be decoded (not part of the file).
+        var unreadable: [RejectedEntry] = []
+
+        public init(
+            id: String, displayName: String, version: String, content: [String: StoredNode], compactOrder: UInt64?, activities: [Activity]
+        ) {
+            self.id = id
+            self.displayName = displayName
+            self.version = version
+            self.content = content
+            self.compactOrder = compactOrder
+            self.activities = activities
+        }
 
         enum CodingKeys: String, CodingKey {
             case id, version, content, activities
@@ -93,62 +124,83 @@ extension Registry {
                     })
             })
     }
+}
 
-    /// A registry holding a stored snapshot: every module without an owner, in its grace
-    /// period from `now`, so a restarted module registers and takes its state back.
-    ///
-    /// Everything is validated again as if it had just arrived; what fails (an id or view the
-    /// current limits refuse) is dropped and described in `warnings`, never trusted.
-    public static func restoring(_ snapshot: RegistrySnapshot, limits: RegistryLimits = .standard, grace: Double = 10, now: BrokerTime)
-        -> (registry: Registry, warnings: [String])
-    {
-        var registry = Registry(limits: limits, grace: grace)
-        var warnings: [String] = []
-        registry.restoreCounter(snapshot.counter)
-        for stored in snapshot.modules {
-            guard Identifier.isValid(stored.id), registry.modules[stored.id] == nil, registry.modules.count < limits.maxModules else {
-                warnings.append("dropped stored module \"\(stored.id)\": invalid, duplicate or over maxModules")
-                continue
-            }
-            var record = ModuleRecord(
-                id: stored.id, owner: .vanished(until: now + grace),
-                info: ModuleInfo(displayName: stored.displayName, version: stored.version), compactOrder: stored.compactOrder)
-            for (name, node) in stored.content {
-                guard let slot = ModuleSlot(rawValue: name) else {
-                    warnings.append("module \"\(stored.id)\": dropped content of unknown slot \"\(name)\"")
-                    continue
-                }
-                do { record.content[slot] = try registry.validator.validate(node.rawNode, slot: name).root } catch {
-                    warnings.append("module \"\(stored.id)\": dropped content \(name): \(error)")
-                }
-            }
-            if record.content[.compactLeading] == nil && record.content[.compactTrailing] == nil { record.compactOrder = nil }
-            activities: for activity in stored.activities.prefix(limits.maxActivitiesPerModule) {
-                guard Identifier.isValid(activity.id), !activity.accessibilityLabel.isEmpty, activity.relevance.isFinite else {
-                    warnings.append("module \"\(stored.id)\": dropped activity \"\(activity.id)\": invalid id, label or relevance")
-                    continue
-                }
-                var views: [ActivitySlot: ViewNode] = [:]
-                for (name, node) in activity.views {
-                    guard let slot = ActivitySlot(rawValue: name) else { continue }
-                    do { views[slot] = try registry.validator.validate(node.rawNode, slot: name).root } catch {
-                        warnings.append("module \"\(stored.id)\": dropped activity \"\(activity.id)\": \(error)")
-                        continue activities
-                    }
-                }
-                guard ActivitySlot.allCases.allSatisfy({ !$0.isRequired || views[$0] != nil }) else {
-                    warnings.append("module \"\(stored.id)\": dropped activity \"\(activity.id)\": a required view is missing")
-                    continue
-                }
-                record.activities[activity.id] = ActivityRecord(
-                    id: activity.id, accessibilityLabel: activity.accessibilityLabel, views: views,
-                    relevance: activity.relevance, staleDate: activity.staleDate, lastSequence: activity.sequence,
-                    startOrder: activity.startOrder, adoptable: true)
-                registry.restoreCounter(activity.startOrder)
-            }
-            if let order = record.compactOrder { registry.restoreCounter(order) }
-            registry.restore(record, now: now)
+// MARK: Lenient reading
+
+extension StateFile {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        registry = try container.decode(RegistrySnapshot.self, forKey: .registry)
+        unreadable = registry.unreadable
+        registry.unreadable = []
+        switch try container.decodeIfPresent(Lenient<StoredValue>.self, forKey: .presentation) {
+        case .read(let value)?: presentation = value
+        case .unreadable(let raw, let reason)?: unreadable.append(RejectedEntry(.presentation, reason: reason, stored: .json(raw)))
+        case nil: presentation = nil
         }
-        return (registry, warnings)
+        settings = try Self.lenientValues(container, .settings, kind: .setting, unreadable: &unreadable)
+        tokens = try Self.lenientValues(container, .tokens, kind: .token, unreadable: &unreadable)
+    }
+
+    private static func lenientValues(
+        _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, kind: RejectedEntry.Kind, unreadable: inout [RejectedEntry]
+    ) throws -> [String: StoredValue]? {
+        guard let entries = try container.decodeIfPresent([String: Lenient<StoredValue>].self, forKey: key) else { return nil }
+        var values: [String: StoredValue] = [:]
+        for (name, entry) in entries {
+            switch entry {
+            case .read(let value): values[name] = value
+            case .unreadable(let raw, let reason): unreadable.append(RejectedEntry(kind, key: name, reason: reason, stored: .json(raw)))
+            }
+        }
+        return values
+    }
+}
+
+extension RegistrySnapshot {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // Orders are renumbered on restore: a broken counter costs nothing.
+        counter = (try? container.decode(UInt64.self, forKey: .counter)) ?? 0
+        modules = []
+        for entry in try container.decode([Lenient<Module>].self, forKey: .modules) {
+            switch entry {
+            case .read(var module):
+                unreadable += module.unreadable
+                module.unreadable = []
+                modules.append(module)
+            case .unreadable(let raw, let reason):
+                unreadable.append(RejectedEntry(.module, module: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
+            }
+        }
+    }
+}
+
+extension RegistrySnapshot.Module {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        version = try container.decode(String.self, forKey: .version)
+        compactOrder = try container.decodeIfPresent(UInt64.self, forKey: .compactOrder)
+        content = [:]
+        for (slot, entry) in try container.decode([String: Lenient<StoredNode>].self, forKey: .content) {
+            switch entry {
+            case .read(let node): content[slot] = node
+            case .unreadable(let raw, let reason):
+                unreadable.append(RejectedEntry(.content, module: id, key: slot, reason: reason, stored: .json(raw)))
+            }
+        }
+        activities = []
+        for entry in try container.decode([Lenient<RegistrySnapshot.Activity>].self, forKey: .activities) {
+            switch entry {
+            case .read(let activity): activities.append(activity)
+            case .unreadable(let raw, let reason):
+                unreadable.append(RejectedEntry(.activity, module: id, activity: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
+            }
+        }
     }
 }

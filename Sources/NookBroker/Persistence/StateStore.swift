@@ -6,15 +6,18 @@ import Glibc
 /// Guarantees: a write either leaves the previous file in place or replaces it whole (temp
 /// file in the same directory, `fsync`, `rename`, `fsync` of the directory), so a crash or
 /// power cut never leaves half a file. A file that cannot be read is moved aside
-/// (`state.json.corrupt-<unix seconds>`) and reported, never fatal. Writes carry a generation
-/// number; an older generation arriving after a newer one is dropped.
+/// (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`) and reported, never fatal. Writes
+/// carry a generation number; an older generation arriving after a newer one is dropped.
 public actor StateStore {
     public nonisolated let directory: URL
     public nonisolated var fileURL: URL { directory.appendingPathComponent("state.json") }
     private var lastGeneration: UInt64 = 0
+    /// The time set-aside names carry (a parameter so tests can hold it still).
+    private let clock: @Sendable () -> Date
 
-    public init(directory: URL) {
+    public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.directory = directory
+        self.clock = clock
     }
 
     /// `$XDG_STATE_HOME/nook`, else `~/.local/state/nook` (SPEC, "Reliability").
@@ -37,6 +40,11 @@ public actor StateStore {
     public func load() -> LoadResult {
         let path = fileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return .empty }
+        // A FIFO or a device would block the read or never end it: only a regular file is read.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return moveAside(reason: "not a regular file")
+        }
         do {
             let data = try Data(contentsOf: fileURL)
             let file = try JSONDecoder().decode(StateFile.self, from: data)
@@ -50,9 +58,25 @@ public actor StateStore {
     }
 
     private func moveAside(reason: String) -> LoadResult {
-        let target = directory.appendingPathComponent("state.json.corrupt-\(Int(Date().timeIntervalSince1970))")
-        let moved = rename(fileURL.path, target.path) == 0
-        return .corrupt(reason: reason, movedTo: moved ? target.path : nil)
+        let moved = try? SetAsideName.move(fileURL, kind: "corrupt", in: directory, now: clock())
+        return .corrupt(reason: reason, movedTo: moved?.path)
+    }
+
+    /// Moves `state.json` (if there is one) to `state.<kind>-<...>.json`, so the next load
+    /// starts empty; returns where it went, nil when there was no file.
+    public func setAside(kind: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        return try SetAsideName.move(fileURL, kind: kind, in: directory, now: clock()).path
+    }
+
+    /// Writes `entries` to a new `state.rejected-<...>.json` and returns its path.
+    public func saveRejected(_ entries: [RejectedEntry]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data = try encoder.encode(RejectedFile(source: fileURL.path, rejected: entries))
+        let target = try SetAsideName.reserve(kind: "rejected", in: directory, now: clock())
+        try Self.writeAtomically(data, to: target, directory: directory)
+        return target.path
     }
 
     /// Writes `file` atomically unless a newer generation was written already.
@@ -67,7 +91,7 @@ public actor StateStore {
 
     static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temp = directory.appendingPathComponent(".state.json.tmp-\(getpid())")
+        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StateStoreError(operation: "open \(temp.path)", errno: errno) }
         var written = 0

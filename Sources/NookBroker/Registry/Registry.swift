@@ -248,16 +248,4 @@ public struct Registry: Hashable, Sendable {
         }
         return [.diagnostics(connection: connection, module: module, stamped)]
     }
-
-    // MARK: Restoring
-
-    /// Puts a module back as restored state: no owner, in its grace period from `now`.
-    mutating func restore(_ record: ModuleRecord, now: BrokerTime) {
-        var record = record
-        record.owner = .vanished(until: now + grace)
-        for key in record.activities.keys { record.activities[key]!.adoptable = true }
-        modules[record.id] = record
-    }
-
-    mutating func restoreCounter(_ value: UInt64) { counter = max(counter, value) }
 }

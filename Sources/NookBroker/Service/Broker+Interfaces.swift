@@ -234,7 +234,8 @@ extension Broker {
         for argument in call.arguments { argument.closeUnixFDs() }
     }
 
-    /// `GetState()`: the presentation, what it shows, the activities in display order.
+    /// `GetState()`: the presentation, what it shows, the activities in display order, and
+    /// whether the state file is being written (`persistence`, an addition).
     func stateReply() -> [DBusValue] {
         let order = registry.displayOrder
         var focus = machine.state.focus
@@ -242,15 +243,16 @@ extension Broker {
             // The pill shows the primary activity, or the module whose compact content it shows.
             focus = (order.first?.module ?? registry.compactContentModule ?? "", order.first?.activity ?? "")
         }
-        return [
-            .vardict([
-                "presentation": .string(machine.state.presentation.rawValue),
-                "module": .string(focus.module),
-                "activity": .string(focus.activity),
-                "activities": .array(element: "(ss)", order.map { .structure([.string($0.module), .string($0.activity)]) }),
-                "reduce_motion": .bool(settings.reduceMotion),
-                "serial": .uint64(serial),
-            ])
+        var state: [String: DBusValue] = [
+            "presentation": .string(machine.state.presentation.rawValue),
+            "module": .string(focus.module),
+            "activity": .string(focus.activity),
+            "activities": .array(element: "(ss)", order.map { .structure([.string($0.module), .string($0.activity)]) }),
+            "reduce_motion": .bool(settings.reduceMotion),
+            "serial": .uint64(serial),
+            "persistence": .string(persistenceError == nil ? "ok" : "failing"),
         ]
+        if let persistenceError { state["persistence_error"] = .string(persistenceError) }
+        return [.vardict(state)]
     }
 }

@@ -187,41 +187,15 @@ extension Broker {
         }
     }
 
-    /// Puts back what the state file says, as far as it still makes sense with the restored
-    /// registry: a panel onto content that is gone falls back to the pill.
-    func restorePresentation(_ file: StateFile?) {
-        guard let file else { return }
-        if let tokens = file.tokens, !tokens.isEmpty {
-            do { try setTokens(tokens.mapValues(\.propValue)) } catch {
-                log(.warning, "restoring state: theme overrides refused (\(error.message)); using the theme without them")
-            }
-        }
-        if let stored = file.settings {
-            if case .bool(let on)? = stored["reduce_motion"] { settings.reduceMotion = on }
-            for (key, which) in [("convert", \PlannerSettings.sharedElementAnimation), ("peek", \PlannerSettings.sharedElementPeekAnimation)] {
-                if case .dictionary(let record)? = stored[key]?.propValue, let override = try? Self.curveOverride(record) {
-                    settings[keyPath: which] = override
-                }
-            }
-        }
-        if case .dictionary(let record)? = file.presentation?.propValue {
-            let kind = (try? Self.string(record, "state")) ?? nil
-            let module = ((try? Self.string(record, "module")) ?? nil) ?? ""
-            let activity = ((try? Self.string(record, "activity")) ?? nil) ?? ""
-            let hidden = record["hidden_by_user"] == .bool(true)
-            let ref = ActivityRef(module: module, activity: activity)
-            let state: NookState =
-                switch kind {
-                case "pill": .pill
-                case "peek": .peek(ref)
-                case "expanded-activity": .expanded(.activity(ref), via: .claim)
-                case "expanded-home": .expanded(.home(module: module), via: .claim)
-                case "expanded-board": .expanded(.board, via: .claim)
-                case "companion": .companion(module: module)
-                default: .hidden
-                }
-            machine = PresentationMachine(state: state, hiddenByUser: hidden)
-        }
+    /// Puts back the theme overrides, settings and presentation the state file keeps, each
+    /// through the path the live call takes (Persistence/Broker+Restoring.swift); returns what
+    /// was refused. A panel onto content that is gone falls back to the pill.
+    func restorePresentation(_ file: StateFile?) -> [RejectedEntry] {
+        var rejected: [RejectedEntry] = []
+        if let tokens = file?.tokens, !tokens.isEmpty { rejected += restoreTokens(tokens) }
+        if let stored = file?.settings { rejected += restoreSettings(stored) }
+        if let stored = file?.presentation { rejected += restoreMachine(stored) }
         _ = machine.reconcile(with: registry, cause: .show)
+        return rejected
     }
 }

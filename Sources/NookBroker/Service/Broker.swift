@@ -16,7 +16,7 @@ import NookCore
 /// ```swift
 /// let broker = try await Broker.start(BrokerConfiguration(address: .address(addr)))
 /// // ... serve until SIGTERM
-/// await broker.shutdown()   // writes the state file, closes the connection
+/// let saved = await broker.shutdown()   // writes the state file, closes the connection
 /// ```
 public actor Broker {
     public nonisolated let connection: BusConnection
@@ -35,6 +35,10 @@ public actor Broker {
     private var persistTask: Task<Void, Never>?
     private var dirty = false
     private var generation: UInt64 = 0
+    /// Why the last state write failed; nil while writes succeed (`GetState`'s `persistence`).
+    private(set) var persistenceError: String?
+    private var failedWrites = 0
+    private var retryDelay: Duration = .zero
     /// Every scene change, for tests and tools that watch the registry.
     private var sceneObservers: [@Sendable (SceneChange) -> Void] = []
 
@@ -77,6 +81,7 @@ public actor Broker {
         let store = StateStore(directory: configuration.stateDirectory ?? StateStore.defaultDirectory())
         var file: StateFile?
         var registry = Registry(limits: configuration.limits, grace: grace)
+        var rejected: [RejectedEntry] = []
         switch await store.load() {
         case .empty:
             log(.info, "no state file at \(store.fileURL.path); starting empty")
@@ -87,14 +92,15 @@ public actor Broker {
             // Grace counts from the broker's start: the time the modules need to reconnect.
             let restored = Registry.restoring(loaded.registry, limits: configuration.limits, grace: grace, now: .zero)
             registry = restored.registry
-            for warning in restored.warnings { log(.warning, "restoring state: \(warning)") }
+            rejected = loaded.unreadable + restored.rejected
             log(.info, "restored \(registry.modules.count) modules, \(registry.displayOrder.count) activities from \(store.fileURL.path)")
         }
         let connection = try await BusConnection.connect(to: configuration.address, description: "nookd")
         var resolved = configuration
         resolved.theme = theme
         let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: resolved)
-        await broker.restorePresentation(file)
+        rejected += await broker.restorePresentation(file)
+        await broker.keepRejected(rejected)
         try await connection.export(broker.interfaces, at: broker.path)
         do {
             try await connection.requestName(NookContract.busName)
@@ -108,22 +114,34 @@ public actor Broker {
         return broker
     }
 
-    /// Writes the state file now and closes the connection.
-    public func shutdown() async {
+    /// Writes the state file now (retrying briefly if that fails) and closes the connection.
+    /// - Returns: false when the final write failed: what the broker held is not on disk.
+    public func shutdown() async -> Bool {
         expiryTask?.cancel()
-        await flush()
+        var saved = await flush()
+        var delay = Self.firstRetryDelay
+        for _ in 0..<Self.shutdownRetries where !saved {
+            try? await Task.sleep(for: delay)
+            delay *= 2
+            saved = await flush()
+        }
+        persistTask?.cancel()
+        persistTask = nil
         await connection.close()
+        return saved
     }
 
     /// Returns once the broker's thread has run it: proof of life for the watchdog.
     public func heartbeat() {}
 
     /// Writes the state file now, whatever the debounce timer says.
-    public func flush() async {
+    /// - Returns: whether this write reached the disk.
+    @discardableResult
+    public func flush() async -> Bool {
         persistTask?.cancel()
         persistTask = nil
         dirty = true
-        await writeState()
+        return await writeState()
     }
 
     /// Calls `observer` (on the bus thread) for every scene change from now on.
@@ -269,6 +287,12 @@ public actor Broker {
 
     // MARK: Persistence
 
+    /// A failed write is retried after 100 ms, then after twice as long each time, up to 5 s
+    /// between attempts, until one succeeds. A stop retries three times (0.7 s) before it gives up.
+    static let firstRetryDelay: Duration = .milliseconds(100)
+    static let maxRetryDelay: Duration = .seconds(5)
+    static let shutdownRetries = 3
+
     func schedulePersist() {
         dirty = true
         guard persistTask == nil else { return }
@@ -280,17 +304,67 @@ public actor Broker {
         }
     }
 
-    private func writeState() async {
+    /// Writes a snapshot of the current state. A failure keeps the state dirty and schedules a
+    /// retry with backoff; `GetState` says `persistence` `failing` until a write succeeds.
+    /// - Returns: whether this write reached the disk.
+    @discardableResult
+    private func writeState() async -> Bool {
         persistTask = nil
-        guard dirty else { return }
+        guard dirty else { return persistenceError == nil }
         dirty = false
         generation += 1
+        let attempt = generation
         let file = StateFile(registry: registry.snapshot, presentation: storedPresentation, settings: storedSettings, tokens: storedTokens)
         do {
-            try await store.save(file, generation: generation)
+            try await store.save(file, generation: attempt)
         } catch {
-            log(.error, "could not write the state file: \(error)")
+            dirty = true
+            // A newer write started meanwhile: its outcome is the one that counts.
+            guard attempt == generation else { return false }
+            let message = "\(error)"
+            retryDelay = retryDelay == .zero ? Self.firstRetryDelay : min(retryDelay * 2, Self.maxRetryDelay)
+            if message != persistenceError {
+                log(.warning, "could not write the state file: \(message); retrying in \(retryDelay), then less and less often (at least every \(Self.maxRetryDelay))")
+            }
+            persistenceError = message
+            failedWrites += 1
+            scheduleRetry(after: retryDelay)
+            return false
         }
+        if attempt == generation, persistenceError != nil {
+            log(.info, "the state file is written again (\(store.fileURL.path)) after \(failedWrites) failed attempts")
+            persistenceError = nil
+            failedWrites = 0
+            retryDelay = .zero
+        }
+        return true
+    }
+
+    private func scheduleRetry(after delay: Duration) {
+        persistTask?.cancel()
+        persistTask = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.writeState()
+        }
+    }
+
+    /// Logs each refused entry of the state file and keeps them in `state.rejected-<...>.json`;
+    /// the cleaned state is written back, so the next start does not refuse them again.
+    func keepRejected(_ rejected: [RejectedEntry]) async {
+        guard !rejected.isEmpty else { return }
+        for entry in rejected { log(.warning, "restoring state: \(entry.warning)") }
+        do {
+            let path = try await store.saveRejected(rejected)
+            log(.warning, "restoring state: \(rejected.count) refused entries kept in \(path)")
+        } catch {
+            // Nowhere else to keep them: the log gets them whole.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let json = (try? encoder.encode(rejected)).map { String(decoding: $0, as: UTF8.self) } ?? "(could not encode them)"
+            log(.error, "restoring state: could not keep the \(rejected.count) refused entries in a file (\(error)); here they are: \(json)")
+        }
+        schedulePersist()
     }
 }
 

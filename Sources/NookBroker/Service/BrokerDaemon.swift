@@ -4,8 +4,9 @@ import NookBus
 /// `nookd`'s life: start the broker, report readiness, serve until SIGTERM or SIGINT, write
 /// the state file, exit. `main.swift` only parses arguments and calls `run`.
 public enum BrokerDaemon {
-    /// - Returns: the process exit status (0 after a clean stop, 1 when the broker could not
-    ///   start, e.g. because another nookd owns the name).
+    /// - Returns: the process exit status (0 after a clean stop; 1 when the broker could not
+    ///   start, e.g. because another nookd owns the name, when the bus went away, or when the
+    ///   final state write failed).
     /// Not a signal number: the stop reason when the bus connection is gone.
     static let busLost: Int32 = -1
 
@@ -20,14 +21,23 @@ public enum BrokerDaemon {
         }
         defer { relay.cancel() }
 
+        let crashLoop = await guardAgainstCrashLoop(configuration)
         let broker: Broker
         do {
             broker = try await Broker.start(configuration)
         } catch {
             log(.error, "\(error)")
+            crashLoop.disarm()
             return 1
         }
         ServiceNotify.notify("READY=1\nSTATUS=serving \(NookContract.busName)")
+        let survival = Task.detached {
+            try? await Task.sleep(for: CrashLoopGuard.survivalWindow)
+            guard !Task.isCancelled else { return }
+            crashLoop.disarm()
+            log(.debug, "served \(CrashLoopGuard.survivalWindow) after READY=1: this start is not part of a crash loop")
+        }
+        defer { survival.cancel() }
         let watchdog = ServiceNotify.watchdogInterval.map { interval in
             Task.detached {
                 while !Task.isCancelled {
@@ -61,12 +71,50 @@ public enum BrokerDaemon {
             while let next = await rest.next() {
                 guard next != Self.busLost else { continue }
                 log(.error, "second signal while stopping; exiting without waiting")
+                crashLoop.disarm()
                 exit(1)
             }
         }
         defer { impatience.cancel() }
         watchdog?.cancel()
-        await broker.shutdown()
+        let saved = await broker.shutdown()
+        crashLoop.disarm()
+        if !saved {
+            log(.error, "the final state write failed: the last changes are not on disk; exiting with status 1")
+            return 1
+        }
         return number == Self.busLost ? 1 : 0
+    }
+
+    /// Arms the crash-loop guard for this start; when the previous starts died early too
+    /// often in a row, sets the state file aside first, so this start begins empty.
+    static func guardAgainstCrashLoop(_ configuration: BrokerConfiguration) async -> CrashLoopGuard {
+        let log = configuration.log
+        let directory = configuration.stateDirectory ?? StateStore.defaultDirectory()
+        let crashLoop = CrashLoopGuard(directory: directory)
+        let verdict: CrashLoopGuard.Verdict
+        do { verdict = try crashLoop.arm() } catch {
+            log(.warning, "cannot write the crash-loop marker \(crashLoop.markerURL.path): \(error); this start is not guarded")
+            return crashLoop
+        }
+        switch verdict {
+        case .ok(let deaths) where deaths > 0:
+            log(.warning, "the previous nookd died within \(CrashLoopGuard.survivalWindow) of starting (\(deaths) in a row); "
+                + "at \(CrashLoopGuard.earlyDeathsToTrip) the state file is set aside")
+        case .ok:
+            break
+        case .tripped(let deaths):
+            let store = StateStore(directory: directory)
+            do {
+                let moved = try await store.setAside(kind: "crashloop")
+                log(.error, "crash loop: the last \(deaths) starts died within \(CrashLoopGuard.survivalWindow) of starting; "
+                    + "starting without the saved state, which was moved to \(moved ?? "(there was none)")")
+            } catch {
+                log(.error, "crash loop: the last \(deaths) starts died early, and the state file could not be set aside: \(error)")
+            }
+        case .anotherInstance(let pid):
+            log(.warning, "nookd \(pid) is starting on the same state directory; the crash-loop guard leaves it alone")
+        }
+        return crashLoop
     }
 }

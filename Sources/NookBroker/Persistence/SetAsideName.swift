@@ -1,0 +1,47 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Names for files the broker sets aside beside `state.json` (a corrupt state file, the state
+/// of a crash loop, refused entries): `state.<kind>-<UTC time>-<pid>-<n>.json`, for example
+/// `state.corrupt-20261201T022348Z-4242-1.json`.
+///
+/// Guarantee: a name is never reused and nothing is overwritten. The time says when, the pid
+/// and a per-process counter keep two set-asides within one second apart, and each name is
+/// reserved with `O_CREAT | O_EXCL` before anything is written or renamed onto it, so even
+/// a clash (a pid reused within a second) picks the next number instead of replacing a file.
+enum SetAsideName {
+    private static let counter = Atomic<UInt64>(0)
+
+    /// Reserves a new, empty file `state.<kind>-...json` in `directory` and returns its URL.
+    static func reserve(kind: String, in directory: URL, now: Date) throws -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let stamp = formatter.string(from: now)
+        for _ in 0..<1000 {
+            let number = counter.add(1, ordering: .relaxed).newValue
+            let url = directory.appendingPathComponent("state.\(kind)-\(stamp)-\(getpid())-\(number).json")
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                close(fd)
+                return url
+            }
+            guard errno == EEXIST else { throw StateStoreError(operation: "create \(url.path)", errno: errno) }
+        }
+        throw StateStoreError(operation: "find a free name for state.\(kind) in \(directory.path)", errno: EEXIST)
+    }
+
+    /// Moves `file` to a new reserved name; returns where it went.
+    static func move(_ file: URL, kind: String, in directory: URL, now: Date) throws -> URL {
+        let target = try reserve(kind: kind, in: directory, now: now)
+        // Replaces only the empty placeholder reserved above.
+        guard rename(file.path, target.path) == 0 else {
+            let code = errno
+            unlink(target.path)
+            throw StateStoreError(operation: "rename \(file.path) to \(target.path)", errno: code)
+        }
+        return target
+    }
+}
