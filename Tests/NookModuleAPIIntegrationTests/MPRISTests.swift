@@ -5,7 +5,7 @@ import NookTestSupport
 import Testing
 import Synchronization
 
-/// MusicModule bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
+/// nook-mpris (Examples/MusicModule) bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
 /// a generated silent file with no audio or video output, on the test's private bus.
 @Suite(.serialized) struct MPRISTests {
     static let plugin = "/usr/lib/mpv-mpris/mpris.so"
@@ -58,7 +58,7 @@ import Synchronization
                     "--loop-file=inf", "--force-media-title=\(title)", file.path,
                 ],
                 logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-            let music = try ProductProcess("MusicModule", ["--address", bus.address], logDirectory: scratch.url)
+            let music = try ProductProcess("nook-mpris", ["--address", bus.address], logDirectory: scratch.url)
             #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)\n\(mpv.log)")
             #expect(await eventually {
                 nookd.storedActivities(of: "music")["song"]?.contains(title) == true
