@@ -113,7 +113,8 @@ public enum Completions {
             "# zsh completion for nookctl, \(header).",
             "",
             "_nookctl() {",
-            "  local curcontext=$curcontext state line ret=1",
+            "  local curcontext=$curcontext context state state_descr line ret=1",
+            "  typeset -A opt_args",
             "  local -a verbs seconds",
             "  _arguments -C \\",
         ]
