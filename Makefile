@@ -1,6 +1,6 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-.PHONY: deps deps-run build test bench demo fuzz soak clean
+.PHONY: deps deps-run deps-package build test bench demo fuzz soak clean install install-files uninstall deb
 
 # System packages by group (scripts/ensure-deps.sh): build and run for programs, test on top.
 deps:
@@ -35,6 +35,60 @@ fuzz: deps
 SOAK_SECONDS ?= 600
 soak: deps
 	@scripts/soak.sh $(SOAK_SECONDS)
+
+# Installing (docs/install.md). `make install` builds release binaries with the Swift runtime
+# linked in (they run without the toolchain) and installs them, the systemd user units, the
+# D-Bus activation file, the XDG autostart entry, man pages and nookctl's completions, with
+# these paths written into the units. `make uninstall` removes exactly what the manifest lists.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+# XDG autostart is read from /etc/xdg only (XDG_CONFIG_DIRS), so the system prefixes use /etc.
+ifneq ($(filter /usr /usr/local,$(PREFIX)),)
+SYSCONFDIR ?= /etc
+else
+SYSCONFDIR ?= $(PREFIX)/etc
+endif
+MANIFEST ?= $(DATADIR)/nook/install-manifest
+# release (static Swift runtime, checked with ldd) or debug (quick; needs the toolchain's libraries).
+INSTALL_CONFIG ?= release
+INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris
+ifeq ($(INSTALL_CONFIG),release)
+INSTALL_BUILD_FLAGS = -c release --static-swift-stdlib
+INSTALL_REQUIRE_STATIC = 1
+else
+INSTALL_BUILD_FLAGS = -c $(INSTALL_CONFIG)
+INSTALL_REQUIRE_STATIC = 0
+endif
+INSTALL_ENV = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DATADIR="$(DATADIR)" \
+	MANDIR="$(MANDIR)" USERUNITDIR="$(USERUNITDIR)" SYSCONFDIR="$(SYSCONFDIR)" ZSHCOMPDIR="$(ZSHCOMPDIR)" \
+	MANIFEST="$(MANIFEST)"
+
+install: deps-run
+	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(INSTALL_BUILD_FLAGS) --product $$product || exit 1; done
+	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)" \
+		REQUIRE_STATIC=$(INSTALL_REQUIRE_STATIC)
+
+# The installing half of `install`, from binaries already built in BIN.
+REQUIRE_STATIC ?= 0
+install-files:
+	@test -n "$(BIN)" || { echo "install-files: set BIN to the directory of the built binaries" >&2; exit 2; }
+	@$(INSTALL_ENV) BIN="$(BIN)" REQUIRE_STATIC=$(REQUIRE_STATIC) scripts/install.sh
+
+uninstall:
+	@$(INSTALL_ENV) scripts/uninstall.sh
+
+# A Debian package (nook_VERSION-1_ARCH.deb in the checkout) from the static release build,
+# with Depends computed by dpkg-shlibdeps.
+deps-package:
+	@SWIFT=$(SWIFT) scripts/ensure-deps.sh build run package
+
+deb: deps-package
+	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done
+	@BIN="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)" scripts/build-deb.sh
 
 clean:
 	rm -rf .build

@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "nookd", targets: ["nookd"]),
         .executable(name: "nookctl", targets: ["nookctl"]),
         .executable(name: "nook-renderer", targets: ["nook-renderer"]),
+        .executable(name: "nook-mpris", targets: ["nook-mpris"]),
     ],
     targets: [
         // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
@@ -21,16 +22,19 @@ let package = Package(
         ),
         // Pure and deterministic: no D-Bus, no clocks, no files.
         .target(name: "NookCore"),
+        // The version every installed program prints for `--version`, kept in one place.
+        .target(name: "NookVersion"),
         // The only code that touches sd-bus: the binding and the Nook wire codec.
         .target(name: "NookBus", dependencies: ["CSystemd", "NookCore"]),
         // The SDK module authors write against.
         .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus"]),
         // The broker's logic; `nookd` is a thin shell over it.
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus"]),
-        .executableTarget(name: "nookd", dependencies: ["NookBroker"]),
+        // NookVersion is there for nookd's `--version` (it still prints its own copy; its owner switches).
+        .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookVersion"]),
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
-        .executableTarget(name: "nookctl", dependencies: ["NookCtlKit"]),
+        .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
         // GTK3, gtk-layer-shell, Cairo and Pango, for the on-screen renderer only.
         .systemLibrary(
             name: "CGtk",
@@ -40,8 +44,9 @@ let package = Package(
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
         .target(name: "NookRenderModel", dependencies: ["NookCore", "NookBus"]),
         // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
-        .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore"]),
-        .executableTarget(name: "MusicModule", dependencies: ["NookModuleAPI", "NookBus"], path: "Examples/MusicModule"),
+        .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion"]),
+        // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
+        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookVersion"], path: "Examples/MusicModule"),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),

@@ -73,7 +73,7 @@ step() { say "$1"; shift; "$@" || true; sleep "$pause"; }
 wait_for_activities() { for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge "$1" ] && break; sleep 0.1; done; }
 
 say "the music module (a simulated player) publishes its song"
-"$BIN/MusicModule" --address "$address" --simulate --track-seconds 120 2> "$work/music.log" &
+"$BIN/nook-mpris" --address "$address" --simulate --track-seconds 120 2> "$work/music.log" &
 pids+=($!)
 wait_for_activities 1
 song=$(ctl activities | grep '^music/' | head -n 1)

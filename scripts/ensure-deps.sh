@@ -4,6 +4,7 @@
 #
 #   scripts/ensure-deps.sh build run        # what `make build`, `make demo` and `make bench` need
 #   scripts/ensure-deps.sh build run test   # what `make test` needs (the default)
+#   scripts/ensure-deps.sh build run package  # what `make deb` needs
 #
 # As root with apt-get it installs what is missing; otherwise it prints the exact command.
 set -euo pipefail
@@ -19,12 +20,19 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 adwaita-ico
 
 # test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
 # python-dbus as foreign clients; mpv with its MPRIS plugin for the music bridge; Chromium to
-# draw recorded SVGs; Xvfb, xwd, ImageMagick, xdotool and xrandr for the renderer's screenshots.
+# draw recorded SVGs; Xvfb, xwd, ImageMagick, xdotool and xrandr for the renderer's screenshots;
+# for the install tests, systemd-analyze (systemd), desktop-file-validate, the shells whose
+# completions are generated, and groff for the man pages.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils
+  desktop-file-utils bash zsh fish groff-base
 )
+
+# package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and
+# strip (binutils).
+package_packages=(dpkg-dev binutils)
 
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build run test)
@@ -35,7 +43,8 @@ for group in "${groups[@]}"; do
     build) wanted+=("${build_packages[@]}") ;;
     run) wanted+=("${run_packages[@]}") ;;
     test) wanted+=("${test_packages[@]}") ;;
-    *) echo "ensure-deps: unknown group '$group' (build, run or test)" >&2; exit 2 ;;
+    package) wanted+=("${package_packages[@]}") ;;
+    *) echo "ensure-deps: unknown group '$group' (build, run, test or package)" >&2; exit 2 ;;
   esac
 done
 

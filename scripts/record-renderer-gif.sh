@@ -38,7 +38,7 @@ ctl() { "$BIN/nookctl" --address "$address" "$@"; }
 "$BIN/nookd" --address "$address" --state-dir "$work/state" 2> "$work/nookd.log" &
 pids+=($!)
 for _ in $(seq 100); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
-"$BIN/MusicModule" --address "$address" --simulate --track-seconds 600 2> "$work/music.log" &
+"$BIN/nook-mpris" --address "$address" --simulate --track-seconds 600 2> "$work/music.log" &
 pids+=($!)
 for _ in $(seq 100); do [ "$(ctl activities 2>/dev/null | wc -l)" -ge 1 ] && break; sleep 0.1; done
 song=$(ctl activities | grep '^music/' | head -n 1)

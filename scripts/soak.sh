@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make soak (not in CI): scripts/soak.sh DURATION_SECONDS (default 600)
 #
-# Runs nookd on a private bus with the demo modules (TimerModule, MusicModule --simulate), a
+# Runs nookd on a private bus with the demo modules (TimerModule, nook-mpris --simulate), a
 # renderer (`nookctl watch --json`) and a user poking the nook (peek/unpeek/open/close every
 # second), for DURATION seconds, sampling nookd's RSS every SOAK_SAMPLE seconds (default 5).
 #
@@ -47,7 +47,7 @@ ctl status >/dev/null
 
 ctl watch --json > "$work/plans.jsonl" 2> "$work/watch.log" &
 pids+=($!)
-"$BIN/MusicModule" --address "$address" --simulate 2> "$work/music.log" &
+"$BIN/nook-mpris" --address "$address" --simulate 2> "$work/music.log" &
 pids+=($!)
 "$BIN/TimerModule" --address "$address" --timers 3 --duration $((DURATION + 120)) 2> "$work/timer.log" &
 pids+=($!)

@@ -7,7 +7,8 @@ import NookModuleAPI
 /// Subscribes first (players coming and going, `PropertiesChanged`, `Seeked`), then lists
 /// the players and reads the chosen one's `Metadata`, `PlaybackStatus` and `Position`; every
 /// change signal from that player reads them again. A player that is playing is preferred,
-/// then the first by name. Nil means nothing plays.
+/// then the first by name; with `player` set, only that player (and its `NAME.*` instances)
+/// is followed. Nil means nothing plays.
 actor MPRISBridge {
     static let prefix = "org.mpris.MediaPlayer2."
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
@@ -16,25 +17,36 @@ actor MPRISBridge {
 
     let bus: BusConnection
     let output: AsyncStream<NowPlaying?>.Continuation
+    /// `--player NAME`: the part after the MPRIS prefix; nil follows every player.
+    let only: String?
     /// Player bus names -> their unique names.
     var players: [String: String] = [:]
     var chosen: String?
     var last: NowPlaying??
 
-    init(bus: BusConnection, output: AsyncStream<NowPlaying?>.Continuation) {
+    init(bus: BusConnection, output: AsyncStream<NowPlaying?>.Continuation, only: String?) {
         self.bus = bus
         self.output = output
+        self.only = only
+    }
+
+    /// True for the names this bridge follows: every MPRIS player, or the one asked for.
+    func follows(_ name: String) -> Bool {
+        guard name.hasPrefix(Self.prefix) else { return false }
+        guard let only else { return true }
+        let player = name.dropFirst(Self.prefix.count)
+        return player == only || player.hasPrefix(only + ".")
     }
 
     /// Connects and starts following players.
-    static func follow(address: NookModuleAddress) async throws -> AsyncStream<NowPlaying?> {
+    static func follow(address: NookModuleAddress, player: String? = nil) async throws -> AsyncStream<NowPlaying?> {
         let bus: BusConnection
         switch address {
         case .session: bus = try await BusConnection.connect(to: .session, description: "nook-music-mpris")
         case .bus(let text): bus = try await BusConnection.connect(to: .address(text), description: "nook-music-mpris")
         }
         let (stream, continuation) = AsyncStream<NowPlaying?>.makeStream(bufferingPolicy: .bufferingNewest(8))
-        let bridge = MPRISBridge(bus: bus, output: continuation)
+        let bridge = MPRISBridge(bus: bus, output: continuation, only: player)
         try await bridge.start()
         return stream
     }
@@ -50,7 +62,7 @@ actor MPRISBridge {
         let names = try await bus.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames")
         if case .array(_, let items)? = names.first {
-            for case .string(let name) in items where name.hasPrefix(Self.prefix) {
+            for case .string(let name) in items where follows(name) {
                 if let owner = try? await bus.nameOwner(of: name) { players[name] = owner }
             }
         }
@@ -58,7 +70,7 @@ actor MPRISBridge {
     }
 
     func ownerChanged(_ change: NameOwnerChange) async {
-        guard change.name.hasPrefix(Self.prefix) else { return }
+        guard follows(change.name) else { return }
         players[change.name] = change.newOwner.isEmpty ? nil : change.newOwner
         await choose()
     }

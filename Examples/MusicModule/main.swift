@@ -1,9 +1,8 @@
 import Foundation
 import NookModuleAPI
+import NookVersion
 
-// Now playing, for the nook: bridges media players over MPRIS.
-//
-//   MusicModule [--simulate [--track-seconds S]] [--address ADDR]
+// nook-mpris: now playing, for the nook. Bridges media players over MPRIS.
 //
 // Publishes a `song` activity for whatever the chosen player plays: the cover (marked
 // `cover`) in the pill, the peek and the expanded view, bars right of the notch, a note in a
@@ -11,25 +10,72 @@ import NookModuleAPI
 // plays a built-in playlist instead of following players. On SIGTERM / SIGINT the song ends
 // and the module leaves.
 
-let signals = TerminationSignals.install()
+let usage = """
+    usage: nook-mpris [--player NAME] [--address ADDR]
+           nook-mpris --simulate [--track-seconds S] [--address ADDR]
+           nook-mpris --help | --version
 
-func say(_ line: String) { FileHandle.standardOutput.write(Data("MusicModule: \(line)\n".utf8)) }
+    Shows what a media player plays in the nook: follows MPRIS players
+    (org.mpris.MediaPlayer2.*) on the session bus and publishes a `song` activity to nookd.
+
+      --player NAME       follow only this player (org.mpris.MediaPlayer2.NAME, or its
+                          instances NAME.*); default: a playing one, else the first by name
+      --address ADDR      a D-Bus address to use instead of the session bus
+      --simulate          play a built-in playlist instead of following players
+      --track-seconds S   with --simulate: each song's length in seconds (default 30)
+      --help              show this text
+      --version           print the version
+
+    """
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data("nook-mpris: \(line)\n".utf8)) }
+
+/// A usage error: the problem, then the usage, exit status 2.
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("nook-mpris: \(message)\n\(usage)".utf8))
+    exit(2)
+}
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("MusicModule: \(message)\n".utf8))
-    exit(64)  // EX_USAGE
+    FileHandle.standardError.write(Data("nook-mpris: \(message)\n".utf8))
+    exit(1)
 }
 
-let arguments = CommandLine.arguments
-let address = NookModuleAddress(commandLine: arguments)
-let simulate = arguments.contains("--simulate")
-var trackSeconds = 30.0
-if let index = arguments.firstIndex(of: "--track-seconds") {
-    guard index + 1 < arguments.count, let value = Double(arguments[index + 1]), value > 0 else {
-        fail("--track-seconds needs a positive number")
+// Parsed before anything touches the bus, so --help and mistakes never need one.
+var address = NookModuleAddress.session
+var simulate = false
+var trackSeconds: Double?
+var player: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    func value() -> String {
+        guard let value = arguments.popFirst(), !value.isEmpty, !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
+        return value
     }
-    trackSeconds = value
+    switch argument {
+    case "--help", "-h":
+        print(usage, terminator: "")
+        exit(0)
+    case "--version":
+        print(NookVersion.line(program: "nook-mpris"))
+        exit(0)
+    case "--address": address = .bus(value())
+    case "--simulate": simulate = true
+    case "--track-seconds":
+        let text = value()
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { usageError("--track-seconds needs a positive number, got '\(text)'") }
+        trackSeconds = seconds
+    case "--player":
+        let name = value()
+        player = name.hasPrefix(MPRISBridge.prefix) ? String(name.dropFirst(MPRISBridge.prefix.count)) : name
+    default:
+        usageError("unknown argument '\(argument)'")
+    }
 }
+if trackSeconds != nil && !simulate { usageError("--track-seconds applies to --simulate only") }
+if player != nil && simulate { usageError("--player and --simulate exclude each other") }
+
+let signals = TerminationSignals.install()
 
 let module: NookModule
 do {
@@ -40,11 +86,11 @@ do {
 
 let source: AsyncStream<NowPlaying?>
 if simulate {
-    source = Simulator.play(length: .milliseconds(Int64(trackSeconds * 1000)))
+    source = Simulator.play(length: .milliseconds(Int64((trackSeconds ?? 30) * 1000)))
 } else {
-    do { source = try await MPRISBridge.follow(address: address) } catch { fail("cannot follow MPRIS players: \(error)") }
+    do { source = try await MPRISBridge.follow(address: address, player: player) } catch { fail("cannot follow MPRIS players: \(error)") }
 }
-say(simulate ? "simulating a playlist" : "following MPRIS players")
+say(simulate ? "simulating a playlist" : player.map { "following the MPRIS player \($0)" } ?? "following MPRIS players")
 
 /// Publishes each change of what plays: the `song` activity and the module's home and widget.
 let publisher = Task {

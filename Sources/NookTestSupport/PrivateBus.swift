@@ -16,6 +16,8 @@ public final class PrivateBus: Sendable {
     public var pid: Int32 { daemon.withLock { $0.process.processIdentifier } }
     private let daemon: Mutex<Daemon>
     private let directory: URL
+    /// Added to the daemon's environment (which services it activates inherit); nil: none.
+    private let environment: [String: String]?
 
     private struct Daemon {
         var process: Process
@@ -34,11 +36,33 @@ public final class PrivateBus: Sendable {
         let (process, address) = try Self.launch(config: config)
         self.daemon = Mutex(Daemon(process: process, address: address))
         self.directory = directory
+        self.environment = nil
+    }
+
+    /// Starts a daemon that activates services: it reads D-Bus `.service` files from
+    /// `serviceDirectories`, as a session bus reads `share/dbus-1/services`, and starts the
+    /// program a file names on the first call to its bus name. Activated programs inherit this
+    /// process's environment with `environment` added (point their state and config away from
+    /// the user's). They are the daemon's children, not the test's: end them by the pid
+    /// `GetConnectionUnixProcessID` reports.
+    public init(serviceDirectories: [URL], environment: [String: String] = [:]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try Self.config(socket: directory.appendingPathComponent("socket").path, serviceDirectories: serviceDirectories)
+            .write(to: config, atomically: true, encoding: .utf8)
+        let (process, address) = try Self.launch(config: config, environment: environment)
+        self.daemon = Mutex(Daemon(process: process, address: address))
+        self.directory = directory
+        self.environment = environment
     }
 
     /// Starts `dbus-daemon` with `config` and waits until it prints its address.
-    private static func launch(config: URL) throws -> (Process, String) {
+    private static func launch(config: URL, environment: [String: String]? = nil) throws -> (Process, String) {
         let process = Process()
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "dbus-daemon"))
         process.arguments = ["--nofork", "--nopidfile", "--config-file=\(config.path)", "--print-address=1"]
         let output = Pipe()
@@ -86,7 +110,7 @@ public final class PrivateBus: Sendable {
         killDaemon()
         try daemon.withLock { daemon in
             try? FileManager.default.removeItem(at: socketFile)
-            let (process, address) = try Self.launch(config: configFile)
+            let (process, address) = try Self.launch(config: configFile, environment: environment)
             daemon = Daemon(process: process, address: address)
         }
     }
@@ -98,6 +122,16 @@ public final class PrivateBus: Sendable {
         let bus = try PrivateBus()
         defer { bus.stop() }
         return try await body(bus)
+    }
+
+    /// The same policy and limits, and a `<servicedir>` for each directory to activate from.
+    static func config(socket: String, serviceDirectories: [URL]) -> String {
+        let directories = serviceDirectories.map { "  <servicedir>\(xmlEscaped($0.path))</servicedir>\n" }.joined()
+        return config(socket: socket).replacingOccurrences(of: "  <auth>EXTERNAL</auth>\n", with: "  <auth>EXTERNAL</auth>\n" + directories)
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func config(socket: String) -> String {

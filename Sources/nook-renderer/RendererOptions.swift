@@ -11,15 +11,18 @@ struct RendererOptions: Sendable {
     var verbose = false
     /// `--measure-text`: print the broker-vs-Pango text metrics table and exit.
     var measureText = false
+    /// `--version`: print the version and exit.
+    var printVersion = false
 
     static let usage = """
         usage: nook-renderer [--address ADDRESS] [--notch WxH] [--slow-motion FACTOR] [--verbose]
-               nook-renderer --measure-text
+               nook-renderer --measure-text | --help | --version
           --address ADDRESS      D-Bus address of the bus nookd is on (default: the session bus)
           --notch WxH            notch size in points when the screen has none (default 200x32)
           --slow-motion FACTOR   play every curve FACTOR times slower (default 1)
           --verbose              log each plan and each frame's shared-element rects to stderr
           --measure-text         compare the broker's text metrics with Pango's and exit
+          --version              print the version and exit
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -52,6 +55,7 @@ struct RendererOptions: Sendable {
                 slowMotion = factor
             case "--verbose": verbose = true
             case "--measure-text": measureText = true
+            case "--version": printVersion = true
             case "--help", "-h": throw UsageError(description: Self.usage)
             default: throw UsageError(description: "unknown option '\(argument)'\n\(Self.usage)")
             }

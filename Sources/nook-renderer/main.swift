@@ -3,6 +3,7 @@
 import CGtk
 import Glibc
 import NookBus
+import NookVersion
 
 let options: RendererOptions
 do {
@@ -10,6 +11,10 @@ do {
 } catch {
     Log.raw("\(error.description)\n")
     exit(error.description.hasPrefix("usage:") ? 0 : 2)
+}
+if options.printVersion {
+    print(NookVersion.line(program: "nook-renderer"))
+    exit(0)
 }
 Log.verbose = options.verbose
 

@@ -25,7 +25,7 @@ final class LiveNook: Sendable {
     /// waits until the broker answers and lists `activities` live activities.
     /// - Parameters:
     ///   - timers: `TimerModule --timers N` (long countdowns), none when 0.
-    ///   - music: `MusicModule --simulate`.
+    ///   - music: `nook-mpris --simulate`.
     static func start(timers: Int = 0, music: Bool = false) async throws -> LiveNook {
         let bus = try PrivateBus()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-live-\(UUID().uuidString)")
@@ -35,7 +35,7 @@ final class LiveNook: Sendable {
             logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
         var modules: [PackageProcess] = []
         if music {
-            modules.append(try PackageProcess("MusicModule", ["--address", bus.address, "--simulate", "--track-seconds", "600"],
+            modules.append(try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"],
                                               logDirectory: scratch))
         }
         if timers > 0 {

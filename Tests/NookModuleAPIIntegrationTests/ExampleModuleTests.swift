@@ -61,7 +61,7 @@ import Testing
             let nookd = try await Nookd(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let music = try ProductProcess(
-                "MusicModule", ["--simulate", "--track-seconds", "1", "--address", bus.address], logDirectory: scratch.url)
+                "nook-mpris", ["--simulate", "--track-seconds", "1", "--address", bus.address], logDirectory: scratch.url)
             #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)")
             // The playlist advances on its own: the second song replaces the first in the activity.
             #expect(await eventually {

@@ -5,7 +5,7 @@ import NookTestSupport
 import Testing
 import Synchronization
 
-/// MusicModule bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
+/// nook-mpris (Examples/MusicModule) bridging a real MPRIS player: Debian's mpv with the mpv-mpris plugin, playing
 /// a generated silent file with no audio or video output, on the test's private bus.
 @Suite(.serialized) struct MPRISTests {
     static let plugin = "/usr/lib/mpv-mpris/mpris.so"
@@ -58,7 +58,7 @@ import Synchronization
                     "--loop-file=inf", "--force-media-title=\(title)", file.path,
                 ],
                 logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-            let music = try ProductProcess("MusicModule", ["--address", bus.address], logDirectory: scratch.url)
+            let music = try ProductProcess("nook-mpris", ["--address", bus.address], logDirectory: scratch.url)
             #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)\n\(mpv.log)")
             #expect(await eventually {
                 nookd.storedActivities(of: "music")["song"]?.contains(title) == true
@@ -85,6 +85,59 @@ import Synchronization
             await mpv.stop(SIGKILL)
             #expect(await eventually { await observer.activities().isEmpty }, "\(music.log)")
             #expect(await music.stop(SIGTERM) == 0, "\(music.log)")
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+    /// `--player NAME` follows that player only: with two mpv instances playing, the bridge
+    /// shows the named one (the second, which a bridge following every player would not pick:
+    /// it prefers the first by name), and when that one quits the song ends although the other
+    /// still plays.
+    @Test func playerOptionFollowsTheNamedPlayerOnly() async throws {
+        if let missing = Self.missing { Issue.record(Comment(rawValue: missing)); return }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            // mpv-mpris reports the file's own title: one file per player.
+            func player(_ title: String) throws -> ProductProcess {
+                let file = scratch.url.appendingPathComponent("\(title).wav")
+                try Self.silentWAV(title: title, artist: "Nook Tests").write(to: file)
+                return try ProductProcess(
+                    "/usr/bin/mpv",
+                    [
+                        "--no-config", "--script=\(Self.plugin)", "--ao=null", "--vo=null", "--no-video", "--no-terminal",
+                        "--loop-file=inf", "--force-media-title=\(title)", file.path,
+                    ],
+                    logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            }
+            func owned(_ name: String) async -> Bool {
+                await eventually { ((try? await observer.connection.nameOwner(of: name)) ?? nil) != nil }
+            }
+            // The first takes org.mpris.MediaPlayer2.mpv; the second, finding it taken, its instance name.
+            let first = try player("First Player")
+            #expect(await owned("org.mpris.MediaPlayer2.mpv"), "\(first.log)")
+            let second = try player("Second Player")
+            let secondName = "mpv.instance\(second.pid)"
+            #expect(await owned("org.mpris.MediaPlayer2." + secondName), "\(second.log)")
+
+            let music = try ProductProcess("nook-mpris", ["--address", bus.address, "--player", secondName], logDirectory: scratch.url)
+            #expect(await eventually {
+                nookd.storedActivities(of: "music")["song"]?.contains { $0.contains("Second Player") } == true
+            }, "\(music.log)\n\(nookd.storedActivities(of: "music"))")
+            #expect(nookd.storedActivities(of: "music")["song"]?.contains { $0.contains("First Player") } == false)
+
+            _ = try await observer.connection.call(
+                destination: "org.mpris.MediaPlayer2." + secondName, path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2",
+                member: "Quit", timeout: .seconds(20))
+            #expect(await eventually { !second.isRunning }, "\(second.log)")
+            #expect(await eventually { await observer.activities().isEmpty }, "\(music.log)")
+            #expect(first.isRunning)
+
+            #expect(await music.stop(SIGTERM) == 0, "\(music.log)")
+            await second.stop(SIGKILL)
+            await first.stop(SIGKILL)
             await observer.close()
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }

@@ -26,7 +26,7 @@ final class RendererNook: @unchecked Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
         let nookd = try startNookd(bus: bus, scratch: scratch)
-        let music = try PackageProcess("MusicModule", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
+        let music = try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
         let renderer = try PackageProcess(
             "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)],
             logDirectory: scratch, environment: ["DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11"])

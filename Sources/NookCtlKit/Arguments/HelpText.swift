@@ -1,7 +1,7 @@
 /// Help generated from `VerbTable`: the overview, and each verb's usage, options and calls.
 public enum HelpText {
     public static let exitCodes = "exit status: 0 ok, 1 a failure (a D-Bus error prints its name and message), 2 usage"
-    static let global = "global options: --address ADDR (a D-Bus address; default: the session bus), --help"
+    static let global = "global options: --address ADDR (a D-Bus address; default: the session bus), --help, --version (alone)"
 
     public static var overview: String {
         let width = VerbTable.verbs.map(\.name.count).max() ?? 0

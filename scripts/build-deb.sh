@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make deb`: a Debian package of the four programs from the static release build in $BIN,
+# laid out by scripts/install.sh with PREFIX=/usr (binaries stripped), with Depends computed
+# by dpkg-shlibdeps, md5sums, conffiles, the copyright file and changelog.Debian.gz. Writes
+# nook_VERSION-REVISION_ARCH.deb into the checkout and prints its name.
+#
+#   DEB_REVISION    the Debian revision (default 1)
+#   DEB_MAINTAINER  the Maintainer field (default: the last commit's author)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${BIN:?BIN must name the directory of the built binaries}"
+
+version=$("$BIN/nookctl" --version | awk '{print $2}')
+debversion="$version-${DEB_REVISION:-1}"
+arch=$(dpkg --print-architecture)
+maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>')}
+work=.build/deb
+# dpkg-shlibdeps expects the tree where debhelper would have it: debian/PACKAGE.
+root=$work/debian/nook
+rm -rf "$work"
+mkdir -p "$root/DEBIAN"
+
+DESTDIR=$root PREFIX=/usr SYSCONFDIR=/etc ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+  MANIFEST= REQUIRE_STATIC=1 STRIP=1 BIN=$BIN scripts/install.sh
+
+doc=$root/usr/share/doc/nook
+install -d -m 755 "$doc"
+install -m 644 packaging/debian/copyright "$doc/copyright"
+sed -e "s|@DEBVERSION@|$debversion|g" -e "s|@MAINTAINER@|$maintainer|g" \
+    -e "s|@DATE@|$(date -R -d "@$(git log -1 --format=%ct)")|g" packaging/debian/changelog.in |
+  gzip -9n > "$doc/changelog.Debian.gz"
+chmod 644 "$doc/changelog.Debian.gz"
+
+# Depends of the shared libraries the binaries load (libc6, libsystemd0, libgtk-3-0,
+# libgtk-layer-shell0, ...), as the shlibs files of the installed packages name them.
+printf 'Source: nook\n\nPackage: nook\nArchitecture: any\n' > "$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris) |
+  sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -e "s|@DEBVERSION@|$debversion|g" -e "s|@ARCH@|$arch|g" -e "s|@SIZE@|$size|g" \
+    -e "s|@DEPENDS@|$depends|g" -e "s|@MAINTAINER@|$maintainer|g" packaging/debian/control.in > "$root/DEBIAN/control"
+# Files under /etc are the administrator's once installed: dpkg keeps their changes.
+(cd "$root" && find etc -type f | sed 's|^|/|') > "$root/DEBIAN/conffiles"
+(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums"
+
+package="nook_${debversion}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$package" >/dev/null
+echo "deb: wrote $package"
+dpkg-deb --field "$package" Package Version Architecture Depends

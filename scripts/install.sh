@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Installs Nook's four programs and their desktop integration from built binaries, with the
+# real installed paths written into the units, the D-Bus activation file and the autostart
+# entry. `make install` builds and then runs this; `make deb` runs it into a package tree;
+# InstallTests runs it on a debug build. Everything is read from the environment:
+#
+#   BIN            the directory of the built binaries (required)
+#   DESTDIR        a staging root prepended to every path (default: none)
+#   PREFIX         /usr/local; BINDIR, DATADIR, MANDIR, USERUNITDIR, SYSCONFDIR, ZSHCOMPDIR
+#                  default from it (the Makefile spells the defaults out)
+#   MANIFEST       where the list of installed files goes (below DESTDIR), or empty for none
+#                  (a .deb has dpkg's own list); `make uninstall` reads it
+#   REQUIRE_STATIC 1: refuse binaries that load the Swift runtime as shared libraries
+#   STRIP          1: strip the installed binaries (the .deb)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+: "${BIN:?BIN must name the directory of the built binaries}"
+DESTDIR=${DESTDIR:-}
+PREFIX=${PREFIX:-/usr/local}
+BINDIR=${BINDIR:-$PREFIX/bin}
+DATADIR=${DATADIR:-$PREFIX/share}
+MANDIR=${MANDIR:-$DATADIR/man}
+USERUNITDIR=${USERUNITDIR:-$PREFIX/lib/systemd/user}
+SYSCONFDIR=${SYSCONFDIR:-$PREFIX/etc}
+ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
+MANIFEST=${MANIFEST-$DATADIR/nook/install-manifest}
+REQUIRE_STATIC=${REQUIRE_STATIC:-0}
+STRIP=${STRIP:-0}
+
+programs=(nookd nookctl nook-renderer nook-mpris)
+
+for path in "$PREFIX" "$BINDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
+  case "$path" in
+    /*) ;;
+    *) echo "install: '$path' is not an absolute path (PREFIX and the directories must be)" >&2; exit 2 ;;
+  esac
+done
+
+for program in "${programs[@]}"; do
+  if [ ! -x "$BIN/$program" ]; then
+    echo "install: $BIN/$program is not built" >&2
+    exit 1
+  fi
+  # A binary that loads libswiftCore.so would need the toolchain on every machine it runs on.
+  if [ "$REQUIRE_STATIC" = 1 ] && ldd "$BIN/$program" | grep -q 'libswift\|libFoundation\|libdispatch'; then
+    echo "install: $BIN/$program loads the Swift runtime as shared libraries (build with --static-swift-stdlib):" >&2
+    ldd "$BIN/$program" | grep 'libswift\|libFoundation\|libdispatch' >&2
+    exit 1
+  fi
+done
+
+version=$("$BIN/nookctl" --version | awk '{print $2}')
+staging=$(mktemp -d)
+trap 'rm -rf "$staging"' EXIT
+
+# What this run puts in place, without DESTDIR: directories it creates end with '/'.
+entries=()
+
+make_directory() {
+  local directory=$1
+  [ -d "$DESTDIR$directory" ] && return 0
+  if [ "$directory" = / ]; then mkdir -p "$DESTDIR"; return 0; fi
+  make_directory "$(dirname "$directory")"
+  mkdir -m 755 "$DESTDIR$directory"
+  entries+=("$directory/")
+}
+
+# put MODE SOURCE DESTINATION: one file, recorded.
+put() {
+  make_directory "$(dirname "$3")"
+  install -m "$1" "$2" "$DESTDIR$3"
+  entries+=("$3")
+}
+
+# The real paths, substituted into a template.
+fill() {
+  sed -e "s|@BINDIR@|$BINDIR|g" -e "s|@VERSION@|$version|g" "$1" > "$2"
+}
+
+for program in "${programs[@]}"; do
+  put 755 "$BIN/$program" "$BINDIR/$program"
+  if [ "$STRIP" = 1 ]; then
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$BINDIR/$program"
+  fi
+done
+
+for unit in nookd nook-renderer nook-mpris; do
+  fill "packaging/systemd/$unit.service.in" "$staging/$unit.service"
+  put 644 "$staging/$unit.service" "$USERUNITDIR/$unit.service"
+done
+
+fill packaging/dbus/org.nook.Nook1.service.in "$staging/org.nook.Nook1.service"
+put 644 "$staging/org.nook.Nook1.service" "$DATADIR/dbus-1/services/org.nook.Nook1.service"
+put 644 data/org.nook.Nook1.xml "$DATADIR/dbus-1/interfaces/org.nook.Nook1.xml"
+
+fill packaging/xdg/nook-renderer.desktop.in "$staging/nook-renderer.desktop"
+put 644 "$staging/nook-renderer.desktop" "$SYSCONFDIR/xdg/autostart/nook-renderer.desktop"
+
+# Man pages: nookctl's is generated from its verb table, the others are written by hand.
+"$BIN/nookctl" manpage > "$staging/nookctl.1"
+for page in nookd nook-renderer nook-mpris; do fill "packaging/man/$page.1.in" "$staging/$page.1"; done
+for page in nookd nookctl nook-renderer nook-mpris; do
+  gzip -9n < "$staging/$page.1" > "$staging/$page.1.gz"
+  put 644 "$staging/$page.1.gz" "$MANDIR/man1/$page.1.gz"
+done
+
+# Completions, generated from the verb table.
+"$BIN/nookctl" completions bash > "$staging/nookctl.bash"
+"$BIN/nookctl" completions zsh > "$staging/_nookctl"
+"$BIN/nookctl" completions fish > "$staging/nookctl.fish"
+put 644 "$staging/nookctl.bash" "$DATADIR/bash-completion/completions/nookctl"
+put 644 "$staging/_nookctl" "$ZSHCOMPDIR/_nookctl"
+put 644 "$staging/nookctl.fish" "$DATADIR/fish/vendor_completions.d/nookctl.fish"
+
+if [ -n "$MANIFEST" ]; then
+  # Directories an earlier install created stay recorded, so uninstall still removes them.
+  if [ -f "$DESTDIR$MANIFEST" ]; then
+    while IFS= read -r line; do
+      case "$line" in */) entries=("$line" "${entries[@]}") ;; esac
+    done < "$DESTDIR$MANIFEST"
+  fi
+  make_directory "$(dirname "$MANIFEST")"
+  printf '%s\n' "${entries[@]}" | awk '!seen[$0]++' > "$DESTDIR$MANIFEST"
+  chmod 644 "$DESTDIR$MANIFEST"
+  echo "install: Nook $version installed under $DESTDIR$PREFIX; the list is in $DESTDIR$MANIFEST"
+fi
