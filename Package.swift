@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus"]),
         // The broker's logic; `nookd` is a thin shell over it.
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus"]),
-        // NookVersion is there for nookd's `--version` (it still prints its own copy; its owner switches).
+        // NookVersion: the one version line every `--version` prints.
         .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookVersion"]),
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),

@@ -1,6 +1,5 @@
-/// The one version of the programs Nook installs. nookctl, nook-renderer and nook-mpris print
-/// it for `--version`; the Makefile reads it from this file for the Debian package. (nookd
-/// prints its own copy in Sources/nookd/main.swift; InstallTests checks that they agree.)
+/// The one version of the programs Nook installs. nookd, nookctl, nook-renderer and nook-mpris
+/// print it for `--version`; the Makefile reads it from this file for the Debian package.
 public enum NookVersion {
     public static let number = "0.1"
     /// The contract the programs speak, as nookd's `--version` says it.

@@ -1,5 +1,6 @@
 import Foundation
 import NookBroker
+import NookVersion
 
 // nookd: parse the command line, hand over to the broker library, exit with its status.
 
@@ -36,7 +37,7 @@ while let argument = arguments.popFirst() {
         print(usage, terminator: "")
         exit(0)
     case "--version":
-        print("nookd 0.1 (contract org.nook.Nook1 version 1)")
+        print(NookVersion.line(program: "nookd"))
         exit(0)
     case "--address":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("--address needs a D-Bus address") }

@@ -67,6 +67,23 @@ import NookCore
         #expect(next.displayOrder.map(\.description) == ["music/song", "music/late", "timer/egg"])
     }
 
+    /// A person's dismissals outlive a broker restart: the restored module still refuses to
+    /// start them again, and a dismissed id that breaks the id rules is set aside by name.
+    @Test func dismissalsAreSavedAndRestoredThroughTheIdCheck() throws {
+        var registry = try populated()
+        _ = try registry.dismiss(ActivityRef(module: "timer", activity: "egg"), options: [:], now: .zero)
+        var snapshot = registry.snapshot
+        #expect(snapshot.modules.first { $0.id == "timer" }?.dismissed == ["egg"])
+        snapshot.modules[snapshot.modules.firstIndex { $0.id == "music" }!].dismissed = ["bad id!"]
+        let (restored, rejected) = Registry.restoring(snapshot, grace: 10, now: .zero)
+        #expect(restored.modules["timer"]?.dismissed == ["egg"])
+        #expect(restored.modules["music"]?.dismissed == [])
+        #expect(rejected.map(\.warning).contains { $0.contains("bad id!") }, "\(rejected)")
+        var next = restored
+        _ = try next.register(module: "timer", info: [:], caller: ":1.9", now: .zero)
+        #expect(throws: RegistryError.self) { try next.startActivity("egg", spec: Fixtures.spec(), caller: ":1.9", now: .zero) }
+    }
+
     @Test func writesAreAtomicAndLeaveNoTemporaryFiles() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }

@@ -32,6 +32,15 @@ extension Registry {
             do {
                 _ = try registry.register(module: module.id, info: Self.asFromTheBus(info), caller: caller, now: now)
                 callers[module.id] = caller
+                // Dismissed ids are ids like any other: one that breaks the rules is set aside.
+                for activity in module.dismissed {
+                    do {
+                        try checkIdentifier(activity, what: "dismissed activity id")
+                        registry.modules[module.id]!.rememberDismissal(of: activity)
+                    } catch {
+                        rejected.append(RejectedEntry(.activity, module: module.id, activity: activity, reason: error.message, stored: .json(.string(activity))))
+                    }
+                }
             } catch {
                 rejected.append(RejectedEntry(.module, module: module.id, reason: error.message, stored: .module(module)))
             }

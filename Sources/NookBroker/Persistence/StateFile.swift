@@ -64,12 +64,16 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         public var content: [String: StoredNode]
         public var compactOrder: UInt64?
         public var activities: [Activity]
+        /// Activity ids a person dismissed, oldest first (`ModuleRecord.dismissed`).
+        public var dismissed: [String] = []
         /// Its views and activities that could not be decoded (not part of the file).
         var unreadable: [RejectedEntry] = []
 
         public init(
-            id: String, displayName: String, version: String, content: [String: StoredNode], compactOrder: UInt64?, activities: [Activity]
+            id: String, displayName: String, version: String, content: [String: StoredNode], compactOrder: UInt64?,
+            dismissed: [String] = [], activities: [Activity]
         ) {
+            self.dismissed = dismissed
             self.id = id
             self.displayName = displayName
             self.version = version
@@ -79,7 +83,7 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, version, content, activities
+            case id, version, content, activities, dismissed
             case displayName = "display_name"
             case compactOrder = "compact_order"
         }
@@ -114,7 +118,7 @@ extension Registry {
                 RegistrySnapshot.Module(
                     id: module.id, displayName: module.info.displayName, version: module.info.version,
                     content: Dictionary(uniqueKeysWithValues: module.content.map { ($0.key.rawValue, StoredNode($0.value.rawNode)) }),
-                    compactOrder: module.compactOrder,
+                    compactOrder: module.compactOrder, dismissed: module.dismissed,
                     activities: module.activities.values.sorted { $0.id < $1.id }.map { activity in
                         RegistrySnapshot.Activity(
                             id: activity.id, accessibilityLabel: activity.accessibilityLabel,
@@ -186,6 +190,7 @@ extension RegistrySnapshot.Module {
         displayName = try container.decode(String.self, forKey: .displayName)
         version = try container.decode(String.self, forKey: .version)
         compactOrder = try container.decodeIfPresent(UInt64.self, forKey: .compactOrder)
+        dismissed = (try? container.decodeIfPresent([String].self, forKey: .dismissed)) ?? []
         content = [:]
         for (slot, entry) in try container.decode([String: Lenient<StoredNode>].self, forKey: .content) {
             switch entry {

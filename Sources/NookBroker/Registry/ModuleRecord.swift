@@ -35,9 +35,18 @@ public struct ModuleRecord: Hashable, Sendable {
     public var compactOrder: UInt64?
     public var activities: [String: ActivityRecord]
     /// Activity ids a person dismissed (`Control.EndActivity`) while the module has been
-    /// registered: `StartActivity` refuses them, so updating cannot bring one back. Forgotten
-    /// with the record, when the module unregisters or its grace runs out.
-    public var dismissed: Set<String> = []
+    /// registered, oldest first: `StartActivity` refuses them, so updating cannot bring one
+    /// back. Forgotten with the record, when the module unregisters or its grace runs out;
+    /// only the newest `maxDismissed` are kept.
+    public private(set) var dismissed: [String] = []
+    public static let maxDismissed = 256
+
+    /// Remembers that a person dismissed `activity`.
+    public mutating func rememberDismissal(of activity: String) {
+        dismissed.removeAll { $0 == activity }
+        dismissed.append(activity)
+        if dismissed.count > Self.maxDismissed { dismissed.removeFirst(dismissed.count - Self.maxDismissed) }
+    }
 
     public init(
         id: String, owner: ModuleOwner, info: ModuleInfo = ModuleInfo(), content: [ModuleSlot: ViewNode] = [:],

@@ -162,7 +162,7 @@ extension Registry {
                                       module: ref.module, id: ref.activity))
         var actions = deliver(diagnostics, module: ref.module)
         modules[ref.module]!.activities[ref.activity] = nil
-        modules[ref.module]!.dismissed.insert(ref.activity)
+        modules[ref.module]!.rememberDismissal(of: ref.activity)
         actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: ref.module, activity: ref.activity, dismissal: dismissal)))
         actions.append(.persist)
         return actions
