@@ -67,10 +67,11 @@ struct SongProgress: NookView {
 
 enum MusicViews {
     /// The `song` activity: the cover (marked `cover`) in the pill, the peek and the
-    /// expanded view; the equalizer right of the notch; a note in a capsule.
-    static func song(_ now: NowPlaying) -> NookLiveActivity {
+    /// expanded view; the equalizer right of the notch; a note in a capsule. `id` is `song`, or
+    /// a new one after a person dismissed the last (`SongDismissals`).
+    static func song(_ now: NowPlaying, id: String = "song") -> NookLiveActivity {
         let track = now.track
-        var song = NookLiveActivity(id: "song", accessibilityLabel: "Now playing: \(track.title) by \(track.artist)") {
+        var song = NookLiveActivity(id: id, accessibilityLabel: "Now playing: \(track.title) by \(track.artist)") {
             CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
         } compactTrailing: {
             EqualizerBars(playing: now.playing)

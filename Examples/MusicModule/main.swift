@@ -92,20 +92,55 @@ if simulate {
 }
 say(simulate ? "simulating a playlist" : player.map { "following the MPRIS player \($0)" } ?? "following MPRIS players")
 
-/// Publishes each change of what plays: the `song` activity and the module's home and widget.
+/// What plays, and what a person dismissed, in the order they happen.
+enum Change: Sendable {
+    case playing(NowPlaying?)
+    case dismissed(String)
+}
+let changes = AsyncStream<Change> { continuation in
+    let players = Task {
+        for await now in source { continuation.yield(.playing(now)) }
+        continuation.finish()
+    }
+    let dismissals = Task {
+        for await event in module.events() {
+            if case .activityDismissed(let id, by: .user) = event { continuation.yield(.dismissed(id)) }
+        }
+    }
+    continuation.onTermination = { _ in
+        players.cancel()
+        dismissals.cancel()
+    }
+}
+
+/// Publishes each change of what plays: the song activity and the module's home and widget.
 let publisher = Task {
     var live = false
-    for await now in source {
+    var dismissals = SongDismissals()
+    for await change in changes {
+        let now: NowPlaying?
+        switch change {
+        case .dismissed(let id):
+            guard live, id == dismissals.activityID else { continue }
+            dismissals.dismissed(id)
+            live = false
+            say("the song was dismissed; hidden until the player stops and plays again")
+            continue
+        case .playing(let playing):
+            now = playing
+        }
         do {
-            if let now {
-                let song = MusicViews.song(now)
+            if let now, dismissals.shows(now) {
+                let song = MusicViews.song(now, id: dismissals.activityID)
                 if live { try await module.update(song) } else { try await module.start(song) }
                 live = true
                 say("playing \"\(now.track.title)\" by \(now.track.artist) (\(now.playing ? "playing" : "paused"))")
             } else if live {
-                try await module.end(activityID: "song")
+                try await module.end(activityID: dismissals.activityID)
                 live = false
                 say("nothing playing")
+            } else if let now {
+                say("holding back \"\(now.track.title)\" (\(now.playing ? "playing" : "paused")): dismissed")
             }
             try await module.publish(MusicViews.configuration(now))
         } catch {

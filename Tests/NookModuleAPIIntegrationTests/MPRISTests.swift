@@ -142,4 +142,52 @@ import Synchronization
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// A person dismisses the song (`nookctl end music/song`) while mpv plays: the bridge keeps
+    /// it hidden through more of mpv's updates (a seek), and shows it again, as a new
+    /// activity, only once mpv has paused and plays again.
+    @Test func aDismissedSongStaysHiddenUntilThePlayerStopsAndPlaysAgain() async throws {
+        if let missing = Self.missing { Issue.record(Comment(rawValue: missing)); return }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = scratch.url.appendingPathComponent("silence.wav")
+        try Self.silentWAV(title: "Dismissed Tone", artist: "Nook Tests").write(to: file)
+        try await PrivateBus.with { bus in
+            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let mpv = try ProductProcess(
+                "/usr/bin/mpv",
+                ["--no-config", "--script=\(Self.plugin)", "--ao=null", "--vo=null", "--no-video", "--no-terminal",
+                 "--loop-file=inf", file.path],
+                logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            let music = try ProductProcess("nook-mpris", ["--address", bus.address], logDirectory: scratch.url)
+            @Sendable func player(_ member: String, _ arguments: [DBusValue] = []) async throws {
+                _ = try await observer.connection.call(
+                    destination: "org.mpris.MediaPlayer2.mpv", path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player",
+                    member: member, arguments: arguments, timeout: .seconds(20))
+            }
+            #expect(await eventually { await observer.activities() == ["music/song"] }, "\(music.log)\n\(mpv.log)")
+
+            let end = try ProductProcess("nookctl", ["--address", bus.address, "end", "music/song"], logDirectory: scratch.url)
+            #expect(await end.waitForExit(), "\(end.log)")
+            #expect(await end.stop() == 0, "\(end.log)")
+            #expect(await eventually { music.log.contains("the song was dismissed") }, "\(music.log)")
+            // mpv keeps playing and reports a seek: the bridge sees it and still shows nothing.
+            try await player("Seek", [.int64(5_000_000)])
+            #expect(await eventually { music.log.contains("(playing): dismissed") }, "\(music.log)")
+            #expect(await observer.activities().isEmpty, "\(music.log)")
+
+            // Paused, then playing again: a new activity.
+            try await player("Pause")
+            #expect(await eventually { music.log.contains("(paused): dismissed") }, "\(music.log)")
+            #expect(await observer.activities().isEmpty, "a paused player came back: \(music.log)")
+            try await player("Play")
+            #expect(await eventually { await observer.activities() == ["music/song-2"] }, "\(music.log)")
+
+            #expect(await music.stop(SIGTERM) == 0, "\(music.log)")
+            await mpv.stop(SIGKILL)
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
