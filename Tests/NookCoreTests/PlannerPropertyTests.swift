@@ -84,13 +84,18 @@ private typealias F = PlannerFixture
             // Under Reduce Motion the chrome dissolves, without it it never does (rule 18).
             if plan.chrome.crossFade != plan.reduceMotion { failures.append("round \(round): chrome cross_fade \(plan.chrome.crossFade)") }
             // Explainability: every nook source in a slot that appeared or disappeared either
-            // moved or is named by a diagnostic.
+            // moved or is named by a diagnostic, wherever a pair could have been meant: the
+            // other scene shows its module or marks its id.
             let changing = Set(plan.slots.filter { $0.change == .appear || $0.change == .disappear }.map(\.rootPath))
             let moved = Set(plan.elements.flatMap { [$0.fromPath, $0.toPath] })
             let explained = Set(plan.diagnostics.map(\.path))
-            for (scene, side) in [(before, "before"), (after, "after")] {
+            for (scene, other, side) in [(before, after, "before"), (after, before, "after")] {
+                let otherModules = Set(other.slots.map(\.owner.module))
+                let otherIds = Set(other.slots.flatMap { $0.namespaces.elements.map(\.id) })
                 for slot in scene.slots where changing.contains(slot.rootPath) {
-                    for element in slot.namespaces.elements where element.key.namespace == .nook && element.isSource {
+                    for element in slot.namespaces.elements where element.key.namespace == .nook && element.isSource
+                        && (otherModules.contains(slot.owner.module) || otherIds.contains(element.id))
+                    {
                         // Named by a diagnostic's path, or in its message (a pair's diagnostic names both ends).
                         let named = plan.diagnostics.contains { diagnostic in
                             [" ", ";", ",", ")"].contains { diagnostic.message.contains(element.path + $0) }

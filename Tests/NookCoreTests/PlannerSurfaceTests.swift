@@ -19,6 +19,26 @@ private typealias F = PlannerFixture
         #expect(plain.elements.isEmpty)
     }
 
+    /// Rule 9's explanations where a pair could have been meant, not as noise: an activity that
+    /// arrives where nothing of its module was has nothing to pair with and hears nothing, while
+    /// a cover marked in the pill and left unmarked in the same activity's expanded view is named.
+    @Test func rule9_noCounterpartOnlyWhereAPairCouldHaveBeenMeant() {
+        // A timer shows in the pill; a song starts and takes the pill: nothing of music was there.
+        let timer = SceneContent(
+            compactLeading: F.owned("timer/eggs", F.image("timer")), compactTrailing: F.owned("timer/eggs", F.cover(20, id: "timer")))
+        let started = F.plan(F.scene(.pill, timer), F.scene(.pill, F.songContent(minimal: [F.owned("timer/eggs", F.image("timer"))])),
+                             cause: .activityStarted)
+        #expect(started.elements.isEmpty)
+        #expect(!started.diagnostics(.noCounterpart).contains { $0.module == "music" }, "\(started.diagnostics)")
+        // The timer's countdown, gone into its capsule, could have been meant to stay: named.
+        #expect(started.diagnostics(.noCounterpart).contains { $0.module == "timer" }, "\(started.diagnostics)")
+
+        let unmarked = F.openSong(expanded: F.vstack([F.cover(120, id: nil), F.text("Song title", size: 17)]))
+        #expect(unmarked.elements.isEmpty)
+        #expect(unmarked.diagnostics(.noCounterpart).contains { $0.path == "compact_leading" && $0.module == "music" },
+                "\(unmarked.diagnostics)")
+    }
+
     @Test func rule3_nookIdsMatchWithinTheirModuleOnly() {
         // Both modules mark "cover"; the pill shows music's, the nook opens onto podcast's home.
         let pill = F.songContent()

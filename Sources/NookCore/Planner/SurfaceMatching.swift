@@ -38,6 +38,10 @@ struct SurfaceMatching {
         /// Compact copies left out while the pill peeks, because the peek shows the element (rule 10).
         var peekOnly: [Candidate] = []
         var suffixing: [Diagnostic] = []
+        /// Every module with a view in the scene, and every id marked in it: what makes a lone
+        /// mark on the other side worth a `no-counterpart` (the module could have meant a pair).
+        var modules: Set<String> = []
+        var markedIds: Set<String> = []
     }
 
     var pairs: [Pair] = []
@@ -57,6 +61,9 @@ struct SurfaceMatching {
 
     static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
+        for index in scene.slots.indices {
+            side.modules.insert(scene.slots[index].owner.module)
+        }
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
             let isCapsule = name == .minimal
@@ -64,6 +71,7 @@ struct SurfaceMatching {
             let owner = scene.slots[index].owner
             let identity = scene.slots[index].identity
             for element in scene.slots[index].namespaces.elements where element.key.namespace == .nook || isCompanion {
+                side.markedIds.insert(element.id)
                 let keys = answerKeys(element, owner: owner, marks: &marks)
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
                 let candidate = Candidate(
@@ -172,6 +180,11 @@ struct SurfaceMatching {
                     continue
                 }
                 let other = label == "previous" ? "new" : "previous"
+                // Only where a pair could have been meant: the other scene shows the same module,
+                // or marks the same id. An activity arriving in (or leaving) a scene that has
+                // nothing of its module has no counterpart by nature, and says nothing.
+                let otherSide = label == "previous" ? new : old
+                guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
                 diagnostics.append(
                     Diagnostic(
                         .noCounterpart, .info,
