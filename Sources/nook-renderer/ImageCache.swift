@@ -10,15 +10,6 @@ final class ImageCache {
     private var pixbufs: [String: OpaquePointer?] = [:]
     private var reported: Set<String> = []
 
-    /// Names the examples use (SF-Symbols style) mapped onto freedesktop icon names.
-    static let symbolNames: [String: String] = [
-        "music.note": "audio-x-generic-symbolic",
-        "timer": "alarm-symbolic",
-        "cup": "emoji-food-symbolic",
-        "play.fill": "media-playback-start-symbolic",
-        "pause.fill": "media-playback-pause-symbolic",
-    ]
-
     /// Draws `source` fitted into `rect` (aspect kept, centred). A `-symbolic` icon without a
     /// tint is drawn white, the nook being black. An image that cannot be loaded is drawn as
     /// an outline and logged once.
@@ -53,7 +44,8 @@ final class ImageCache {
         cairo_restore(cr)
     }
 
-    static func iconName(_ source: String) -> String { symbolNames[source] ?? source }
+    /// SF-Symbols-style names through NookCore's one table; anything else as it is.
+    static func iconName(_ source: String) -> String { SymbolNames.iconName(for: source) ?? source }
 
     /// The pixbuf for `source` at `pixels` (nil when it cannot be loaded).
     func load(_ source: String, pixels: Int) -> OpaquePointer? {

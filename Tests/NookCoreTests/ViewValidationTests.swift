@@ -202,3 +202,27 @@ private func refusal(_ raw: RawNode, slot: String = "expanded", limits: ViewLimi
     }
     #expect(badPaths.isEmpty)
 }
+
+@Test func textAndImagesTakeAColourAndABadOneIsRefusedByPath() throws {
+    let raw = node("hstack", [:], [
+        node("text", ["text": .string("Focus"), "color": .string("#FF6F61")]),
+        node("image", ["symbol": .string("timer"), "color": .string("#34C759CC")]),
+    ])
+    let view = try ViewValidator().validate(raw, slot: "expanded")
+    #expect(view.diagnostics.isEmpty, "\(view.diagnostics)")
+    #expect(view.root.children.map(\.props.color) == ["#FF6F61", "#34C759CC"])
+    let bad = refusal(node("text", ["text": .string("x"), "color": .string("orange")]))
+    #expect(bad?.path == "expanded.color", "\(String(describing: bad))")
+}
+
+@Test func symbolsNookDoesNotMapAreNamedAndFreedesktopNamesPass() throws {
+    let view = try ViewValidator().validate(node("hstack", [:], [
+        node("image", ["symbol": .string("play.fill")]),
+        node("image", ["symbol": .string("media-playback-start-symbolic")]),
+        node("image", ["symbol": .string("tortoise.fill")]),
+    ]), slot: "expanded")
+    #expect(view.diagnostics.map(\.code) == [.unknownSymbol])
+    #expect(view.diagnostics.first?.path == "expanded/2.symbol")
+    #expect(view.diagnostics.first?.message.contains("tortoise.fill") == true)
+    #expect(SymbolNames.iconName(for: "play.fill") == "media-playback-start-symbolic")
+}

@@ -133,3 +133,9 @@ private struct Row: Identifiable {
     #expect((t + .seconds(2)) - t == .seconds(2))
     #expect(NookInstant.now() > NookInstant(unixSeconds: 1_600_000_000))
 }
+
+@Test func foregroundStyleColoursTextAndSymbols() throws {
+    #expect(try wire(Text("Focus").foregroundStyle(.orange)) == node("text", ["text": .string("Focus"), "color": .string("#FF9500")]))
+    #expect(try wire(Image(systemName: "timer").foregroundStyle("#FF6F61"))
+        == node("image", ["symbol": .string("timer"), "color": .string("#FF6F61")]))
+}

@@ -66,6 +66,19 @@ private typealias F = PlanFixture
         #expect(frame.item(at: "expanded/0")?.content == .shape(.circle, fill: RGBA(red: 1, green: 0, blue: 0, alpha: 128.0 / 255), cornerRadius: 5))
     }
 
+    @Test func textAndSymbolsDrawTheirOwnColourOverAClassColour() throws {
+        let title = F.node(.text) { $0.text = "Focus"; $0.color = "#FF6F61"; $0.classes = "text-sky-400" }
+        let icon = F.node(.image) { $0.symbol = "timer"; $0.color = "#34C759"; $0.width = 20; $0.height = 20 }
+        let plain = F.node(.text) { $0.text = "plain" }
+        let (presenter, _) = try showing(F.hstack([title, icon, plain]))
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        guard case .text(_, let titleStyle)? = frame.item(at: "expanded/0")?.content else { Issue.record("no title"); return }
+        #expect(titleStyle.color == RGBA(hex: "#FF6F61"))
+        #expect(frame.item(at: "expanded/1")?.content == .image(source: "timer", tint: RGBA(hex: "#34C759")))
+        guard case .text(_, let plainStyle)? = frame.item(at: "expanded/2")?.content else { Issue.record("no text"); return }
+        #expect(plainStyle.color == .white)
+    }
+
     @Test func groupHoverVariantAppliesUnderThePointer() throws {
         let row = F.hstack([
             F.image("play"),

@@ -53,8 +53,8 @@ extension ViewValidator {
         .vstack: ["spacing", "alignment", "stagger"],
         .hstack: ["spacing", "alignment", "stagger"],
         .zstack: ["spacing", "alignment", "stagger"],
-        .text: ["text", "font_size", "font_weight", "monospaced_digits", "timer_end"],
-        .image: ["symbol", "uri"],
+        .text: ["text", "font_size", "font_weight", "monospaced_digits", "timer_end", "color"],
+        .image: ["symbol", "uri", "color"],
         .shape: ["shape", "corner_radius", "color"],
         .progress: ["value", "start", "end", "style"],
         .spacer: ["min_length"],
@@ -149,9 +149,18 @@ private struct PropReader {
             p.fontWeight = try string("font_weight", max: limits.maxNameBytes)
             p.monospacedDigits = try bool("monospaced_digits")
             p.timerEnd = try int64("timer_end")
+            p.color = try color("color")
         case .image:
             p.symbol = try string("symbol", max: limits.maxNameBytes)
             p.uri = try string("uri", max: limits.maxStringBytes)
+            p.color = try color("color")
+            if let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
+                diagnostics.append(
+                    Diagnostic(
+                        .unknownSymbol, .warning,
+                        "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); renderers draw an outline",
+                        path: keyPath("symbol")))
+            }
         case .shape:
             p.shape = try choice("shape", ShapeKind.self)
             p.cornerRadius = try size("corner_radius")

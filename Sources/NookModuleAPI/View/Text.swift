@@ -39,6 +39,14 @@ public struct Text: NookView {
         return copy
     }
 
+    /// The text's colour (`color`), e.g. `.foregroundStyle(.orange)` or `.foregroundStyle("#FF6F61")`.
+    /// Without it text is white on the black nook (or a `text-*` class's colour).
+    public func foregroundStyle(_ color: NookColor) -> Text {
+        var copy = self
+        copy.props.color = color.hex
+        return copy
+    }
+
     public func _encode() -> EncodedView { EncodedView(ViewNode(kind: .text, props: props)) }
 }
 

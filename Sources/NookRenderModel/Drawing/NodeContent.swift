@@ -13,18 +13,18 @@ enum NodeContent {
             if let timerEnd { text = Countdown.text(end: timerEnd, unixTime: unixTime) }
             let textStyle = TextStyle(
                 size: number(props["font_size"]) ?? 13, weight: weight(string(props["font_weight"])),
-                color: style.foreground ?? .white,
+                color: color(props) ?? style.foreground ?? .white,
                 monospacedDigits: bool(props["monospaced_digits"]) ?? (timerEnd != nil),
                 alignment: style.alignment ?? .leading)
             return .text(text, textStyle)
         case "image":
             // Symbols draw in the foreground colour (white on the black chrome); pictures as they are.
-            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: style.foreground ?? .white) }
+            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: color(props) ?? style.foreground ?? .white) }
             guard let uri = string(props["uri"]) else { return nil }
-            return .image(source: uri, tint: style.foreground)
+            return .image(source: uri, tint: color(props) ?? style.foreground)
         case "shape":
             let kind = string(props["shape"]).flatMap(ShapeKind.init(rawValue:)) ?? .rect
-            let fill = string(props["color"]).flatMap(RGBA.init(hex:)) ?? style.foreground ?? .white
+            let fill = color(props) ?? style.foreground ?? .white
             let radius: Double
             switch kind {
             case .rect: radius = 0
@@ -91,6 +91,9 @@ enum NodeContent {
         case .node(let node): node.kind
         }
     }
+
+    /// The node's own `color`: it wins over `text-*` classes, as a shape's fill does.
+    static func color(_ props: [String: PropValue]) -> RGBA? { string(props["color"]).flatMap(RGBA.init(hex:)) }
 
     static func string(_ value: PropValue?) -> String? {
         if case .string(let text)? = value { return text }
