@@ -14,6 +14,8 @@ public enum Command: Hashable, Sendable {
     case hide
     case open(OpenTarget, via: String?)
     case close
+    /// Open when the nook shows the pill (or nothing), close when it is open: one key binding.
+    case toggle
     case peek(module: String, activity: String)
     case unpeek
     /// A module's companion window; nil closes it.
@@ -142,6 +144,8 @@ extension Command {
         case .open(let target, let via):
             [.open(target.options.merging(via.map { ["via": .string($0)] } ?? [:]) { a, _ in a })]
         case .close: [.close()]
+        // Then `Open` or `Close`, by the presentation GetState reports.
+        case .toggle: [.getState]
         case .peek(let module, let activity): [.peek(module: module, activity: activity)]
         case .unpeek: [.endPeek]
         case .companion(let module?): [.openCompanion(module)]

@@ -117,13 +117,30 @@ import Testing
         }
     }
 
-    @Test func noBrokerOnTheBusExits1WithServiceUnknown() async throws {
+    @Test func noBrokerOnTheBusExits1SayingHowToStartIt() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let captured = CapturedOutput()
         let status = await NookCtl.run(arguments: ["--address", bus.address, "status"], output: captured.sink)
         #expect(status == Status.failure)
-        #expect(captured.err.hasPrefix("nookctl: org.freedesktop.DBus.Error.ServiceUnknown: "), "\(captured.err)")
+        #expect(captured.err == "nookctl: nookd is not running (start it with `systemctl --user start nookd`, or run `nookd`)\n",
+                "\(captured.err)")
+    }
+
+    /// `toggle` opens the pill and closes the open nook, printing each plan's serial.
+    @Test func toggleOpensThePillAndClosesTheOpenNook() async throws {
+        try await LiveNook.with(music: true) { nook in
+            _ = await nook.ctl(["show"])
+            #expect(try await nook.state().string("presentation") == "pill")
+            for expected in ["expanded", "pill", "expanded"] {
+                let run = await nook.ctl(["toggle"])
+                #expect(run.status == Status.ok, "\(run.err)")
+                let serial = try #require(UInt64(run.out.trimmingCharacters(in: .newlines)), "toggle printed '\(run.out)'")
+                let state = try await nook.state()
+                #expect(state.string("presentation") == expected)
+                #expect(state.uint("serial") == serial)
+            }
+        }
     }
 
     /// The executable's own exit codes: 0, 1 and 2, as a shell sees them.

@@ -18,6 +18,10 @@ public enum VerbTable {
         },
         VerbSpec("close", summary: "Close the nook back to the pill (or hidden); prints the plan's serial.",
                  calls: "Control.Close(a{sv}) -> t") { _ throws(UsageError) in .close },
+        VerbSpec("toggle", summary: "Open the nook if it shows the pill (or nothing), close it if it is open; prints the plan's serial. For a key binding.",
+                 calls: "Control.GetState() -> a{sv}, then Control.Open(a{sv}) -> t or Control.Close(a{sv}) -> t") { _ throws(UsageError) in
+            .toggle
+        },
         VerbSpec("peek", "M/A", summary: "Peek one activity; prints the plan's serial.",
                  positionals: [PositionalSpec("M/A", "the module and activity to peek")],
                  calls: "Control.Peek(ss) -> t") { p throws(UsageError) in

@@ -47,6 +47,14 @@ public struct NookControlClient: Sendable {
                 throw DBusError(.invalidSignature, "\(command.calls[0].member) replied '\(reply.signature)'; expected 't'")
             }
             output.out("\(serial)\n")
+        case .toggle:
+            let state = WireRecord(try await first(.getState))
+            let isOpen = ["expanded", "peek", "companion"].contains(state.string("presentation"))
+            let reply = try await first(isOpen ? .close() : .open([:]))
+            guard case .uint64(let serial) = reply.unwrappingVariants else {
+                throw DBusError(.invalidSignature, "\(isOpen ? "Close" : "Open") replied '\(reply.signature)'; expected 't'")
+            }
+            output.out("\(serial)\n")
         case .preview(_, _, let json):
             let plan = try await first(command.calls[0])
             output.out(json ? PlanJSON.json(plan) + "\n" : PlanExplanation.text(plan))

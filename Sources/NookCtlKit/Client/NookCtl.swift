@@ -2,6 +2,11 @@ import NookBus
 
 /// nookctl's entry point: parse, connect, run, and turn the outcome into an exit status.
 public enum NookCtl {
+    /// What the bus answers when nobody owns `org.nook.Nook1` (and it cannot start one).
+    static let brokerAbsentErrors: Set<String> = [
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+    ]
+
     /// Runs one command line (without the program name).
     ///
     /// Usage errors print `nookctl: <message>` and the verb's usage line and help, and give 2;
@@ -34,6 +39,8 @@ public enum NookCtl {
         let running = Task { () -> ExitStatus in
             do {
                 return try await NookControlClient(connection: connection).execute(command, output: output)
+            } catch let error as DBusError where Self.brokerAbsentErrors.contains(error.name) {
+                output.err("nookctl: nookd is not running (start it with `systemctl --user start nookd`, or run `nookd`)\n")
             } catch let error as DBusError {
                 output.err("nookctl: \(error.name): \(error.message)\n")
             } catch {
