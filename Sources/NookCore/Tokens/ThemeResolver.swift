@@ -9,6 +9,10 @@
 ///    `type-mismatch`.
 /// 3. The DSL rules: animation presets (`rules.animations.*`, `rules.view.preset`) must be
 ///    curves, and `rules.named` must not expand into itself.
+/// 4. Ranges: every resolved value within its `NumberDomain` (`TokenDomains`).
+///
+/// Cost: a walk stops after `ThemeLimits.maxAliasDepth` hops (a `limit-exceeded` issue), so
+/// resolving is linear in the number of tokens, whatever their aliases.
 enum ThemeResolver {
     static let namedPrefix = "rules.named."
     static let animationsPrefix = "rules.animations."
@@ -45,9 +49,11 @@ enum ThemeResolver {
         var reportedCycles: Set<Set<String>> = []
         for path in paths where TokenDocument.aliasTarget(definitions[path]!.raw) != nil {
             var chain = [path]
+            var onChain: Set<String> = [path]
             var current = path
+            var tooDeep = false
             while let target = TokenDocument.aliasTarget(definitions[current]!.raw) {
-                if let start = chain.firstIndex(of: target) {
+                if onChain.contains(target), let start = chain.firstIndex(of: target) {
                     let members = Array(chain[start...])
                     if !members.contains(path) {
                         issues.append(
@@ -63,10 +69,19 @@ enum ThemeResolver {
                     issues.append(ThemeIssue(path: path, code: .unknownAlias, message: "{\(target)} names no token\(via)"))
                     break
                 }
+                if chain.count > ThemeLimits.maxAliasDepth {
+                    issues.append(
+                        ThemeIssue(
+                            path: path, code: .limitExceeded,
+                            message: "the alias chain is longer than \(ThemeLimits.maxAliasDepth) hops (maxAliasDepth), via \(InputQuote.text(chain.prefix(4).joined(separator: " -> "))) -> ..."))
+                    tooDeep = true
+                    break
+                }
                 chain.append(target)
+                onChain.insert(target)
                 current = target
             }
-            guard TokenDocument.aliasTarget(definitions[current]!.raw) == nil, let literal = tokens[current] else {
+            guard !tooDeep, TokenDocument.aliasTarget(definitions[current]!.raw) == nil, let literal = tokens[current] else {
                 continue  // a cycle or unknown alias (reported above), or a broken literal (reported at its path)
             }
             if let declared = chain.dropLast().lazy.compactMap({ definitions[$0]!.declaredType }).first,
@@ -82,6 +97,11 @@ enum ThemeResolver {
         }
 
         issues += ruleIssues(tokens)
+        for path in paths {
+            if let token = tokens[path], let problem = TokenDomains.problem(path: path, value: token.value) {
+                issues.append(ThemeIssue(path: path, code: .invalidValue, message: problem))
+            }
+        }
         guard issues.isEmpty else { throw ThemeError(issues: issues) }
         return tokens
     }

@@ -37,7 +37,7 @@ enum TokenDocument {
         if let written = members["$type"] {
             guard case .string(let name) = written, let known = TokenType(rawValue: name) else {
                 let known = TokenType.allCases.map(\.rawValue).joined(separator: ", ")
-                flat.issues.append(ThemeIssue(path: path, code: .unknownType, message: "unknown $type \(written) (known: \(known))"))
+                flat.issues.append(ThemeIssue(path: path, code: .unknownType, message: "unknown $type \(describe(written)) (known: \(known))"))
                 return
             }
             type = known
@@ -192,7 +192,7 @@ enum TokenDocument {
     /// A value in a message: strings quoted, others by kind.
     static func describe(_ raw: JSONValue) -> String {
         switch raw {
-        case .string(let text): "\"\(text)\""
+        case .string(let text): "\"\(InputQuote.text(text))\""
         case .number(let value): "\(value)"
         default: raw.kindName
         }
