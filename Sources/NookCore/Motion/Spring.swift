@@ -106,6 +106,9 @@ public struct Spring: Hashable, Sendable {
     func state(at t: Double, from start: Double, velocity v0: Double) -> (displacement: Double, velocity: Double) {
         let u0 = start - 1
         guard t > 0 else { return (u0, v0) }
+        // Past the longest time a curve can last the phase ω_d·t would overflow to infinity
+        // (cos(inf) is NaN); any spring is at rest long before, so time stops there.
+        let t = min(t, Curve.maxSeconds)
         let w0 = angularFrequency
         let zeta = dampingFraction
         if abs(zeta - 1) < 1e-6 {
