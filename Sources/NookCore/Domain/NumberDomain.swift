@@ -70,7 +70,7 @@ public struct NumberDomain: Hashable, Sendable {
 /// and never more than a couple of dozen characters whatever the value.
 public enum NumberText {
     public static func short(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+        if value.isFinite, value == value.rounded(), abs(value) < 9e15 {  // below 2^53: exact
             return String(Int64(value))
         }
         return String(value)

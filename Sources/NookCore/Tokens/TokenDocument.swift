@@ -122,6 +122,9 @@ enum TokenDocument {
             else {
                 return .failure(ValueProblem("expected a spring {\"response\": 0.42, \"dampingFraction\": 0.82}, found \(describe(raw))"))
             }
+            // The client's ranges first: their message names the domain, not Spring's own bounds.
+            if let problem = NumberDomain.springResponse.problem(response) { return .failure(ValueProblem("response: \(problem)")) }
+            if let problem = NumberDomain.dampingFraction.problem(fraction) { return .failure(ValueProblem("dampingFraction: \(problem)")) }
             do {
                 return .success(.spring(try Spring(response: response, dampingFraction: fraction)))
             } catch {
