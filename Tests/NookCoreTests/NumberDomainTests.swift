@@ -8,9 +8,11 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func docsShowTheCodesTable() throws {
-        let contract = try String(contentsOf: Self.repository.appendingPathComponent("docs/contract.md"), encoding: .utf8)
-        // When this fails, paste the table below into docs/contract.md's "Ranges" section.
-        #expect(contract.contains(NumberDomain.markdownTable), "docs/contract.md lacks the current table:\n\(NumberDomain.markdownTable)")
+        for page in ["docs/contract.md", "docs/broker.md"] {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8)
+            // When this fails, paste the table below into the page's "Ranges" section.
+            #expect(text.contains(NumberDomain.markdownTable), "\(page) lacks the current table:\n\(NumberDomain.markdownTable)")
+        }
     }
 
     @Test func everyDomainIsFiniteAndOrdered() {
