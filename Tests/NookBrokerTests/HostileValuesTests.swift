@@ -71,7 +71,7 @@ import Testing
             _ = await expectDBusError(.invalidView, containing: "compact_trailing.height") {
                 try await client.update("song", ["compact_trailing": .node(tall)])
             }
-            _ = await expectDBusError(.invalidView, containing: "1e+300 is outside 0...100000 pt") {
+            _ = await expectDBusError(.invalidView, containing: "1e+300 is outside 0...1000000 pt") {
                 try await client.update("song", ["compact_trailing": .node(tall)])
             }
         }
@@ -179,7 +179,7 @@ import Testing
                 (node("hstack", [:], [node("spacer", ["min_length": .double(1e308)])]), "compact_trailing/0.min_length"),
             ]
             for (view, path) in views {
-                _ = await expectDBusError(.invalidView, containing: "\(path): a size must be finite, not negative and at most 100000 pt: 1e+308 is outside") {
+                _ = await expectDBusError(.invalidView, containing: "\(path): a size must be finite, not negative and at most 1000000 pt: 1e+308 is outside") {
                     try await client.update("song", ["compact_trailing": .node(view)])
                 }
             }

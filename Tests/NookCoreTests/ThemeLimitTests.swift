@@ -69,7 +69,7 @@ import Testing
             ("transition.convert", .dictionary(["response": .double(0.4), "damping_fraction": .double(1e-300)]), "dampingFraction"),
             ("transition.peek", .dictionary(["response": .double(1e300), "damping_fraction": .double(0.8)]), "response"),
             ("geometry.pill.height", .string("1e308px"), "is a string"),
-            ("geometry.pill.height", .double(1e308), "outside 0...100000 pt"),
+            ("geometry.pill.height", .double(1e308), "outside 0...1000000 pt"),
             ("motion.maxDuration", .string("0ms"), "max duration"),
             ("geometry.board.columns", .double(-1e300), "outside"),
             ("transition.fadeCurve", .structure([.double(0.2), .double(1e308), .double(0.2), .double(1)]), "y1"),

@@ -1,11 +1,11 @@
 /// The one table of ranges: every number that enters nookd, by the keys that carry it.
 extension NumberDomain {
-    /// Lengths in points: generous for any display (a 16K screen is under 16,000 points wide),
-    /// small enough that 4096 nodes' worth of sums stays far from overflow.
+    /// Lengths in points: up to the SDK's "unbounded" maximum (`nookUnboundedLength`, 10⁶ pt,
+    /// far past any display), small enough that 4096 nodes' worth of sums stays far from overflow.
     public static let length = NumberDomain(
         "length", keys: "view `width`, `height`, `min_*`, `max_*`, `padding` edges, `spacing`, `min_length`, `font_size`, "
             + "`corner_radius`; `dimension` tokens; display `width`, `height`, `notch_width`, `notch_height`",
-        0, 100_000, unit: "pt")
+        0, 1_000_000, unit: "pt")
     public static let unitInterval = NumberDomain("fraction", keys: "`opacity`, progress `value`", 0, 1, unit: "")
     /// Unix microseconds from 1970-01-01 to 2200-01-01: differences of two never overflow Int64.
     public static let unixDate = NumberDomain(
@@ -32,7 +32,7 @@ extension NumberDomain {
     public static let displayScale = NumberDomain("scale", keys: "display `scale`", 0.1, 10, unit: "")
     /// Class problems are diagnostics, never errors, so class values are clamped instead.
     public static let classLength = NumberDomain(
-        "class length", keys: "`w-*`, `h-*`, `size-*`, `p*-*`, `gap-*` classes", 0, 100_000, unit: "pt", overflow: .clamp)
+        "class length", keys: "`w-*`, `h-*`, `size-*`, `p*-*`, `gap-*` classes", 0, 1_000_000, unit: "pt", overflow: .clamp)
     public static let classTiming = NumberDomain(
         "class timing", keys: "`duration-*`, `delay-*` classes", 0, 60, unit: "s", overflow: .clamp)
 

@@ -185,6 +185,10 @@ enum TokenDocument {
             guard case .number(let value) = item else { return .failure(ValueProblem("cubicBezier values must be numbers, found \(describe(raw))")) }
             numbers.append(value)
         }
+        // The client's range for y first: its message names the domain, not the type's bound.
+        for (name, y) in [("y1", numbers[1]), ("y2", numbers[3])] {
+            if let problem = NumberDomain.bezierY.problem(y) { return .failure(ValueProblem("\(name): \(problem)")) }
+        }
         do {
             return .success(try CubicBezier(numbers[0], numbers[1], numbers[2], numbers[3]))
         } catch {
