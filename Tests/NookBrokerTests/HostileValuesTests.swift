@@ -144,7 +144,8 @@ import Testing
     }
 
     /// Case 8: SetTokens had no size or complexity limit: a 3,000-long alias chain blocked
-    /// nookd for over 15 s; 21,500 tokens (saved) slowed every later start to 9 s.
+    /// nookd for over 15 s; 21,500 tokens (saved) slowed every later start to 9 s; a long
+    /// chain of named rules blocked it for minutes.
     @Test func aliasChainsAndTokenFloodsAreRefusedByLimit() async throws {
         try await Self.withSong { _, _, client in
             var chain: [String: PropValue] = ["chain.t0": .string("240ms")]
@@ -157,6 +158,12 @@ import Testing
             for index in 0..<21_500 { flood["flood.t\(index)"] = .string("\(index % 1000)ms") }
             _ = await expectDBusError(.invalidTheme, containing: "maxTokens") {
                 try await Self.controlCall(client, "SetTokens", [WireCodec.vardict(flood)])
+            }
+            // Named rules nest the same way (a chain of 4,000 took minutes to check).
+            var rules: [String: PropValue] = [:]
+            for index in 0..<4000 { rules["rules.named.r\(index)"] = .string("r\(index + 1) p-1") }
+            _ = await expectDBusError(.invalidTheme, containing: "rules.named.r0: named rules nest deeper than 16 (maxRuleDepth)") {
+                try await Self.controlCall(client, "SetTokens", [WireCodec.vardict(rules)])
             }
             // Nothing was applied: the theme is the built-in one.
             let tokens = try Vardict(try await client.call("GetTokens", [], interface: Self.control)[0])

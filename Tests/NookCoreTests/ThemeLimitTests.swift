@@ -84,4 +84,27 @@ import Testing
         }
         #expect(aliased?.issues.map(\.path) == ["motion.maxDuration"])
     }
+
+    @Test func namedRulesNestedTooDeepOrExpandingTooFarAreRefused() {
+        // A chain of 4,000 rules used to take minutes to check and to expand.
+        var chain: [String: PropValue] = [:]
+        for index in 0..<4000 { chain["rules.named.r\(index)"] = .string("r\(index + 1) p-1") }
+        let deep = Self.refusal { () throws(ThemeError) in try Theme.builtIn.applying(chain) }
+        #expect(deep?.issues.map(\.code) == [.limitExceeded])
+        #expect(deep?.issues.first?.path == "rules.named.r0")
+        #expect(deep?.description.contains("maxRuleDepth") == true)
+
+        // Each rule naming the next twice doubles: 2^11 classes from twelve short rules.
+        var doubling: [String: PropValue] = ["rules.named.d11": .string("p-1")]
+        for index in 0..<11 { doubling["rules.named.d\(index)"] = .string("d\(index + 1) d\(index + 1)") }
+        let wide = Self.refusal { () throws(ThemeError) in try Theme.builtIn.applying(doubling) }
+        #expect(wide?.issues.map(\.code) == [.limitExceeded])
+        #expect(wide?.description.contains("maxRuleClasses") == true)
+
+        // Within the limits, rules nest and repeat as before.
+        doubling["rules.named.d0"] = nil
+        doubling["rules.named.d1"] = nil
+        let theme = try? Theme.builtIn.applying(doubling)
+        #expect(theme.map { NamedRules.expand("d2", rules: $0.namedRules)?.split(separator: " ").count } == 512)
+    }
 }

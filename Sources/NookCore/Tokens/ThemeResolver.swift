@@ -133,11 +133,24 @@ enum ThemeResolver {
             }
             named[String(path.dropFirst(namedPrefix.count))] = text
         }
-        if let cycle = NamedRules.cycle(in: named) {
+        switch NamedRules.problem(in: named, maxDepth: ThemeLimits.maxRuleDepth, maxClasses: ThemeLimits.maxRuleClasses) {
+        case .cycle(let cycle)?:
             issues.append(
                 ThemeIssue(
                     path: namedPrefix + cycle[0], code: .namedRuleCycle,
                     message: "named rules expand into themselves: \(cycle.joined(separator: " -> "))"))
+        case .tooDeep(let chain)?:
+            issues.append(
+                ThemeIssue(
+                    path: namedPrefix + chain[0], code: .limitExceeded,
+                    message: "named rules nest deeper than \(ThemeLimits.maxRuleDepth) (maxRuleDepth): \(InputQuote.text(chain.prefix(4).joined(separator: " -> "))) -> ..."))
+        case .tooLarge(let name, let classes)?:
+            issues.append(
+                ThemeIssue(
+                    path: namedPrefix + name, code: .limitExceeded,
+                    message: "the rule expands to more than \(ThemeLimits.maxRuleClasses) classes (maxRuleClasses; at least \(classes))"))
+        case nil:
+            break
         }
         return issues
     }
