@@ -9,16 +9,17 @@
 /// | `maxDocumentBytes` | 256 KiB | a `theme.json`, or one `SetTokens` call (paths and values) |
 /// | `maxValueBytes` | 4096 | one token's string value (a duration, a class string) |
 /// | `maxRuleDepth` | 16 | `rules.named` rules naming rules naming rules |
-/// | `maxRuleClasses` | 1024 | classes one `rules.named` rule expands to, nested rules included |
+/// | `maxRuleClasses` | 64 | classes one `rules.named` rule expands to, nested rules included |
 public enum ThemeLimits {
     public static let maxTokens = 4096
     public static let maxAliasDepth = 16
     public static let maxDocumentBytes = 256 * 1024
     public static let maxValueBytes = 4096
     /// Every class string naming a rule is expanded on layout and parsing; these keep that
-    /// expansion small whatever the theme (a chain of 4,000 rules took minutes).
+    /// expansion small whatever the theme (a chain of 4,000 rules took minutes), and bound
+    /// how much a module's class string can grow by naming rules (64 times at most).
     public static let maxRuleDepth = 16
-    public static let maxRuleClasses = 1024
+    public static let maxRuleClasses = 64
 
     /// About how many bytes `value` takes written out: what `maxDocumentBytes` is charged
     /// with for `SetTokens`.
