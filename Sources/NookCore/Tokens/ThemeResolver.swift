@@ -11,8 +11,9 @@
 ///    curves, and `rules.named` must not expand into itself.
 /// 4. Ranges: every resolved value within its `NumberDomain` (`TokenDomains`).
 ///
-/// Cost: a walk stops after `ThemeLimits.maxAliasDepth` hops (a `limit-exceeded` issue), so
-/// resolving is linear in the number of tokens, whatever their aliases.
+/// Cost: a walk stops at an alias already resolved (taking its chain) or after
+/// `ThemeLimits.maxAliasDepth` hops (a `limit-exceeded` issue), so resolving is linear in the
+/// number of tokens, whatever their aliases.
 enum ThemeResolver {
     static let namedPrefix = "rules.named."
     static let animationsPrefix = "rules.animations."
@@ -52,6 +53,8 @@ enum ThemeResolver {
             var onChain: Set<String> = [path]
             var current = path
             var tooDeep = false
+            // An alias resolved earlier already knows the rest of the chain (memoised).
+            var known: ResolvedToken?
             while let target = TokenDocument.aliasTarget(definitions[current]!.raw) {
                 if onChain.contains(target), let start = chain.firstIndex(of: target) {
                     let members = Array(chain[start...])
@@ -69,6 +72,12 @@ enum ThemeResolver {
                     issues.append(ThemeIssue(path: path, code: .unknownAlias, message: "{\(target)} names no token\(via)"))
                     break
                 }
+                if TokenDocument.aliasTarget(definitions[target]!.raw) != nil, let resolved = tokens[target],
+                    chain.count + resolved.chain.count <= ThemeLimits.maxAliasDepth + 1
+                {
+                    known = resolved
+                    break
+                }
                 if chain.count > ThemeLimits.maxAliasDepth {
                     issues.append(
                         ThemeIssue(
@@ -80,6 +89,18 @@ enum ThemeResolver {
                 chain.append(target)
                 onChain.insert(target)
                 current = target
+            }
+            if let known {
+                // Its own chain's declared types already agree with its literal: check ours.
+                if let declared = chain.lazy.compactMap({ definitions[$0]!.declaredType }).first, declared != known.type {
+                    issues.append(
+                        ThemeIssue(
+                            path: path, code: .typeMismatch,
+                            message: "the token is a \(declared.rawValue) but {\(known.path)} resolves to a \(known.type.rawValue) (\((chain + known.chain).joined(separator: " -> ")))"))
+                } else {
+                    tokens[path] = ResolvedToken(path: path, value: known.value, chain: chain + known.chain)
+                }
+                continue
             }
             guard !tooDeep, TokenDocument.aliasTarget(definitions[current]!.raw) == nil, let literal = tokens[current] else {
                 continue  // a cycle or unknown alias (reported above), or a broken literal (reported at its path)
