@@ -25,9 +25,8 @@ bench: deps-run
 demo: deps-run
 	@scripts/demo.sh
 
-# libFuzzer (swiftc -sanitize=fuzzer,address) over the class-string, token and view parsers
-# and the curve and display numbers, FUZZ_SECONDS (default 60) per target; `make test` runs a
-# bounded seeded version.
+# libFuzzer (swiftc -sanitize=fuzzer,address) over the class-string, token and view parsers,
+# FUZZ_SECONDS (default 60) per target; `make test` runs a bounded seeded version.
 fuzz: deps
 	@Fuzz/run.sh
 
