@@ -2,7 +2,11 @@
 // `swiftc -sanitize=fuzzer,address` together with NookCore's sources (so the parsers are
 // instrumented for coverage, not only this file). One binary; the target is chosen by
 // NOOK_FUZZ_TARGET: `classes` (the class-string parser), `tokens` (the token JSON parser and
-// the theme merge), `view` (fuzzer bytes decoded into a RawNode tree, then the ViewValidator).
+// the theme merge), `view` (fuzzer bytes decoded into a RawNode tree, then the ViewValidator),
+// `curves` (fuzzer bytes as curve parameters and a sample rate: every curve the Curve API
+// accepts samples to finite values, no more than Curve.maxSampleCount of them), `display`
+// (fuzzer bytes as a display's keys: whether or not NumberDomain accepts them, a plan on that
+// display has finite rects). Tests/NookCoreTests/FuzzTests.swift runs the same oracles, bounded.
 
 import Glibc
 
@@ -63,6 +67,46 @@ private func node(_ reader: inout ByteReader, depth: Int) -> RawNode {
     return RawNode(kind: kind, props: props, children: children)
 }
 
+/// Every number a curve puts on the wire is finite, and its samples are bounded.
+func checkCurve(_ reader: inout ByteReader) {
+    let kind = reader.byte() % 3
+    let (a, b, delay, y1, y2, velocity, rate) = (reader.double(), reader.double(), reader.double(), reader.double(),
+                                                  reader.double(), reader.double(), reader.double())
+    var curve: Curve?
+    switch kind {
+    case 0: curve = try? Curve.spring(response: a, dampingFraction: b, delay: delay)
+    case 1: curve = try? Curve.linear(duration: a, delay: delay)
+    default: curve = (try? CubicBezier(0.5, y1, 0.5, y2)).flatMap { try? Curve.bezier($0, duration: a, delay: delay) }
+    }
+    guard var accepted = curve else { return }
+    if let moving = try? accepted.withInitialVelocity(velocity) { accepted = moving }
+    for (key, value) in accepted.wireDictionary(sampleRate: rate) {
+        if case .double(let number) = value { precondition(number.isFinite, "curve \(key) = \(number) for \(accepted)") }
+        if case .array(let samples) = value {
+            precondition(samples.count <= Curve.maxSampleCount + 1, "\(samples.count) samples for \(accepted) at \(rate) Hz")
+            for case .double(let sample) in samples { precondition(sample.isFinite, "a sample of \(accepted) is \(sample)") }
+        }
+    }
+}
+
+/// A plan on any display, accepted by NumberDomain or not, has finite rects.
+func checkDisplay(_ reader: inout ByteReader) {
+    let display = DisplayInfo(width: reader.double(), height: reader.double(), notchWidth: reader.double(),
+                              notchHeight: reader.double(), scale: reader.double())
+    let settings = PlannerSettings(display: display)
+    let cover = ViewNode(kind: .view, props: { var p = NodeProps(); p.width = 40; p.height = 40; p.shared = SharedMark(id: "cover"); return p }(), children: [])
+    var content = SceneContent(compactLeading: OwnedView(owner: "m/a", view: cover), compactTrailing: OwnedView(owner: "m/a", view: cover))
+    let pill = PlannerScene(presentation: .pill, content: content, settings: settings)
+    content.expanded = .activity(OwnedView(owner: "m/a", view: ViewNode(kind: .vstack, props: NodeProps(), children: [cover])))
+    let open = PlannerScene(presentation: .expanded, content: content, settings: settings)
+    let plan = TransitionPlanner.plan(from: pill, to: open, action: PlanAction(cause: .open, serial: 1), settings: settings, inFlight: nil, marks: nil)
+    var rects = [plan.chrome.fromRect, plan.chrome.toRect] + plan.scene.nodes.map(\.rect)
+    rects += plan.elements.flatMap { [$0.fromRect, $0.toRect] }
+    for rect in rects {
+        precondition([rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite), "rect \(rect) on \(display)")
+    }
+}
+
 private let target: String = getenv("NOOK_FUZZ_TARGET").map { String(cString: $0) } ?? "classes"
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -73,6 +117,12 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? JSONValue.parse(text)
         _ = try? Theme.builtIn.merging(json: text)
+    case "curves":
+        var reader = ByteReader(bytes: bytes)
+        checkCurve(&reader)
+    case "display":
+        var reader = ByteReader(bytes: bytes)
+        checkDisplay(&reader)
     case "view":
         var reader = ByteReader(bytes: bytes)
         let raw = node(&reader, depth: 0)

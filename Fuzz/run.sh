@@ -17,7 +17,7 @@ if [ ! -x "$OUT/nook-fuzz" ] || [ -n "$(find Sources/NookCore Fuzz/NookFuzz.swif
         $(find Sources/NookCore -name '*.swift' | sort) Fuzz/NookFuzz.swift -o "$OUT/nook-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
 fi
 test -x "$OUT/nook-fuzz"
-for target in classes tokens view; do
+for target in classes tokens view curves display; do
     corpus="$OUT/corpus-$target"
     mkdir -p "$corpus"
     cp Fuzz/corpus/$target/* "$corpus/" 2>/dev/null || true

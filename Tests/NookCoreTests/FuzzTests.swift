@@ -93,6 +93,85 @@ enum FuzzCorpus {
     }
 }
 
+/// The `curves` and `display` targets of Fuzz/NookFuzz.swift, on seeded bytes biased towards
+/// the doubles that break arithmetic (the libFuzzer run finds its own).
+enum NumberFuzz {
+    static let doubles: [Double] = [
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude / 7, .nan,
+        .infinity, -.infinity, 0, -0.0, Double(Int64.max), Double(Int64.min), 1e-300, 1e300, 1e6, 1e7, 0.42, 0.82, 60, 1000,
+    ]
+
+    static func bytes(_ rng: inout SeededGenerator, doubles count: Int) -> [UInt8] {
+        var out: [UInt8] = [UInt8.random(in: 0...255, using: &rng)]
+        for _ in 0..<count {
+            let value = Bool.random(using: &rng) ? doubles.randomElement(using: &rng)! : Double(bitPattern: UInt64.random(in: 0 ... .max, using: &rng))
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        }
+        return out
+    }
+
+    /// Reads little-endian doubles after one leading byte, as the fuzz target's ByteReader does.
+    struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+        mutating func byte() -> UInt8 {
+            defer { offset += 1 }
+            return offset < bytes.count ? bytes[offset] : 0
+        }
+        mutating func double() -> Double {
+            var raw: UInt64 = 0
+            for index in 0..<8 { raw |= UInt64(byte()) << (8 * UInt64(index)) }
+            return Double(bitPattern: raw)
+        }
+    }
+
+    /// Mirrors `checkCurve`: problems found, empty when fine.
+    static func curve(_ bytes: [UInt8]) -> [String] {
+        var reader = Reader(bytes: bytes)
+        let kind = reader.byte() % 3
+        let (a, b, delay, y1, y2, velocity, rate) = (reader.double(), reader.double(), reader.double(), reader.double(),
+                                                      reader.double(), reader.double(), reader.double())
+        var curve: Curve?
+        switch kind {
+        case 0: curve = try? Curve.spring(response: a, dampingFraction: b, delay: delay)
+        case 1: curve = try? Curve.linear(duration: a, delay: delay)
+        default: curve = (try? CubicBezier(0.5, y1, 0.5, y2)).flatMap { try? Curve.bezier($0, duration: a, delay: delay) }
+        }
+        guard var accepted = curve else { return [] }
+        if let moving = try? accepted.withInitialVelocity(velocity) { accepted = moving }
+        var problems: [String] = []
+        for (key, value) in accepted.wireDictionary(sampleRate: rate) {
+            if case .double(let number) = value, !number.isFinite { problems.append("\(key) = \(number)") }
+            if case .array(let samples) = value {
+                if samples.count > Curve.maxSampleCount + 1 { problems.append("\(samples.count) samples") }
+                if samples.contains(where: { if case .double(let x) = $0 { !x.isFinite } else { true } }) { problems.append("a sample is not finite") }
+            }
+        }
+        return problems.map { "\(accepted) at \(rate) Hz: \($0)" }
+    }
+
+    /// Mirrors `checkDisplay`.
+    static func display(_ bytes: [UInt8]) -> [String] {
+        var reader = Reader(bytes: bytes)
+        _ = reader.byte()
+        let display = DisplayInfo(width: reader.double(), height: reader.double(), notchWidth: reader.double(),
+                                  notchHeight: reader.double(), scale: reader.double())
+        let settings = PlannerSettings(display: display)
+        var cover = ViewNode(kind: .view, props: NodeProps(), children: [])
+        cover.props.width = 40
+        cover.props.height = 40
+        cover.props.shared = SharedMark(id: "cover")
+        var content = SceneContent(compactLeading: OwnedView(owner: "m/a", view: cover), compactTrailing: OwnedView(owner: "m/a", view: cover))
+        let pill = PlannerScene(presentation: .pill, content: content, settings: settings)
+        content.expanded = .activity(OwnedView(owner: "m/a", view: ViewNode(kind: .vstack, props: NodeProps(), children: [cover])))
+        let open = PlannerScene(presentation: .expanded, content: content, settings: settings)
+        let plan = TransitionPlanner.plan(from: pill, to: open, action: PlanAction(cause: .open, serial: 1), settings: settings)
+        var rects = [plan.chrome.fromRect, plan.chrome.toRect] + plan.scene.nodes.map(\.rect)
+        rects += plan.elements.flatMap { [$0.fromRect, $0.toRect] }
+        return rects.filter { ![$0.x, $0.y, $0.width, $0.height].allSatisfy(\.isFinite) }.map { "rect \($0) on \(display)" }
+    }
+}
+
 @Suite struct FuzzTests {
     static let iterations = 3000
 
@@ -129,5 +208,20 @@ enum FuzzCorpus {
         for _ in 0..<Self.iterations / 3 {
             FuzzCorpus.view(FuzzCorpus.node(&rng))
         }
+    }
+
+    @Test func curveAndDisplayNumbersSurviveExtremeBytes() {
+        let seed = UInt64.random(in: 0 ... .max)
+        var rng = SeededGenerator(seed: seed)
+        var problems: [String] = []
+        for _ in 0..<Self.iterations / 3 {
+            problems += NumberFuzz.curve(NumberFuzz.bytes(&rng, doubles: 7))
+            if problems.count > 3 { break }
+        }
+        for _ in 0..<Self.iterations / 30 {
+            problems += NumberFuzz.display(NumberFuzz.bytes(&rng, doubles: 5))
+            if problems.count > 3 { break }
+        }
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
     }
 }

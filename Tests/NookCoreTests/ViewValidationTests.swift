@@ -54,7 +54,7 @@ private func refusal(_ raw: RawNode, slot: String = "expanded", limits: ViewLimi
         ("padding of three", node("text", ["padding": .structure([.double(1), .double(2), .double(3)])]), "expanded.padding", .wrongType, "(dddd)"),
         ("negative spacing", node("hstack", ["spacing": .double(-1)]), "expanded.spacing", .invalidSize, "not negative"),
         ("negative corner radius", node("shape", ["corner_radius": .double(-4)]), "expanded.corner_radius", .invalidSize, "-4"),
-        ("NaN min length", node("spacer", ["min_length": .double(.nan)]), "expanded.min_length", .invalidSize, "nan"),
+        ("NaN min length", node("spacer", ["min_length": .double(.nan)]), "expanded.min_length", .invalidSize, "NaN is not a finite number"),
         ("negative max width", node("text", ["max_width": .double(-0.5)]), "expanded.max_width", .invalidSize, "-0.5"),
         ("min over max", node("text", ["min_width": .double(50), "max_width": .double(20)]), "expanded.min_width", .invalidSize, "exceeds"),
         ("font size NaN", node("text", ["font_size": .double(-.nan)]), "expanded.font_size", .invalidSize, "finite"),

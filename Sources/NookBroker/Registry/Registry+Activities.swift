@@ -16,7 +16,7 @@ extension Registry {
     public mutating func startActivity(_ id: String, spec: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: spec, context: "StartActivity \"\(id)\" spec")
+        let reader = SpecReader(values: spec, context: "StartActivity \"\(InputQuote.text(id))\" spec")
         let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         try reader.checkPayload(limit: limits.maxPayloadBytes)
@@ -52,8 +52,8 @@ extension Registry {
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 diagnostics: &diagnostics)
         }
-        let relevance = try reader.double("relevance") ?? 0
-        let staleDate = try reader.int64("stale_date")
+        let relevance = try reader.double("relevance", in: .relevance) ?? 0
+        let staleDate = try reader.date("stale_date")
         let sequence = try reader.uint64("sequence")
         diagnostics += reader.unknownKeys(known: Self.startKeys, module: moduleId)
 
@@ -79,7 +79,7 @@ extension Registry {
     public mutating func updateActivity(_ id: String, changes: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: changes, context: "UpdateActivity \"\(id)\" changes")
+        let reader = SpecReader(values: changes, context: "UpdateActivity \"\(InputQuote.text(id))\" changes")
         let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         guard var record = modules[moduleId]!.activities[id] else {
@@ -106,8 +106,8 @@ extension Registry {
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 diagnostics: &diagnostics)
         }
-        if let relevance = try reader.double("relevance") { record.relevance = relevance }
-        if let staleDate = try reader.int64("stale_date") {
+        if let relevance = try reader.double("relevance", in: .relevance) { record.relevance = relevance }
+        if let staleDate = try reader.date("stale_date") {
             // A new stale date makes the activity fresh again until the broker's clock passes it.
             record.staleDate = staleDate
             record.isStale = false
@@ -132,7 +132,7 @@ extension Registry {
     public mutating func endActivity(_ id: String, options: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: options, context: "EndActivity \"\(id)\" options")
+        let reader = SpecReader(values: options, context: "EndActivity \"\(InputQuote.text(id))\" options")
         let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         guard modules[moduleId]!.activities[id] != nil else {

@@ -10,7 +10,7 @@ extension Registry {
         let slot = try Self.moduleSlot(name)
         let bytes = raw.estimatedWireBytes
         if bytes > limits.maxPayloadBytes {
-            throw RegistryError(.limitsExceeded, "SetContent \(name): about \(bytes) bytes of payload (at most \(limits.maxPayloadBytes), maxPayloadBytes)")
+            throw RegistryError(.limitsExceeded, "SetContent \(InputQuote.text(name)): about \(bytes) bytes of payload (at most \(limits.maxPayloadBytes), maxPayloadBytes)")
         }
         var diagnostics: [Diagnostic] = []
         let view = try validate(
@@ -37,7 +37,7 @@ extension Registry {
     static func moduleSlot(_ name: String) throws(RegistryError) -> ModuleSlot {
         guard let slot = ModuleSlot(rawValue: name) else {
             let allowed = ModuleSlot.allCases.map(\.rawValue).joined(separator: ", ")
-            throw RegistryError(.invalidArgs, "slot \"\(name)\" is not a module slot (allowed: \(allowed))")
+            throw RegistryError(.invalidArgs, "slot \"\(InputQuote.text(name))\" is not a module slot (allowed: \(allowed))")
         }
         return slot
     }

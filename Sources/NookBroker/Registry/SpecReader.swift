@@ -11,6 +11,10 @@ struct SpecReader {
         RegistryError(.invalidArgs, "\(context): key '\(key)': expected type \(expected), found \(found.typeName)")
     }
 
+    private func outOfRange(_ key: String, _ problem: String) -> RegistryError {
+        RegistryError(.invalidArgs, "\(context): key '\(key)': \(problem)")
+    }
+
     func has(_ key: String) -> Bool { values[key] != nil }
 
     func string(_ key: String, maxBytes: Int) throws(RegistryError) -> String? {
@@ -23,11 +27,20 @@ struct SpecReader {
         return text
     }
 
-    func double(_ key: String) throws(RegistryError) -> Double? {
+    /// A `d` within `domain` (`NumberDomain.relevance`, ...).
+    func double(_ key: String, in domain: NumberDomain) throws(RegistryError) -> Double? {
         guard let value = values[key] else { return nil }
         guard case .double(let number) = value else { throw wrongType(key, "d", value) }
-        guard number.isFinite else {
-            throw RegistryError(.invalidArgs, "\(context): key '\(key)': must be a finite number, found \(number)")
+        if let problem = domain.problem(number) { throw outOfRange(key, problem) }
+        return number
+    }
+
+    /// An `x` in unix microseconds within `NumberDomain.unixDate` (years 1970..2200), so no
+    /// date arithmetic on it can overflow.
+    func date(_ key: String) throws(RegistryError) -> Int64? {
+        guard let number = try int64(key) else { return nil }
+        if let problem = NumberDomain.unixDate.problem(Double(number)) {
+            throw outOfRange(key, "a date in unix microseconds must be in \(NumberDomain.unixDate.rangeText): \(problem)")
         }
         return number
     }
@@ -61,7 +74,7 @@ struct SpecReader {
         guard let text = try string(key, maxBytes: 256) else { return nil }
         guard let value = E(rawValue: text) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-            throw RegistryError(.invalidArgs, "\(context): key '\(key)': \"\(text)\" is not one of: \(allowed)")
+            throw RegistryError(.invalidArgs, "\(context): key '\(key)': \"\(InputQuote.text(text))\" is not one of: \(allowed)")
         }
         return value
     }
@@ -69,7 +82,7 @@ struct SpecReader {
     /// Info diagnostics for keys outside `known`, sorted, so newer clients keep working.
     func unknownKeys(known: Set<String>, module: String) -> [Diagnostic] {
         values.keys.filter { !known.contains($0) }.sorted().map { key in
-            Diagnostic(.unknownKey, .info, "\(context): key '\(key)' is not known and was ignored", path: key, module: module)
+            Diagnostic(.unknownKey, .info, "\(context): key '\(InputQuote.text(key))' is not known and was ignored", path: InputQuote.text(key), module: module)
         }
     }
 
@@ -85,6 +98,6 @@ struct SpecReader {
 /// Checks an id (module or activity) against SPEC rule 1.
 func checkIdentifier(_ id: String, what: String) throws(RegistryError) {
     if let problem = Identifier.problem(id) {
-        throw RegistryError(.invalidId, "\(what) \"\(id)\" \(problem)")
+        throw RegistryError(.invalidId, "\(what) \"\(InputQuote.text(id))\" \(problem)")
     }
 }

@@ -56,7 +56,7 @@ extension Broker {
         let module = try string(options, "module")
         let activity = try string(options, "activity")
         let via = try string(options, "via").map { text throws(DBusError) -> OpenVia in
-            guard let via = OpenVia(rawValue: text) else { throw DBusError(nook: .invalidArgs, "Open: key 'via' must be 'claim' or 'hover', got '\(text)'") }
+            guard let via = OpenVia(rawValue: text) else { throw DBusError(nook: .invalidArgs, "Open: key 'via' must be 'claim' or 'hover', got '\(InputQuote.text(text))'") }
             return via
         } ?? .claim
         switch onto {
@@ -68,7 +68,7 @@ extension Broker {
             }
         case "home": return .open(onto: .home(module: module), via: via)
         case "board": return .open(onto: .board, via: via)
-        default: throw DBusError(nook: .invalidArgs, "Open: key 'onto' must be 'activity', 'home' or 'board', got '\(onto)'")
+        default: throw DBusError(nook: .invalidArgs, "Open: key 'onto' must be 'activity', 'home' or 'board', got '\(InputQuote.text(onto))'")
         }
     }
 
@@ -80,47 +80,69 @@ extension Broker {
         return text
     }
 
-    static func number(_ options: [String: PropValue], _ key: String) throws(DBusError) -> Double? {
+    /// A number (`d`, or any integer type) within `domain`; the error names the key, and says
+    /// whether the type or the value was wrong.
+    static func number(_ options: [String: PropValue], _ key: String, in domain: NumberDomain, context: String = "")
+        throws(DBusError) -> Double?
+    {
         guard let value = options[key] else { return nil }
+        let prefix = context.isEmpty ? "" : context + ": "
+        let number: Double
         switch value {
-        case .double(let number) where number.isFinite: return number
-        case .int(let number): return Double(number)
-        case .uint(let number): return Double(number)
-        default: throw DBusError(nook: .invalidArgs, "key '\(key)': expected a finite number ('d'), found '\(value.typeName)'")
+        case .double(let double): number = double
+        case .int(let integer): number = Double(integer)
+        case .uint(let integer): number = Double(integer)
+        default: throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': expected a number ('d'), found type '\(value.typeName)'")
         }
+        if let problem = domain.problem(number) {
+            throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': \(problem)")
+        }
+        return number
     }
 
     /// `SetSharedElementAnimation`'s curve: `type` `chrome`, `theme`, `spring`, `bezier`,
-    /// `linear` or `none`, with their parameters and an optional `delay`.
+    /// `linear` or `none`, with their parameters and an optional `delay`, each within its
+    /// `NumberDomain` (durations and delays `duration`, a spring's `springResponse` and
+    /// `dampingFraction`, Bézier points `bezierX` / `bezierY`).
     static func curveOverride(_ record: [String: PropValue]) throws(DBusError) -> CurveOverride {
         guard let type = try string(record, "type") else { throw DBusError(nook: .invalidArgs, "curve: missing key 'type'") }
-        let delay = try number(record, "delay") ?? 0
+        let delay = try number(record, "delay", in: .duration, context: "curve") ?? 0
         do {
             switch type {
             case "chrome": return .chrome
             case "theme": return .theme
             case "none": return .curve(.none(source: "override"))
             case "spring":
-                guard let response = try number(record, "response"), let damping = try number(record, "damping_fraction") else {
+                guard let response = try number(record, "response", in: .springResponse, context: "spring curve"),
+                    let damping = try number(record, "damping_fraction", in: .dampingFraction, context: "spring curve")
+                else {
                     throw DBusError(nook: .invalidArgs, "spring curve needs keys 'response' and 'damping_fraction'")
                 }
                 return .curve(try .spring(response: response, dampingFraction: damping, delay: delay, source: "override"))
             case "linear":
-                guard let duration = try number(record, "duration") else { throw DBusError(nook: .invalidArgs, "linear curve needs key 'duration'") }
+                guard let duration = try number(record, "duration", in: .duration, context: "linear curve") else {
+                    throw DBusError(nook: .invalidArgs, "linear curve needs key 'duration'")
+                }
                 return .curve(try .linear(duration: duration, delay: delay, source: "override"))
             case "bezier":
-                guard let duration = try number(record, "duration"), case .structure(let fields)? = record["points"], fields.count == 4 else {
+                guard let duration = try number(record, "duration", in: .duration, context: "bezier curve"),
+                    case .structure(let fields)? = record["points"], fields.count == 4
+                else {
                     throw DBusError(nook: .invalidArgs, "bezier curve needs keys 'duration' and 'points' (dddd)")
                 }
                 var points: [Double] = []
-                for field in fields {
+                for (index, field) in fields.enumerated() {
                     guard case .double(let value) = field else { throw DBusError(nook: .invalidArgs, "key 'points': expected (dddd)") }
+                    let domain: NumberDomain = index % 2 == 0 ? .bezierX : .bezierY
+                    if let problem = domain.problem(value) {
+                        throw DBusError(nook: .invalidArgs, "bezier curve: key 'points.\(index)': \(problem)")
+                    }
                     points.append(value)
                 }
                 let bezier = try CubicBezier(points[0], points[1], points[2], points[3])
                 return .curve(try .bezier(bezier, duration: duration, delay: delay, source: "override"))
             default:
-                throw DBusError(nook: .invalidArgs, "curve: key 'type' must be chrome, theme, spring, bezier, linear or none, got '\(type)'")
+                throw DBusError(nook: .invalidArgs, "curve: key 'type' must be chrome, theme, spring, bezier, linear or none, got '\(InputQuote.text(type))'")
             }
         } catch let error as DBusError {
             throw error

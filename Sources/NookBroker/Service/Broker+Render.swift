@@ -142,33 +142,4 @@ extension Broker {
                             action: PlanAction(cause: .subscribe, serial: 0), settings: settings, now: now + -1_000)
         return subscriber
     }
-
-    /// A subscriber from `Subscribe`'s (or `DisplayChanged`'s) display record.
-    static func subscriber(_ connection: String, _ record: [String: PropValue]) throws(DBusError) -> RenderSubscriber {
-        func size(_ key: String, required: Bool) throws(DBusError) -> Double {
-            guard let value = try number(record, key) else {
-                if required { throw DBusError(nook: .invalidArgs, "display: missing key '\(key)'") }
-                return 0
-            }
-            guard value >= 0, value <= 100_000 else { throw DBusError(nook: .invalidArgs, "display: key '\(key)' must be between 0 and 100000, got \(value)") }
-            return value
-        }
-        let width = try size("width", required: true), height = try size("height", required: true)
-        guard width > 0, height > 0 else { throw DBusError(nook: .invalidArgs, "display: 'width' and 'height' must be positive") }
-        let display = DisplayInfo(width: width, height: height, notchWidth: try size("notch_width", required: false),
-                                  notchHeight: try size("notch_height", required: false), scale: try number(record, "scale") ?? 1)
-        var capabilities = Set(RenderCapability.allCases)
-        if let value = record["capabilities"] {
-            guard case .array(let items) = value else { throw DBusError(nook: .invalidArgs, "display: key 'capabilities' must be 'as'") }
-            capabilities = []
-            for item in items {
-                guard case .string(let name) = item else { throw DBusError(nook: .invalidArgs, "display: key 'capabilities' must be 'as'") }
-                // Unknown capabilities are ignored: newer renderers may know more than we do.
-                if let capability = RenderCapability(rawValue: name) { capabilities.insert(capability) }
-            }
-        }
-        return RenderSubscriber(connection: connection, name: try string(record, "name") ?? "", display: display,
-                                refreshRate: try number(record, "refresh_rate") ?? RenderSubscriber.defaultRefreshRate,
-                                capabilities: capabilities)
-    }
 }

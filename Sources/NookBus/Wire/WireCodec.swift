@@ -27,7 +27,7 @@ public enum WireCodec {
             guard case .string(let key) = entry.key else { continue }
             let path = prefix.isEmpty ? key : NodePath.prop(prefix, key)
             guard out[key] == nil else {
-                throw WireDecodingError(path: path, message: "the key \"\(key)\" appears more than once")
+                throw WireDecodingError(path: path, message: "the key \"\(InputQuote.text(key))\" appears more than once")
             }
             out[key] = try PropValue(wire: entry.value, at: path)
         }

@@ -1,3 +1,5 @@
+import NookCore
+
 /// A D-Bus value that cannot become what the contract expects here: names the key path.
 ///
 /// Paths use the project's format (`NodePath`): a node's children append `/<index>`, props and
@@ -14,5 +16,6 @@ public struct WireDecodingError: Error, Hashable, Sendable, CustomStringConverti
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// The path is client input (keys are any string): quoted at most `InputQuote.maxCharacters`.
+    public var description: String { "\(InputQuote.text(path)): \(message)" }
 }

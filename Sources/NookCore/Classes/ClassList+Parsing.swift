@@ -266,13 +266,16 @@ private struct ClassParser {
         }
     }
 
-    /// `400` -> 0.4, `[400ms]` -> 0.4, `[0.4s]` -> 0.4 (seconds); nil when malformed.
+    /// `400` -> 0.4, `[400ms]` -> 0.4, `[0.4s]` -> 0.4 (seconds), clamped to
+    /// `NumberDomain.classTiming`; nil when malformed.
     static func milliseconds(_ text: Substring) -> Double? {
-        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ms = Int(text) {
-            return Double(ms) / 1000
+        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            // Too many digits for Int is still a (very long) duration: clamp it, like the others.
+            let ms = Int(text).map(Double.init) ?? .infinity
+            return NumberDomain.classTiming.clamped(ms / 1000)
         }
         guard text.hasPrefix("["), text.hasSuffix("]"), text.count > 2 else { return nil }
         guard let seconds = DurationText.seconds(String(text.dropFirst().dropLast())) else { return nil }
-        return seconds
+        return NumberDomain.classTiming.clamped(seconds)
     }
 }

@@ -53,7 +53,7 @@ public enum LayoutUtility: Hashable, Sendable {
             value = nil
         }
         guard let value, value.isFinite, value >= 0 else { return nil }
-        return value
+        return NumberDomain.classLength.clamped(value)
     }
 }
 

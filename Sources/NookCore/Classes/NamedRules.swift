@@ -5,25 +5,71 @@ public enum NamedRules {
     ///
     /// Names are visited in sorted order, so the same table always reports the same cycle.
     public static func cycle(in rules: [String: String]) -> [String]? {
-        var finished: Set<String> = []
+        if case .cycle(let names)? = problem(in: rules, maxDepth: .max, maxClasses: .max) { return names }
+        return nil
+    }
+
+    /// What makes a table unusable: a cycle, rules nested deeper than a limit, or a rule
+    /// that expands to more classes than a limit (a few rules each naming the next twice
+    /// double at every level).
+    public enum Problem: Error, Hashable, Sendable {
+        /// The names that close the cycle, `["card", "panel", "card"]`.
+        case cycle([String])
+        /// The chain of names that goes past the depth limit.
+        case tooDeep([String])
+        /// A rule and how many classes its expansion holds (at least; counting stops past the limit).
+        case tooLarge(String, classes: Int)
+    }
+
+    /// The first problem in `rules`, names visited in sorted order so the same table always
+    /// reports the same one; nil when every rule expands to at most `maxClasses` classes
+    /// through at most `maxDepth` nested rules. One walk, each rule expanded once, so the cost
+    /// is linear in the table's size; the walk nests at most `maxDepth` calls deep.
+    public static func problem(in rules: [String: String], maxDepth: Int, maxClasses: Int) -> Problem? {
+        var walk = Walk(rules: rules, maxDepth: maxDepth, maxClasses: maxClasses)
         for name in rules.keys.sorted() {
-            if let cycle = visit(name, rules: rules, trail: [], finished: &finished) { return cycle }
+            if case .failure(let problem) = walk.visit(name) { return problem }
         }
         return nil
     }
 
-    private static func visit(_ name: String, rules: [String: String], trail: [String], finished: inout Set<String>)
-        -> [String]?
-    {
-        if let start = trail.firstIndex(of: name) { return Array(trail[start...]) + [name] }
-        guard !finished.contains(name), let body = rules[name] else { return nil }
-        for token in body.split(whereSeparator: { $0.isWhitespace }) where rules[String(token)] != nil {
-            if let cycle = visit(String(token), rules: rules, trail: trail + [name], finished: &finished) {
-                return cycle
+    private struct Walk {
+        let rules: [String: String]
+        let maxDepth: Int
+        let maxClasses: Int
+        var trail: [String] = []
+        var onTrail: Set<String> = []
+        /// Classes each finished rule expands to.
+        var sizes: [String: Int] = [:]
+
+        mutating func visit(_ name: String) -> Result<Int, Problem> {
+            if onTrail.contains(name) {
+                let start = trail.firstIndex(of: name)!
+                return .failure(.cycle(Array(trail[start...]) + [name]))
             }
+            if let size = sizes[name] { return .success(size) }
+            guard let body = rules[name] else { return .success(1) }
+            if trail.count >= maxDepth { return .failure(.tooDeep(trail + [name])) }
+            trail.append(name)
+            onTrail.insert(name)
+            var size = 0
+            for token in body.split(whereSeparator: { $0.isWhitespace }) {
+                let inner = String(token)
+                if rules[inner] == nil {
+                    size += 1
+                } else {
+                    switch visit(inner) {
+                    case .success(let classes): size += classes
+                    case .failure(let problem): return .failure(problem)
+                    }
+                }
+                if size > maxClasses { return .failure(.tooLarge(name, classes: size)) }
+            }
+            trail.removeLast()
+            onTrail.remove(name)
+            sizes[name] = size
+            return .success(size)
         }
-        finished.insert(name)
-        return nil
     }
 
     /// `classes` with every token that names a rule replaced by the rule's classes, recursively

@@ -18,10 +18,11 @@ public struct DisplayInfo: Hashable, Sendable {
         self.scale = scale
     }
 
-    /// A copy safe to compute with: non-finite or negative lengths become 0, the notch is no
-    /// wider than the display, a bad scale becomes 1.
+    /// A copy safe to compute with: non-finite or negative lengths become 0, lengths past
+    /// `NumberDomain.length` its bound, the notch is no wider than the display, a bad scale
+    /// becomes 1.
     public var sanitized: DisplayInfo {
-        func length(_ value: Double) -> Double { value.isFinite ? max(0, value) : 0 }
+        func length(_ value: Double) -> Double { value.isFinite ? NumberDomain.length.clamped(value) : 0 }
         let width = length(width)
         let height = length(height)
         return DisplayInfo(

@@ -77,7 +77,7 @@ public struct GeometryTokens: Hashable, Sendable {
     }
 
     /// A copy safe to compute with: a NaN or infinite token falls back to its default, a
-    /// negative one becomes 0 (the theme validates types, not every number's range).
+    /// finite one outside `NumberDomain.length` its nearest bound.
     public var sanitized: GeometryTokens {
         // Quick check without key paths (the usual case: nothing to fix).
         let values = [
@@ -86,15 +86,17 @@ public struct GeometryTokens: Hashable, Sendable {
             expandedPadding, boardColumns, boardSpacing, boardWidgetHeight, companionWidth, companionHeight,
             companionCornerRadius, companionMargin,
         ]
-        if values.allSatisfy({ $0.isFinite && $0 >= 0 }) { return self }
+        if values.allSatisfy(NumberDomain.length.contains) { return self }
         var copy = self
         let defaults = GeometryTokens()
         for entry in Self.tokenPaths {
             let value = copy[keyPath: entry.keyPath]
             if !value.isFinite {
                 copy[keyPath: entry.keyPath] = defaults[keyPath: entry.keyPath]
-            } else if value < 0 {
-                copy[keyPath: entry.keyPath] = 0
+            } else {
+                // Themes are refused outside NumberDomain.length; tokens set by other means
+                // are held to it here, so no geometry sum can overflow.
+                copy[keyPath: entry.keyPath] = NumberDomain.length.clamped(value)
             }
         }
         return copy

@@ -9,7 +9,9 @@
 /// utilities, in its place among the others.
 ///
 /// Values are sanitised so layout can never produce NaN: a NaN or infinite length is treated
-/// as absent, a negative one as 0, and a `max_*` below its `min_*` is raised to it.
+/// as absent, a negative one as 0, one past `NumberDomain.length` as its bound (validation
+/// refuses those; a tree built by other means is still laid out finitely), and a `max_*`
+/// below its `min_*` is raised to it.
 struct LayoutAttributes: Sendable {
     var fixedWidth: Double?
     var fixedHeight: Double?
@@ -125,7 +127,7 @@ struct LayoutAttributes: Sendable {
             digits += 1
         }
         guard digits > 0 else { return nil }
-        return make(Double(units) * LayoutUtility.pointsPerUnit)
+        return make(NumberDomain.classLength.clamped(Double(units) * LayoutUtility.pointsPerUnit))
     }
 
     /// No frame, no padding, default spacing: what most nodes have.
@@ -150,10 +152,10 @@ struct LayoutAttributes: Sendable {
             && maxHeight == nil && padding == .zero && spacing == nil
     }
 
-    /// A usable length: finite and non-negative, or nil.
+    /// A usable length: finite and within `NumberDomain.length`, or nil.
     static func length(_ value: Double?) -> Double? {
         guard let value, value.isFinite else { return nil }
-        return max(0, value)
+        return NumberDomain.length.clamped(value)
     }
 }
 

@@ -124,8 +124,9 @@ struct TextStore {
             (lines, textWidth) = wrap(text, at: width)
         }
         if height >= 0, height.isFinite, text.lineHeight > 0 {
-            let fitting = max(1, Int((height + Geometry.epsilon) / text.lineHeight))
-            lines = min(lines, fitting)
+            // Compared as Doubles: a tall frame over tiny text is more lines than Int holds.
+            let fitting = max(1, ((height + Geometry.epsilon) / text.lineHeight).rounded(.down))
+            if fitting < Double(lines) { lines = Int(fitting) }
         }
         return Size(width: textWidth, height: Double(lines) * text.lineHeight)
     }

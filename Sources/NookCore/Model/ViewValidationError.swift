@@ -15,7 +15,8 @@ public struct ViewValidationError: Error, Hashable, Sendable, CustomStringConver
         self.message = message
     }
 
-    public var description: String { "\(path): \(message) [\(code.rawValue)]" }
+    /// Paths hold client keys: quoted at most `InputQuote.maxCharacters`.
+    public var description: String { "\(InputQuote.text(path)): \(message) [\(code.rawValue)]" }
 
     /// The rule that was broken, kebab-case and stable.
     public enum Code: String, Hashable, Sendable, CaseIterable {

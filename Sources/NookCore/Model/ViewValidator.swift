@@ -85,13 +85,13 @@ private struct Walk {
         guard let kind = NodeKind(rawValue: raw.kind) else {
             let known = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ViewValidationError(
-                path: path, code: .unknownKind, message: "unknown node kind \"\(raw.kind)\" (known: \(known))")
+                path: path, code: .unknownKind, message: "unknown node kind \"\(InputQuote.text(raw.kind))\" (known: \(known))")
         }
         let known = ViewValidator.commonKeys.union(ViewValidator.kindKeys[kind] ?? [])
         for key in raw.props.keys.sorted() where !known.contains(key) {
             diagnostics.append(
                 Diagnostic(
-                    .unknownKey, .info, "prop \"\(key)\" is not known for a \(kind.rawValue) node and was ignored",
+                    .unknownKey, .info, "prop \"\(InputQuote.text(key))\" is not known for a \(kind.rawValue) node and was ignored",
                     path: NodePath.prop(path, key)))
         }
         let reader = PropReader(props: raw.props, path: path, limits: limits)
@@ -148,7 +148,7 @@ private struct PropReader {
             p.fontSize = try size("font_size")
             p.fontWeight = try string("font_weight", max: limits.maxNameBytes)
             p.monospacedDigits = try bool("monospaced_digits")
-            p.timerEnd = try int64("timer_end")
+            p.timerEnd = try date("timer_end")
             p.color = try color("color")
         case .image:
             p.symbol = try string("symbol", max: limits.maxNameBytes)
@@ -167,8 +167,8 @@ private struct PropReader {
             p.color = try color("color")
         case .progress:
             p.value = try unitInterval("value")
-            p.start = try int64("start")
-            p.end = try int64("end")
+            p.start = try date("start")
+            p.end = try date("end")
             p.progressStyle = try choice("style", ProgressStyle.self)
         case .spacer:
             p.minLength = try size("min_length")
@@ -194,7 +194,7 @@ private struct PropReader {
         return number
     }
 
-    /// A size: finite and not negative.
+    /// A size: within `NumberDomain.length` (finite, not negative, at most 100,000 pt).
     private func size(_ key: String) throws(ViewValidationError) -> Double? {
         guard let number = try double(key) else { return nil }
         try Self.checkSize(number, at: keyPath(key))
@@ -202,9 +202,8 @@ private struct PropReader {
     }
 
     static func checkSize(_ number: Double, at path: String) throws(ViewValidationError) {
-        guard number.isFinite, number >= 0 else {
-            throw ViewValidationError(
-                path: path, code: .invalidSize, message: "a size must be finite and not negative, found \(number)")
+        if let problem = NumberDomain.length.problem(number) {
+            throw ViewValidationError(path: path, code: .invalidSize, message: "a size must be finite, not negative and at most \(NumberText.short(NumberDomain.length.upper)) pt: \(problem)")
         }
     }
 
@@ -219,9 +218,18 @@ private struct PropReader {
 
     private func unitInterval(_ key: String) throws(ViewValidationError) -> Double? {
         guard let number = try double(key) else { return nil }
-        guard number >= 0, number <= 1 else {
+        if let problem = NumberDomain.unitInterval.problem(number) {
+            throw ViewValidationError(path: keyPath(key), code: .invalidValue, message: "expected a number in 0...1: \(problem)")
+        }
+        return number
+    }
+
+    /// Unix microseconds within `NumberDomain.unixDate`, so date differences cannot overflow.
+    private func date(_ key: String) throws(ViewValidationError) -> Int64? {
+        guard let number = try int64(key) else { return nil }
+        if let problem = NumberDomain.unixDate.problem(Double(number)) {
             throw ViewValidationError(
-                path: keyPath(key), code: .invalidValue, message: "expected a number in 0...1, found \(number)")
+                path: keyPath(key), code: .invalidValue, message: "a date in unix microseconds must be in \(NumberDomain.unixDate.rangeText): \(problem)")
         }
         return number
     }
@@ -259,7 +267,7 @@ private struct PropReader {
         guard let value = E(rawValue: text) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
             throw ViewValidationError(
-                path: keyPath(key), code: .invalidValue, message: "\"\(text)\" is not one of: \(allowed)")
+                path: keyPath(key), code: .invalidValue, message: "\"\(InputQuote.text(text))\" is not one of: \(allowed)")
         }
         return value
     }
@@ -274,7 +282,7 @@ private struct PropReader {
         throws(ViewValidationError)
     {
         if let problem = Identifier.problem(text) {
-            throw ViewValidationError(path: path, code: code, message: "\(what) \"\(text)\" \(problem)")
+            throw ViewValidationError(path: path, code: code, message: "\(what) \"\(InputQuote.text(text))\" \(problem)")
         }
     }
 
@@ -301,7 +309,7 @@ private struct PropReader {
         }
         guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHex else {
             throw ViewValidationError(
-                path: keyPath(key), code: .invalidValue, message: "expected a colour #RRGGBB or #RRGGBBAA, found \"\(text)\"")
+                path: keyPath(key), code: .invalidValue, message: "expected a colour #RRGGBB or #RRGGBBAA, found \"\(InputQuote.text(text))\"")
         }
         return text
     }
@@ -346,7 +354,7 @@ private struct PropReader {
         for key in entries.keys.sorted() where !ViewValidator.sharedKeys.contains(key) {
             diagnostics.append(
                 Diagnostic(
-                    .unknownKey, .info, "shared key \"\(key)\" is not known and was ignored",
+                    .unknownKey, .info, "shared key \"\(InputQuote.text(key))\" is not known and was ignored",
                     path: NodePath.prop(sharedPath, key)))
         }
         let inner = PropReader(props: entries, path: sharedPath, limits: limits)
@@ -401,7 +409,11 @@ private struct PropReader {
                 try Self.checkLength(key, max: limits.maxNameBytes, at: NodePath.prop(path, key))
                 try checkParam(entries[key]!, path: NodePath.prop(path, key), depth: depth + 1, budget: &budget)
             }
-        case .bool, .int, .uint, .double:
+        case .double(let number):
+            if let problem = NumberDomain.paramNumber.problem(number) {
+                throw ViewValidationError(path: path, code: .invalidValue, message: "params numbers must be finite: \(problem)")
+            }
+        case .bool, .int, .uint:
             break
         }
     }

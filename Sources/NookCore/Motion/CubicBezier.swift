@@ -17,6 +17,10 @@ public struct CubicBezier: Hashable, Sendable {
         guard (0...1).contains(x1), (0...1).contains(x2) else {
             throw CurveError(parameter: "points", message: "cubic Bézier x values must lie in 0...1, found \(x1) and \(x2)")
         }
+        // Far wider than clients may send (`NumberDomain.bezierY`); keeps the cubic finite.
+        guard abs(y1) <= Self.maxY, abs(y2) <= Self.maxY else {
+            throw CurveError(parameter: "points", message: "cubic Bézier y values must lie within ±1e6, found \(y1) and \(y2)")
+        }
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2
@@ -24,6 +28,9 @@ public struct CubicBezier: Hashable, Sendable {
     }
 
     public var points: [Double] { [x1, y1, x2, y2] }
+
+    /// The largest |y| a control point may have.
+    public static let maxY = 1e6
 
     /// The CSS `ease` curve.
     public static let ease = try! CubicBezier(0.25, 0.1, 0.25, 1)

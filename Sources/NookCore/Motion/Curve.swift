@@ -36,8 +36,10 @@ public struct Curve: Hashable, Sendable {
             break
         }
         try Self.check(delay, "delay")
-        guard initialVelocity.isFinite else {
-            throw CurveError(parameter: "initialVelocity", message: "a curve's initial velocity must be finite, found \(initialVelocity)")
+        // Far beyond any real move (progress per second), and small enough that a spring's
+        // closed form stays finite.
+        guard initialVelocity.isFinite, abs(initialVelocity) <= 1e12 else {
+            throw CurveError(parameter: "initialVelocity", message: "a curve's initial velocity must be finite and at most 1e12, found \(initialVelocity)")
         }
         self.kind = kind
         self.delay = delay
@@ -45,9 +47,16 @@ public struct Curve: Hashable, Sendable {
         self.initialVelocity = initialVelocity
     }
 
+    /// The longest duration or delay a curve can have at all (what clients may send is far
+    /// shorter, `NumberDomain.duration`): sums of a few stay finite, like a spring's settle
+    /// time, which is solved for at most this long.
+    public static let maxSeconds = 1e6
+
     private static func check(_ seconds: Double, _ parameter: String) throws(CurveError) {
-        guard seconds.isFinite, seconds >= 0 else {
-            throw CurveError(parameter: parameter, message: "a curve's \(parameter) must be a finite, non-negative number of seconds, found \(seconds)")
+        guard seconds.isFinite, seconds >= 0, seconds <= maxSeconds else {
+            throw CurveError(
+                parameter: parameter,
+                message: "a curve's \(parameter) must be a finite, non-negative number of seconds (at most \(NumberText.short(maxSeconds))), found \(NumberText.short(seconds))")
         }
     }
 
@@ -171,11 +180,18 @@ public struct Curve: Hashable, Sendable {
         return (0..<count).map { index in value(at: total * Double(index) / Double(count - 1)) }
     }
 
-    /// One progress value per frame at `frameRate` Hz, from 0 to `totalDuration` inclusive.
+    /// The most samples one curve gets: a minute (the longest `NumberDomain.duration`) at
+    /// 1000 Hz (the highest `NumberDomain.refreshRate`). Plans are capped far below that
+    /// (`motion.maxDuration`); this bounds what any curve at all can cost.
+    public static let maxSampleCount = 60_001
+
+    /// One progress value per frame at `frameRate` Hz, from 0 to `totalDuration` inclusive;
+    /// `maxSampleCount` values evenly spread over the curve when that would be more.
     public func samples(frameRate: Double) -> [Double] {
         guard frameRate.isFinite, frameRate > 0 else { return samples(count: 2) }
         let total = totalDuration  // a spring's settle time is solved for, so ask once
-        let frames = Int((total * frameRate).rounded(.up))
-        return (0...frames).map { frame in value(at: min(Double(frame) / frameRate, total)) }
+        let frames = (total * frameRate).rounded(.up)
+        guard frames.isFinite, frames < Double(Self.maxSampleCount) else { return samples(count: Self.maxSampleCount) }
+        return (0...Int(frames)).map { frame in value(at: min(Double(frame) / frameRate, total)) }
     }
 }

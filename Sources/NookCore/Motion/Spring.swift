@@ -32,14 +32,25 @@ public struct Spring: Hashable, Sendable {
     /// settle time is well defined and found by bisection.
     public static let settleFraction = 1e-3
 
-    /// Refuses non-positive or non-finite response and damping fraction (a spring with no
-    /// damping would never settle, so zero is refused too).
+    /// The widest parameters a spring can have and still be sampled in finite numbers
+    /// (ω₀² and the decay rates stay far from overflow). What clients may send is narrower,
+    /// `NumberDomain.springResponse` and `.dampingFraction`; these leave room for the
+    /// shortened springs `DurationCap` makes.
+    public static let responseBounds = 1e-6...1e6
+    public static let dampingFractionBounds = 1e-6...1e6
+
+    /// Refuses a response or damping fraction that is not finite or outside its bounds (a
+    /// spring with no damping would never settle, so zero is refused too).
     public init(response: Double, dampingFraction: Double) throws(CurveError) {
-        guard response.isFinite, response > 0 else {
-            throw CurveError(parameter: "response", message: "a spring's response must be a finite number of seconds above 0, found \(response)")
+        guard response.isFinite, response > 0, Self.responseBounds.contains(response) else {
+            throw CurveError(
+                parameter: "response",
+                message: "a spring's response must be a finite number of seconds above 0 (within \(Self.responseBounds)), found \(NumberText.short(response))")
         }
-        guard dampingFraction.isFinite, dampingFraction > 0 else {
-            throw CurveError(parameter: "dampingFraction", message: "a spring's damping fraction must be finite and above 0, found \(dampingFraction)")
+        guard dampingFraction.isFinite, dampingFraction > 0, Self.dampingFractionBounds.contains(dampingFraction) else {
+            throw CurveError(
+                parameter: "dampingFraction",
+                message: "a spring's damping fraction must be finite and above 0 (within \(Self.dampingFractionBounds)), found \(NumberText.short(dampingFraction))")
         }
         self.response = response
         self.dampingFraction = dampingFraction
@@ -95,6 +106,9 @@ public struct Spring: Hashable, Sendable {
     func state(at t: Double, from start: Double, velocity v0: Double) -> (displacement: Double, velocity: Double) {
         let u0 = start - 1
         guard t > 0 else { return (u0, v0) }
+        // Past the longest time a curve can last the phase ω_d·t would overflow to infinity
+        // (cos(inf) is NaN); any spring is at rest long before, so time stops there.
+        let t = min(t, Curve.maxSeconds)
         let w0 = angularFrequency
         let zeta = dampingFraction
         if abs(zeta - 1) < 1e-6 {

@@ -70,7 +70,9 @@ extension TransitionPlan {
 enum PlanText {
     /// At most three decimals, trailing zeros dropped: `616`, `0.42`, `-1.5`.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return String(value) }
+        // Beyond what three decimals can show exactly, print the Double as it is (the Int64
+        // below would overflow): plans never hold such numbers, but a diagnostic may quote one.
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
         let thousandths = Int64((value * 1000).rounded())
         let negative = thousandths < 0
         let magnitude = negative ? -thousandths : thousandths

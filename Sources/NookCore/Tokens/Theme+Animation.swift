@@ -45,11 +45,11 @@ extension Theme {
         var suffix: [String] = []
         if let duration = classes.duration, let timed = try? result.withDuration(duration) {
             result = timed
-            suffix.append("duration-\(Int64((duration * 1000).rounded()))")
+            suffix.append("duration-\(Int64(saturating: (duration * 1000).rounded()))")
         }
         if let delay = classes.delay, let delayed = try? result.withDelay(delay) {
             result = delayed
-            suffix.append("delay-\(Int64((delay * 1000).rounded()))")
+            suffix.append("delay-\(Int64(saturating: (delay * 1000).rounded()))")
         }
         var source = label.isEmpty ? result.source : label + " -> " + result.source
         if !suffix.isEmpty { source += ", " + suffix.joined(separator: ", ") }

@@ -10,7 +10,15 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
         self.issues = issues.sorted { ($0.path, $0.code.rawValue) < ($1.path, $1.code.rawValue) }
     }
 
-    public var description: String { issues.map(\.description).joined(separator: "; ") }
+    /// The first `describedIssues` issues (a refused 3,000-token chain has an issue per token;
+    /// the error message stays short), then how many more there are.
+    public var description: String {
+        let shown = issues.prefix(Self.describedIssues).map(\.description).joined(separator: "; ")
+        let more = issues.count - Self.describedIssues
+        return more > 0 ? shown + "; and \(more) more issue\(more == 1 ? "" : "s")" : shown
+    }
+
+    public static let describedIssues = 10
 }
 
 public struct ThemeIssue: Hashable, Sendable, CustomStringConvertible {
@@ -25,7 +33,7 @@ public struct ThemeIssue: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String { path.isEmpty ? message : "\(InputQuote.text(path)): \(message)" }
 
     public enum Code: String, Hashable, Sendable, CaseIterable {
         case invalidJSON = "invalid-json"
@@ -41,5 +49,7 @@ public struct ThemeIssue: Hashable, Sendable, CustomStringConvertible {
         case invalidValue = "invalid-value"
         /// `rules.named` entries that expand into each other.
         case namedRuleCycle = "named-rule-cycle"
+        /// A `ThemeLimits` limit: too many tokens, too long an alias chain, too large a document.
+        case limitExceeded = "limit-exceeded"
     }
 }

@@ -9,6 +9,11 @@
 ///    `type-mismatch`.
 /// 3. The DSL rules: animation presets (`rules.animations.*`, `rules.view.preset`) must be
 ///    curves, and `rules.named` must not expand into itself.
+/// 4. Ranges: every resolved value within its `NumberDomain` (`TokenDomains`).
+///
+/// Cost: a walk stops at an alias already resolved (taking its chain) or after
+/// `ThemeLimits.maxAliasDepth` hops (a `limit-exceeded` issue), so resolving is linear in the
+/// number of tokens, whatever their aliases.
 enum ThemeResolver {
     static let namedPrefix = "rules.named."
     static let animationsPrefix = "rules.animations."
@@ -45,9 +50,13 @@ enum ThemeResolver {
         var reportedCycles: Set<Set<String>> = []
         for path in paths where TokenDocument.aliasTarget(definitions[path]!.raw) != nil {
             var chain = [path]
+            var onChain: Set<String> = [path]
             var current = path
+            var tooDeep = false
+            // An alias resolved earlier already knows the rest of the chain (memoised).
+            var known: ResolvedToken?
             while let target = TokenDocument.aliasTarget(definitions[current]!.raw) {
-                if let start = chain.firstIndex(of: target) {
+                if onChain.contains(target), let start = chain.firstIndex(of: target) {
                     let members = Array(chain[start...])
                     if !members.contains(path) {
                         issues.append(
@@ -63,10 +72,37 @@ enum ThemeResolver {
                     issues.append(ThemeIssue(path: path, code: .unknownAlias, message: "{\(target)} names no token\(via)"))
                     break
                 }
+                if TokenDocument.aliasTarget(definitions[target]!.raw) != nil, let resolved = tokens[target],
+                    chain.count + resolved.chain.count <= ThemeLimits.maxAliasDepth + 1
+                {
+                    known = resolved
+                    break
+                }
+                if chain.count > ThemeLimits.maxAliasDepth {
+                    issues.append(
+                        ThemeIssue(
+                            path: path, code: .limitExceeded,
+                            message: "the alias chain is longer than \(ThemeLimits.maxAliasDepth) hops (maxAliasDepth), via \(InputQuote.text(chain.prefix(4).joined(separator: " -> "))) -> ..."))
+                    tooDeep = true
+                    break
+                }
                 chain.append(target)
+                onChain.insert(target)
                 current = target
             }
-            guard TokenDocument.aliasTarget(definitions[current]!.raw) == nil, let literal = tokens[current] else {
+            if let known {
+                // Its own chain's declared types already agree with its literal: check ours.
+                if let declared = chain.lazy.compactMap({ definitions[$0]!.declaredType }).first, declared != known.type {
+                    issues.append(
+                        ThemeIssue(
+                            path: path, code: .typeMismatch,
+                            message: "the token is a \(declared.rawValue) but {\(known.path)} resolves to a \(known.type.rawValue) (\((chain + known.chain).joined(separator: " -> ")))"))
+                } else {
+                    tokens[path] = ResolvedToken(path: path, value: known.value, chain: chain + known.chain)
+                }
+                continue
+            }
+            guard !tooDeep, TokenDocument.aliasTarget(definitions[current]!.raw) == nil, let literal = tokens[current] else {
                 continue  // a cycle or unknown alias (reported above), or a broken literal (reported at its path)
             }
             if let declared = chain.dropLast().lazy.compactMap({ definitions[$0]!.declaredType }).first,
@@ -82,6 +118,11 @@ enum ThemeResolver {
         }
 
         issues += ruleIssues(tokens)
+        for path in paths {
+            if let token = tokens[path], let problem = TokenDomains.problem(path: path, value: token.value) {
+                issues.append(ThemeIssue(path: path, code: .invalidValue, message: problem))
+            }
+        }
         guard issues.isEmpty else { throw ThemeError(issues: issues) }
         return tokens
     }
@@ -113,11 +154,24 @@ enum ThemeResolver {
             }
             named[String(path.dropFirst(namedPrefix.count))] = text
         }
-        if let cycle = NamedRules.cycle(in: named) {
+        switch NamedRules.problem(in: named, maxDepth: ThemeLimits.maxRuleDepth, maxClasses: ThemeLimits.maxRuleClasses) {
+        case .cycle(let cycle)?:
             issues.append(
                 ThemeIssue(
                     path: namedPrefix + cycle[0], code: .namedRuleCycle,
                     message: "named rules expand into themselves: \(cycle.joined(separator: " -> "))"))
+        case .tooDeep(let chain)?:
+            issues.append(
+                ThemeIssue(
+                    path: namedPrefix + chain[0], code: .limitExceeded,
+                    message: "named rules nest deeper than \(ThemeLimits.maxRuleDepth) (maxRuleDepth): \(InputQuote.text(chain.prefix(4).joined(separator: " -> "))) -> ..."))
+        case .tooLarge(let name, let classes)?:
+            issues.append(
+                ThemeIssue(
+                    path: namedPrefix + name, code: .limitExceeded,
+                    message: "the rule expands to more than \(ThemeLimits.maxRuleClasses) classes (maxRuleClasses; at least \(classes))"))
+        case nil:
+            break
         }
         return issues
     }

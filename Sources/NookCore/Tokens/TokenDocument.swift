@@ -37,7 +37,7 @@ enum TokenDocument {
         if let written = members["$type"] {
             guard case .string(let name) = written, let known = TokenType(rawValue: name) else {
                 let known = TokenType.allCases.map(\.rawValue).joined(separator: ", ")
-                flat.issues.append(ThemeIssue(path: path, code: .unknownType, message: "unknown $type \(written) (known: \(known))"))
+                flat.issues.append(ThemeIssue(path: path, code: .unknownType, message: "unknown $type \(describe(written)) (known: \(known))"))
                 return
             }
             type = known
@@ -122,6 +122,9 @@ enum TokenDocument {
             else {
                 return .failure(ValueProblem("expected a spring {\"response\": 0.42, \"dampingFraction\": 0.82}, found \(describe(raw))"))
             }
+            // The client's ranges first: their message names the domain, not Spring's own bounds.
+            if let problem = NumberDomain.springResponse.problem(response) { return .failure(ValueProblem("response: \(problem)")) }
+            if let problem = NumberDomain.dampingFraction.problem(fraction) { return .failure(ValueProblem("dampingFraction: \(problem)")) }
             do {
                 return .success(.spring(try Spring(response: response, dampingFraction: fraction)))
             } catch {
@@ -182,6 +185,10 @@ enum TokenDocument {
             guard case .number(let value) = item else { return .failure(ValueProblem("cubicBezier values must be numbers, found \(describe(raw))")) }
             numbers.append(value)
         }
+        // The client's range for y first: its message names the domain, not the type's bound.
+        for (name, y) in [("y1", numbers[1]), ("y2", numbers[3])] {
+            if let problem = NumberDomain.bezierY.problem(y) { return .failure(ValueProblem("\(name): \(problem)")) }
+        }
         do {
             return .success(try CubicBezier(numbers[0], numbers[1], numbers[2], numbers[3]))
         } catch {
@@ -192,7 +199,7 @@ enum TokenDocument {
     /// A value in a message: strings quoted, others by kind.
     static func describe(_ raw: JSONValue) -> String {
         switch raw {
-        case .string(let text): "\"\(text)\""
+        case .string(let text): "\"\(InputQuote.text(text))\""
         case .number(let value): "\(value)"
         default: raw.kindName
         }

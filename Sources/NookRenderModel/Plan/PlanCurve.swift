@@ -24,11 +24,12 @@ struct PlanCurve: Hashable, Sendable {
     func progress(at t: Double) -> Double {
         let total = curve.totalDuration
         if t >= total, t >= curve.delay { return 1 }
-        guard let samples else { return curve.value(at: t) }
+        // Fewer than two samples cannot be interpolated: evaluate the curve itself.
+        guard let samples, samples.count >= 2 else { return curve.value(at: t) }
         guard t > 0 else { return samples[0] }
         guard total > 0, t < total else { return samples[samples.count - 1] }
         let position = t / total * Double(samples.count - 1)
-        let index = min(Int(position), samples.count - 2)
+        let index = min(Int(saturating: position), samples.count - 2)
         let fraction = position - Double(index)
         return samples[index] + (samples[index + 1] - samples[index]) * fraction
     }
