@@ -1,11 +1,16 @@
 import Glibc
+import NookBus
 
 /// Lines on stderr, written at once (no buffering): tests wait on them.
 enum Log {
     nonisolated(unsafe) static var verbose = false
     // nonisolated(unsafe): set once by main before any thread starts, read-only afterwards.
 
-    static func info(_ message: String) { raw("nook-renderer: \(message)\n") }
+    /// Under systemd with stderr on the journal: `<6>` (info) before each line, the journal's
+    /// priority (sd-daemon(3)); the journal adds the program's name itself.
+    static let journal = JournalStream.isStderr
+
+    static func info(_ message: String) { raw(journal ? "<6>\(message)\n" : "nook-renderer: \(message)\n") }
 
     static func debug(_ message: @autoclosure () -> String) {
         if verbose { info(message()) }
