@@ -26,6 +26,8 @@ public enum Command: Hashable, Sendable {
     /// Subscribe as a renderer and print each plan; stop after `count` plans when set.
     case watch(json: Bool, display: DisplayArguments, count: Int?)
     case setReduceMotion(Bool)
+    /// `Control.ReloadTheme()`: nookd reads its theme file again.
+    case reload
     case themeShow
     /// `SetTokens` with the tokens of a DTCG JSON file, read when the command runs.
     case themeLoad(path: String)
@@ -154,6 +156,7 @@ extension Command {
         case .preview(let action, let options, _): [.previewPlan(action, options)]
         case .watch(_, let display, _), .record(_, _, let display): [.subscribe(display.subscription)]
         case .setReduceMotion(let on): [.setReduceMotion(on)]
+        case .reload: [.reloadTheme]
         case .themeShow: [.getTokens]
         case .themeLoad: [.setTokens([:])]
         case .themeSet(let token, let value): [.setTokens([token: value])]

@@ -44,6 +44,8 @@ extension ContractCall {
     public static let hide = control("Hide")
     public static let getState = control("GetState", reply: "a{sv}")
     public static let getTokens = control("GetTokens", reply: "a{sv}")
+    /// An addition to contract v1.
+    public static let reloadTheme = control("ReloadTheme")
     public static let endPeek = control("EndPeek", reply: "t")
     public static let closeCompanion = control("CloseCompanion", reply: "t")
 

@@ -8,6 +8,8 @@ import Synchronization
 final class NookdProcess: Sendable {
     private let process: PackageProcess
     let stateDirectory: URL
+    /// Its private `XDG_CONFIG_HOME`: the theme file is `nook/theme.json` in it.
+    let configDirectory: URL
     var logFile: URL { process.logFile }
     var pid: Int32 { process.pid }
 
@@ -22,6 +24,7 @@ final class NookdProcess: Sendable {
         self.stateDirectory = stateDirectory
         let home = stateDirectory.deletingLastPathComponent()
         let config = home.appendingPathComponent("config-\(UUID().uuidString)")
+        configDirectory = config
         try FileManager.default.createDirectory(at: config.appendingPathComponent("nook"), withIntermediateDirectories: true)
         if let grace {
             let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "\#(grace)"}}}"#

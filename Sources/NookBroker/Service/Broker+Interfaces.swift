@@ -86,6 +86,11 @@ extension Broker {
                     try assumeIsolated { broker in try broker.setTokens(tokens) }
                     return []
                 },
+                // An addition to contract v1: what SIGHUP does, with the outcome as the reply.
+                DBusMethod("ReloadTheme") { [self] _ in
+                    try assumeIsolated { broker in _ = try broker.reloadTheme() }
+                    return []
+                },
                 DBusMethod("GetTokens", out: [arg("tokens", "a{sv}")]) { [self] _ in
                     [assumeIsolated { WireCodec.vardict($0.settings.theme.wireTokens) }]
                 },

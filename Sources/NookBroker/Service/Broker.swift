@@ -51,7 +51,9 @@ public actor Broker {
     var serial: UInt64 = 0
     var subscriptionCount: UInt64 = 0
     /// The theme from the configuration or the user's file; `SetTokens` overrides go on top.
-    nonisolated let baseTheme: Theme
+    var baseTheme: Theme
+    /// The theme file `reloadTheme()` reads again; nil when the configuration gave the theme.
+    nonisolated let themeFile: URL?
     var tokenOverrides: [String: PropValue] = [:]
     var settings: PlannerSettings
     /// The display previews are planned on without subscribers; `DisplayChanged` from a
@@ -68,6 +70,7 @@ public actor Broker {
         self.persistDelay = configuration.persistDelay
         self.origin = ContinuousClock.now
         self.baseTheme = configuration.theme ?? .builtIn
+        self.themeFile = configuration.themeFile
         self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
         self.registry.namedRules = settings.namedRules
     }
@@ -98,6 +101,9 @@ public actor Broker {
         let connection = try await BusConnection.connect(to: configuration.address, description: "nookd")
         var resolved = configuration
         resolved.theme = theme
+        if configuration.theme == nil {
+            resolved.themeFile = BrokerConfiguration.themeFile(environment: ProcessInfo.processInfo.environment)
+        }
         let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: resolved)
         rejected += await broker.restorePresentation(file)
         await broker.keepRejected(rejected)

@@ -11,6 +11,9 @@ public struct BrokerConfiguration: Sendable {
     /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
     /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
     public var theme: Theme?
+    /// Where the theme came from, for reloads (SIGHUP, `Control.ReloadTheme`); set by the broker
+    /// when it read the user's file.
+    var themeFile: URL?
     /// How long after a change the state file is written; changes in between share one write.
     public var persistDelay: Duration
     public var log: Log
@@ -30,19 +33,30 @@ public struct BrokerConfiguration: Sendable {
     /// The user's theme file, merged over the defaults; a bad file is refused whole (logged),
     /// leaving the defaults.
     static func loadTheme(environment: [String: String], log: Log) -> Theme {
+        let file = themeFile(environment: environment)
+        do {
+            return try readTheme(file)
+        } catch {
+            log(.warning, "ignoring \(file.path): \(error)")
+            return .builtIn
+        }
+    }
+
+    /// `$XDG_CONFIG_HOME/nook/theme.json`, or `~/.config/nook/theme.json`.
+    static func themeFile(environment: [String: String]) -> URL {
         let config: URL
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             config = URL(fileURLWithPath: base)
         } else {
             config = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
         }
-        let file = config.appendingPathComponent("nook/theme.json")
+        return config.appendingPathComponent("nook/theme.json")
+    }
+
+    /// The theme `file` makes over the defaults; the defaults when there is no file.
+    /// - Throws: `ThemeError` (naming the token path) for a bad file.
+    static func readTheme(_ file: URL) throws -> Theme {
         guard let data = FileManager.default.contents(atPath: file.path) else { return .builtIn }
-        do {
-            return try Theme(json: String(decoding: data, as: UTF8.self))
-        } catch {
-            log(.warning, "ignoring \(file.path): \(error)")
-            return .builtIn
-        }
+        return try Theme(json: String(decoding: data, as: UTF8.self))
     }
 }

@@ -15,6 +15,9 @@ public enum BrokerDaemon {
         // Handlers first, so a signal during start-up still stops us cleanly.
         signal(SIGPIPE, SIG_IGN)
         let signals = TerminationSignals.install()
+        // SIGHUP reloads the theme (systemd's ExecReload); installed now, so an early one
+        // never ends the process the default way.
+        let reloads = TerminationSignals.reloads()
         let stop = AsyncStream<Int32>.makeStream()
         let relay = Task.detached {
             for await number in signals { stop.continuation.yield(number) }
@@ -31,6 +34,15 @@ public enum BrokerDaemon {
             return 1
         }
         ServiceNotify.notify("READY=1\nSTATUS=serving \(NookContract.busName)")
+        let reloader = Task.detached {
+            for await _ in reloads {
+                ServiceNotify.notify("RELOADING=1")
+                // A bad file is logged by the broker and changes nothing.
+                _ = try? await broker.reloadTheme()
+                ServiceNotify.notify("READY=1")
+            }
+        }
+        defer { reloader.cancel() }
         let survival = Task.detached {
             try? await Task.sleep(for: CrashLoopGuard.survivalWindow)
             guard !Task.isCancelled else { return }

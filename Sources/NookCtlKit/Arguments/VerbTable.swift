@@ -69,6 +69,8 @@ public enum VerbTable {
                  calls: "Properties.Set(\"org.nook.Nook1.Control\", \"ReduceMotion\", <b>)") { p throws(UsageError) in
             .setReduceMotion(try ValueParsing.onOff(p.positionals[0], verb: p.verb))
         },
+        VerbSpec("reload", summary: "Make nookd read its theme file again (as SIGHUP does); a bad file is refused, naming the token, and the theme stays.",
+                 calls: "Control.ReloadTheme()") { _ throws(UsageError) in .reload },
         VerbSpec("theme show", summary: "Print the resolved theme tokens, one 'path = value' per line.",
                  calls: "Control.GetTokens() -> a{sv}") { _ throws(UsageError) in .themeShow },
         VerbSpec("theme load", "FILE", summary: "Send every token of a DTCG JSON file; the broker validates them as a whole.",

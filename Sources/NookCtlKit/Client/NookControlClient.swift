@@ -38,6 +38,9 @@ public struct NookControlClient: Sendable {
             case .activities: output.out(StateText.activityList(state))
             default: output.out(StateText.moduleList(state))
             }
+        case .reload:
+            _ = try await call(.reloadTheme)
+            output.out("reloaded the theme\n")
         case .show, .hide, .setReduceMotion, .themeSet, .animationSet:
             for contractCall in command.calls { _ = try await call(contractCall) }
         case .open, .close, .peek, .unpeek, .companion, .display:

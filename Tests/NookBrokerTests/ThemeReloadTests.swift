@@ -1,0 +1,55 @@
+import Foundation
+import NookBus
+import NookCore
+import NookTestSupport
+import Testing
+
+/// nookd reads its theme file again on SIGHUP (systemd's `ExecReload`) and on
+/// `Control.ReloadTheme` (`nookctl reload`): a good file applies, a bad one is refused naming
+/// the token, and the previous theme stays.
+@Suite(.serialized) struct ThemeReloadTests {
+    static let control = "org.nook.Nook1.Control"
+
+    static func writeTheme(_ json: String, in nookd: NookdProcess) throws {
+        try json.write(to: nookd.configDirectory.appendingPathComponent("nook/theme.json"), atomically: true, encoding: .utf8)
+    }
+
+    static func fade(_ client: BrokerClient) async throws -> DBusValue? {
+        try Vardict(try await client.call("GetTokens", interface: control)[0])["transition.fade"]
+    }
+
+    @Test func sighupAppliesAGoodThemeAndKeepsTheOldOneOverABadOne() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let client = try await BrokerClient.connect(bus)
+            let builtIn = try await Self.fade(client)
+
+            try Self.writeTheme(#"{"transition": {"fade": {"$type": "duration", "$value": "450ms"}}}"#, in: nookd)
+            nookd.signal(SIGHUP)
+            let applied = await eventually { (try? await Self.fade(client)) != builtIn }
+            #expect(applied, "SIGHUP did not apply the new theme: \(nookd.log.suffix(2000))")
+            let reloaded = try await Self.fade(client)
+            #expect(nookd.isRunning)
+
+            // A bad file: refused, logged with the token's path, the theme as it was.
+            try Self.writeTheme(#"{"transition": {"fade": {"$value": "{transition.fade}"}}}"#, in: nookd)
+            nookd.signal(SIGHUP)
+            #expect(await eventually { nookd.log.contains("theme reload:") && nookd.log.contains("transition.fade") }, "\(nookd.log.suffix(2000))")
+            #expect(nookd.isRunning)
+            #expect(try await Self.fade(client) == reloaded)
+
+            // The same through the contract, with the refusal as the reply.
+            _ = await expectDBusError(.invalidTheme, containing: "transition.fade") {
+                try await client.call("ReloadTheme", interface: Self.control)
+            }
+            try Self.writeTheme(#"{"transition": {"fade": {"$type": "duration", "$value": "120ms"}}}"#, in: nookd)
+            try await client.call("ReloadTheme", interface: Self.control)
+            #expect(try await Self.fade(client) != reloaded)
+
+            await client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
+}
