@@ -36,7 +36,7 @@ import Testing
     static func interleaving(_ random: inout SplitMix64) -> String? {
         let rates: [Double] = [1, 24, 30, 59.94, 60, 75, 120, 144, 240, 1000, Double(random.next(upTo: 999) + 1)]
         let window = Int(random.next(upTo: 4)) + 1
-        var scheduler = FrameScheduler(window: window)
+        var scheduler = FrameScheduler(window: window, stallTime: Double(random.next(upTo: 3)) / 20)
         var now = BrokerTime(seconds: Double(random.next(upTo: 1_000_000)) / 1000)
         let ids = (0..<Int(random.next(upTo: 4)) + 1).map { "r\($0)" }
         for id in ids { scheduler.add(id, rate: rates[Int(random.next(upTo: UInt64(rates.count)))], at: now) }
@@ -75,10 +75,11 @@ import Testing
         func acknowledge(_ id: String) {
             guard unacknowledged[id, default: 0] > 0 else { return }
             unacknowledged[id]! -= 1
-            let wasFull = scheduler.subscribers[id]!.unacknowledged >= window
-            let waiting = scheduler.subscribers[id]!.isWaiting
-            let resumed = scheduler.acknowledged(id)
-            if resumed != (wasFull && waiting) { trace.append(.badResume(id)) }
+            let before = scheduler.subscribers[id]!
+            let stalled = before.fullSince.map { now.seconds - $0.seconds >= scheduler.stallTime } ?? false
+            let resumed = scheduler.acknowledged(id, at: now)
+            if resumed != (before.unacknowledged >= window && before.isWaiting && stalled) { trace.append(.badResume(id)) }
+            if scheduler.subscribers[id]!.unacknowledged >= window, scheduler.subscribers[id]!.fullSince == nil { trace.append(.badResume(id)) }
         }
 
         /// The scheduler must say when it next has work, and have it then.
@@ -107,7 +108,7 @@ import Testing
                 trace.append(.tick)
                 if let next = scheduler.nextDue(after: now) { now = next }
             case 4:
-                let step = Double(random.next(upTo: 40_000)) / 1_000_000
+                let step = Double(random.next(upTo: 60_000)) / 1_000_000
                 trace.append(.advance(step))
                 now = now + step
             case 5, 6:

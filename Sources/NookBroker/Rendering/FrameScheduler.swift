@@ -12,8 +12,11 @@
 /// 3. **A bounded window.** At most `window` plans may be unacknowledged (the broker pings
 ///    after each plan; the answer acknowledges it). While the window is full the subscriber is
 ///    not due: changes pile up as one latest state, not as queued messages. An acknowledgement
-///    that frees a full window while a change waits says so, and the broker then sends a
-///    fresh-window plan of the current scene.
+///    that frees a window which stayed full for `stallTime` or longer while a change waited
+///    says so: the renderer had stopped reading, and the broker sends it a fresh-window plan of
+///    the current scene rather than animating from what it saw long ago. (A window full for
+///    a moment is normal during a flood: the answers queue behind the calls the broker has
+///    yet to read.)
 public struct FrameScheduler: Hashable, Sendable {
     /// What the scheduler knows of one subscriber.
     public struct Subscriber: Hashable, Sendable {
@@ -27,6 +30,8 @@ public struct FrameScheduler: Hashable, Sendable {
         public internal(set) var lastFrame: Int64?
         /// Plans sent and not yet acknowledged.
         public internal(set) var unacknowledged: Int
+        /// Since when the window has been full (nil: it is not).
+        public internal(set) var fullSince: BrokerTime?
 
         /// A change has not been sent yet.
         public var isWaiting: Bool { wanted > sent }
@@ -37,11 +42,14 @@ public struct FrameScheduler: Hashable, Sendable {
 
     /// How many plans may be unacknowledged at once.
     public let window: Int
+    /// How long a window stays full before the renderer counts as having stopped reading.
+    public let stallTime: Double
     public private(set) var subscribers: [String: Subscriber] = [:]
 
-    public init(window: Int) {
+    public init(window: Int, stallTime: Double = 1) {
         precondition(window >= 1, "a window holds at least one plan")
         self.window = window
+        self.stallTime = stallTime
     }
 
     // MARK: Frames
@@ -68,7 +76,8 @@ public struct FrameScheduler: Hashable, Sendable {
     /// over plans still unacknowledged from an earlier subscription of the same connection.
     public mutating func add(_ id: String, rate: Double, at now: BrokerTime, unacknowledged: Int = 0) {
         let rate = Self.clamped(rate)
-        subscribers[id] = Subscriber(rate: rate, lastFrame: Self.frame(at: now, rate: rate), unacknowledged: unacknowledged)
+        subscribers[id] = Subscriber(rate: rate, lastFrame: Self.frame(at: now, rate: rate), unacknowledged: unacknowledged,
+                                     fullSince: unacknowledged >= window ? now : nil)
     }
 
     public mutating func remove(_ id: String) {
@@ -121,6 +130,7 @@ public struct FrameScheduler: Hashable, Sendable {
         subscriber.sent = max(subscriber.sent, min(version, subscriber.wanted))
         subscriber.lastFrame = Self.frame(at: now, rate: subscriber.rate)
         subscriber.unacknowledged += 1
+        if subscriber.unacknowledged >= window, subscriber.fullSince == nil { subscriber.fullSince = now }
         subscribers[id] = subscriber
     }
 
@@ -140,14 +150,17 @@ public struct FrameScheduler: Hashable, Sendable {
         subscribers[id] = subscriber
     }
 
-    /// `id` acknowledged its oldest unacknowledged plan.
-    /// - Returns: true when this freed a full window while a change was waiting: the
-    ///   subscriber fell behind, and its next plan should start a fresh window.
+    /// `id` acknowledged its oldest unacknowledged plan at `now`.
+    /// - Returns: true when this freed a window that had been full for `stallTime` or longer
+    ///   while a change waited: the renderer had stopped reading, and its next plan should
+    ///   start a fresh window.
     @discardableResult
-    public mutating func acknowledged(_ id: String) -> Bool {
+    public mutating func acknowledged(_ id: String, at now: BrokerTime) -> Bool {
         guard var subscriber = subscribers[id], subscriber.unacknowledged > 0 else { return false }
-        let resumed = subscriber.unacknowledged >= window && subscriber.isWaiting
+        let stalled = subscriber.fullSince.map { now.seconds - $0.seconds >= stallTime } ?? false
+        let resumed = subscriber.unacknowledged >= window && subscriber.isWaiting && stalled
         subscriber.unacknowledged -= 1
+        if subscriber.unacknowledged < window { subscriber.fullSince = nil }
         subscribers[id] = subscriber
         return resumed
     }

@@ -7,12 +7,16 @@ public struct RenderLimits: Hashable, Sendable {
     public var maxRenderers: Int
     /// Plans sent to one renderer and not yet acknowledged (the broker pings after each plan;
     /// the answer acknowledges it). While this many wait, the renderer gets nothing more until
-    /// it reads; then it gets one fresh-window plan of the current scene.
+    /// it reads.
     public var maxUnacknowledgedPlans: Int
+    /// Seconds a renderer's window may stay full before it counts as stalled: once it reads
+    /// again, its next plan is a fresh window of the current scene.
+    public var stallTime: Double
 
-    public init(maxRenderers: Int = 256, maxUnacknowledgedPlans: Int = 3) {
+    public init(maxRenderers: Int = 256, maxUnacknowledgedPlans: Int = 4, stallTime: Double = 1) {
         self.maxRenderers = maxRenderers
         self.maxUnacknowledgedPlans = maxUnacknowledgedPlans
+        self.stallTime = stallTime
     }
 
     public static let standard = RenderLimits()

@@ -119,7 +119,7 @@ extension Broker {
         delivery.pingsInFlight[connection] = left > 0 ? left : nil
         // Unanswered: the renderer left the bus; peer tracking drops its subscription.
         guard outcome == .answered else { return }
-        if delivery.scheduler.acknowledged(connection) {
+        if delivery.scheduler.acknowledged(connection, at: now) {
             subscribers[connection]?.freshWindow = .subscribe
             log(.debug, "renderer \(connection) caught up; it gets a fresh window of the current scene")
         }

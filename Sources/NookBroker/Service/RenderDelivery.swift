@@ -26,7 +26,7 @@ struct RenderDelivery {
 
     init(limits: RenderLimits) {
         self.limits = limits
-        scheduler = FrameScheduler(window: limits.maxUnacknowledgedPlans)
+        scheduler = FrameScheduler(window: limits.maxUnacknowledgedPlans, stallTime: limits.stallTime)
     }
 
     /// A new id for a plan about to be sent (`RenderSubscriber.lastPlanID`).
