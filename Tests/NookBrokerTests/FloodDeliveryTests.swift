@@ -11,11 +11,11 @@ import Testing
     static let updatesPerFlood = 500
     static let refreshRate = 60.0
 
-    /// A python3-dbus module that registers `flood`, starts `song` with an expanded view, says
-    /// `ready`, then for each line `<run>` on stdin sends 500 `UpdateActivity` calls without
-    /// waiting for replies (each setting `expanded` to the cover and `<run> tick <n>`) and
-    /// says `sent <run>` once they are all written to the bus.
-    static func moduleScript(_ bus: PrivateBus) -> String {
+    /// A python3-dbus module that registers `module`, starts `song` with an expanded view, says
+    /// `ready`, then for each line `<run>` on stdin sends `updates` `UpdateActivity` calls
+    /// without waiting for replies (each setting `expanded` to the cover and `<run> tick <n>`)
+    /// and says `sent <run>` once they are all written to the bus.
+    static func moduleScript(_ bus: PrivateBus, module: String = "flood", updates: Int = updatesPerFlood) -> String {
         """
         import dbus, sys
         bus = dbus.bus.BusConnection("\(bus.address)")
@@ -26,7 +26,7 @@ import Testing
         def expanded(label):
             cover = node("view", {"name": "CoverArt", "width": 156.0, "height": 156.0, "shared": dbus.Dictionary({"id": "cover"}, signature="sv")})
             return node("hstack", {}, [cover, node("text", {"text": label})])
-        modules.Register("flood", dbus.Dictionary({}, signature="sv"))
+        modules.Register("\(module)", dbus.Dictionary({}, signature="sv"))
         modules.StartActivity("song", dbus.Dictionary({
             "accessibility_label": "Flood", "compact_leading": node("text", {"text": "L"}),
             "compact_trailing": node("text", {"text": "T"}), "minimal": node("text", {"text": "M"}),
@@ -34,7 +34,7 @@ import Testing
         print("ready", flush=True)
         for line in sys.stdin:
             run = line.strip()
-            for n in range(\(updatesPerFlood)):
+            for n in range(\(updates)):
                 modules.UpdateActivity("song", dbus.Dictionary({"expanded": expanded("%s tick %d" % (run, n))}, signature="sv"), ignore_reply=True)
             bus.flush()
             print("sent", run, flush=True)

@@ -13,6 +13,10 @@ final class PlanRecorder: Sendable {
         let serial: UInt64
         let cause: String
         let freshWindow: Bool
+        /// The presentation the plan ends in.
+        let to: String
+        /// Whether any curve in it carries `samples` (sent to renderers without `spring`).
+        let sampled: Bool
         /// Every `text` prop in the plan's scene.
         let texts: [String]
     }
@@ -43,8 +47,19 @@ final class PlanRecorder: Sendable {
         let received = Received(
             arrived: arrived, serial: { if case .uint64(let s)? = plan["serial"] { s } else { 0 } }(),
             cause: { if case .string(let c)? = plan["cause"] { c } else { "" } }(),
-            freshWindow: plan["fresh_window"] == .bool(true), texts: texts)
+            freshWindow: plan["fresh_window"] == .bool(true), to: { if case .string(let to)? = plan["to"] { to } else { "" } }(),
+            sampled: Self.containsKey("samples", first), texts: texts)
         plans.withLock { $0.append(received) }
+    }
+
+    private static func containsKey(_ key: String, _ value: DBusValue) -> Bool {
+        switch value {
+        case .variant(let inner): containsKey(key, inner)
+        case .array(_, let items): items.contains { containsKey(key, $0) }
+        case .structure(let fields): fields.contains { containsKey(key, $0) }
+        case .dictionary(_, _, let entries): entries.contains { $0.key == .string(key) || containsKey(key, $0.value) }
+        default: false
+        }
     }
 
     private static func collectTexts(_ value: DBusValue, into texts: inout [String]) {
