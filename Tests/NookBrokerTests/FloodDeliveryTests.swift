@@ -14,10 +14,11 @@ import Testing
     /// A python3-dbus module that registers `module`, starts `song` with an expanded view, says
     /// `ready`, then for each line `<run>` on stdin sends `updates` `UpdateActivity` calls
     /// without waiting for replies (each setting `expanded` to the cover and `<run> tick <n>`)
-    /// and says `sent <run>` once they are all written to the bus.
-    static func moduleScript(_ bus: PrivateBus, module: String = "flood", updates: Int = updatesPerFlood) -> String {
+    /// and says `sent <run>` once they are all written to the bus. With `pause`, it rests that
+    /// many seconds after every 20 calls, to stretch a flood over many frames.
+    static func moduleScript(_ bus: PrivateBus, module: String = "flood", updates: Int = updatesPerFlood, pause: Double = 0) -> String {
         """
-        import dbus, sys
+        import dbus, sys, time
         bus = dbus.bus.BusConnection("\(bus.address)")
         nook = bus.get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False)
         modules = dbus.Interface(nook, "org.nook.Nook1.Modules")
@@ -36,6 +37,9 @@ import Testing
             run = line.strip()
             for n in range(\(updates)):
                 modules.UpdateActivity("song", dbus.Dictionary({"expanded": expanded("%s tick %d" % (run, n))}, signature="sv"), ignore_reply=True)
+                if \(pause) > 0 and n % 20 == 19:
+                    bus.flush()
+                    time.sleep(\(pause))
             bus.flush()
             print("sent", run, flush=True)
         """
