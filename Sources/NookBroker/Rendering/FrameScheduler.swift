@@ -169,13 +169,23 @@ public struct FrameScheduler: Hashable, Sendable {
     /// waiting with room in its window (an acknowledgement or a change will say when).
     public func nextDue(after now: BrokerTime) -> BrokerTime? {
         var earliest: BrokerTime?
-        for subscriber in subscribers.values where subscriber.isWaiting && subscriber.unacknowledged < window {
-            var at = now
-            if let last = subscriber.lastFrame, Self.frame(at: now, rate: subscriber.rate) <= last {
-                at = Self.start(of: last + 1, rate: subscriber.rate)
-            }
+        for subscriber in subscribers.values {
+            guard let at = Self.nextDue(subscriber, window: window, after: now) else { continue }
             earliest = min(earliest ?? at, at)
         }
         return earliest
+    }
+
+    /// When `id` is next due, at or after `now` (nil: not until something changes).
+    public func nextDue(of id: String, after now: BrokerTime) -> BrokerTime? {
+        subscribers[id].flatMap { Self.nextDue($0, window: window, after: now) }
+    }
+
+    private static func nextDue(_ subscriber: Subscriber, window: Int, after now: BrokerTime) -> BrokerTime? {
+        guard subscriber.isWaiting, subscriber.unacknowledged < window else { return nil }
+        if let last = subscriber.lastFrame, frame(at: now, rate: subscriber.rate) <= last {
+            return start(of: last + 1, rate: subscriber.rate)
+        }
+        return now
     }
 }

@@ -14,8 +14,15 @@ extension Broker {
             subscribers[connection]!.queue(action)
             delivery.scheduler.changed(connection)
         }
+        // Plans made earlier in this pass no longer show the latest state.
+        delivery.shared.removeAll()
         armFrameTimer()
     }
+
+    /// How many renderers one firing of the frame timer serves before the bus thread reads
+    /// calls again: with hundreds of renderers a frame's plans go out over several turns, and
+    /// a call waits for at most this many sends.
+    static let renderersPerTurn = 16
 
     /// Sets the frame timer for the earliest time a renderer is due (or clears it).
     func armFrameTimer() {
@@ -26,6 +33,11 @@ extension Broker {
             delivery.timerDue = nil
             return
         }
+        armFrameTimer(at: due, now: now)
+    }
+
+    /// Makes sure the frame timer fires at `due` or earlier.
+    private func armFrameTimer(at due: BrokerTime, now: BrokerTime) {
         // A timer set for an earlier moment re-arms when it fires.
         if delivery.timer != nil, let armed = delivery.timerDue, armed <= due { return }
         if let timer = delivery.timer { connection.executor.cancel(timer) }
@@ -37,18 +49,28 @@ extension Broker {
         }
     }
 
-    /// The frame timer fired: plan and send for every renderer that is due, then re-arm.
+    /// The frame timer fired: plan and send for the renderers that are due (at most
+    /// `renderersPerTurn`; the rest in the next turn), then re-arm.
     func deliverDueFrames() {
         delivery.timer = nil
         delivery.timerDue = nil
         let now = self.now
         let due = delivery.scheduler.due(at: now)
-        if !due.isEmpty {
+        let turn = due.prefix(Self.renderersPerTurn)
+        if !turn.isEmpty {
             let content = SceneAssembler.content(for: machine.state, registry: registry)
-            var shared: [PlanInputs: SharedPlan] = [:]
-            for connection in due { deliver(to: connection, content: content, shared: &shared, now: now) }
+            // Taken out while serving, so serving can change the rest of the delivery state.
+            var shared = delivery.shared
+            delivery.shared = [:]
+            for connection in turn { deliver(to: connection, content: content, shared: &shared, now: now) }
+            delivery.shared = shared
         }
-        armFrameTimer()
+        if due.count > turn.count {
+            armFrameTimer(at: now, now: now)
+        } else {
+            delivery.shared.removeAll()
+            armFrameTimer()
+        }
     }
 
     /// Sends one due renderer its plan: planned and encoded once per distinct inputs in this
@@ -75,7 +97,7 @@ extension Broker {
                 let signal = try self.connection.assumeIsolated { bus in
                     try bus.prepareSignal(path: path, interface: NookContract.renderInterface, member: "Plan", arguments: [argument])
                 }
-                plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, signal: signal)
+                plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
             } catch {
                 log(.warning, "could not encode plan \(planned.plan.serial) for \(connection): \(error)")
                 delivery.scheduler.failed(connection, at: now)
@@ -91,7 +113,7 @@ extension Broker {
             delivery.scheduler.failed(connection, at: now)
             return
         }
-        subscriber.didSend(plan.plan, id: plan.id, at: now)
+        subscriber.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
         subscribers[connection] = subscriber
         delivery.scheduler.sent(connection, covering: version, at: now)
         ping(connection)
@@ -119,11 +141,14 @@ extension Broker {
         delivery.pingsInFlight[connection] = left > 0 ? left : nil
         // Unanswered: the renderer left the bus; peer tracking drops its subscription.
         guard outcome == .answered else { return }
+        let now = self.now
         if delivery.scheduler.acknowledged(connection, at: now) {
             subscribers[connection]?.freshWindow = .subscribe
             log(.debug, "renderer \(connection) caught up; it gets a fresh window of the current scene")
         }
-        armFrameTimer()
+        // Only a renderer this answer lets through needs the timer (and only it is looked at:
+        // answers arrive once per plan, for every renderer).
+        if let due = delivery.scheduler.nextDue(of: connection, after: now) { armFrameTimer(at: due, now: now) }
     }
 
     // MARK: Peer tracking

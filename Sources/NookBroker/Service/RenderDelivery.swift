@@ -16,6 +16,9 @@ struct RenderDelivery {
     /// The frame timer, and the time it is set for.
     var timer: BusExecutor.TimerID?
     var timerDue: BrokerTime?
+    /// Plans made in the current delivery pass, for the renderers still to be served in it
+    /// (a pass spans several turns when many renderers are due). Emptied by every change.
+    var shared: [PlanInputs: SharedPlan] = [:]
     private var lastPlanID: UInt64 = 0
 
     enum PeerTracking {
@@ -41,5 +44,8 @@ struct RenderDelivery {
 struct SharedPlan {
     let id: UInt64
     let plan: TransitionPlan
+    /// When it was planned: every renderer it goes to records this as its start, so they keep
+    /// sharing their next plans too.
+    let plannedAt: BrokerTime
     let signal: PreparedSignal
 }
