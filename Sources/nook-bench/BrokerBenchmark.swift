@@ -9,7 +9,8 @@ import Synchronization
 /// receives the `Plan` signal, through dbus-daemon, against a zero-work broker written
 /// directly on sd-bus doing the same hops (reply, then one unicast signal), in alternating
 /// rounds of the same run. Also: sustained updates per second, RSS with 256 modules x 4
-/// activities, and the time from exec to `READY=1`.
+/// activities, the time from exec to `READY=1`, and another module's latency during a flood
+/// with 200 renderers (ManyRenderersBenchmark.swift).
 func runBrokerBenchmark() async throws -> [Figure] {
     let nookd = try BenchProcess.nookdPath()
     print("broker: publish-to-renderer latency through dbus-daemon (module UpdateActivity -> renderer Plan)")
@@ -78,14 +79,15 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     figures.append(try await measureRSS(nookd: nookd, bus: bus))
     figures.append(try measureReadiness(nookd: nookd, bus: bus))
+    figures += try await runManyRenderersBenchmark(nookd: nookd, bus: bus)
     return figures
 }
 
-private func nookCall(_ connection: BusConnection, _ interface: String, _ member: String, _ arguments: [DBusValue], destination: String = "org.nook.Nook1") async throws {
+func nookCall(_ connection: BusConnection, _ interface: String, _ member: String, _ arguments: [DBusValue], destination: String = "org.nook.Nook1") async throws {
     _ = try await connection.call(destination: destination, path: "/org/nook/Nook1", interface: interface, member: member, arguments: arguments)
 }
 
-private func benchSpec(_ index: Int) -> [String: PropValue] {
+func benchSpec(_ index: Int) -> [String: PropValue] {
     func text(_ text: String) -> PropValue { .node(RawNode(kind: "text", props: ["text": .string(text)])) }
     let cover = PropValue.node(RawNode(kind: "view", props: ["name": .string("CoverArt"), "width": .double(20), "height": .double(20),
                                                               "shared": .dictionary(["id": .string("cover")])]))

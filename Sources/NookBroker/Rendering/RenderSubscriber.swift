@@ -13,7 +13,9 @@ public enum RenderCapability: String, Hashable, Sendable, CaseIterable {
 /// One renderer subscribed to plans, and what it has been shown.
 ///
 /// Each subscriber is planned for on its own: in its own display's geometry, from the scene it
-/// was last sent (not the broker's latest), at most once per frame of its refresh rate.
+/// was last sent (not the broker's latest). *When* it gets a plan is `FrameScheduler`'s call;
+/// this type decides *what* the plan is. Planning (`planned`) and recording a send
+/// (`didSend`) are separate steps, so a plan that could not be sent changes nothing.
 public struct RenderSubscriber: Hashable, Sendable {
     /// The subscriber's unique connection name; plans are unicast to it.
     public let connection: String
@@ -27,8 +29,14 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// The last plan sent and when it started, for interruptions (rule 21).
     public private(set) var inFlight: SentPlan?
     public private(set) var lastSentAt: BrokerTime?
+    /// Identifies the last plan sent (`PlanInputs.origin`): subscribers sent the same plan at
+    /// the same moment share its id, and so share what they present and what is in flight.
+    public private(set) var lastPlanID: UInt64 = 0
     /// A change waiting for the next frame; the latest one wins.
     public var pending: PlanAction?
+    /// Set when the next plan must start a fresh window (rule 19) whatever else the frame
+    /// holds: `displayChanged` after a display change, `subscribe` after falling behind.
+    public var freshWindow: PlanCause?
 
     public static let defaultRefreshRate = 60.0
 
@@ -47,12 +55,36 @@ public struct RenderSubscriber: Hashable, Sendable {
         return max(now, lastSentAt + 1 / refreshRate)
     }
 
-    /// Plans from what this subscriber presents to `state`, records it as sent, and returns
-    /// the plan downgraded to what the subscriber can draw.
-    public mutating func plan(
+    /// Queues `action` for the next plan; changes within one frame collapse into the latest.
+    public mutating func queue(_ action: PlanAction) {
+        pending = pending.map { $0.coalescing(action) } ?? action
+    }
+
+    /// The action the next plan is made for: the pending one, turned into a fresh window when
+    /// one is owed. Nil when nothing waits.
+    public var nextAction: PlanAction? {
+        guard var action = pending else { return nil }
+        if let fresh = freshWindow, action.cause != fresh {
+            // The planner starts a fresh window for these causes only; the frame's other
+            // causes stay listed in `causes`.
+            action = action.coalescing(PlanAction(cause: fresh, serial: action.serial))
+        }
+        return action
+    }
+
+    /// Everything a plan for this subscriber depends on besides the scene and settings:
+    /// subscribers with equal inputs at the same moment get the same plan.
+    public func inputs(for action: PlanAction) -> PlanInputs {
+        PlanInputs(origin: lastPlanID, display: display, capabilities: capabilities, refreshRate: refreshRate, action: action)
+    }
+
+    /// The plan from what this subscriber presents to `content`, without recording anything.
+    /// - Returns: the plan as planned (pass it to `didSend`) and as sent (downgraded to what
+    ///   the subscriber can draw), with the rate curves are sampled at (nil: not sampled).
+    public func planned(
         to content: SceneContent, presentation: Presentation, action: PlanAction, settings base: PlannerSettings,
         now: BrokerTime
-    ) -> (plan: TransitionPlan, sampleRate: Double?) {
+    ) -> (plan: TransitionPlan, sent: TransitionPlan, sampleRate: Double?) {
         var settings = base
         settings.display = display
         let destination = PlannerScene(presentation: presentation, content: content, settings: settings)
@@ -66,12 +98,42 @@ public struct RenderSubscriber: Hashable, Sendable {
         let plan = TransitionPlanner.plan(
             from: origin ?? PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings),
             to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running)
+        return (plan, PlanDowngrade.apply(plan, for: capabilities), capabilities.contains(.spring) ? nil : refreshRate)
+    }
+
+    /// Records that `plan` (as returned by `planned`) reached the bus at `now`.
+    /// - Parameter id: identifies the plan among those sent (see `lastPlanID`).
+    public mutating func didSend(_ plan: TransitionPlan, id: UInt64, at now: BrokerTime) {
         presented = plan.scene
         inFlight = SentPlan(plan: plan, startedAt: now)
         lastSentAt = now
+        lastPlanID = id
         pending = nil
-        return (PlanDowngrade.apply(plan, for: capabilities), capabilities.contains(.spring) ? nil : refreshRate)
+        freshWindow = nil
     }
+
+    /// Plans and records the plan as sent in one step (the `Subscribe` reply, previews).
+    public mutating func plan(
+        to content: SceneContent, presentation: Presentation, action: PlanAction, settings base: PlannerSettings,
+        now: BrokerTime, id: UInt64 = 0
+    ) -> (plan: TransitionPlan, sampleRate: Double?) {
+        let planned = planned(to: content, presentation: presentation, action: action, settings: base, now: now)
+        didSend(planned.plan, id: id, at: now)
+        return (planned.sent, planned.sampleRate)
+    }
+}
+
+/// The inputs of one subscriber's plan besides the scene and the settings (which are the
+/// broker's, the same for everyone at one moment). Equal inputs at the same moment give equal
+/// plans, so the broker plans and encodes once per distinct `PlanInputs` per frame.
+public struct PlanInputs: Hashable, Sendable {
+    /// The plan the subscriber was last sent (every plan sent has its own id; 0: none): it
+    /// fixes both the scene planned from and the plan in flight.
+    public var origin: UInt64
+    public var display: DisplayInfo
+    public var capabilities: Set<RenderCapability>
+    public var refreshRate: Double
+    public var action: PlanAction
 }
 
 /// A plan as sent, and when it started playing.

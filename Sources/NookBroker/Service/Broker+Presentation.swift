@@ -15,10 +15,11 @@ extension Broker {
         _ = machine.reconcile(with: registry, cause: cause)
         let action = PlanAction(cause: cause, serial: nextSerial(), animate: change.animate, callerAnimation: change.animation)
         presentationMayHaveChanged(from: previous)
-        for connection in subscribers.keys { schedule(action, for: connection) }
+        queue(action)
     }
 
-    /// Applies a Control or Pointer action and plans it for every subscriber at once.
+    /// Applies a Control or Pointer action; subscribers get its plan on their next frame,
+    /// coalesced with whatever else changes in that frame, like a module's changes.
     /// - Returns: the serial of the plan it caused, or the current serial when nothing changed.
     @discardableResult
     func control(_ action: ControlAction) throws(DBusError) -> UInt64 {
@@ -28,7 +29,7 @@ extension Broker {
         guard let change else { return serial }
         let plan = PlanAction(cause: change.cause, serial: nextSerial(), via: change.via)
         presentationMayHaveChanged(from: previous)
-        for connection in subscribers.keys.sorted() { flush(connection, action: plan) }
+        queue(plan)
         return plan.serial
     }
 

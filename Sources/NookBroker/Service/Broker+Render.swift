@@ -5,104 +5,58 @@ import NookCore
 /// signal each subscriber receives in its own display's geometry.
 extension Broker {
     /// `Subscribe(a{sv} display) -> (o handle, a{sv} plan)`: a fresh-window plan of the scene.
+    /// A connection is one renderer: subscribing again replaces its subscription.
     func subscribe(_ caller: String, display record: [String: PropValue]) throws(DBusError) -> [DBusValue] {
         var subscriber = try Self.subscriber(caller, record)
+        let limit = delivery.limits.maxRenderers
+        guard subscribers[caller] != nil || subscribers.count < limit else {
+            throw DBusError(nook: .limitsExceeded, "Subscribe: maxRenderers (\(limit)) renderers are subscribed already")
+        }
         subscriptionCount += 1
         let handle = try! ObjectPath("\(NookContract.objectPath)/subscribers/\(subscriptionCount)")
+        let now = self.now
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now)
-        flushTasks.removeValue(forKey: caller)?.cancel()
+            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID())
         subscribers[caller] = subscriber
-        if subscriberPeers[caller] == nil { Task { await self.trackSubscriber(caller) } }
+        // The reply is this frame's plan; a window left full by an earlier subscription stays full.
+        delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.pingsInFlight[caller] ?? 0)
+        trackRenderer(caller)
         log(.info, "renderer \(caller) subscribed (\(Int(subscriber.display.width))x\(Int(subscriber.display.height)) at \(subscriber.refreshRate) Hz)")
         return [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
     }
 
+    /// `Unsubscribe()`, or the renderer left the bus: no more plans, and its match rule goes.
     func unsubscribe(_ caller: String) {
         subscribers[caller] = nil
-        flushTasks.removeValue(forKey: caller)?.cancel()
-        if let token = subscriberPeers.removeValue(forKey: caller) {
-            Task { await self.connection.removeMatch(token) }
-        }
+        delivery.scheduler.remove(caller)
+        untrackRenderer(caller)
     }
 
     /// `DisplayChanged(a{sv})`: a display changed. From a subscribed renderer it is that
-    /// renderer's display; from anyone else (a display manager, nookctl) it is the display every
-    /// renderer shows, and the one previews use. Each affected renderer gets a fresh-window plan.
+    /// renderer's display, refresh rate and capabilities; from anyone else (a display manager,
+    /// nookctl) it is the display geometry every renderer shows, and the one previews use; it
+    /// never changes a renderer's refresh rate or capabilities, which only the renderer knows.
+    /// Each affected renderer gets a fresh-window plan on its next frame.
     func displayChanged(_ caller: String, display record: [String: PropValue]) throws(DBusError) -> UInt64 {
         let updated = try Self.subscriber(caller, record)
-        let affected = subscribers[caller] != nil ? [caller] : subscribers.keys.sorted()
-        if subscribers[caller] == nil { previewDisplay = updated.display }
         let action = PlanAction(cause: .displayChanged, serial: nextSerial())
-        for connection in affected {
-            guard var subscriber = subscribers[connection] else { continue }
-            subscriber.display = updated.display
-            if subscribers[caller] != nil || record["refresh_rate"] != nil { subscriber.refreshRate = updated.refreshRate }
-            if subscribers[caller] != nil || record["capabilities"] != nil { subscriber.capabilities = updated.capabilities }
-            subscribers[connection] = subscriber
-            flush(connection, action: action)
+        let affected: [String]
+        if var own = subscribers[caller] {
+            own.display = updated.display
+            own.refreshRate = updated.refreshRate
+            own.capabilities = updated.capabilities
+            subscribers[caller] = own
+            delivery.scheduler.setRate(own.refreshRate, for: caller, at: now)
+            affected = [caller]
+        } else {
+            previewDisplay = updated.display
+            affected = Array(subscribers.keys)
+            for connection in affected { subscribers[connection]!.display = updated.display }
         }
+        for connection in affected { subscribers[connection]!.freshWindow = .displayChanged }
+        queue(action, for: affected)
         return action.serial
-    }
-
-    private func trackSubscriber(_ name: String) async {
-        guard subscribers[name] != nil, subscriberPeers[name] == nil else { return }
-        do {
-            let token = try await connection.trackPeer(name) { [weak self] in
-                self?.assumeIsolated { broker in
-                    broker.log(.info, "renderer \(name) left the bus; dropped")
-                    broker.unsubscribe(name)
-                }
-            }
-            if subscribers[name] == nil { await connection.removeMatch(token) } else { subscriberPeers[name] = token }
-        } catch {
-            log(.warning, "cannot track renderer \(name): \(error)")
-        }
-    }
-
-    // MARK: Delivery
-
-    /// Queues `action` for one subscriber's next frame; the latest queued action wins.
-    func schedule(_ action: PlanAction, for connection: String) {
-        guard var subscriber = subscribers[connection] else { return }
-        subscriber.pending = subscriber.pending.map { $0.coalescing(action) } ?? action
-        subscribers[connection] = subscriber
-        guard flushTasks[connection] == nil else { return }
-        let due = subscriber.nextSendTime(now: now)
-        // A frame has passed since the last plan: send now, without a timer's detour.
-        if due <= now { return flush(connection, action: action) }
-        let deadline = origin + .microseconds(Int64((due.seconds * 1_000_000).rounded(.up)))
-        flushTasks[connection] = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.flushPending(connection)
-        }
-    }
-
-    private func flushPending(_ connection: String) {
-        flushTasks[connection] = nil
-        guard let action = subscribers[connection]?.pending else { return }
-        flush(connection, action: action)
-    }
-
-    /// Plans the current scene for one subscriber now and sends it.
-    func flush(_ connection: String, action: PlanAction) {
-        guard var subscriber = subscribers[connection] else { return }
-        flushTasks.removeValue(forKey: connection)?.cancel()
-        let (plan, sampleRate) = subscriber.plan(
-            to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: action, settings: settings, now: now)
-        subscribers[connection] = subscriber
-        let path = self.path
-        let argument = WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))
-        do {
-            try self.connection.assumeIsolated { bus in
-                try bus.emitSignal(path: path, interface: NookContract.renderInterface, member: "Plan", arguments: [argument], destination: connection)
-            }
-        } catch {
-            log(.warning, "could not send plan \(plan.serial) to \(connection): \(error)")
-        }
     }
 
     /// `PreviewPlan(s action, a{sv} options)`: the plan `action` would cause now, for the first

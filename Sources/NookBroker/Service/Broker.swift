@@ -45,8 +45,8 @@ public actor Broker {
     // Presentation and rendering (Broker+Presentation.swift, Broker+Render.swift).
     var machine = PresentationMachine()
     var subscribers: [String: RenderSubscriber] = [:]
-    var subscriberPeers: [String: MatchToken] = [:]
-    var flushTasks: [String: Task<Void, Never>] = [:]
+    /// When and how plans reach them (Broker+Delivery.swift).
+    var delivery: RenderDelivery
     /// The serial of the newest plan; increases by one per change that plans.
     var serial: UInt64 = 0
     var subscriptionCount: UInt64 = 0
@@ -73,6 +73,7 @@ public actor Broker {
         self.themeFile = configuration.themeFile
         self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
         self.registry.namedRules = settings.namedRules
+        self.delivery = RenderDelivery(limits: configuration.renderLimits)
     }
 
     /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.

@@ -8,6 +8,8 @@ public struct BrokerConfiguration: Sendable {
     /// Where `state.json` lives; nil: `$XDG_STATE_HOME/nook` (or `~/.local/state/nook`).
     public var stateDirectory: URL?
     public var limits: RegistryLimits
+    /// Renderers at once, and plans a renderer may leave unacknowledged.
+    public var renderLimits: RenderLimits
     /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
     /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
     public var theme: Theme?
@@ -20,8 +22,10 @@ public struct BrokerConfiguration: Sendable {
 
     public init(
         address: BusAddress = .session, stateDirectory: URL? = nil, limits: RegistryLimits = .standard,
-        theme: Theme? = nil, persistDelay: Duration = .milliseconds(200), log: Log = Log()
+        theme: Theme? = nil, persistDelay: Duration = .milliseconds(200), log: Log = Log(),
+        renderLimits: RenderLimits = .standard
     ) {
+        self.renderLimits = renderLimits
         self.address = address
         self.stateDirectory = stateDirectory
         self.limits = limits

@@ -2,8 +2,12 @@ import CSystemd
 import Glibc
 import Synchronization
 
-/// The serial executor of one bus connection: a dedicated thread that alternates between
-/// running queued jobs and driving sd-bus.
+/// The serial executor of one bus connection: a dedicated thread that takes turns between
+/// running queued jobs, firing due timers and driving sd-bus.
+///
+/// A turn reads at most `messagesPerTurn` messages before it runs the jobs and timers that
+/// came due meanwhile, so a flood of calls cannot starve them: a frame timer fires within one
+/// turn of its deadline however many calls are waiting.
 ///
 /// sd-bus objects and their messages belong to one thread, so every touch of the connection
 /// happens here. `BusConnection` is an actor whose executor this is: its isolation *is* the
@@ -14,6 +18,10 @@ import Synchronization
 /// this thread, instead of detouring through the global pool and being woken back here.
 public final class BusExecutor: SerialExecutor, TaskExecutor {
     private let queue = Mutex<[UnownedJob]>([])
+    private let timers = Mutex(TimerQueue())
+    /// How many `sd_bus_process` steps (about one message each) a turn takes at most before
+    /// queued jobs and due timers get their turn.
+    public static let messagesPerTurn = 32
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     /// Called once, on this thread, when the bus goes away under the connection.
@@ -58,6 +66,31 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
         _ = write(wakeFD, &one, 8)
     }
 
+    // MARK: Timers
+
+    /// A timer set with `runOnce(after:_:)`, for cancelling it.
+    public struct TimerID: Hashable, Sendable {
+        let raw: UInt64
+    }
+
+    /// Runs `body` once on this executor's thread, between turns, when `delay` has passed
+    /// (CLOCK_MONOTONIC). Unlike a sleeping task, it needs no other thread to wake it up and
+    /// cannot be starved by a flood of messages (see `messagesPerTurn`).
+    @discardableResult
+    public func runOnce(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> TimerID {
+        let micros = max(0, delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000)
+        let deadline = monotonicMicroseconds() + UInt64(micros)
+        let (id, earliest) = timers.withLock { $0.add(deadline: deadline, body) }
+        // Only a new earliest deadline can shorten the thread's sleep.
+        if earliest && !isCurrentThread { wake() }
+        return id
+    }
+
+    /// Cancels a timer that has not fired yet; a fired or unknown one is ignored.
+    public func cancel(_ timer: TimerID) {
+        timers.withLock { $0.remove(timer) }
+    }
+
     func requestStop() {
         stopRequested.store(true, ordering: .releasing)
         wake()
@@ -83,9 +116,16 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
         var busAlive = true
         while true {
             runQueuedJobs()
+            runDueTimers()
+            var moreMessages = false
             if busAlive {
                 var processed: Int32
-                repeat { processed = sd_bus_process(bus, nil) } while processed > 0
+                var budget = Self.messagesPerTurn
+                repeat {
+                    processed = sd_bus_process(bus, nil)
+                    budget -= 1
+                } while processed > 0 && budget > 0
+                moreMessages = processed > 0
                 // -ENOTCONN / -ECONNRESET: the bus is gone; keep serving jobs so callers get errors.
                 if processed < 0 {
                     busAlive = false
@@ -96,13 +136,21 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
                     }?()
                 }
             }
-            if queue.withLock({ !$0.isEmpty }) { continue }
+            if queue.withLock({ !$0.isEmpty }) || timers.withLock({ $0.isDue(now: monotonicMicroseconds()) }) { continue }
             if stopRequested.load(ordering: .acquiring) { break }
+            if moreMessages { continue }
             waitForWork(bus: busAlive ? bus : nil)
         }
         runQueuedJobs()
         sd_bus_flush_close_unref(bus)
         close(wakeFD)
+    }
+
+    /// Runs the timers whose deadline has passed, earliest first. Timers a body sets run in a
+    /// later turn at the earliest.
+    private func runDueTimers() {
+        let due = timers.withLock { $0.takeDue(now: monotonicMicroseconds()) }
+        for timer in due { timer() }
     }
 
     private func runQueuedJobs() {
@@ -127,6 +175,11 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
                 timeoutMs = deadline <= now ? 0 : Int32(clamping: (deadline - now + 999) / 1000)
             }
         }
+        if let next = timers.withLock({ $0.nextDeadline }) {
+            let now = monotonicMicroseconds()
+            let untilTimer = next <= now ? 0 : Int32(clamping: (next - now + 999) / 1000)
+            timeoutMs = timeoutMs < 0 ? untilTimer : min(timeoutMs, untilTimer)
+        }
         let ready = poll(&fds, nfds_t(fds.count), timeoutMs)
         if ready > 0, fds[0].revents & Int16(POLLIN) != 0 {
             var counter: UInt64 = 0
@@ -141,6 +194,37 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
             self.executor = executor
             self.setUp = setUp
         }
+    }
+}
+
+/// One-shot timers of a `BusExecutor`, earliest deadline first. Few at a time (a broker keeps
+/// one frame timer), so a sorted array is enough.
+struct TimerQueue {
+    private var entries: [(id: UInt64, deadline: UInt64, body: @Sendable () -> Void)] = []
+    private var nextID: UInt64 = 1
+
+    /// Adds a timer; also says whether it is now the earliest.
+    mutating func add(deadline: UInt64, _ body: @escaping @Sendable () -> Void) -> (BusExecutor.TimerID, Bool) {
+        let id = nextID
+        nextID += 1
+        let index = entries.firstIndex { $0.deadline > deadline } ?? entries.endIndex
+        entries.insert((id, deadline, body), at: index)
+        return (BusExecutor.TimerID(raw: id), index == 0)
+    }
+
+    mutating func remove(_ timer: BusExecutor.TimerID) {
+        entries.removeAll { $0.id == timer.raw }
+    }
+
+    var nextDeadline: UInt64? { entries.first?.deadline }
+
+    func isDue(now: UInt64) -> Bool { entries.first.map { $0.deadline <= now } ?? false }
+
+    mutating func takeDue(now: UInt64) -> [@Sendable () -> Void] {
+        let count = entries.firstIndex { $0.deadline > now } ?? entries.endIndex
+        let due = entries.prefix(count).map(\.body)
+        entries.removeFirst(count)
+        return due
     }
 }
 

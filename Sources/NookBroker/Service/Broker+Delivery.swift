@@ -1,0 +1,198 @@
+import NookBus
+import NookCore
+
+/// Getting plans to renderers: calls only queue changes; one frame timer on the bus thread
+/// plans and sends what is due, at most one plan per frame per renderer, planned once for all
+/// renderers with the same inputs, and never more than a small window of plans a renderer has
+/// not acknowledged.
+extension Broker {
+    /// Queues `action` for `connections` (every subscriber by default); their plans go out on
+    /// their next frame. Never plans here: a call returns as soon as the registry is updated.
+    func queue(_ action: PlanAction, for connections: [String]? = nil) {
+        for connection in connections ?? Array(subscribers.keys) {
+            guard subscribers[connection] != nil else { continue }
+            subscribers[connection]!.queue(action)
+            delivery.scheduler.changed(connection)
+        }
+        // Plans made earlier in this pass no longer show the latest state.
+        delivery.shared.removeAll()
+        armFrameTimer()
+    }
+
+    /// How many renderers one firing of the frame timer serves before the bus thread reads
+    /// calls again: with hundreds of renderers a frame's plans go out over several turns, and
+    /// a call waits for at most this many sends.
+    static let renderersPerTurn = 16
+
+    /// Sets the frame timer for the earliest time a renderer is due (or clears it).
+    func armFrameTimer() {
+        let now = self.now
+        guard let due = delivery.scheduler.nextDue(after: now) else {
+            if let timer = delivery.timer { connection.executor.cancel(timer) }
+            delivery.timer = nil
+            delivery.timerDue = nil
+            return
+        }
+        armFrameTimer(at: due, now: now)
+    }
+
+    /// Makes sure the frame timer fires at `due` or earlier.
+    private func armFrameTimer(at due: BrokerTime, now: BrokerTime) {
+        // A timer set for an earlier moment re-arms when it fires.
+        if delivery.timer != nil, let armed = delivery.timerDue, armed <= due { return }
+        if let timer = delivery.timer { connection.executor.cancel(timer) }
+        let delay = Duration.microseconds(Int64((max(0, due.seconds - now.seconds) * 1_000_000).rounded(.up)))
+        delivery.timerDue = due
+        delivery.timer = connection.executor.runOnce(after: delay) { [weak self] in
+            // On the bus thread: the actor's own executor.
+            self?.assumeIsolated { $0.deliverDueFrames() }
+        }
+    }
+
+    /// The frame timer fired: plan and send for the renderers that are due (at most
+    /// `renderersPerTurn`; the rest in the next turn), then re-arm.
+    func deliverDueFrames() {
+        delivery.timer = nil
+        delivery.timerDue = nil
+        let now = self.now
+        let due = delivery.scheduler.due(at: now)
+        let turn = due.prefix(Self.renderersPerTurn)
+        if !turn.isEmpty {
+            let content = SceneAssembler.content(for: machine.state, registry: registry)
+            // Taken out while serving, so serving can change the rest of the delivery state.
+            var shared = delivery.shared
+            delivery.shared = [:]
+            for connection in turn { deliver(to: connection, content: content, shared: &shared, now: now) }
+            delivery.shared = shared
+        }
+        if due.count > turn.count {
+            armFrameTimer(at: now, now: now)
+        } else {
+            delivery.shared.removeAll()
+            armFrameTimer()
+        }
+    }
+
+    /// Sends one due renderer its plan: planned and encoded once per distinct inputs in this
+    /// pass (`shared`), recorded as sent only once the bus has taken it.
+    private func deliver(to connection: String, content: SceneContent, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) {
+        guard var subscriber = subscribers[connection] else {
+            delivery.scheduler.remove(connection)
+            return
+        }
+        let version = delivery.scheduler.version(of: connection)
+        guard let action = subscriber.nextAction else {
+            delivery.scheduler.settled(connection, covering: version)
+            return
+        }
+        let inputs = subscriber.inputs(for: action)
+        let plan: SharedPlan
+        if let planned = shared[inputs] {
+            plan = planned
+        } else {
+            let planned = subscriber.planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now)
+            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate))
+            let path = self.path
+            do {
+                let signal = try self.connection.assumeIsolated { bus in
+                    try bus.prepareSignal(path: path, interface: NookContract.renderInterface, member: "Plan", arguments: [argument])
+                }
+                plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
+            } catch {
+                log(.warning, "could not encode plan \(planned.plan.serial) for \(connection): \(error)")
+                delivery.scheduler.failed(connection, at: now)
+                return
+            }
+            shared[inputs] = plan
+        }
+        do {
+            try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }
+        } catch {
+            // Not sent, so not recorded: the change still waits and goes out on a later frame.
+            log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
+            delivery.scheduler.failed(connection, at: now)
+            return
+        }
+        subscriber.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
+        subscribers[connection] = subscriber
+        delivery.scheduler.sent(connection, covering: version, at: now)
+        ping(connection)
+    }
+
+    // MARK: Acknowledgements
+
+    /// Pings `connection` right after a plan: its answer acknowledges that plan.
+    private func ping(_ connection: String) {
+        delivery.pingsInFlight[connection, default: 0] += 1
+        do {
+            try self.connection.assumeIsolated { bus in
+                try bus.ping(connection) { [weak self] outcome in
+                    self?.assumeIsolated { $0.pingEnded(connection, outcome) }
+                }
+            }
+        } catch {
+            // No ping, no answer: free the place now rather than never.
+            pingEnded(connection, .answered)
+        }
+    }
+
+    private func pingEnded(_ connection: String, _ outcome: PingOutcome) {
+        let left = (delivery.pingsInFlight[connection] ?? 1) - 1
+        delivery.pingsInFlight[connection] = left > 0 ? left : nil
+        // Unanswered: the renderer left the bus; peer tracking drops its subscription.
+        guard outcome == .answered else { return }
+        let now = self.now
+        if delivery.scheduler.acknowledged(connection, at: now) {
+            subscribers[connection]?.freshWindow = .subscribe
+            log(.debug, "renderer \(connection) caught up; it gets a fresh window of the current scene")
+        }
+        // Only a renderer this answer lets through needs the timer (and only it is looked at:
+        // answers arrive once per plan, for every renderer).
+        if let due = delivery.scheduler.nextDue(of: connection, after: now) { armFrameTimer(at: due, now: now) }
+    }
+
+    // MARK: Peer tracking
+
+    /// Watches for `name` leaving the bus, once per connection.
+    func trackRenderer(_ name: String) {
+        guard delivery.tracking[name] == nil else { return }
+        delivery.tracking[name] = .installing
+        Task { await self.installRendererTracking(name) }
+    }
+
+    private func installRendererTracking(_ name: String) async {
+        do {
+            let token = try await connection.trackPeer(name) { [weak self] in
+                self?.assumeIsolated { broker in
+                    broker.log(.info, "renderer \(name) left the bus; dropped")
+                    broker.unsubscribe(name)
+                }
+            }
+            rendererTrackingInstalled(name, token)
+        } catch {
+            delivery.tracking[name] = nil
+            log(.warning, "cannot track renderer \(name): \(error)")
+        }
+    }
+
+    private func rendererTrackingInstalled(_ name: String, _ token: MatchToken) {
+        guard subscribers[name] != nil else {
+            // Unsubscribed while the match was being added.
+            delivery.tracking[name] = nil
+            connection.assumeIsolated { $0.removeMatch(token) }
+            return
+        }
+        delivery.tracking[name] = .installed(token)
+    }
+
+    /// Stops watching `name`. A match still being added is removed by the task adding it, which
+    /// finds no subscriber.
+    func untrackRenderer(_ name: String) {
+        guard case .installed(let token)? = delivery.tracking[name] else { return }
+        delivery.tracking[name] = nil
+        connection.assumeIsolated { $0.removeMatch(token) }
+    }
+
+    /// Match rules the broker holds to watch renderers (for tests and logs).
+    var rendererMatchCount: Int { delivery.tracking.count }
+}

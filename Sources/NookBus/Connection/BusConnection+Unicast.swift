@@ -1,0 +1,123 @@
+import CSystemd
+
+/// A signal's body encoded once, to be unicast to many connections: each send copies the
+/// encoded body in C instead of encoding the values again.
+///
+/// `@unchecked Sendable` only so it can leave `assumeIsolated`: it holds an sd-bus message,
+/// which belongs to the bus thread of the connection that made it. Use and release it there
+/// (the broker keeps one for the length of one synchronous delivery pass).
+public final class PreparedSignal: @unchecked Sendable {
+    let template: OpaquePointer
+    let path: ObjectPath
+    let interface: String
+    let member: String
+    private let executor: BusExecutor
+
+    init(template: OpaquePointer, path: ObjectPath, interface: String, member: String, executor: BusExecutor) {
+        self.template = template
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.executor = executor
+    }
+
+    deinit {
+        assert(executor.isCurrentThread, "a PreparedSignal was released off its bus thread")
+        sd_bus_message_unref(template)
+    }
+}
+
+/// How a `Peer.Ping` ended.
+public enum PingOutcome: Sendable {
+    /// The peer replied (a return or an error of its own): it has read everything sent to it
+    /// before the ping.
+    case answered
+    /// The bus replied instead (the peer left, or never existed), or the connection closed.
+    case unanswered
+}
+
+extension BusConnection {
+    /// Encodes a signal's arguments once for `emit(_:to:)`.
+    public func prepareSignal(path: ObjectPath, interface: String, member: String, arguments: [DBusValue]) throws -> PreparedSignal {
+        try ensureOpen()
+        var message: OpaquePointer?
+        try check(sd_bus_message_new_signal(bus, &message, path.rawValue, interface, member), "sd_bus_message_new_signal")
+        do {
+            try DBusValue.appendAll(arguments, to: message!)
+            // Sealed (with a cookie it never goes out with) so that its body can be read back.
+            try check(sd_bus_message_seal(message, 1, 0), "sd_bus_message_seal")
+        } catch {
+            sd_bus_message_unref(message)
+            throw error
+        }
+        return PreparedSignal(template: message!, path: path, interface: interface, member: member, executor: executor)
+    }
+
+    /// Unicasts a prepared signal to `destination`.
+    public func emit(_ signal: PreparedSignal, to destination: String) throws {
+        try ensureOpen()
+        var message: OpaquePointer?
+        try check(sd_bus_message_new_signal(bus, &message, signal.path.rawValue, signal.interface, signal.member), "sd_bus_message_new_signal")
+        defer { sd_bus_message_unref(message) }
+        try check(sd_bus_message_rewind(signal.template, 1), "sd_bus_message_rewind")
+        try check(sd_bus_message_copy(message, signal.template, 1), "sd_bus_message_copy")
+        try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
+    }
+
+    /// Sends `org.freedesktop.DBus.Peer.Ping` to `destination` and calls `done` on this
+    /// connection's thread when it ends. There is no timeout: a peer that never reads never
+    /// answers, and when it leaves the bus daemon answers for it (`unanswered`).
+    ///
+    /// Every sd-bus, GDBus, libdbus and python-dbus client answers `Ping` by itself, so an
+    /// answer proves the peer has read what was sent to it before.
+    public func ping(_ destination: String, done: @escaping @Sendable (PingOutcome) -> Void) throws {
+        try ensureOpen()
+        var message: OpaquePointer?
+        try check(sd_bus_message_new_method_call(bus, &message, destination, "/", "org.freedesktop.DBus.Peer", "Ping"),
+                  "sd_bus_message_new_method_call")
+        defer { sd_bus_message_unref(message) }
+        let pending = PendingPing(destination: destination, done: done)
+        let userdata = Unmanaged.passRetained(pending).toOpaque()
+        var slot: OpaquePointer?
+        // UINT64_MAX: no timeout (0 would mean sd-bus's default 25 s).
+        let result = sd_bus_call_async(bus, &slot, message, pingReplied, userdata, UInt64.max)
+        guard result >= 0 else {
+            Unmanaged<PendingPing>.fromOpaque(userdata).release()
+            throw BusError.system(function: "sd_bus_call_async", errno: -result)
+        }
+        sd_bus_slot_set_destroy_callback(slot, pingDestroyed)
+        sd_bus_slot_set_floating(slot, 1)
+        sd_bus_slot_unref(slot)
+    }
+}
+
+/// A ping waiting for its answer; touched only on the bus thread.
+private final class PendingPing {
+    let destination: String
+    private var done: (@Sendable (PingOutcome) -> Void)?
+
+    init(destination: String, done: @escaping @Sendable (PingOutcome) -> Void) {
+        self.destination = destination
+        self.done = done
+    }
+
+    func finish(_ outcome: PingOutcome) {
+        let callback = done
+        done = nil
+        callback?(outcome)
+    }
+}
+
+private let pingReplied: sd_bus_message_handler_t = { message, userdata, _ in
+    let pending = Unmanaged<PendingPing>.fromOpaque(userdata!).takeUnretainedValue()
+    // Only a reply the peer itself sent is an answer; the bus daemon's NoReply (the peer
+    // left) or sd-bus's own errors are not.
+    let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+    pending.finish(sender == pending.destination ? .answered : .unanswered)
+    return 0
+}
+
+private let pingDestroyed: sd_bus_destroy_t = { userdata in
+    // A ping whose reply was dispatched has finished already; this covers a closed connection.
+    Unmanaged<PendingPing>.fromOpaque(userdata!).takeRetainedValue().finish(.unanswered)
+}

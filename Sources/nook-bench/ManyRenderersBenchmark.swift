@@ -1,0 +1,102 @@
+import Foundation
+import NookBus
+import NookCore
+import NookTestSupport
+import Synchronization
+
+/// "2,000 updates with 200 renderers": one module sends 2,000 `UpdateActivity` calls back to
+/// back while another module's own `UpdateActivity` round trips are timed; once with one
+/// subscribed renderer, once with 200, each on a fresh nookd in the same run. Goals: the other
+/// module's p99 with 200 renderers at most 2x the one-renderer figure, nookd's RSS under 64 MiB.
+func runManyRenderersBenchmark(nookd: String, bus: PrivateBus) async throws -> [Figure] {
+    print("broker: 2,000 updates with 200 renderers (another module's UpdateActivity round trip meanwhile)")
+    let one = try await floodRound(nookd: nookd, bus: bus, renderers: 1)
+    let many = try await floodRound(nookd: nookd, bus: bus, renderers: 200)
+    let ratio = many.samples.p99 / one.samples.p99
+    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)")
+    for (count, round) in [(1, one), (200, many)] {
+        print("  " + "\(count)".leftPadding(9) + fmt(round.samples.p50).leftPadding(24) + fmt(round.samples.p99).leftPadding(11)
+              + fmt(round.seconds).leftPadding(12) + "\(round.plans)".leftPadding(17) + fmt(Double(round.rssKiB) / 1024).leftPadding(18))
+    }
+    print("  goals: p99 with 200 renderers at most 2x one renderer's (\(fmt(ratio))x: \(ratio <= 2 ? "met" : "NOT met")), "
+          + "nookd RSS under 64 MiB (\(many.rssKiB < 64 * 1024 ? "met" : "NOT met"))")
+    return [
+        Figure(name: "broker other module's UpdateActivity p99 during a flood, 200 renderers", value: many.samples.p99, unit: "µs",
+               goal: "ratio to 1 renderer <= 2", ratio: ratio, met: ratio <= 2),
+        Figure(name: "broker other module's UpdateActivity p99 during a flood, 1 renderer", value: one.samples.p99, unit: "µs",
+               goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "rss after 2,000 updates with 200 renderers", value: Double(many.rssKiB) / 1024, unit: "MiB", goal: "< 64 MiB",
+               ratio: nil, met: many.rssKiB < 64 * 1024),
+    ]
+}
+
+private struct FloodRound {
+    var samples: Samples
+    var seconds: Double
+    var plans: Int
+    var rssKiB: Int
+}
+
+/// Plans received by all the benchmark's renderers, counted on their bus threads.
+private final class PlanCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+private final class Flag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
+private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) async throws -> FloodRound {
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-many-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: state) }
+    let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
+    defer { broker.stop() }
+    let watcher = try await BusConnection.connect(to: .address(bus.address))
+    _ = try await eventually { try await watcher.nameOwner(of: "org.nook.Nook1") != nil }
+
+    let flooder = try await BusConnection.connect(to: .address(bus.address))
+    try await nookCall(flooder, "org.nook.Nook1.Modules", "Register", [.string("flood"), .vardict([:])])
+    try await nookCall(flooder, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
+    let other = try await BusConnection.connect(to: .address(bus.address))
+    try await nookCall(other, "org.nook.Nook1.Modules", "Register", [.string("other"), .vardict([:])])
+    try await nookCall(other, "org.nook.Nook1.Modules", "StartActivity", [.string("tick"), WireCodec.vardict(benchSpec(0))])
+
+    let plans = PlanCount()
+    var renderers: [BusConnection] = []
+    let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
+                                        "notch_height": .double(32), "refresh_rate": .double(60)]
+    for _ in 0..<count {
+        let renderer = try await BusConnection.connect(to: .address(bus.address))
+        _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in
+            plans.value.add(1, ordering: .relaxed)
+        }
+        _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                    member: "Subscribe", arguments: [.vardict(display)])
+        renderers.append(renderer)
+    }
+    let before = plans.value.load(ordering: .relaxed)
+    let done = Flag()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let flood = Task {
+        defer { done.value.store(true, ordering: .releasing) }
+        for index in 1...2000 {
+            try await nookCall(flooder, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+        }
+    }
+    var samples = Samples()
+    var index = 0
+    while !done.value.load(ordering: .acquiring) {
+        index += 1
+        let sent = clock.now
+        try await nookCall(other, "org.nook.Nook1.Modules", "UpdateActivity", [.string("tick"), WireCodec.vardict(benchSpec(index))])
+        samples.append(sent.duration(to: clock.now).microseconds)
+    }
+    try await flood.value
+    let seconds = start.duration(to: clock.now) / .seconds(1)
+    let rss = broker.residentKiB
+    let received = plans.value.load(ordering: .relaxed) - before
+    for connection in renderers + [flooder, other, watcher] { await connection.close() }
+    broker.stop()
+    return FloodRound(samples: samples, seconds: seconds, plans: received, rssKiB: rss)
+}

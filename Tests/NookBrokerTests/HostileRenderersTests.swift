@@ -1,0 +1,319 @@
+import Foundation
+import NookBus
+import NookBroker
+import NookCore
+import NookTestSupport
+import Testing
+
+/// Renderers that are many, slow, silent or noisy (issue 15): nookd stays fair and bounded.
+@Suite struct HostileRenderersTests {
+    static func display(rate: Double) -> [String: PropValue] {
+        ControlRenderTests.display.merging(["refresh_rate": .double(rate)]) { $1 }
+    }
+
+    /// At most one plan per frame of `duration` at `rate`, plus the frames at either edge.
+    static func framesAllowed(_ duration: Duration, rate: Double) -> Int {
+        Int((duration / .seconds(1) * rate).rounded(.up)) + 2
+    }
+
+    /// VmRSS of a process in KiB, from /proc.
+    static func rss(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// dbus-daemon's own statistics of one connection (org.freedesktop.DBus.Debug.Stats).
+    static func connectionStats(_ client: BusConnection, _ name: String) async throws -> Vardict {
+        let reply = try await client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                          interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
+                                          arguments: [.string(name)])
+        return try Vardict(reply[0])
+    }
+
+    static func uint(_ stats: Vardict, _ key: String) -> Int {
+        if case .uint32(let value)? = stats[key] { Int(value) } else { -1 }
+    }
+
+    static func moduleStarted(_ bus: PrivateBus, _ temp: TemporaryDirectory, updates: Int, pause: Double = 0) async throws -> LineProcess {
+        let module = try LineProcess(python: FloodDeliveryTests.moduleScript(bus, updates: updates, pause: pause),
+                                     stderrFile: temp.url.appendingPathComponent("module.err"))
+        try #require(await module.line(startingWith: "ready") != nil,
+                     "the module did not start: \((try? String(contentsOf: temp.url.appendingPathComponent("module.err"), encoding: .utf8)) ?? "")")
+        return module
+    }
+
+    /// Test 6: 50 renderers and a 1000-update flood. Each renderer gets at most one plan per
+    /// frame and the final state; another module's calls are all answered meanwhile.
+    /// (Before: every call planned for every renderer at once, 50,000 plans here.)
+    @Test func manyRenderersGetOnePlanPerFrameAndOtherModulesAreAnswered() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let module = try await Self.moduleStarted(bus, temp, updates: 1000)
+            defer { module.stop() }
+            var subscribed: [PlanRecorder] = []
+            for _ in 0..<50 { subscribed.append(try await PlanRecorder.subscribe(bus, display: Self.display(rate: 60))) }
+            let renderers = subscribed
+            let control = try await BrokerClient.connect(bus)
+            _ = try await ControlRenderTests.control(control, "Open", [WireCodec.vardict([:])])
+            let bystander = try await BrokerClient.connect(bus)
+            try await bystander.register("clock")
+            try await bystander.start("tick", ControlRenderTests.songSpec(title: "0"))
+            let before = renderers.map(\.count)
+            let began = ContinuousClock.now
+            module.send("many")
+            // The other module keeps working through the flood: every call answered.
+            for index in 1...20 {
+                try await bystander.update("tick", ["compact_trailing": .node(ControlRenderTests.node("text", ["text": .string("\(index)")]))])
+            }
+            #expect(await module.line(startingWith: "sent many") != nil)
+            let final = "many tick 999"
+            let arrived = await eventually(timeout: .seconds(60)) { renderers.allSatisfy { $0.first(showing: final) != nil } }
+            #expect(arrived, "\(renderers.filter { $0.first(showing: final) == nil }.count) renderers never got the final state")
+            let last = renderers.compactMap { $0.first(showing: final)?.arrived }.max() ?? .now
+            let allowed = Self.framesAllowed(last - began, rate: 60)
+            let counts = zip(renderers, before).map { renderer, before in
+                renderer.received.dropFirst(before).filter { $0.arrived <= last }.count
+            }
+            #expect(counts.allSatisfy { $0 <= allowed }, "plans per renderer \(counts.sorted().suffix(5)) over \(last - began), allowed \(allowed)")
+            for renderer in renderers { await renderer.close() }
+            for client in [control, bystander] { await client.close() }
+            module.stop()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// A python3-dbus process with `count` renderers that subscribe and then never read, until
+    /// told `resume`: then the first one reads and prints `plan <fresh_window> <shows final>`
+    /// for each plan, `final` being the text `stall tick <last>`.
+    static func stalledRenderers(_ bus: PrivateBus, count: Int, final: String) -> String {
+        """
+        import dbus, sys
+        from dbus.mainloop.glib import DBusGMainLoop
+        from gi.repository import GLib
+        DBusGMainLoop(set_as_default=True)
+        def texts(v, out):
+            if isinstance(v, dict):
+                for k, x in v.items():
+                    if k == "text" and isinstance(x, str): out.append(str(x))
+                    else: texts(x, out)
+            elif isinstance(v, (list, tuple)):
+                for x in v: texts(x, out)
+        conns = []
+        for i in range(\(count)):
+            b = dbus.bus.BusConnection("\(bus.address)")
+            b.get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False).Subscribe(
+                dbus.Dictionary({"width": 1512.0, "height": 982.0, "refresh_rate": 60.0}, signature="sv"), dbus_interface="org.nook.Nook1.Render")
+            conns.append(b)
+        print("subscribed", " ".join(b.get_unique_name() for b in conns), flush=True)
+        sys.stdin.readline()
+        def plan(p):
+            t = []
+            texts(p.get("scene", {}), t)
+            print("plan", bool(p.get("fresh_window", False)), "\(final)" in t, flush=True)
+        conns[0].add_signal_receiver(plan, signal_name="Plan", dbus_interface="org.nook.Nook1.Render")
+        GLib.MainLoop().run()
+        """
+    }
+
+    /// Test 6b: 20 renderers that never read, and a 3000-update flood over a few seconds (many
+    /// frames, each of which used to send every renderer a plan). nookd and the bus
+    /// daemon stay small (each silent renderer holds a few plans at most, not one per frame),
+    /// and a silent renderer that reads again gets a fresh window of the final state.
+    @Test func renderersThatNeverReadGrowNeitherNookdNorTheBus() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let updates = 3000
+            let final = "stall tick \(updates - 1)"
+            let module = try await Self.moduleStarted(bus, temp, updates: updates, pause: 0.02)
+            defer { module.stop() }
+            let stalled = try LineProcess(python: Self.stalledRenderers(bus, count: 20, final: final))
+            defer { stalled.stop() }
+            let names = try #require(await stalled.line(startingWith: "subscribed")).split(separator: " ").dropFirst().map(String.init)
+            let reader = try await PlanRecorder.subscribe(bus, display: Self.display(rate: 60))
+            let control = try await BrokerClient.connect(bus)
+            _ = try await ControlRenderTests.control(control, "Open", [WireCodec.vardict([:])])
+            let nookdBefore = try #require(Self.rss(nookd.pid)), busBefore = try #require(Self.rss(bus.pid))
+
+            module.send("stall")
+            #expect(await module.line(startingWith: "sent stall") != nil)
+            #expect(await eventually(timeout: .seconds(60)) { reader.first(showing: final) != nil }, "the reading renderer never got the final state")
+            let nookdGrowth = (Self.rss(nookd.pid) ?? 0) - nookdBefore, busGrowth = (Self.rss(bus.pid) ?? 0) - busBefore
+            #expect(nookdGrowth < 32 * 1024, "nookd grew by \(nookdGrowth) KiB")
+            #expect(busGrowth < 32 * 1024, "dbus-daemon grew by \(busGrowth) KiB")
+            // Each silent renderer holds at most its window of plans (4) and their pings at the
+            // bus, not one plan per frame of the flood.
+            for name in names {
+                let stats = try await Self.connectionStats(control.connection, name)
+                let messages = Self.uint(stats, "OutgoingMessages"), bytes = Self.uint(stats, "OutgoingBytes")
+                print("silent renderer \(name): \(messages) messages, \(bytes) bytes queued")
+                #expect(messages >= 0 && messages <= 2 * RenderLimits.standard.maxUnacknowledgedPlans + 2,
+                        "\(messages) messages (\(bytes) bytes) wait at the bus for the silent renderer \(name)")
+            }
+            // The stall threshold is a time by definition (RenderLimits.stallTime, 1 s).
+            try await Task.sleep(for: .milliseconds(1100))
+            stalled.send("resume")
+            #expect(await stalled.line(startingWith: "plan True True", timeout: .seconds(20)) != nil,
+                    "the renderer that read again got no fresh window of the final state")
+            stalled.stop()
+            await reader.close()
+            await control.close()
+            module.stop()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// Test 7: 4,000 `Pointer` calls sent without waiting give a 60 Hz renderer at most one
+    /// plan per frame, and the state after the last one. (Before: one plan per call.)
+    @Test func aPointerFloodIsCoalescedPerFrame() async throws {
+        try await ControlRenderTests.withMusic { bus, nookd, music in
+            var spec = ControlRenderTests.songSpec()
+            spec["expanded"] = .node(ControlRenderTests.node("vstack", [:], [ControlRenderTests.cover(120)]))
+            try await music.start("song", spec)
+            let renderer = try await PlanRecorder.subscribe(bus, display: Self.display(rate: 60))
+            let before = renderer.count
+            let began = ContinuousClock.now
+            try await renderer.connection.perform { connection in
+                for index in 0..<4000 {
+                    try connection.callNoReply(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                               member: "Pointer", arguments: [.string(index % 2 == 0 ? "enter" : "exit")])
+                }
+            }
+            // Calls from one connection are handled in order: once this is answered, all were.
+            let state = try Vardict(try await renderer.connection.call(
+                destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "GetState")[0])
+            #expect(state["presentation"] == .string("pill"), "the last event was an exit")
+            guard case .uint64(let serial)? = state["serial"] else { Issue.record("no serial in \(state)"); return }
+            let arrived = await eventually { renderer.received.contains { $0.serial >= serial } }
+            #expect(arrived, "the state after the last Pointer call never arrived")
+            let last = renderer.received.first { $0.serial >= serial }
+            #expect(last?.to == "pill")
+            let end = last?.arrived ?? .now
+            let plans = renderer.received.dropFirst(before).filter { $0.arrived <= end }.count
+            let allowed = Self.framesAllowed(end - began, rate: 60)
+            #expect(plans >= 1 && plans <= allowed, "\(plans) plans for 4000 Pointer calls over \(end - began), allowed \(allowed)")
+            await renderer.close()
+            await music.close()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// A `DisplayChanged` from a connection that is not a renderer changes the geometry every
+    /// renderer shows, never a renderer's refresh rate or capabilities: only a renderer knows
+    /// its own. (Before: its `refresh_rate` and `capabilities` applied to every renderer.)
+    @Test func displayChangedFromAControlClientLeavesRendererRatesAlone() async throws {
+        try await ControlRenderTests.withMusic { bus, nookd, music in
+            try await music.start("song", ControlRenderTests.songSpec())
+            let renderer = try await PlanRecorder.subscribe(bus, display: Self.display(rate: 10))
+            let shell = try await BrokerClient.connect(bus)
+            let changed = try await ControlRenderTests.control(shell, "DisplayChanged", [WireCodec.vardict([
+                "width": .double(1920), "height": .double(1080), "refresh_rate": .double(1000), "capabilities": .array([]),
+            ])])
+            #expect(await eventually { renderer.received.contains { $0.serial >= changed && $0.freshWindow } },
+                    "the renderer got no fresh window for the new display")
+            let before = renderer.count
+            let began = ContinuousClock.now
+            for index in 1...200 {
+                try await music.update("song", ["compact_trailing": .node(ControlRenderTests.node("text", ["text": .string("rate \(index)")]))])
+            }
+            #expect(await eventually { renderer.first(showing: "rate 200", from: before) != nil }, "the final state never arrived")
+            let end = renderer.first(showing: "rate 200", from: before)?.arrived ?? .now
+            let plans = renderer.received.dropFirst(before).filter { $0.arrived <= end }
+            let allowed = Self.framesAllowed(end - began, rate: 10)
+            #expect(plans.count <= allowed, "\(plans.count) plans over \(end - began): more than one per frame at the renderer's own 10 Hz (\(allowed))")
+            #expect(!plans.contains { $0.sampled }, "the renderer declared every capability; a control client's capabilities do not apply to it")
+            await renderer.close()
+            await shell.close()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// Match rules: 3,000 Subscribe/Unsubscribe pairs, partly back to back, leave nookd with
+    /// the match rules it had before; a subscription adds one, and it goes when the renderer
+    /// leaves the bus. (Before: a subscription made while the watch of an earlier one was
+    /// still being set up started a second watch, and one of the two stayed for good.)
+    @Test func matchRulesGoWithTheirSubscription() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let watcher = try await BusConnection.connect(to: .address(bus.address))
+            let broker = try #require(try await watcher.nameOwner(of: "org.nook.Nook1"))
+            @Sendable func matchRules() async -> Int {
+                (try? await Self.connectionStats(watcher, broker)).map { Self.uint($0, "MatchRules") } ?? -1
+            }
+            let baseline = await matchRules()
+            #expect(baseline >= 0, "dbus-daemon has no Debug.Stats interface")
+            let renderer = try LineProcess(python: """
+                import dbus, sys, time
+                bus = dbus.bus.BusConnection("\(bus.address)")
+                nook = bus.get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False)
+                render = dbus.Interface(nook, "org.nook.Nook1.Render")
+                control = dbus.Interface(nook, "org.nook.Nook1.Control")
+                display = dbus.Dictionary({"width": 800.0, "height": 600.0}, signature="sv")
+                for i in range(1000):
+                    # Back to back, then a pause while subscribed: the watch of the renderer is
+                    # being set up for both subscriptions when the second one settles.
+                    render.Subscribe(display, ignore_reply=True)
+                    render.Unsubscribe(ignore_reply=True)
+                    render.Subscribe(display, ignore_reply=True)
+                    render.Unsubscribe(ignore_reply=True)
+                    render.Subscribe(display)
+                    time.sleep(0.002)
+                    render.Unsubscribe()
+                control.GetState()
+                print("cycled", flush=True)
+                for line in sys.stdin:
+                    render.Subscribe(display)
+                    print("subscribed", flush=True)
+                """)
+            defer { renderer.stop() }
+            #expect(await renderer.line(startingWith: "cycled", timeout: .seconds(120)) != nil)
+            let cycledBack = await eventually(timeout: .seconds(10)) { await matchRules() == baseline }
+            let afterCycles = await matchRules()
+            #expect(cycledBack, "after 3000 cycles nookd holds \(afterCycles) match rules, \(baseline) before")
+            renderer.send("subscribe")
+            #expect(await renderer.line(startingWith: "subscribed") != nil)
+            #expect(await eventually(timeout: .seconds(10)) { await matchRules() == baseline + 1 }, "a subscription watches its renderer")
+            renderer.stop()
+            let leftBack = await eventually(timeout: .seconds(10)) { await matchRules() == baseline }
+            let afterLeaving = await matchRules()
+            #expect(leftBack, "the renderer left; nookd still holds \(afterLeaving) match rules, \(baseline) before")
+            await watcher.close()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// `Subscribe` beyond `maxRenderers` (256) is refused with `LimitsExceeded` naming the
+    /// limit; subscribing again from a subscribed connection is not a new renderer.
+    @Test func subscribingBeyondTheRendererLimitIsRefused() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let result = try await Hostile.python(bus, """
+                display = dbus.Dictionary({"width": 800.0, "height": 600.0}, signature="sv")
+                conns = []
+                for i in range(256):
+                    b = dbus.bus.BusConnection("\(bus.address)")
+                    b.get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False).Subscribe(display, dbus_interface="org.nook.Nook1.Render")
+                    conns.append(b)
+                conns[0].get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False).Subscribe(display, dbus_interface="org.nook.Nook1.Render")
+                print("resubscribed", flush=True)
+                try:
+                    render.Subscribe(display)
+                    print("accepted")
+                except dbus.exceptions.DBusException as e:
+                    print("refused", e.get_dbus_name(), e.get_dbus_message())
+                """)
+            #expect(result.stdout.contains("resubscribed"), "\(result.stderr)")
+            #expect(result.stdout.contains("refused org.freedesktop.DBus.Error.LimitsExceeded") && result.stdout.contains("maxRenderers"),
+                    "\(result.stdout) \(result.stderr)")
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+}
