@@ -207,8 +207,11 @@ import Testing
             let address = nook.bus.address
             let watching = Task { await NookCtl.run(arguments: ["--address", address, "watch", "--json", "--count", "4"], output: captured.sink) }
             #expect(await eventually(timeout: .seconds(30)) { captured.lines.count >= 1 }, "watch printed no first plan")
-            for arguments in [["show"], ["open", "--home", "music"], ["close"]] {
+            // Each call's plan is printed before the next call: calls within one frame would
+            // share a plan (the broker coalesces per frame, Control calls too).
+            for (index, arguments) in [["show"], ["open", "--home", "music"], ["close"]].enumerated() {
                 #expect(await nook.ctl(arguments).status == Status.ok, "\(arguments)")
+                #expect(await eventually(timeout: .seconds(30)) { captured.lines.count >= index + 2 }, "no plan for \(arguments)")
             }
             #expect(await watching.value == Status.ok, "\(captured.err)")
             let lines = captured.lines
