@@ -66,8 +66,12 @@ public final class PackageProcess: @unchecked Sendable {
 
     /// Waits (polling, with a generous deadline) until it exits; true when it did.
     public func waitForExit(timeout: Duration = .seconds(30)) async -> Bool {
-        let process = self.process
-        return await eventually(timeout: timeout) { !process.isRunning }
+        let process = self.process, pid = self.pid
+        guard await eventually(timeout: timeout, { !process.isRunning || ChildExit.hasExited(pid) }) else { return false }
+        // The kernel says it exited; give Foundation, which may notice late, time to agree, so
+        // its exit status can be read.
+        _ = await eventually(timeout: timeout) { !process.isRunning }
+        return true
     }
 
     /// Sends `number` and waits for the exit; the exit status, or nil when a signal ended it
@@ -75,18 +79,20 @@ public final class PackageProcess: @unchecked Sendable {
     @discardableResult
     public func stop(_ number: Int32 = SIGTERM) async -> Int32? {
         signal(number)
-        if await !waitForExit(), process.isRunning {
+        if await !waitForExit() {
             kill(pid, SIGKILL)
-            process.waitUntilExit()
+            _ = await ChildExit.wait(pid)
             return nil
         }
+        // Foundation has not caught up with the exit: the status is unknown.
+        guard !process.isRunning else { return nil }
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if !ChildExit.hasExited(pid) {
+            kill(pid, SIGKILL)
+            _ = ChildExit.waitBlocking(pid, timeout: .seconds(10))
         }
     }
 }

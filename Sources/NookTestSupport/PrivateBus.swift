@@ -96,11 +96,11 @@ public final class PrivateBus: Sendable {
     public func killDaemon() {
         daemon.withLock { daemon in
             let process = daemon.process
-            if process.isRunning {
+            if !ChildExit.hasExited(process.processIdentifier) {
                 // dbus-daemon ignores SIGTERM in a session config; it holds no state worth a clean exit.
                 kill(process.processIdentifier, SIGKILL)
             }
-            process.waitUntilExit()
+            _ = ChildExit.waitBlocking(process.processIdentifier)
         }
     }
 

@@ -78,11 +78,12 @@ public final class HelperProcess: @unchecked Sendable {
         if process.isRunning { Foundation.kill(pid, signal) }
     }
 
-    public func waitUntilExit() { process.waitUntilExit() }
+    /// Waits until it exited (bounded; see `ChildExit`).
+    public func waitUntilExit() { _ = ChildExit.waitBlocking(pid) }
 
     deinit {
         kill()
-        process.waitUntilExit()
+        _ = ChildExit.waitBlocking(pid, timeout: .seconds(10))
     }
 }
 

@@ -72,8 +72,8 @@ final class LineProcess: Sendable {
 
     /// Ends the helper by its pid and waits for it.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if !ChildExit.hasExited(process.processIdentifier) { kill(process.processIdentifier, SIGKILL) }
+        _ = ChildExit.waitBlocking(process.processIdentifier)
     }
 
     deinit { stop() }

@@ -69,15 +69,15 @@ final class XvfbServer: @unchecked Sendable {
         let number = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !number.isEmpty, Int(number) != nil else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = ChildExit.waitBlocking(process.processIdentifier)
             throw TestSupportError("Xvfb printed no display number")
         }
         display = ":" + number
     }
 
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if !ChildExit.hasExited(process.processIdentifier) { kill(process.processIdentifier, SIGKILL) }
+        _ = ChildExit.waitBlocking(process.processIdentifier)
     }
 
     /// The top `rows` of the screen as 8-bit RGB (`xwd -root | convert ... rgb:-`).
