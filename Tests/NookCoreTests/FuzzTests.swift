@@ -176,7 +176,7 @@ enum NumberFuzz {
     static let iterations = 3000
 
     @Test func classStringParserSurvivesMutations() {
-        let seed = UInt64.random(in: 0 ... .max)
+        let seed = SeededGenerator.runSeed()
         var rng = SeededGenerator(seed: seed)
         var pool = FuzzCorpus.classStrings
         for _ in 0..<Self.iterations {
@@ -189,7 +189,7 @@ enum NumberFuzz {
     }
 
     @Test func tokenParserSurvivesMutations() {
-        let seed = UInt64.random(in: 0 ... .max)
+        let seed = SeededGenerator.runSeed()
         var rng = SeededGenerator(seed: seed)
         var parsed = 0
         for _ in 0..<Self.iterations {
@@ -203,7 +203,7 @@ enum NumberFuzz {
     }
 
     @Test func viewValidatorSurvivesRandomTrees() {
-        let seed = UInt64.random(in: 0 ... .max)
+        let seed = SeededGenerator.runSeed()
         var rng = SeededGenerator(seed: seed)
         for _ in 0..<Self.iterations / 3 {
             FuzzCorpus.view(FuzzCorpus.node(&rng))
@@ -211,7 +211,7 @@ enum NumberFuzz {
     }
 
     @Test func curveAndDisplayNumbersSurviveExtremeBytes() {
-        let seed = UInt64.random(in: 0 ... .max)
+        let seed = SeededGenerator.runSeed()
         var rng = SeededGenerator(seed: seed)
         var problems: [String] = []
         for _ in 0..<Self.iterations / 3 {

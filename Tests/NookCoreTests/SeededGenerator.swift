@@ -1,8 +1,17 @@
+import Foundation
+
 /// SplitMix64: a tiny, well-mixed seeded generator, so every random case replays from its seed.
 /// The one generator every NookCore property test uses.
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
+
+    /// The seed of one randomised test: `NOOK_TEST_SEED` when set (to replay the seed a
+    /// failure printed), else a fresh one.
+    static func runSeed() -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["NOOK_TEST_SEED"], let seed = UInt64(text) { return seed }
+        return UInt64.random(in: 0 ... .max)
+    }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

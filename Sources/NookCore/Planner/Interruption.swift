@@ -20,7 +20,11 @@ struct Interruption {
     func sample(from a: Rect, to b: Rect, on curve: Curve) -> (rect: Rect, velocity: RectVelocity) {
         let progress = curve.value(at: elapsed)
         let speed = curve.velocity(at: elapsed)
-        return (RectMath.lerp(a, b, progress), RectMath.velocity(from: a, to: b, progressVelocity: speed))
+        var rect = RectMath.lerp(a, b, progress)
+        // A spring overshooting a shrink passes below the smaller size; no shape is smaller
+        // than empty, so the next plan starts from an empty size there, not a negative one.
+        rect.size = Size(width: max(0, rect.width), height: max(0, rect.height))
+        return (rect, RectMath.velocity(from: a, to: b, progressVelocity: speed))
     }
 
     /// Restarts `curve` (towards `target`, from `start`) with `velocity`.
