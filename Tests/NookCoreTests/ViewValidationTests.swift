@@ -226,3 +226,22 @@ private func refusal(_ raw: RawNode, slot: String = "expanded", limits: ViewLimi
     #expect(view.diagnostics.first?.message.contains("tortoise.fill") == true)
     #expect(SymbolNames.iconName(for: "play.fill") == "media-playback-start-symbolic")
 }
+
+/// Contract 1.1: clients in dynamic languages send whole numbers as integers; a `d` prop takes
+/// any integer type and an `x` prop takes `t`, `i` and `u`. Anything else still names the path
+/// and both types.
+@Test func integersAreTakenWhereTheContractSaysDoubleOrInt64() throws {
+    let view = try ViewValidator().validate(node("vstack", ["spacing": .int(4), "padding": .structure([.int(1), .uint(2), .double(3), .int(4)])], [
+        node("text", ["text": .string("x"), "font_size": .int(13), "timer_end": .uint(1_800_000_000_000_000)]),
+        node("progress", ["start": .int(1_700_000_000_000_000), "end": .uint(1_700_000_100_000_000)]),
+    ]), slot: "expanded")
+    #expect(view.root.props.spacing == 4)
+    #expect(view.root.props.padding == EdgeInsets(top: 1, leading: 2, bottom: 3, trailing: 4))
+    #expect(view.root.children[0].props.fontSize == 13)
+    #expect(view.root.children[0].props.timerEnd == 1_800_000_000_000_000)
+    #expect(view.root.children[1].props.end == 1_700_000_100_000_000)
+    let text = refusal(node("text", ["text": .string("x"), "font_size": .string("13")]))
+    #expect(text?.path == "expanded.font_size" && text?.message.contains("expected type d, found s") == true, "\(String(describing: text))")
+    let huge = refusal(node("text", ["text": .string("x"), "timer_end": .uint(.max)]))
+    #expect(huge?.path == "expanded.timer_end", "\(String(describing: huge))")
+}

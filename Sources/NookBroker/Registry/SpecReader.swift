@@ -30,7 +30,7 @@ struct SpecReader {
     /// A `d` within `domain` (`NumberDomain.relevance`, ...).
     func double(_ key: String, in domain: NumberDomain) throws(RegistryError) -> Double? {
         guard let value = values[key] else { return nil }
-        guard case .double(let number) = value else { throw wrongType(key, "d", value) }
+        guard let number = value.lenientDouble else { throw wrongType(key, "d", value) }
         if let problem = domain.problem(number) { throw outOfRange(key, problem) }
         return number
     }
@@ -47,7 +47,7 @@ struct SpecReader {
 
     func int64(_ key: String) throws(RegistryError) -> Int64? {
         guard let value = values[key] else { return nil }
-        guard case .int(let number) = value else { throw wrongType(key, "x", value) }
+        guard let number = value.lenientInt64 else { throw wrongType(key, "x", value) }
         return number
     }
 

@@ -108,6 +108,8 @@ extension Broker {
                     return []
                 },
             ],
+            // Contract 1.1: what GetState returns, broadcast at most once per 50 ms while it changes.
+            signals: [DBusSignal("StateChanged", [arg("state", "a{sv}")])],
             properties: [
                 DBusProperty("ReduceMotion", "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
                              set: { [self] value in
@@ -239,25 +241,7 @@ extension Broker {
         for argument in call.arguments { argument.closeUnixFDs() }
     }
 
-    /// `GetState()`: the presentation, what it shows, the activities in display order, and
-    /// whether the state file is being written (`persistence`, an addition).
-    func stateReply() -> [DBusValue] {
-        let order = registry.displayOrder
-        var focus = machine.state.focus
-        if machine.state == .pill || machine.state == .hidden {
-            // The pill shows the primary activity, or the module whose compact content it shows.
-            focus = (order.first?.module ?? registry.compactContentModule ?? "", order.first?.activity ?? "")
-        }
-        var state: [String: DBusValue] = [
-            "presentation": .string(machine.state.presentation.rawValue),
-            "module": .string(focus.module),
-            "activity": .string(focus.activity),
-            "activities": .array(element: "(ss)", order.map { .structure([.string($0.module), .string($0.activity)]) }),
-            "reduce_motion": .bool(settings.reduceMotion),
-            "serial": .uint64(serial),
-            "persistence": .string(persistenceError == nil ? "ok" : "failing"),
-        ]
-        if let persistenceError { state["persistence_error"] = .string(persistenceError) }
-        return [.vardict(state)]
-    }
+    /// `GetState()`: the presentation, what it shows, the activities in display order, and the
+    /// additions (`items`, `modules`, `persistence`); Broker+State.swift builds it.
+    func stateReply() -> [DBusValue] { [.vardict(stateRecord())] }
 }

@@ -34,6 +34,7 @@ extension Broker {
     }
 
     func nextSerial() -> UInt64 {
+        noteStateChange()
         serial += 1
         return serial
     }
@@ -133,7 +134,7 @@ extension Broker {
                 }
                 var points: [Double] = []
                 for (index, field) in fields.enumerated() {
-                    guard case .double(let value) = field else { throw DBusError(nook: .invalidArgs, "key 'points': expected (dddd)") }
+                    guard let value = field.lenientDouble else { throw DBusError(nook: .invalidArgs, "key 'points': expected (dddd)") }
                     let domain: NumberDomain = index % 2 == 0 ? .bezierX : .bezierY
                     if let problem = domain.problem(value) {
                         throw DBusError(nook: .invalidArgs, "bezier curve: key 'points.\(index)': \(problem)")

@@ -36,7 +36,9 @@ public actor Broker {
     private var dirty = false
     private var generation: UInt64 = 0
     /// Why the last state write failed; nil while writes succeed (`GetState`'s `persistence`).
-    private(set) var persistenceError: String?
+    private(set) var persistenceError: String? {
+        didSet { if persistenceError != oldValue { noteStateChange() } }
+    }
     private var failedWrites = 0
     private var retryDelay: Duration = .zero
     /// Every scene change, for tests and tools that watch the registry.
@@ -61,6 +63,8 @@ public actor Broker {
     var previewDisplay = Broker.defaultDisplay
     var staleTask: Task<Void, Never>?
     var scheduledStale: Int64?
+    /// `StateChanged` broadcasts (Broker+State.swift).
+    var stateBroadcast = StateBroadcast()
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -301,6 +305,8 @@ public actor Broker {
     static let shutdownRetries = 3
 
     func schedulePersist() {
+        // Whatever is saved is state a status bar may show.
+        noteStateChange()
         dirty = true
         guard persistTask == nil else { return }
         let delay = persistDelay

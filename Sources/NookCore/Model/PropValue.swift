@@ -44,3 +44,26 @@ public struct RawNode: Hashable, Sendable {
         self.children = children
     }
 }
+
+extension PropValue {
+    /// A number where the contract says `d`: a double, or any integer (contract 1.1: clients in
+    /// dynamic languages send `13` as `i`). Nil for anything else.
+    public var lenientDouble: Double? {
+        switch self {
+        case .double(let number): number
+        case .int(let number): Double(number)
+        case .uint(let number): Double(number)
+        default: nil
+        }
+    }
+
+    /// An integer where the contract says `x`: also `t`, `i` or `u` (contract 1.1), when the
+    /// value fits in an `x`. Nil for anything else.
+    public var lenientInt64: Int64? {
+        switch self {
+        case .int(let number): number
+        case .uint(let number): Int64(exactly: number)
+        default: nil
+        }
+    }
+}

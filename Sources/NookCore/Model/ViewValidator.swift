@@ -190,7 +190,7 @@ private struct PropReader {
 
     private func double(_ key: String) throws(ViewValidationError) -> Double? {
         guard let value = props[key] else { return nil }
-        guard case .double(let number) = value else { throw wrongType(key, expected: "d", found: value) }
+        guard let number = value.lenientDouble else { throw wrongType(key, expected: "d", found: value) }
         return number
     }
 
@@ -242,7 +242,7 @@ private struct PropReader {
 
     private func int64(_ key: String) throws(ViewValidationError) -> Int64? {
         guard let value = props[key] else { return nil }
-        guard case .int(let number) = value else { throw wrongType(key, expected: "x", found: value) }
+        guard let number = value.lenientInt64 else { throw wrongType(key, expected: "x", found: value) }
         return number
     }
 
@@ -293,7 +293,7 @@ private struct PropReader {
         }
         var edges: [Double] = []
         for field in fields {
-            guard case .double(let number) = field else { throw wrongType("padding", expected: "(dddd)", found: value) }
+            guard let number = field.lenientDouble else { throw wrongType("padding", expected: "(dddd)", found: value) }
             try Self.checkSize(number, at: keyPath("padding"))
             edges.append(number)
         }
