@@ -122,6 +122,8 @@ extension RegistrySnapshot.Activity {
         var spec: [String: PropValue] = ["accessibility_label": .string(accessibilityLabel), "relevance": .double(relevance)]
         for (slot, node) in views { spec[slot] = .node(node.rawNode) }
         if let staleDate { spec["stale_date"] = .int(staleDate) }
+        if let dismissDate { spec["dismiss_date"] = .int(dismissDate) }
+        if let lifetime { spec["lifetime"] = .string(lifetime) }
         if let sequence { spec["sequence"] = .uint(sequence) }
         return spec
     }

@@ -97,12 +97,16 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         public var staleDate: Int64?
         public var sequence: UInt64?
         public var startOrder: UInt64
+        /// Contract 1.1: when the broker ends it, and whether it outlives its publisher.
+        public var dismissDate: Int64?
+        public var lifetime: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, views, relevance, sequence
+            case id, views, relevance, sequence, lifetime
             case accessibilityLabel = "accessibility_label"
             case staleDate = "stale_date"
             case startOrder = "start_order"
+            case dismissDate = "dismiss_date"
         }
     }
 
@@ -124,7 +128,8 @@ extension Registry {
                             id: activity.id, accessibilityLabel: activity.accessibilityLabel,
                             views: Dictionary(uniqueKeysWithValues: activity.views.map { ($0.key.rawValue, StoredNode($0.value.rawNode)) }),
                             relevance: activity.relevance, staleDate: activity.staleDate, sequence: activity.lastSequence,
-                            startOrder: activity.startOrder)
+                            startOrder: activity.startOrder, dismissDate: activity.dismissDate,
+                            lifetime: activity.lifetime == .connection ? nil : activity.lifetime.rawValue)
                     })
             })
     }

@@ -14,6 +14,10 @@ public struct ActivityRecord: Hashable, Sendable {
     public var relevance: Double
     /// Unix microseconds after which the activity is stale, if given.
     public var staleDate: Int64?
+    /// Unix microseconds at which the broker ends it (dismissal `default`), if given.
+    public var dismissDate: Int64?
+    /// Whether it outlives its publisher's connection (contract 1.1 `lifetime`).
+    public var lifetime: ActivityLifetime = .connection
     /// True once `staleDate` has passed (the registry is told the time): a stale activity
     /// sorts after every fresh one, so it is never primary while a fresh one is live.
     public var isStale = false
@@ -45,6 +49,12 @@ public struct ActivityRecord: Hashable, Sendable {
         for view in views.values { view.collectNookIds(into: &ids) }
         return ids
     }
+}
+
+/// Contract 1.1 `lifetime`: `connection` (v1: the grace period applies when the owner leaves)
+/// or `detached` (kept after the owner leaves, until its `dismiss_date`).
+public enum ActivityLifetime: String, Hashable, Sendable, CaseIterable {
+    case connection, detached
 }
 
 /// A (module, activity) pair, as `GetState`'s `activities` lists them.

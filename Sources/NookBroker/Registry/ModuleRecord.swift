@@ -7,6 +7,9 @@ public enum ModuleOwner: Hashable, Sendable {
     /// Nobody: the owner left (or the broker restarted). At `until` the module ends, unless a
     /// connection registers the id first and takes it back.
     case vanished(until: BrokerTime)
+    /// Nobody, and the grace period is over: the module stays only for its detached activities
+    /// (contract 1.1), until their dismiss dates. A connection registering the id takes it back.
+    case detached
 
     public var connection: String? {
         if case .connected(let name) = self { return name }

@@ -3,9 +3,11 @@ import NookCore
 extension Registry {
     static let startKeys: Set<String> = [
         "accessibility_label", "compact_leading", "compact_trailing", "minimal", "peek", "expanded",
-        "relevance", "stale_date", "sequence", "module",
+        "relevance", "stale_date", "sequence", "module", "dismiss_date", "lifetime",
     ]
-    static let updateKeys: Set<String> = startKeys.union(["animate", "animation"])
+    static let updateKeys: Set<String> = startKeys.union(["animate", "animation", "remove"])
+    /// What `UpdateActivity`'s `remove` may take away (contract 1.1).
+    static let removableKeys: Set<String> = ["peek", "expanded", "stale_date", "dismiss_date"]
     static let endKeys: Set<String> = ["dismissal", "module"]
 
     /// `StartActivity(s activity, a{sv} spec)`.
@@ -55,12 +57,17 @@ extension Registry {
         let relevance = try reader.double("relevance", in: .relevance) ?? 0
         let staleDate = try reader.date("stale_date")
         let sequence = try reader.uint64("sequence")
+        let lifetime = try reader.choice("lifetime", ActivityLifetime.self) ?? .connection
+        let dismissDate = try reader.date("dismiss_date")
+        try checkLifetime(lifetime, dismissDate: dismissDate, context: reader.context)
         diagnostics += reader.unknownKeys(known: Self.startKeys, module: moduleId)
 
         let before = modules[moduleId]!.marks.suffixingDiagnostics
-        let record = ActivityRecord(
+        var record = ActivityRecord(
             id: id, accessibilityLabel: label, views: views, relevance: relevance, staleDate: staleDate,
             lastSequence: sequence, startOrder: existing?.startOrder ?? nextOrder())
+        record.lifetime = lifetime
+        record.dismissDate = dismissDate
         modules[moduleId]!.activities[id] = record
         diagnostics += newSuffixing(module: moduleId, before: before)
 
@@ -113,6 +120,17 @@ extension Registry {
             record.isStale = false
         }
         if let sequence { record.lastSequence = sequence }
+        if let lifetime = try reader.choice("lifetime", ActivityLifetime.self) { record.lifetime = lifetime }
+        if let dismissDate = try reader.date("dismiss_date") { record.dismissDate = dismissDate }
+        for key in try reader.removals(allowed: Self.removableKeys) {
+            switch key {
+            case "peek": record.views[.peek] = nil
+            case "expanded": record.views[.expanded] = nil
+            case "stale_date": record.staleDate = nil; record.isStale = false
+            default: record.dismissDate = nil
+            }
+        }
+        try checkLifetime(record.lifetime, dismissDate: record.dismissDate, context: reader.context)
         let animate = try reader.bool("animate") ?? true
         let animation = try reader.string("animation", maxBytes: 256)
         diagnostics += reader.unknownKeys(known: Self.updateKeys, module: moduleId)
@@ -166,6 +184,17 @@ extension Registry {
         actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: ref.module, activity: ref.activity, dismissal: dismissal)))
         actions.append(.persist)
         return actions
+    }
+
+    /// A detached activity must carry a `dismiss_date`, at most 24 h ahead (contract 1.1).
+    func checkLifetime(_ lifetime: ActivityLifetime, dismissDate: Int64?, context: String) throws(RegistryError) {
+        guard lifetime == .detached else { return }
+        guard let dismissDate else {
+            throw RegistryError(.invalidArgs, "\(context): key 'lifetime': a detached activity needs a 'dismiss_date'")
+        }
+        if let unixNow, dismissDate > unixNow &+ Self.maxDetachedMicroseconds {
+            throw RegistryError(.invalidArgs, "\(context): key 'dismiss_date': a detached activity ends at most 24 h from now")
+        }
     }
 
     static func checkLabel(_ label: String, context: String) throws(RegistryError) {

@@ -26,6 +26,11 @@ import NookCore
 /// ```
 public struct Registry: Hashable, Sendable {
     public var limits: RegistryLimits
+    /// The wall clock (unix µs) as the service last told it, for checks against dates (a
+    /// detached activity's `dismiss_date` at most 24 h ahead); nil skips them (pure tests).
+    public var unixNow: Int64?
+    /// How far ahead a detached activity's `dismiss_date` may be (contract 1.1: 24 h).
+    public static let maxDetachedMicroseconds: Int64 = 24 * 3600 * 1_000_000
     /// `broker.moduleGrace`, in seconds.
     public var grace: Double
     /// `rules.named` from the theme, so the class problems a module hears about when it
@@ -70,6 +75,27 @@ public struct Registry: Hashable, Sendable {
             return a.relevance != b.relevance ? a.relevance > b.relevance : a.order < b.order
         }
         return all.map(\.ref)
+    }
+
+    /// The earliest `dismiss_date` (unix µs) of a live activity.
+    public var nextDismissDate: Int64? {
+        modules.values.flatMap { $0.activities.values }.compactMap(\.dismissDate).min()
+    }
+
+    /// Ends every activity whose `dismiss_date` is at or before `unixMicroseconds` (dismissal
+    /// `default`), and a module kept only for detached activities once it has none left.
+    public mutating func dismissDue(unixMicroseconds now: Int64) -> [RegistryAction] {
+        var actions: [RegistryAction] = []
+        for moduleId in modules.keys.sorted() {
+            let due = modules[moduleId]!.activities.values.filter { ($0.dismissDate ?? .max) <= now }.map(\.id).sorted()
+            for id in due {
+                modules[moduleId]!.activities[id] = nil
+                actions.append(.sceneChanged(SceneChange(cause: .activityEnded, module: moduleId, activity: id, dismissal: .default)))
+            }
+            if case .detached = modules[moduleId]!.owner, modules[moduleId]!.activities.isEmpty { modules[moduleId] = nil }
+        }
+        if !actions.isEmpty { actions.append(.persist) }
+        return actions
     }
 
     /// The earliest `stale_date` (unix µs) of an activity not yet stale.
@@ -135,8 +161,9 @@ public struct Registry: Hashable, Sendable {
                 break
             case .connected:
                 throw RegistryError(.moduleTaken, "module \"\(id)\" is registered by another live connection")
-            case .vanished:
-                // Taken back within the grace period: everything it had stays as it was.
+            case .vanished, .detached:
+                // Taken back within the grace period (or, for detached activities, after it):
+                // everything it had stays as it was.
                 existing.owner = .connected(caller)
                 for key in existing.activities.keys { existing.activities[key]!.adoptable = true }
                 modules[id] = existing
@@ -186,14 +213,20 @@ public struct Registry: Hashable, Sendable {
         return [.untrackPeer(connection)]
     }
 
-    /// Ends every module whose grace period is over by `now` (`module_vanished`).
+    /// Ends every module whose grace period is over by `now` (`module_vanished`). Detached
+    /// activities stay, and with them their module (`.detached`), until their dismiss dates.
     public mutating func expire(now: BrokerTime) -> [RegistryAction] {
         var actions: [RegistryAction] = []
         var removed = false
         for id in modules.keys.sorted() {
             guard case .vanished(let until) = modules[id]!.owner, until <= now else { continue }
-            let record = modules.removeValue(forKey: id)!
+            var record = modules.removeValue(forKey: id)!
+            let detached = record.activities.filter { $0.value.lifetime == .detached }
+            record.activities = record.activities.filter { $0.value.lifetime != .detached }
             actions += Self.endings(of: record, cause: .moduleVanished)
+            if !detached.isEmpty {
+                modules[id] = ModuleRecord(id: id, owner: .detached, info: record.info, activities: detached)
+            }
             removed = true
         }
         if removed { actions.append(.persist) }
@@ -226,7 +259,7 @@ public struct Registry: Hashable, Sendable {
             guard record.owner.connection == caller else {
                 if record.owner.connection == nil {
                     throw RegistryError(
-                        .accessDenied, "module \"\(explicit)\" has no owner (grace period); Register it to take it back before changing it")
+                        .accessDenied, "module \"\(explicit)\" has no owner (grace period, or detached activities); Register it to take it back before changing it")
                 }
                 throw RegistryError(.accessDenied, "module \"\(explicit)\" belongs to another connection; only its owner may change it")
             }

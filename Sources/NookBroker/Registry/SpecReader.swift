@@ -57,6 +57,22 @@ struct SpecReader {
         return number
     }
 
+    /// `remove` (`as`): the keys to take away, each one of `allowed`.
+    func removals(allowed: Set<String>) throws(RegistryError) -> [String] {
+        guard let value = values["remove"] else { return [] }
+        guard case .array(let items) = value else { throw wrongType("remove", "as", value) }
+        var keys: [String] = []
+        for item in items {
+            guard case .string(let key) = item else { throw wrongType("remove", "as", value) }
+            guard allowed.contains(key) else {
+                throw RegistryError(
+                    .invalidArgs, "\(context): key 'remove': \"\(InputQuote.text(key))\" cannot be removed (only \(allowed.sorted().joined(separator: ", ")))")
+            }
+            keys.append(key)
+        }
+        return keys
+    }
+
     func bool(_ key: String) throws(RegistryError) -> Bool? {
         guard let value = values[key] else { return nil }
         guard case .bool(let flag) = value else { throw wrongType(key, "b", value) }

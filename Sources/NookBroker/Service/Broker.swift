@@ -168,6 +168,7 @@ public actor Broker {
     /// contract's error.
     func apply(_ body: (inout Registry, BrokerTime) throws(RegistryError) -> [RegistryAction]) throws(DBusError) {
         let actions: [RegistryAction]
+        registry.unixNow = unixMicroseconds
         do { actions = try body(&registry, now) } catch {
             throw DBusError(error)
         }
@@ -274,8 +275,9 @@ public actor Broker {
     /// Unix time in microseconds: stale dates are wall-clock times, unlike grace periods.
     nonisolated var unixMicroseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()) }
 
+    /// The next wall-clock date the registry acts on: a `stale_date` or a `dismiss_date`.
     func rescheduleStale() {
-        let next = registry.nextStaleDate
+        let next = [registry.nextStaleDate, registry.nextDismissDate].compactMap { $0 }.min()
         guard next != scheduledStale else { return }
         staleTask?.cancel()
         scheduledStale = next
@@ -283,6 +285,7 @@ public actor Broker {
             staleTask = nil
             return
         }
+        // Dates are within 1970..2200 (NumberDomain.unixDate): the difference cannot overflow.
         let wait = max(0, next - unixMicroseconds)
         staleTask = Task { [weak self] in
             try? await Task.sleep(for: .microseconds(wait))
@@ -293,7 +296,8 @@ public actor Broker {
 
     private func staleDue() {
         scheduledStale = nil
-        perform(registry.markStale(unixMicroseconds: unixMicroseconds))
+        let now = unixMicroseconds
+        perform(registry.markStale(unixMicroseconds: now) + registry.dismissDue(unixMicroseconds: now))
     }
 
     // MARK: Persistence
