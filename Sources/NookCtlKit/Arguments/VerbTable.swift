@@ -7,7 +7,7 @@ public enum VerbTable {
                  calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .status },
         VerbSpec("activities", summary: "Print the live activities as MODULE/ACTIVITY, in display order.",
                  calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .activities },
-        VerbSpec("modules", summary: "Print the modules that have live activities (GetState lists no others).",
+        VerbSpec("modules", summary: "Print the registered modules, by id (GetState's modules; from an older nookd, those with live activities).",
                  calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .modules },
         VerbSpec("show", summary: "Show the nook.", calls: "Control.Show()") { _ throws(UsageError) in .show },
         VerbSpec("hide", summary: "Hide the nook.", calls: "Control.Hide()") { _ throws(UsageError) in .hide },

@@ -37,7 +37,11 @@ public enum StateText {
     public static func moduleList(_ state: WireRecord) -> String {
         var names: [String] = []
         if case .array(_, let items)? = state["modules"] {
-            names = items.compactMap { if case .string(let name) = $0.unwrappingVariants { name } else { nil } }
+            // Contract 1.1: one a{sv} per registered module, `module` its id.
+            names = items.compactMap { item in
+                guard case .string(let name)? = WireRecord(item)["module"]?.unwrappingVariants else { return nil }
+                return name
+            }
         } else {
             for entry in activities(state) where !names.contains(entry.module) { names.append(entry.module) }
         }
