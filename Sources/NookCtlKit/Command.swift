@@ -8,6 +8,8 @@ public enum Command: Hashable, Sendable {
     /// `--help`: the overview (nil) or one verb's help (its table name, e.g. `theme set`).
     case help(verb: String?)
     case status
+    /// `status` as JSON or Waybar's JSON, and/or following `StateChanged`.
+    case statusAs(StatusFormat, follow: Bool)
     case activities
     case modules
     case show
@@ -36,6 +38,11 @@ public enum Command: Hashable, Sendable {
     /// `Control.EndActivity`: the user dismisses any module's activity.
     case end(module: String, activity: String, dismissal: String)
     case record(svg: String, limit: RecordLimit, display: DisplayArguments)
+}
+
+/// How `status` prints the state.
+public enum StatusFormat: String, Hashable, Sendable {
+    case text, json, waybar
 }
 
 /// Where `open` (and `preview open`) lands.
@@ -140,7 +147,7 @@ extension Command {
     public var calls: [ContractCall] {
         switch self {
         case .help: []
-        case .status, .activities, .modules: [.getState]
+        case .status, .statusAs, .activities, .modules: [.getState]
         case .show: [.show]
         case .hide: [.hide]
         case .open(let target, let via):

@@ -40,7 +40,7 @@ import Testing
     @Test func firstWordsAreTheVerbTablesOnes() {
         #expect(Self.firstWords == ["activities", "animation", "close", "companion", "display", "end", "hide", "modules", "open",
                                     "peek", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek", "watch"])
-        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--height", "--home", "--notch",
+        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--format", "--height", "--home", "--notch",
                                                           "--seconds", "--svg", "--via", "--width"])
     }
 

@@ -3,8 +3,25 @@ import NookBus
 /// Every nookctl verb, one row each. Parsing and help both read this table only.
 public enum VerbTable {
     public static let verbs: [VerbSpec] = [
-        VerbSpec("status", summary: "Print the presentation, focus, serial, Reduce Motion and activities in display order.",
-                 calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .status },
+        VerbSpec("status", "[--json | --format text|json|waybar] [--follow]",
+                 summary: "Print the presentation, focus, serial, Reduce Motion and activities in display order; --follow prints it again on every change (for status bars).",
+                 options: [OptionSpec("--json", "one JSON object (what GetState returns)"),
+                           OptionSpec("--format", "FORMAT", "text (default), json, or waybar (Waybar's custom-module JSON)"),
+                           OptionSpec("--follow", "print a line (a block for text) per StateChanged until interrupted")],
+                 calls: "Control.GetState() -> a{sv}, signal Control.StateChanged(a{sv})") { p throws(UsageError) in
+            var format = StatusFormat.text
+            if let text = p["--format"] {
+                guard let chosen = StatusFormat(rawValue: text) else {
+                    throw UsageError("--format: expected text, json or waybar, found '\(text)'", verb: p.verb)
+                }
+                format = chosen
+            }
+            if p.has("--json") {
+                guard p["--format"] == nil || format == .json else { throw UsageError("give --json or --format, not both", verb: p.verb) }
+                format = .json
+            }
+            return format == .text && !p.has("--follow") ? .status : .statusAs(format, follow: p.has("--follow"))
+        },
         VerbSpec("activities", summary: "Print the live activities as MODULE/ACTIVITY, in display order.",
                  calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .activities },
         VerbSpec("modules", summary: "Print the registered modules, by id (GetState's modules; from an older nookd, those with live activities).",

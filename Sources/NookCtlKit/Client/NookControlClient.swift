@@ -50,6 +50,17 @@ public struct NookControlClient: Sendable {
                 throw DBusError(.invalidSignature, "\(command.calls[0].member) replied '\(reply.signature)'; expected 't'")
             }
             output.out("\(serial)\n")
+        case .statusAs(let format, let follow):
+            let print = { (state: DBusValue) in output.out(StateText.formatted(WireRecord(state), as: format, value: state)) }
+            guard follow else {
+                print(try await first(.getState))
+                break
+            }
+            // Listen first, then read: no change between the two is lost.
+            let changes = try await connection.stream(matching: MatchRule(path: NookContract.objectPath, interface: NookContract.control,
+                                                                         member: "StateChanged")) { signal in signal.arguments.first }
+            print(try await first(.getState))
+            for await state in changes { print(state) }
         case .toggle:
             let state = WireRecord(try await first(.getState))
             let isOpen = ["expanded", "peek", "companion"].contains(state.string("presentation"))

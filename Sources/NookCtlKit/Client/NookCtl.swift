@@ -49,10 +49,11 @@ public enum NookCtl {
             return .failure
         }
         switch command {
-        case .watch, .record: if stopOnSignals { TerminationSignals.cancel(running) }
+        case .watch, .record, .statusAs(_, follow: true): if stopOnSignals { TerminationSignals.cancel(running) }
         default: break
         }
-        let status = await running.value
+        // Cancelling the caller (a test running `status --follow` in-process) ends the command.
+        let status = await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         await connection.close()
         return status
     }

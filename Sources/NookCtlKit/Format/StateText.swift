@@ -52,4 +52,31 @@ public enum StateText {
     public static func tokens(_ tokens: WireRecord) -> String {
         tokens.values.keys.sorted().map { "\($0) = \(PlanJSON.json(tokens.values[$0]!))\n" }.joined()
     }
+
+    /// `status` in `format`: text as `status` prints it, or one line of JSON (the state as
+    /// `GetState` returns it, or Waybar's custom-module object).
+    public static func formatted(_ state: WireRecord, as format: StatusFormat, value: DBusValue) -> String {
+        switch format {
+        case .text: status(state)
+        case .json: PlanJSON.json(value) + "\n"
+        case .waybar: waybar(state) + "\n"
+        }
+    }
+
+    /// Waybar's `return-type: json` object: `text` the primary activity's label, `tooltip`
+    /// every activity's label, `class` the presentation, `alt` the primary activity's module.
+    public static func waybar(_ state: WireRecord) -> String {
+        var labels: [(module: String, label: String)] = []
+        if case .array(_, let items)? = state["items"] {
+            for item in items {
+                let record = WireRecord(item)
+                labels.append((record.string("module"), record.string("accessibility_label")))
+            }
+        }
+        let fields: [(String, String)] = [
+            ("text", labels.first?.label ?? ""), ("tooltip", labels.map(\.label).joined(separator: "\n")),
+            ("class", state.string("presentation")), ("alt", labels.first?.module ?? ""),
+        ]
+        return "{" + fields.map { PlanJSON.json(.string($0.0)) + ": " + PlanJSON.json(.string($0.1)) }.joined(separator: ", ") + "}"
+    }
 }
