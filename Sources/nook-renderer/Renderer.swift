@@ -8,7 +8,7 @@ import NookRenderModel
 /// on the GTK main thread; the bus side reaches it only through `MainLoop.post`.
 final class Renderer {
     private var presenter = PlanPresenter()
-    private(set) var monitor: MonitorInfo
+    private var monitor: MonitorInfo
     /// The GDK monitor the window is on.
     private var gdkMonitor: OpaquePointer?
     private let nook: NookWindow
@@ -21,11 +21,29 @@ final class Renderer {
     private var desktopAnimations: DesktopAnimations?
     private var configWatcher: ConfigWatcher?
     /// The `ReduceMotion` value last handed to the broker link.
-    private(set) var reduceMotion: Bool
+    private var reduceMotion: Bool
     /// `output` names already reported as not connected.
     private var reportedMissingOutputs: Set<String> = []
-    /// Set once the bus is connected; pointer and display events before then are dropped.
-    var link: BrokerLink?
+    /// What the broker link was created with (`main` reads both before the bus connects).
+    private var declaredAtStart: (monitor: MonitorInfo, reduceMotion: Bool)?
+    /// Set once the bus is connected; pointer and display events before then are dropped,
+    /// except that what changed since the link was made (a config reload, an output) is sent now.
+    var link: BrokerLink? {
+        didSet {
+            guard let link, let start = declaredAtStart else { return }
+            declaredAtStart = nil
+            let (monitor, reduceMotion) = (monitor, reduceMotion)
+            if !monitor.declaresSame(as: start.monitor) { Task { await link.displayChanged(monitor) } }
+            if reduceMotion != start.reduceMotion { Task { await link.setReduceMotion(reduceMotion) } }
+        }
+    }
+
+    /// The display and Reduce Motion for the broker link; sent again if they change before
+    /// `link` is set.
+    func declarationForLink() -> (monitor: MonitorInfo, reduceMotion: Bool) {
+        declaredAtStart = (monitor, reduceMotion)
+        return (monitor, reduceMotion)
+    }
 
     private var pointer = PointerState()
     /// True after `enter` was sent and until `exit` is.

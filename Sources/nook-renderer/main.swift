@@ -71,8 +71,7 @@ case .refused(let error, let path):
     config = .defaults
 }
 let renderer = MainThreadBox(Renderer(config: config, notchOverride: options.notch, slowMotion: options.slowMotion))
-let monitor = renderer.value.monitor
-let reduceMotion = renderer.value.reduceMotion
+let (monitor, reduceMotion) = renderer.value.declarationForLink()
 
 // The bus runs on NookBus's own thread; plans reach GTK only through the main loop.
 Task.detached {

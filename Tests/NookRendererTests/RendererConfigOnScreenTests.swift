@@ -73,6 +73,25 @@ struct RendererConfigOnScreenTests {
         }
     }
 
+    /// A new `notch` in the file is declared to the broker (`DisplayChanged`), whose fresh
+    /// plan widens the pill by the notch.
+    @Test func aNotchWrittenWhileRunningIsDeclaredToTheBroker() async throws {
+        try await RendererNook.with(slowMotion: 1) { nook in
+            try await nook.showPillAtRest()
+            let before = try #require(try await nook.xvfb.screenshot().chromeBox(), "no chrome:\n\(nook.logs)")
+            try #"{"notch": "200x32"}"#.write(to: nook.rendererConfigFile, atomically: true, encoding: .utf8)
+            let planned = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.logLines("plan").contains { $0["cause"] == "display_changed" }
+            }
+            #expect(planned, "no display_changed plan after the notch changed:\n\(nook.logs)")
+            let widened = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+                guard let box = try? await nook.xvfb.screenshot().chromeBox() else { return false }
+                return abs(box.width - before.width - 200) <= 2
+            }
+            #expect(widened, "the pill did not widen by the notch (was \(before)):\n\(nook.logs)")
+        }
+    }
+
     /// A bad file at start is logged naming the key, and the renderer draws with the
     /// defaults (the black chrome, no notch).
     @Test func aBadFileAtStartIsNamedAndTheDefaultsDraw() async throws {

@@ -8,9 +8,8 @@ public struct RendererConfigError: Error, Hashable, Sendable, CustomStringConver
 }
 
 extension RendererConfig {
-    /// The keys `renderer.json` may hold.
-    public static let keys = ["layer", "output", "margin_top", "exclusive_zone", "notch", "font", "colors", "reduce_motion"]
-    public static let colorKeys = ["chrome", "text"]
+    /// The keys `colors` may hold.
+    static let colorKeys = ["chrome", "text"]
 
     /// Reads a `renderer.json` document. Missing keys keep their defaults; every bad value and
     /// unknown key is reported by name, and then nothing of the file applies.
@@ -50,7 +49,7 @@ extension RendererConfig {
                     reader.fail(key, "must be \"auto\" or \"WxH\" in points (each 0...10000, e.g. \"200x32\" or \"0x0\")", value)
                 }
             case "font":
-                if let family = reader.string(key, value), !family.trimmingCharacters(in: " ").isEmpty, family.count <= 128 {
+                if let family = reader.string(key, value), !family.allSatisfy { $0 == " " }, family.count <= 128 {
                     config.font = family
                 } else {
                     reader.fail(key, "must be a font family name (1...128 characters)", value)
@@ -117,14 +116,5 @@ extension RendererConfig {
             case .array, .object: value.kindName
             }
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> Substring {
-        var text = Substring(self)
-        while text.first == set { text = text.dropFirst() }
-        while text.last == set { text = text.dropLast() }
-        return text
     }
 }
