@@ -75,9 +75,12 @@ struct NookWindow {
         gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
         gtk_window_resize(window, Int32(size.width), Int32(size.height))
         if usesLayerShell {
-            gtk_layer_set_layer(window, config.layer == .overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP)
+            // A new layer or monitor remaps the surface: set them only when they change.
+            let layer = config.layer == .overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP
+            if gtk_layer_get_layer(window) != layer { gtk_layer_set_layer(window, layer) }
             // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
-            gtk_layer_set_monitor(window, config.output == .focused ? nil : gdkMonitor)
+            let monitor = config.output == .focused ? nil : gdkMonitor
+            if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }
             gtk_layer_set_exclusive_zone(window, Int32(config.exclusiveZone))
             gtk_layer_set_margin(window, GTK_LAYER_SHELL_EDGE_TOP, Int32(config.marginTop))
         } else {
