@@ -75,7 +75,10 @@ final class Renderer {
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
         // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         let box = MainThreadBox(self)
-        MainLoop.onEachWallSecond { gtk_widget_queue_draw(box.value.nook.widget) }
+        MainLoop.onEachWallSecond {
+            gtk_widget_queue_draw(box.value.nook.widget)
+            box.value.followCompositorsOutput()
+        }
         reportMissingOutput()
         desktopAnimations = DesktopAnimations { [unowned self] enabled in
             Log.info("the desktop turned animations \(enabled ? "on" : "off")")
@@ -285,11 +288,29 @@ final class Renderer {
         reportMissingOutput()
     }
 
+    /// `output: focused` on layer shell leaves the output to the compositor, which GDK only
+    /// reports once the surface is on it: follow it when it differs (checked each second, so
+    /// the nook also follows the compositor moving the surface).
+    fileprivate func followCompositorsOutput() {
+        guard nook.usesLayerShell, config.output == .focused, targetMonitor() != gdkMonitor else { return }
+        relocate()
+        Log.info("the compositor put the nook on \(monitor.name) (\(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)))")
+    }
+
+    /// The configured output's monitor; for `focused` on layer shell, the one the surface is on.
+    private func targetMonitor() -> OpaquePointer? {
+        if nook.usesLayerShell, config.output == .focused, let window = gtk_widget_get_window(nook.widget),
+           let actual = gdk_display_get_monitor_at_window(gdk_display_get_default(), window) {
+            return actual
+        }
+        return MonitorInfo.monitor(for: config.output).monitor
+    }
+
     /// Places the window on the configured output (the primary one while that is absent) as
     /// the config says, and declares the display again (`DisplayChanged`) when its size,
     /// scale, rate or notch changed.
     private func relocate() {
-        let (target, _) = MonitorInfo.monitor(for: config.output)
+        let target = targetMonitor()
         let fresh = MonitorInfo(target, notch: (notchOverride ?? config.notch).size)
         let changed = !fresh.declaresSame(as: monitor)
         gdkMonitor = target
