@@ -13,12 +13,17 @@ actor BrokerLink {
     private var display: MonitorInfo
     private let onPlan: @Sendable (DBusValue, String) -> Void
     private var subscriptions = 0
+    /// What the broker's `ReduceMotion` should be (from the config or the desktop); set
+    /// before every `Subscribe`, so a new nookd gets it too, and whenever it changes.
+    private var reduceMotion: Bool?
 
     /// - Parameter onPlan: each plan (`a{sv}`) and where it came from (`subscribe`, `signal`,
     ///   `display_changed`); called on the bus thread.
-    init(connection: BusConnection, display: MonitorInfo, onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
+    init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?,
+         onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
         self.connection = connection
         self.display = display
+        self.reduceMotion = reduceMotion
         self.onPlan = onPlan
     }
 
@@ -44,6 +49,8 @@ actor BrokerLink {
 
     /// `Render.Subscribe` with the current display; a broker not there yet is waited for.
     private func subscribe() async {
+        // Before Subscribe, so its fresh-window plan already honours it.
+        await sendReduceMotion()
         do {
             let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
                                                   member: "Subscribe", arguments: [.vardict(display.subscription)])
@@ -56,6 +63,24 @@ actor BrokerLink {
             onPlan(reply[1], "subscribe")
         } catch {
             Log.info("Subscribe failed (\(error)); waiting for nookd on the bus")
+        }
+    }
+
+    /// Sets the broker's `ReduceMotion` now and after every later subscription.
+    func setReduceMotion(_ on: Bool) async {
+        reduceMotion = on
+        await sendReduceMotion()
+    }
+
+    /// `Properties.Set(Control, ReduceMotion, on)`; a broker not there yet gets it on Subscribe.
+    private func sendReduceMotion() async {
+        guard let on = reduceMotion else { return }
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
+                                          member: "Set", arguments: [.string(Self.control), .string("ReduceMotion"), .variant(.bool(on))])
+            Log.info("reduce motion set to \(on)")
+        } catch {
+            Log.info("cannot set ReduceMotion to \(on) (\(error)); trying again when nookd subscribes us")
         }
     }
 

@@ -7,11 +7,13 @@ import NookRenderModel
 final class ImageCache {
     /// Device pixels per point, so icons load sharp on HiDPI monitors.
     var scale: Double = 1
+    /// The colour of symbolic icons without a tint (the config's `colors.text`).
+    var symbolColor = RGBA.white
     private var pixbufs: [String: OpaquePointer?] = [:]
     private var reported: Set<String> = []
 
     /// Draws `source` fitted into `rect` (aspect kept, centred). A `-symbolic` icon without a
-    /// tint is drawn white, the nook being black. An image that cannot be loaded is drawn as
+    /// tint is drawn in `symbolColor` (white on the black nook by default). An image that cannot be loaded is drawn as
     /// an outline and logged once.
     func draw(_ source: String, tint: RGBA?, in rect: Rect, on cr: OpaquePointer) {
         let pixels = max(1, Int((max(rect.width, rect.height) * scale).rounded(.up)))
@@ -29,7 +31,7 @@ final class ImageCache {
         cairo_translate(cr, rect.midX - width * factor / 2, rect.midY - height * factor / 2)
         cairo_scale(cr, factor, factor)
         let symbolic = Self.iconName(source).hasSuffix("-symbolic")
-        if let color = tint ?? (symbolic ? .white : nil) {
+        if let color = tint ?? (symbolic ? symbolColor : nil) {
             cairo_push_group(cr)
             gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
             cairo_paint(cr)

@@ -1,9 +1,11 @@
 import CGtk
 import NookCore
+import NookRenderModel
 
 /// The surface the nook is drawn on: a layer-shell surface anchored top-centre on Wayland
-/// compositors that support it, else a borderless, always-on-top dock window at the top of
-/// the monitor (X11, Xvfb). Either way it spans the monitor's width and the top part of its
+/// compositors that support it, else a borderless dock window at the top of the monitor
+/// (X11, Xvfb). Where it goes (layer, output, margin, exclusive zone) comes from
+/// `RendererConfig`; `place` applies it again whenever the config or the outputs change. Either way it spans the monitor's width and the top part of its
 /// height, enough for the largest nook; outside the chrome it is transparent when a
 /// compositor can blend it, else painted `neutralBackground`, and it takes pointer input
 /// only over the chrome.
@@ -20,7 +22,7 @@ struct NookWindow {
 
     var window: UnsafeMutablePointer<GtkWindow> { gtkCast(widget, to: GtkWindow.self) }
 
-    static func make(on monitor: MonitorInfo) -> NookWindow {
+    static func make(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig) -> NookWindow {
         let widget = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         let window = gtkCast(widget, to: GtkWindow.self)
         gtk_window_set_title(window, "Nook")
@@ -40,21 +42,16 @@ struct NookWindow {
         if layerShell {
             gtk_layer_init_for_window(window)
             gtk_layer_set_namespace(window, "nook")
-            // On the monitor whose size was declared to the broker, not wherever the compositor likes.
-            if let monitor = MonitorInfo.primaryMonitor { gtk_layer_set_monitor(window, monitor) }
-            gtk_layer_set_layer(window, GTK_LAYER_SHELL_LAYER_OVERLAY)
             gtk_layer_set_anchor(window, GTK_LAYER_SHELL_EDGE_TOP, 1)
-            gtk_layer_set_exclusive_zone(window, -1)  // Drawn over panels, pushing nothing aside.
             gtk_layer_set_keyboard_mode(window, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
         } else {
             gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DOCK)
-            gtk_window_set_keep_above(window, 1)
             gtk_window_stick(window)
         }
         gtk_widget_add_events(widget, Int32(bitPattern: GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue
             | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited)
-        nook.place(on: monitor)
+        nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config)
         return nook
     }
 
@@ -63,13 +60,34 @@ struct NookWindow {
         Size(width: monitor.geometry.width, height: (monitor.geometry.height * heightShare).rounded(.up))
     }
 
-    /// Spans the top of `monitor`. The window's top-left is the display's, so display points
-    /// are window points.
-    func place(on monitor: MonitorInfo) {
+    /// Spans the top of `monitor`, as `config` says. The window's top-left is the display's
+    /// top-left (shifted down by the margin and, below panels, by them), so display points are
+    /// window points.
+    ///
+    /// Layer shell takes layer, output, exclusive zone and top margin as they are (a new
+    /// output remaps the surface). On X11 there is no layer: `overlay` adds keep-above to the
+    /// dock window, `top` leaves the window manager's dock layer (which a focused fullscreen
+    /// window covers); exclusive zone 0 starts the window where panels' struts end (the
+    /// monitor's workarea), -1 and reservations start it at the monitor's top (X11 gets no
+    /// strut from us); the margin moves it down.
+    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig) {
         let size = Self.size(on: monitor)
         gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
         gtk_window_resize(window, Int32(size.width), Int32(size.height))
-        if !usesLayerShell { gtk_window_move(window, Int32(monitor.geometry.x), Int32(monitor.geometry.y)) }
+        if usesLayerShell {
+            // A new layer or monitor remaps the surface: set them only when they change.
+            let layer = config.layer == .overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP
+            if gtk_layer_get_layer(window) != layer { gtk_layer_set_layer(window, layer) }
+            // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
+            let monitor = config.output == .focused ? nil : gdkMonitor
+            if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }
+            gtk_layer_set_exclusive_zone(window, Int32(config.exclusiveZone))
+            gtk_layer_set_margin(window, GTK_LAYER_SHELL_EDGE_TOP, Int32(config.marginTop))
+        } else {
+            gtk_window_set_keep_above(window, config.layer == .overlay ? 1 : 0)
+            let top = config.exclusiveZone == 0 ? max(monitor.geometry.y, monitor.workarea.y) : monitor.geometry.y
+            gtk_window_move(window, Int32(monitor.geometry.x), Int32(top) + Int32(config.marginTop))
+        }
     }
 
     /// Pointer input only over `rect` (the chrome), so clicks elsewhere reach the desktop.

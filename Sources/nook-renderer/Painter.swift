@@ -13,6 +13,8 @@ struct Painter {
     var unixTime: Double
     var images: ImageCache
     var text: TextPainter
+    /// The chrome's fill (the config's `colors.chrome`), for the chrome and the capsules.
+    var chromeColor = RGBA.black
 
     func paint(_ list: DisplayList, on cr: OpaquePointer) {
         cairo_save(cr)
@@ -21,7 +23,7 @@ struct Painter {
         // gives: the fading larger shape first, the opaque smaller one over it.
         for shape in list.chromeLayers where shape.opacity > 0.001 {
             Self.chromePath(shape, on: cr)
-            cairo_set_source_rgba(cr, 0, 0, 0, min(shape.opacity, 1))
+            cairo_set_source_rgba(cr, chromeColor.red, chromeColor.green, chromeColor.blue, chromeColor.alpha * min(shape.opacity, 1))
             cairo_fill(cr)
         }
         for item in list.items where item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 {
@@ -67,7 +69,9 @@ struct Painter {
             text.draw(string, style: style, in: rect, layoutSize: item.layoutSize, on: cr)
         case .image(let source, let tint):
             images.draw(source, tint: tint, in: rect, on: cr)
-        case .shape(let kind, let fill, let cornerRadius):
+        case .shape(let kind, var fill, let cornerRadius):
+            // Capsules beside the pill are chrome too.
+            if item.path.hasPrefix("capsule:"), fill == .black { fill = chromeColor }
             Shapes.path(kind, in: rect, cornerRadius: cornerRadius, on: cr)
             cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
             cairo_fill(cr)

@@ -9,11 +9,41 @@ import NookRenderModel
 final class Renderer {
     private var presenter = PlanPresenter()
     private var monitor: MonitorInfo
+    /// The GDK monitor the window is on.
+    private var gdkMonitor: OpaquePointer?
     private let nook: NookWindow
     private let images = ImageCache()
-    private let text = TextPainter()
-    /// Set once the bus is connected; pointer and display events before then are dropped.
-    var link: BrokerLink?
+    private var text = TextPainter()
+    /// `renderer.json` as last accepted (the defaults without one).
+    private var config: RendererConfig
+    /// `--notch`, which wins over the file's `notch`.
+    private let notchOverride: RendererConfig.Notch?
+    private var desktopAnimations: DesktopAnimations?
+    private var configWatcher: ConfigWatcher?
+    /// The `ReduceMotion` value last handed to the broker link.
+    private var reduceMotion: Bool
+    /// `output` names already reported as not connected.
+    private var reportedMissingOutputs: Set<String> = []
+    /// What the broker link was created with (`main` reads both before the bus connects).
+    private var declaredAtStart: (monitor: MonitorInfo, reduceMotion: Bool)?
+    /// Set once the bus is connected; pointer and display events before then are dropped,
+    /// except that what changed since the link was made (a config reload, an output) is sent now.
+    var link: BrokerLink? {
+        didSet {
+            guard let link, let start = declaredAtStart else { return }
+            declaredAtStart = nil
+            let (monitor, reduceMotion) = (monitor, reduceMotion)
+            if !monitor.declaresSame(as: start.monitor) { Task { await link.displayChanged(monitor) } }
+            if reduceMotion != start.reduceMotion { Task { await link.setReduceMotion(reduceMotion) } }
+        }
+    }
+
+    /// The display and Reduce Motion for the broker link; sent again if they change before
+    /// `link` is set.
+    func declarationForLink() -> (monitor: MonitorInfo, reduceMotion: Bool) {
+        declaredAtStart = (monitor, reduceMotion)
+        return (monitor, reduceMotion)
+    }
 
     private var pointer = PointerState()
     /// True after `enter` was sent and until `exit` is.
@@ -26,11 +56,17 @@ final class Renderer {
     /// Frames painted since the last plan, and how long painting them took (for `settled`).
     private var paintStats = (frames: 0, total: 0.0, longest: 0.0)
 
-    init(monitor: MonitorInfo, slowMotion: Double) {
-        self.monitor = monitor
+    init(config: RendererConfig, notchOverride: RendererConfig.Notch?, slowMotion: Double) {
+        self.config = config
+        self.notchOverride = notchOverride
+        reduceMotion = config.reduceMotion.value(desktopAnimations: DesktopAnimations.enabled)
         presenter.timeScale = slowMotion
-        nook = NookWindow.make(on: monitor)
+        let (gdkMonitor, _) = MonitorInfo.monitor(for: config.output)
+        self.gdkMonitor = gdkMonitor
+        monitor = MonitorInfo(gdkMonitor, notch: (notchOverride ?? config.notch).size)
+        nook = NookWindow.make(on: monitor, gdkMonitor: gdkMonitor, config: config)
         images.scale = monitor.scale
+        applyLook()
         connectSignals()
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: nil)
@@ -39,7 +75,65 @@ final class Renderer {
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
         // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         let box = MainThreadBox(self)
-        MainLoop.onEachWallSecond { gtk_widget_queue_draw(box.value.nook.widget) }
+        MainLoop.onEachWallSecond {
+            gtk_widget_queue_draw(box.value.nook.widget)
+            box.value.followCompositorsOutput()
+        }
+        reportMissingOutput()
+        desktopAnimations = DesktopAnimations { [unowned self] enabled in
+            Log.info("the desktop turned animations \(enabled ? "on" : "off")")
+            self.updateReduceMotion()
+        }
+        configWatcher = ConfigWatcher(paths: ConfigFile.candidates) { [unowned self] in self.reloadConfig() }
+    }
+
+    // MARK: Configuration
+
+    /// The file changed (or appeared, or went): a good one applies, a bad one is logged
+    /// naming its keys and the config in force stays.
+    private func reloadConfig() {
+        switch ConfigFile.read() {
+        case .refused(let error, let path):
+            for problem in error.problems { Log.info("renderer config \(path) refused: \(problem)") }
+            Log.info("keeping the renderer config in force")
+        case .absent:
+            apply(.defaults)
+            Log.info("no renderer.json any more; the defaults apply")
+        case .loaded(let fresh, let path):
+            apply(fresh)
+            Log.info("renderer config \(path) applied")
+        }
+    }
+
+    private func apply(_ fresh: RendererConfig) {
+        config = fresh
+        applyLook()
+        relocate()
+        reportMissingOutput()
+        updateReduceMotion()
+    }
+
+    /// Colours and font: the next frame paints with them.
+    private func applyLook() {
+        presenter.defaultForeground = config.textColor
+        images.symbolColor = config.textColor
+        text.family = config.font
+        gtk_widget_queue_draw(nook.widget)
+    }
+
+    private func reportMissingOutput() {
+        guard case .named(let name) = config.output, !MonitorInfo.monitor(for: config.output).found,
+              reportedMissingOutputs.insert(name).inserted else { return }
+        Log.info("output '\(name)' is not connected (monitors: \(MonitorInfo.knownNames.joined(separator: ", "))); "
+                 + "using the primary one until it is")
+    }
+
+    /// Reduce Motion as the config (or, with `auto`, the desktop) wants it, sent when it changes.
+    private func updateReduceMotion() {
+        let wanted = config.reduceMotion.value(desktopAnimations: DesktopAnimations.enabled)
+        guard wanted != reduceMotion else { return }
+        reduceMotion = wanted
+        if let link { Task { await link.setReduceMotion(wanted) } }
     }
 
     // MARK: Plans
@@ -110,7 +204,7 @@ final class Renderer {
         }
         cairo_paint(cr)
         cairo_restore(cr)
-        Painter(origin: .zero, unixTime: unixTime, images: images, text: text).paint(list, on: cr)
+        Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
         // While the chrome dissolves into hidden only the fading shape is left to take input.
         let chrome = (list.chrome ?? list.fadingChrome)?.rect
         if chrome != lastChrome {
@@ -188,14 +282,42 @@ final class Renderer {
 
     // MARK: Monitor changes
 
+    /// Outputs came or went, or one changed size: find the configured output again.
     fileprivate func screenChanged() {
-        let fresh = MonitorInfo.current(notch: monitor.notch)
-        // A new model name alone (X drops it while an output is reconfigured) is no new display.
-        guard fresh.geometry != monitor.geometry || fresh.scale != monitor.scale || fresh.refreshRate != monitor.refreshRate else { return }
+        relocate()
+        reportMissingOutput()
+    }
+
+    /// `output: focused` on layer shell leaves the output to the compositor, which GDK only
+    /// reports once the surface is on it: follow it when it differs (checked each second, so
+    /// the nook also follows the compositor moving the surface).
+    fileprivate func followCompositorsOutput() {
+        guard nook.usesLayerShell, config.output == .focused, targetMonitor() != gdkMonitor else { return }
+        relocate()
+        Log.info("the compositor put the nook on \(monitor.name) (\(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)))")
+    }
+
+    /// The configured output's monitor; for `focused` on layer shell, the one the surface is on.
+    private func targetMonitor() -> OpaquePointer? {
+        if nook.usesLayerShell, config.output == .focused, let window = gtk_widget_get_window(nook.widget),
+           let actual = gdk_display_get_monitor_at_window(gdk_display_get_default(), window) {
+            return actual
+        }
+        return MonitorInfo.monitor(for: config.output).monitor
+    }
+
+    /// Places the window on the configured output (the primary one while that is absent) as
+    /// the config says, and declares the display again (`DisplayChanged`) when its size,
+    /// scale, rate or notch changed.
+    private func relocate() {
+        let target = targetMonitor()
+        let fresh = MonitorInfo(target, notch: (notchOverride ?? config.notch).size)
+        let changed = !fresh.declaresSame(as: monitor)
+        gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
-        nook.place(on: fresh)
-        if let link { Task { await link.displayChanged(fresh) } }
+        nook.place(on: fresh, gdkMonitor: target, config: config)
+        if changed, let link { Task { await link.displayChanged(fresh) } }
     }
 
     // MARK: Signals
@@ -250,5 +372,13 @@ final class Renderer {
         }
         connectSignal(screen, "size-changed", onScreen, me)
         connectSignal(screen, "monitors-changed", onScreen, me)
+        // An output plugged in or out: the configured one may have come back or gone.
+        typealias MonitorHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+        let onMonitor: MonitorHandler = { _, _, data in
+            Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().screenChanged()
+        }
+        let display = UnsafeMutableRawPointer(gdk_display_get_default()!)
+        connectSignal(display, "monitor-added", onMonitor, me)
+        connectSignal(display, "monitor-removed", onMonitor, me)
     }
 }

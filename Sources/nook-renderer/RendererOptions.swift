@@ -1,11 +1,12 @@
 import NookCore
+import NookRenderModel
 
-/// The command line: `nook-renderer [--address A] [--notch WxH] [--slow-motion F] [--verbose]`.
+/// The command line: `nook-renderer [--address A] [--notch auto|WxH] [--slow-motion F] [--verbose]`.
 struct RendererOptions: Sendable {
     /// A D-Bus address; nil for the session bus.
     var address: String?
-    /// The notch declared to the broker (the screen has none on Linux desktops).
-    var notch = Size(width: 200, height: 32)
+    /// `--notch`: overrides `renderer.json`'s `notch` (nil: the file's, whose default is `auto`).
+    var notch: RendererConfig.Notch?
     /// Curves take this many times longer (demos, screenshot tests).
     var slowMotion = 1.0
     var verbose = false
@@ -15,10 +16,10 @@ struct RendererOptions: Sendable {
     var printVersion = false
 
     static let usage = """
-        usage: nook-renderer [--address ADDRESS] [--notch WxH] [--slow-motion FACTOR] [--verbose]
+        usage: nook-renderer [--address ADDRESS] [--notch auto|WxH] [--slow-motion FACTOR] [--verbose]
                nook-renderer --measure-text | --help | --version
           --address ADDRESS      D-Bus address of the bus nookd is on (default: the session bus)
-          --notch WxH            notch size in points when the screen has none (default 200x32)
+          --notch auto|WxH       notch in points declared to nookd; overrides renderer.json (default auto: none)
           --slow-motion FACTOR   play every curve FACTOR times slower (default 1)
           --verbose              log each plan and each frame's shared-element rects to stderr
           --measure-text         compare the broker's text metrics with Pango's and exit
@@ -42,11 +43,10 @@ struct RendererOptions: Sendable {
             case "--address": address = try value(argument)
             case "--notch":
                 let text = try value(argument)
-                let parts = text.split(separator: "x").compactMap { Double($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
-                    throw UsageError(description: "--notch: expected WxH in points (e.g. 200x32), got '\(text)'")
+                guard let parsed = RendererConfig.Notch(text: text) else {
+                    throw UsageError(description: "--notch: expected auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '\(text)'")
                 }
-                notch = Size(width: parts[0], height: parts[1])
+                notch = parsed
             case "--slow-motion":
                 let text = try value(argument)
                 guard let factor = Double(text), factor > 0, factor.isFinite else {

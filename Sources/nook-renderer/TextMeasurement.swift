@@ -56,12 +56,12 @@ enum TextMeasurement {
         let painter = TextPainter()
         let fontMap = pango_cairo_font_map_get_default()
         let probe = pango_cairo_create_layout(cr)!
-        let description = pango_font_description_from_string(TextPainter.family)
+        let description = pango_font_description_from_string(TextPainter.defaultFamily)
         let font = pango_font_map_load_font(fontMap, pango_layout_get_context(probe), description)
         let resolved = font.map { pango_font_describe($0) }.flatMap { $0 }.map { String(cString: pango_font_description_get_family($0)) } ?? "?"
         pango_font_description_free(description)
         g_object_unref(UnsafeMutableRawPointer(probe))
-        print("Font: '\(TextPainter.family)' resolves to \(resolved); Pango \(String(cString: pango_version_string()))")
+        print("Font: '\(TextPainter.defaultFamily)' resolves to \(resolved); Pango \(String(cString: pango_version_string()))")
         print("")
         print("| string | where | size, weight | broker w x h | Pango w x h | width diff | height diff |")
         print("|---|---|---|---|---|---|---|")

@@ -2,17 +2,19 @@ import CGtk
 import NookCore
 import NookRenderModel
 
-/// Text with Pango: the family the desktop's fontconfig maps `Sans` to, at the plan's size
-/// in points (one point = one application pixel), weight, colour and tabular digits.
+/// Text with Pango: the config's family (`Sans` by default, whatever the desktop's
+/// fontconfig maps it to), at the plan's size in points (one point = one application pixel),
+/// weight, colour and tabular digits.
 struct TextPainter {
-    static let family = "Sans"
+    static let defaultFamily = "Sans"
+    var family = TextPainter.defaultFamily
 
     /// Draws `string` in `rect`. When `layoutSize` is set (a `scale` shared element), the
     /// text is laid out in that size and the result scaled into `rect`.
     func draw(_ string: String, style: TextStyle, in rect: Rect, layoutSize: Size?, on cr: OpaquePointer) {
         let box = layoutSize ?? rect.size
         guard box.width > 0, box.height > 0 else { return }
-        let layout = Self.layout(string, style: style, on: cr)
+        let layout = Self.layout(string, style: style, family: family, on: cr)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var natural = (width: Int32(0), height: Int32(0))
         pango_layout_get_pixel_size(layout, &natural.width, &natural.height)
@@ -53,14 +55,14 @@ struct TextPainter {
 
     /// Pango's size for one unwrapped line, in points.
     func measure(_ string: String, style: TextStyle, on cr: OpaquePointer) -> Size {
-        let layout = Self.layout(string, style: style, on: cr)
+        let layout = Self.layout(string, style: style, family: family, on: cr)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var width: Int32 = 0, height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
         return Size(width: Double(width), height: Double(height))
     }
 
-    private static func layout(_ string: String, style: TextStyle, on cr: OpaquePointer) -> OpaquePointer {
+    private static func layout(_ string: String, style: TextStyle, family: String, on cr: OpaquePointer) -> OpaquePointer {
         let layout = pango_cairo_create_layout(cr)!
         pango_layout_set_text(layout, string, -1)
         let font = pango_font_description_new()

@@ -3,6 +3,7 @@
 import CGtk
 import Glibc
 import NookBus
+import NookRenderModel
 import NookVersion
 
 let options: RendererOptions
@@ -54,8 +55,23 @@ if let display = gdk_display_get_default(),
     Log.info("cannot start again on XWayland (errno \(errno)); placing an ordinary window")
 }
 
-let monitor = MonitorInfo.current(notch: options.notch)
-let renderer = MainThreadBox(Renderer(monitor: monitor, slowMotion: options.slowMotion))
+// renderer.json (docs/renderer.md, "Configuration"): a refused file is logged naming its
+// keys, and the defaults apply until a good one is written.
+let config: RendererConfig
+switch ConfigFile.read() {
+case .absent:
+    Log.info("no renderer.json (looked in \(ConfigFile.candidates.joined(separator: ", "))); the defaults apply")
+    config = .defaults
+case .loaded(let loaded, let path):
+    Log.info("renderer config \(path) applied")
+    config = loaded
+case .refused(let error, let path):
+    for problem in error.problems { Log.info("renderer config \(path) refused: \(problem)") }
+    Log.info("the defaults apply until renderer.json is fixed")
+    config = .defaults
+}
+let renderer = MainThreadBox(Renderer(config: config, notchOverride: options.notch, slowMotion: options.slowMotion))
+let (monitor, reduceMotion) = renderer.value.declarationForLink()
 
 // The bus runs on NookBus's own thread; plans reach GTK only through the main loop.
 Task.detached {
@@ -66,7 +82,7 @@ Task.detached {
         Log.info("cannot connect to the bus: \(error)")
         exit(1)
     }
-    let link = BrokerLink(connection: connection, display: monitor) { plan, source in
+    let link = BrokerLink(connection: connection, display: monitor, reduceMotion: reduceMotion) { plan, source in
         MainLoop.post { renderer.value.receive(plan, source: source) }
     }
     MainLoop.post { renderer.value.link = link }

@@ -19,17 +19,33 @@ final class RendererNook: @unchecked Sendable {
     /// lands mid-transition on a busy machine.
     static let screenshotSlowMotion = 20.0
 
-    static func start(slowMotion: Double) async throws -> RendererNook {
+    /// - Parameters:
+    ///   - rendererConfig: written to the renderer's `$XDG_CONFIG_HOME/nook/renderer.json`
+    ///     before it starts (nil: no file, the defaults).
+    ///   - rendererArguments: added to the renderer's command line.
+    ///   - gtkSettings: written to the renderer's `$XDG_CONFIG_HOME/gtk-3.0/settings.ini`.
+    static func start(slowMotion: Double, rendererConfig: String? = nil, rendererArguments: [String] = [],
+                      gtkSettings: String? = nil) async throws -> RendererNook {
         let xvfb = try await XvfbServer.start()
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
+        if let rendererConfig { try rendererConfig.write(to: configFile(in: scratch), atomically: true, encoding: .utf8) }
+        if let gtkSettings {
+            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/gtk-3.0"), withIntermediateDirectories: true)
+            try gtkSettings.write(to: scratch.appendingPathComponent("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
+        }
         let nookd = try startNookd(bus: bus, scratch: scratch)
         let music = try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
         let renderer = try PackageProcess(
-            "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)],
-            logDirectory: scratch, environment: ["DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11"])
+            "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)] + rendererArguments,
+            logDirectory: scratch, environment: [
+                "DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11",
+                // The test's own renderer.json (or none), never the machine's.
+                "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
+                "XDG_CONFIG_DIRS": scratch.appendingPathComponent("system-config").path,
+            ])
         let nook = RendererNook(xvfb: xvfb, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
         let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
             guard let state = try? await nook.state() else { return false }
@@ -67,8 +83,10 @@ final class RendererNook: @unchecked Sendable {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    static func with<T>(slowMotion: Double = screenshotSlowMotion, _ body: (RendererNook) async throws -> T) async throws -> T {
-        let nook = try await start(slowMotion: slowMotion)
+    static func with<T>(slowMotion: Double = screenshotSlowMotion, rendererConfig: String? = nil, rendererArguments: [String] = [],
+                        gtkSettings: String? = nil, _ body: (RendererNook) async throws -> T) async throws -> T {
+        let nook = try await start(slowMotion: slowMotion, rendererConfig: rendererConfig, rendererArguments: rendererArguments,
+                                   gtkSettings: gtkSettings)
         do {
             let result = try await body(nook)
             await nook.stop()
@@ -78,6 +96,10 @@ final class RendererNook: @unchecked Sendable {
             throw error
         }
     }
+
+    /// Where the renderer reads `renderer.json`.
+    static func configFile(in scratch: URL) -> URL { scratch.appendingPathComponent("config/nook/renderer.json") }
+    var rendererConfigFile: URL { Self.configFile(in: scratch) }
 
     /// Ends nookd by its pid and starts a new one on the same bus and state.
     func restartNookd() async throws {

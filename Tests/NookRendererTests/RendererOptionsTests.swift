@@ -6,8 +6,8 @@ import Testing
 /// it opens a display or a bus.
 struct RendererOptionsTests {
     @Test(arguments: [
-        (["--notch", "200"], "--notch: expected WxH in points (e.g. 200x32), got '200'"),
-        (["--notch", "0x32"], "--notch: expected WxH in points (e.g. 200x32), got '0x32'"),
+        (["--notch", "200"], "--notch: expected auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '200'"),
+        (["--notch", "-1x32"], "--notch: expected auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '-1x32'"),
         (["--slow-motion", "-1"], "--slow-motion: expected a positive number, got '-1'"),
         (["--slow-motion"], "--slow-motion needs a value"),
         (["--adress", "unix:path=/x"], "unknown option '--adress'"),

@@ -4,7 +4,10 @@ import NookCore
 /// shapes, progress against the clock, custom views. Stacks, spacers and unknown kinds draw
 /// nothing themselves (nil).
 enum NodeContent {
-    static func content(of node: RenderNode, style: ClassStyle, unixTime: Double, customViews: Set<String>) -> DrawContent? {
+    /// - Parameter foreground: the colour of text, symbols, shapes and progress that neither
+    ///   their `color` nor a class sets (white by default; the renderer's config may change it).
+    static func content(of node: RenderNode, style: ClassStyle, unixTime: Double, customViews: Set<String>,
+                        foreground: RGBA = .white) -> DrawContent? {
         let props = node.props
         switch node.kind {
         case "text":
@@ -13,18 +16,18 @@ enum NodeContent {
             if let timerEnd { text = Countdown.text(end: timerEnd, unixTime: unixTime) }
             let textStyle = TextStyle(
                 size: number(props["font_size"]) ?? 13, weight: weight(string(props["font_weight"])),
-                color: color(props) ?? style.foreground ?? .white,
+                color: color(props) ?? style.foreground ?? foreground,
                 monospacedDigits: bool(props["monospaced_digits"]) ?? (timerEnd != nil),
                 alignment: style.alignment ?? .leading)
             return .text(text, textStyle)
         case "image":
             // Symbols draw in the foreground colour (white on the black chrome); pictures as they are.
-            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: color(props) ?? style.foreground ?? .white) }
+            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: color(props) ?? style.foreground ?? foreground) }
             guard let uri = string(props["uri"]) else { return nil }
             return .image(source: uri, tint: color(props) ?? style.foreground)
         case "shape":
             let kind = string(props["shape"]).flatMap(ShapeKind.init(rawValue:)) ?? .rect
-            let fill = color(props) ?? style.foreground ?? .white
+            let fill = color(props) ?? style.foreground ?? foreground
             let radius: Double
             switch kind {
             case .rect: radius = 0
@@ -34,7 +37,7 @@ enum NodeContent {
             return .shape(kind, fill: fill, cornerRadius: radius)
         case "progress":
             let progressStyle = string(props["style"]).flatMap(ProgressStyle.init(rawValue:)) ?? .linear
-            return .progress(fraction: fraction(props, unixTime: unixTime), style: progressStyle, tint: style.foreground ?? .white)
+            return .progress(fraction: fraction(props, unixTime: unixTime), style: progressStyle, tint: style.foreground ?? foreground)
         case "view":
             guard let name = string(props["name"]), customViews.contains(name) else { return nil }
             var properties: [String: String] = [:]

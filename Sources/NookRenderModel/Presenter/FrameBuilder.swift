@@ -19,6 +19,8 @@ struct FrameBuilder {
     let unixTime: Double
     let pointer: PointerState
     let customViews: Set<String>
+    /// Text and symbol colour when neither a node nor a class sets one.
+    var defaultForeground = RGBA.white
     var items: [DrawItem] = []
     /// `style` layout entries in flight, by path: the node before and how far the change is.
     var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
@@ -200,7 +202,8 @@ struct FrameBuilder {
                     content: .shape(.roundedRect, fill: background, cornerRadius: max(0, radius)),
                     rect: placed, opacity: opacity, clip: clip))
             }
-            if var content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews) {
+            if var content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews,
+                                                     foreground: defaultForeground) {
                 if let change, case .shape(let kind, let fill, let radius) = content,
                    let before = NodeContent.string(change.old.props["color"]).flatMap(RGBA.init(hex:)) {
                     content = .shape(kind, fill: RGBA.mix(before, fill, change.fraction) ?? fill, cornerRadius: radius)

@@ -82,6 +82,9 @@ public struct PlanPresenter: Sendable {
     public var timeScale: Double = 1
     /// Custom view names the toolkit draws itself.
     public var customViews: Set<String> = ["CoverArt", "EqualizerBars"]
+    /// The colour of text, symbols, shapes and progress whose node and classes set none
+    /// (the renderer config's `colors.text`); a node's `color` and `text-*` classes still win.
+    public var defaultForeground = RGBA.white
 
     var playback: Playback?
     /// The scene before the current plan's: where disappearing slots, removed nodes, element
@@ -144,6 +147,7 @@ public struct PlanPresenter: Sendable {
         var builder = FrameBuilder(
             playback: playback, previous: previousScene, time: planTime(time, of: playback), unixTime: unixTime,
             pointer: pointer, customViews: customViews)
+        builder.defaultForeground = defaultForeground
         return builder.build()
     }
 
