@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
         .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
-        .testTarget(name: "NookCoreTests", dependencies: ["NookCore"], exclude: ["Goldens"]),
+        .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),

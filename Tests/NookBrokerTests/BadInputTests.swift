@@ -7,17 +7,6 @@ import NookTestSupport
 /// Random, mostly wrong input from a seeded generator: nookd answers every call with a reply
 /// or a contract error and keeps serving, and the other module's state stays as it was.
 @Suite struct BadInputTests {
-    /// SplitMix64: small, seedable, so a failure replays with the seed it prints.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let keys = [
         "accessibility_label", "compact_leading", "compact_trailing", "minimal", "peek", "expanded", "relevance",
@@ -26,7 +15,7 @@ import NookTestSupport
     ]
     static let kinds = ["vstack", "hstack", "text", "image", "shape", "progress", "spacer", "view", "blob", ""]
 
-    static func value(_ rng: inout Generator, depth: Int) -> DBusValue {
+    static func value(_ rng: inout SeededGenerator, depth: Int) -> DBusValue {
         let choice = depth > 3 ? Int.random(in: 0..<7, using: &rng) : Int.random(in: 0..<11, using: &rng)
         switch choice {
         case 0: return .string(["", "x", "co ver", "#fff", "default", "immediate", String(repeating: "é", count: 3000)].randomElement(using: &rng)!)
@@ -43,7 +32,7 @@ import NookTestSupport
         }
     }
 
-    static func dict(_ rng: inout Generator, depth: Int) -> DBusValue {
+    static func dict(_ rng: inout SeededGenerator, depth: Int) -> DBusValue {
         var entries: [DBusValue.DictEntry] = []
         for _ in 0..<Int.random(in: 0...5, using: &rng) {
             entries.append(.init(.string(keys.randomElement(using: &rng)!), .variant(value(&rng, depth: depth))))
@@ -51,14 +40,14 @@ import NookTestSupport
         return .dictionary(key: "s", value: "v", entries)
     }
 
-    static func node(_ rng: inout Generator, depth: Int) -> DBusValue {
+    static func node(_ rng: inout SeededGenerator, depth: Int) -> DBusValue {
         let children = depth > 3 ? [] : (0..<Int.random(in: 0...3, using: &rng)).map { _ in DBusValue.variant(node(&rng, depth: depth + 1)) }
         return .structure([.string(kinds.randomElement(using: &rng)!), dict(&rng, depth: depth), .array(element: "v", children)])
     }
 
     @Test func randomCallsNeverHurtTheBrokerOrOtherModules() async throws {
         let seed = UInt64.random(in: 0 ... .max)
-        var rng = Generator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in

@@ -1,4 +1,5 @@
 import NookBroker
+import NookTestSupport
 import Testing
 
 /// `FrameScheduler` against random interleavings of updates, frame ticks, plans being built,
@@ -11,13 +12,13 @@ import Testing
         let seed = UInt64.random(in: 1...UInt64.max)
         var failures: [String] = []
         for run in 0..<Self.interleavings {
-            var random = SplitMix64(seed: seed &+ UInt64(run))
+            var random = SeededGenerator(seed: seed &+ UInt64(run))
             if let failure = Self.interleaving(&random) {
                 failures.append("interleaving \(run): \(failure)")
                 if failures.count >= 5 { break }
             }
         }
-        #expect(failures.isEmpty, "seed \(seed) (replay: SplitMix64(seed: \(seed) &+ run)):\n\(failures.joined(separator: "\n"))")
+        #expect(failures.isEmpty, "seed \(seed) (replay: SeededGenerator(seed: \(seed) &+ run)):\n\(failures.joined(separator: "\n"))")
     }
 
     /// A frame's own start time, computed in floating point, must fall in that frame, or the
@@ -33,7 +34,7 @@ import Testing
     }
 
     /// One random interleaving; returns what went wrong, if anything.
-    static func interleaving(_ random: inout SplitMix64) -> String? {
+    static func interleaving(_ random: inout SeededGenerator) -> String? {
         let rates: [Double] = [1, 24, 30, 59.94, 60, 75, 120, 144, 240, 1000, Double(random.next(upTo: 999) + 1)]
         let window = Int(random.next(upTo: 4)) + 1
         var scheduler = FrameScheduler(window: window, stallTime: Double(random.next(upTo: 3)) / 20)
@@ -166,18 +167,4 @@ enum Step {
 
 func describe(_ trace: [Step]) -> String {
     "last steps: " + trace.suffix(30).map { "\($0)" }.joined(separator: "; ")
-}
-
-/// A small seeded generator (SplitMix64), so a failing interleaving replays from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upTo bound: UInt64) -> UInt64 { next() % bound }
 }

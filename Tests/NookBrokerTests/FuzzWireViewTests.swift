@@ -1,4 +1,5 @@
 import Foundation
+import NookTestSupport
 import Testing
 import NookBus
 import NookCore
@@ -9,7 +10,7 @@ import NookCore
 @Suite struct FuzzWireViewTests {
     @Test func randomWireValuesDecodeOrFailWithAPath() {
         let seed = UInt64.random(in: 0 ... .max)
-        var rng = BadInputTests.Generator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let validator = ViewValidator()
         let contract = Set(NookErrorName.allCases.map(\.rawValue))
         var decoded = 0, valid = 0

@@ -1,4 +1,5 @@
 import Foundation
+import NookTestSupport
 import Testing
 @testable import NookCore
 

@@ -1,3 +1,4 @@
+import NookTestSupport
 import Testing
 @testable import NookCore
 

@@ -1,3 +1,4 @@
+import NookTestSupport
 @testable import NookCore
 
 /// Random but valid view trees for property tests and the benchmark's shape of content.
