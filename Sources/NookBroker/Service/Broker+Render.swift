@@ -85,7 +85,7 @@ extension Broker {
         let planAction = PlanAction(cause: change?.cause ?? PlanCause(rawValue: name) ?? .show, serial: serial + 1, via: change?.via ?? .claim)
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: planAction, settings: settings, now: now, marks: registry.marks)
+            action: planAction, settings: settings, now: now)
         return [WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
     }
 
