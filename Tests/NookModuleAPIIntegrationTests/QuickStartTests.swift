@@ -30,10 +30,10 @@ struct QuickStartTests {
             "/bin/bash", [Self.root.appendingPathComponent("Examples/QuickStart/run.sh").path, "--minutes", "0.02"],
             environment: ProcessInfo.processInfo.environment.merging(["NOOK_BIN": bin.path]) { $1 })
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        // A renderer's view (nookctl watch): the activity starts in the pill and ends.
-        // (The watcher may subscribe after the start, on a loaded machine: then its first plan
-        // shows the activity already there; the end always comes later.)
-        #expect(result.stdout.contains("activity_ended"), "\(result.stdout)")
+        // A renderer's view (nookctl watch) shows the module in the pill. (Plans are per frame,
+        // and the script ends the watcher as soon as the module exits: the first and last
+        // plans it prints depend on timing, the pill shown during the 1.2 s timer does not.)
+        #expect(result.stdout.split(separator: "\n").contains { $0.contains("-> pill") }, "\(result.stdout)")
         #expect(result.stderr.contains("pomodoro: time is up"), "\(result.stderr)")
     }
 }
