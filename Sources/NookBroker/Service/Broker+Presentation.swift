@@ -89,12 +89,8 @@ extension Broker {
     {
         guard let value = options[key] else { return nil }
         let prefix = context.isEmpty ? "" : context + ": "
-        let number: Double
-        switch value {
-        case .double(let double): number = double
-        case .int(let integer): number = Double(integer)
-        case .uint(let integer): number = Double(integer)
-        default: throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': expected a number ('d'), found type '\(value.typeName)'")
+        guard let number = value.lenientDouble else {
+            throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': expected a number ('d'), found type '\(value.typeName)'")
         }
         if let problem = domain.problem(number) {
             throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': \(problem)")
@@ -163,9 +159,14 @@ extension Broker {
             throw DBusError(nook: .invalidTheme, "SetTokens: \(error)")
         }
         tokenOverrides = merged
+        themeChanged()
+        schedulePersist()
+    }
+
+    /// What the registry takes from the theme in force: the grace period and the named rules.
+    func themeChanged() {
         registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
         registry.namedRules = settings.namedRules
-        schedulePersist()
     }
 
     func setReduceMotion(_ on: Bool) {

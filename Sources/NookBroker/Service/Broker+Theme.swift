@@ -25,8 +25,7 @@ extension Broker {
         }
         baseTheme = fresh
         settings.theme = applied
-        registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
-        registry.namedRules = settings.namedRules
+        themeChanged()
         let what = FileManager.default.fileExists(atPath: file.path) ? file.path : "the built-in theme (no \(file.path))"
         log(.info, "theme reloaded from \(what)")
         return what
