@@ -9,8 +9,8 @@ import Synchronization
 /// receives the `Plan` signal, through dbus-daemon, against a zero-work broker written
 /// directly on sd-bus doing the same hops (reply, then one unicast signal), in alternating
 /// rounds of the same run. Also: sustained updates per second, RSS with 256 modules x 4
-/// activities, the time from exec to `READY=1`, and another module's latency during a flood
-/// with 200 renderers (ManyRenderersBenchmark.swift).
+/// activities, and the time from exec to `READY=1`. (Another module's latency during a flood
+/// with 200 renderers is its own section, ManyRenderersBenchmark.swift.)
 func runBrokerBenchmark() async throws -> [Figure] {
     let nookd = try BenchProcess.nookdPath()
     print("broker: publish-to-renderer latency through dbus-daemon (module UpdateActivity -> renderer Plan)")
@@ -79,7 +79,6 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     figures.append(try await measureRSS(nookd: nookd, bus: bus))
     figures.append(try measureReadiness(nookd: nookd, bus: bus))
-    figures += try await runManyRenderersBenchmark(nookd: nookd, bus: bus)
     return figures
 }
 

@@ -8,7 +8,10 @@ import Synchronization
 /// back while another module's own `UpdateActivity` round trips are timed; once with one
 /// subscribed renderer, once with 200, each on a fresh nookd in the same run. Goals: the other
 /// module's p99 with 200 renderers at most 2x the one-renderer figure, nookd's RSS under 64 MiB.
-func runManyRenderersBenchmark(nookd: String, bus: PrivateBus) async throws -> [Figure] {
+func runManyRenderersBenchmark() async throws -> [Figure] {
+    let nookd = try BenchProcess.nookdPath()
+    let bus = try PrivateBus()
+    defer { bus.stop() }
     print("broker: 2,000 updates with 200 renderers (another module's UpdateActivity round trip meanwhile)")
     let one = try await floodRound(nookd: nookd, bus: bus, renderers: 1)
     let many = try await floodRound(nookd: nookd, bus: bus, renderers: 200)

@@ -32,6 +32,9 @@ public struct FrameScheduler: Hashable, Sendable {
         public internal(set) var unacknowledged: Int
         /// Since when the window has been full (nil: it is not).
         public internal(set) var fullSince: BrokerTime?
+        /// When this subscriber was last served (sent to, or attempted), as a count of the
+        /// scheduler's sends: orders `due` (0: never).
+        public internal(set) var servedTurn: UInt64 = 0
 
         /// A change has not been sent yet.
         public var isWaiting: Bool { wanted > sent }
@@ -45,6 +48,8 @@ public struct FrameScheduler: Hashable, Sendable {
     /// How long a window stays full before the renderer counts as having stopped reading.
     public let stallTime: Double
     public private(set) var subscribers: [String: Subscriber] = [:]
+    /// Sends and attempts so far (see `Subscriber.servedTurn`).
+    private var serves: UInt64 = 0
 
     public init(window: Int, stallTime: Double = 1) {
         precondition(window >= 1, "a window holds at least one plan")
@@ -104,7 +109,12 @@ public struct FrameScheduler: Hashable, Sendable {
 
     /// Something every subscriber shows changed.
     public mutating func changedAll() {
-        for id in subscribers.keys { subscribers[id]!.wanted += 1 }
+        // Through indices: iterating `keys` while writing would copy the dictionary.
+        var index = subscribers.startIndex
+        while index != subscribers.endIndex {
+            subscribers.values[index].wanted += 1
+            subscribers.formIndex(after: &index)
+        }
     }
 
     /// The version a plan built now covers: pass it to `sent(_:covering:at:)`.
@@ -119,9 +129,13 @@ public struct FrameScheduler: Hashable, Sendable {
         return Self.frame(at: now, rate: subscriber.rate) > last
     }
 
-    /// Every subscriber due a plan now, in a stable order.
+    /// Every subscriber due a plan now, the one served longest ago first (never served: by id).
+    /// When a frame's plans take several turns of the bus thread, those served last lead the
+    /// next frame, so nobody waits behind the same renderers frame after frame.
     public func due(at now: BrokerTime) -> [String] {
-        subscribers.keys.filter { isDue($0, at: now) }.sorted()
+        subscribers.filter { isDue($0.key, at: now) }
+            .sorted { ($0.value.servedTurn, $0.key) < ($1.value.servedTurn, $1.key) }
+            .map(\.key)
     }
 
     /// A plan covering `version` went out to `id` at `now`.
@@ -129,6 +143,8 @@ public struct FrameScheduler: Hashable, Sendable {
         guard var subscriber = subscribers[id] else { return }
         subscriber.sent = max(subscriber.sent, min(version, subscriber.wanted))
         subscriber.lastFrame = Self.frame(at: now, rate: subscriber.rate)
+        serves += 1
+        subscriber.servedTurn = serves
         subscriber.unacknowledged += 1
         if subscriber.unacknowledged >= window, subscriber.fullSince == nil { subscriber.fullSince = now }
         subscribers[id] = subscriber
@@ -147,6 +163,8 @@ public struct FrameScheduler: Hashable, Sendable {
     public mutating func failed(_ id: String, at now: BrokerTime) {
         guard var subscriber = subscribers[id] else { return }
         subscriber.lastFrame = Self.frame(at: now, rate: subscriber.rate)
+        serves += 1
+        subscriber.servedTurn = serves
         subscribers[id] = subscriber
     }
 

@@ -9,20 +9,34 @@ extension Broker {
     /// Queues `action` for `connections` (every subscriber by default); their plans go out on
     /// their next frame. Never plans here: a call returns as soon as the registry is updated.
     func queue(_ action: PlanAction, for connections: [String]? = nil) {
-        for connection in connections ?? Array(subscribers.keys) {
-            guard subscribers[connection] != nil else { continue }
-            subscribers[connection]!.queue(action)
-            delivery.scheduler.changed(connection)
+        // Every call passes here once per subscriber, so subscribers are changed in place
+        // through their index: no copy of a subscriber (or of the dictionary) per call.
+        if let connections {
+            for connection in connections {
+                guard let index = subscribers.index(forKey: connection) else { continue }
+                subscribers.values[index].queue(action)
+                delivery.scheduler.changed(connection)
+            }
+        } else {
+            var index = subscribers.startIndex
+            while index != subscribers.endIndex {
+                subscribers.values[index].queue(action)
+                subscribers.formIndex(after: &index)
+            }
+            delivery.scheduler.changedAll()
         }
         // Plans made earlier in this pass no longer show the latest state.
         delivery.shared.removeAll()
         armFrameTimer()
     }
 
-    /// How many renderers one firing of the frame timer serves before the bus thread reads
-    /// calls again: with hundreds of renderers a frame's plans go out over several turns, and
-    /// a call waits for at most this many sends.
-    static let renderersPerTurn = 16
+    /// How much one firing of the frame timer does before the bus thread reads calls again,
+    /// counted in sends of a plan already made (`sendCost`) and plans made (`planCost`, about
+    /// eight times a send): with hundreds of renderers a frame's plans go out over several
+    /// turns, and a call waits behind at most one plan made or eight sends.
+    static let turnBudget = 8
+    static let sendCost = 1
+    static let planCost = 8
 
     /// Sets the frame timer for the earliest time a renderer is due (or clears it).
     func armFrameTimer() {
@@ -56,16 +70,20 @@ extension Broker {
         delivery.timerDue = nil
         let now = self.now
         let due = delivery.scheduler.due(at: now)
-        let turn = due.prefix(Self.renderersPerTurn)
-        if !turn.isEmpty {
+        var served = 0
+        if !due.isEmpty {
             let content = SceneAssembler.content(for: machine.state, registry: registry)
             // Taken out while serving, so serving can change the rest of the delivery state.
             var shared = delivery.shared
             delivery.shared = [:]
-            for connection in turn { deliver(to: connection, content: content, shared: &shared, now: now) }
+            var spent = 0
+            for connection in due where spent < Self.turnBudget {
+                spent += deliver(to: connection, content: content, shared: &shared, now: now)
+                served += 1
+            }
             delivery.shared = shared
         }
-        if due.count > turn.count {
+        if due.count > served {
             armFrameTimer(at: now, now: now)
         } else {
             delivery.shared.removeAll()
@@ -75,22 +93,26 @@ extension Broker {
 
     /// Sends one due renderer its plan: planned and encoded once per distinct inputs in this
     /// pass (`shared`), recorded as sent only once the bus has taken it.
-    private func deliver(to connection: String, content: SceneContent, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) {
-        guard var subscriber = subscribers[connection] else {
+    /// - Returns: what it cost, in `turnBudget` units.
+    @discardableResult
+    private func deliver(to connection: String, content: SceneContent, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) -> Int {
+        // Read in place (a subscriber holds whole scenes; copying one costs more than sending).
+        guard let index = subscribers.index(forKey: connection) else {
             delivery.scheduler.remove(connection)
-            return
+            return 0
         }
         let version = delivery.scheduler.version(of: connection)
-        guard let action = subscriber.nextAction else {
+        guard let action = subscribers.values[index].nextAction else {
             delivery.scheduler.settled(connection, covering: version)
-            return
+            return 0
         }
-        let inputs = subscriber.inputs(for: action)
+        let inputs = subscribers.values[index].inputs(for: action)
         let plan: SharedPlan
+        var cost = Self.sendCost
         if let planned = shared[inputs] {
             plan = planned
         } else {
-            let planned = subscriber.planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now)
+            let planned = subscribers.values[index].planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now)
             let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate))
             let path = self.path
             do {
@@ -101,9 +123,10 @@ extension Broker {
             } catch {
                 log(.warning, "could not encode plan \(planned.plan.serial) for \(connection): \(error)")
                 delivery.scheduler.failed(connection, at: now)
-                return
+                return Self.planCost
             }
             shared[inputs] = plan
+            cost += Self.planCost
         }
         do {
             try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }
@@ -111,12 +134,12 @@ extension Broker {
             // Not sent, so not recorded: the change still waits and goes out on a later frame.
             log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
             delivery.scheduler.failed(connection, at: now)
-            return
+            return cost
         }
-        subscriber.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
-        subscribers[connection] = subscriber
+        subscribers[connection]?.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
         delivery.scheduler.sent(connection, covering: version, at: now)
         ping(connection)
+        return cost
     }
 
     // MARK: Acknowledgements
@@ -196,3 +219,4 @@ extension Broker {
     /// Match rules the broker holds to watch renderers (for tests and logs).
     var rendererMatchCount: Int { delivery.tracking.count }
 }
+
