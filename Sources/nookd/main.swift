@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import NookBroker
 import NookVersion
 
@@ -25,7 +28,8 @@ let usage = """
     """
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("nookd: \(message)\n\(usage)".utf8))
+    var text = "nookd: \(message)\n\(usage)"
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     exit(2)
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Tells a crash loop from an ordinary restart, so a state file that kills nookd cannot kill
@@ -79,8 +79,8 @@ public struct CrashLoopGuard: Sendable {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         // A zombie (dead, not yet reaped) is not running.
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return false }
+        if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().drop { $0 == " " }.hasPrefix("Z") { return false }
         let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines) == "nookd"
+        return comm.split(whereSeparator: \.isWhitespace).first == "nookd"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -15,11 +15,7 @@ enum SetAsideName {
 
     /// Reserves a new, empty file `state.<kind>-...json` in `directory` and returns its URL.
     static func reserve(kind: String, in directory: URL, now: Date) throws -> URL {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = formatter.string(from: now)
+        let stamp = utcStamp(now)
         for _ in 0..<1000 {
             let number = counter.add(1, ordering: .relaxed).newValue
             let url = directory.appendingPathComponent("state.\(kind)-\(stamp)-\(getpid())-\(number).json")
@@ -31,6 +27,17 @@ enum SetAsideName {
             guard errno == EEXIST else { throw StateStoreError(operation: "create \(url.path)", errno: errno) }
         }
         throw StateStoreError(operation: "find a free name for state.\(kind) in \(directory.path)", errno: EEXIST)
+    }
+
+    /// `now` as `yyyyMMddTHHmmssZ` in UTC.
+    static func utcStamp(_ now: Date) -> String {
+        // A clock far outside time_t's reach still names a file rather than trapping.
+        let since1970 = now.timeIntervalSince1970
+        var seconds = time_t(since1970.isFinite ? Int64(min(max(since1970.rounded(.down), 0), 1e15)) : 0)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 
     /// Moves `file` to a new reserved name; returns where it went.

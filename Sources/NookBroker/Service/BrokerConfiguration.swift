@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NookBus
 import NookCore
 
@@ -52,7 +52,7 @@ public struct BrokerConfiguration: Sendable {
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             config = URL(fileURLWithPath: base)
         } else {
-            config = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+            config = URL(fileURLWithPath: environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path).appendingPathComponent(".config")
         }
         return config.appendingPathComponent("nook/theme.json")
     }

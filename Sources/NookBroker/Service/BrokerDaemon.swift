@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import NookBus
 
 /// `nookd`'s life: start the broker, report readiness, serve until SIGTERM or SIGINT, write

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import NookBus
 
 /// Leveled log lines on stderr, one `write` each.
@@ -28,7 +31,8 @@ public struct Log: Sendable {
 
     public func callAsFunction(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        FileHandle.standardError.write(Data(line(level, message()).utf8))
+        var text = line(level, message())
+        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     }
 
     /// One line as written, newline included.

@@ -100,16 +100,10 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
 
     /// Starts the thread. `setUp` runs first on it (create the bus there); `nil` ends the thread.
     func start(setUp: @escaping @Sendable () -> BusHandle?) {
-        let context = Unmanaged.passRetained(ThreadContext(executor: self, setUp: setUp)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
-            context.executor.threadID.store(UInt(pthread_self()), ordering: .relaxed)
-            if let bus = context.setUp() { context.executor.run(bus: bus.raw) }
-            return nil
-        }, context)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        pthread_detach(thread)
+        DetachedThread.start { [self] in
+            threadID.store(UInt(pthread_self()), ordering: .relaxed)
+            if let bus = setUp() { run(bus: bus.raw) }
+        }
     }
 
     private func run(bus: OpaquePointer) {
@@ -184,15 +178,6 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
         if ready > 0, fds[0].revents & Int16(POLLIN) != 0 {
             var counter: UInt64 = 0
             _ = read(wakeFD, &counter, 8)
-        }
-    }
-
-    private final class ThreadContext {
-        let executor: BusExecutor
-        let setUp: @Sendable () -> BusHandle?
-        init(executor: BusExecutor, setUp: @escaping @Sendable () -> BusHandle?) {
-            self.executor = executor
-            self.setUp = setUp
         }
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Signals as async streams: SIGTERM and SIGINT so nookd writes its state and a module ends its
 /// activities before they exit (`install()`), SIGHUP so nookd reloads its theme (`reloads()`).
@@ -29,7 +31,7 @@ public enum TerminationSignals {
         guard pipe(&ends) == 0 else { fatalError("pipe() failed: \(errno)") }
         let readEnd = ends[0]
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let thread = Thread {
+        DetachedThread.start {
             // A parent may hand the signals over blocked (the mask survives exec): this thread
             // takes them, so they are delivered even if every other thread blocks them.
             var wanted = sigset_t()
@@ -39,7 +41,6 @@ public enum TerminationSignals {
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) == 1 { continuation.yield(Int32(byte)) }
         }
-        thread.start()
         for number in numbers {
             precondition(number > 0 && number <= 64, "signal \(number) out of range")
             writeEnds[Int(number)] = ends[1]
