@@ -99,6 +99,14 @@ struct SurfaceMatching {
         return side
     }
 
+    /// Rule 10 for the whole peek: the paths of the pill copies `scene` draws in the peek only
+    /// (empty unless the pill peeks). Held in every plan's destination, whatever its cause.
+    static func shownInPeek(_ scene: PlannerScene, marks: inout MarkReader) -> Set<String> {
+        guard scene.presentation == .peek else { return [] }
+        let side = collect(scene, staying: [Bool](repeating: false, count: scene.slots.count), marks: &marks)
+        return Set(side.peekOnly.map(\.element.path))
+    }
+
     static func answerKeys(_ element: SharedElement, owner: SlotOwner, marks: inout MarkReader) -> AnswerKeys {
         guard element.key.namespace == .nook else { return AnswerKeys(keys: [element.key.key]) }
         let moduleMarks = marks.marks(of: owner.module)

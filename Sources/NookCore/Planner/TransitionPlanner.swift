@@ -17,7 +17,8 @@
 /// 4. Surface matching (rules 3, 4, 7-10, 12, 20): see `SurfaceMatching`.
 /// 5. The hide dip (rule 13): a claimed open with nothing shared dips through hidden.
 /// 6. Surface elements: move on the curve, clipped to the chrome, destination style (rule 5),
-///    cross-fade when the views differ (rule 6), hide the staying pill copy (rule 10).
+///    cross-fade when the views differ (rule 6), hide the staying pill copy (rule 10); the
+///    destination scene marks that copy `suppressed` for as long as the pill peeks.
 /// 7. Content transitions in slots that stay and change (rules 15-17): `ContentTransition`.
 /// 8. Delayed rows of appearing expanded content and elements landing in them (rule 11).
 /// 9. Interruption (rule 21): start from the sampled rect, with velocity.
@@ -230,9 +231,17 @@ struct PlanBuilder {
             serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
             to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
-            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
+            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         return plan
+    }
+
+    /// The destination as the plan reports it: with the pill copies the peek shows suppressed
+    /// (rule 10), in every plan while the pill peeks, fresh windows and Reduce Motion included.
+    mutating func destinationScene() -> PlannerScene {
+        var scene = after
+        scene.suppressed = SurfaceMatching.shownInPeek(after, marks: &marks)
+        return scene
     }
 
     /// A window rebuilt around what is already showing (a new subscriber, a display change).

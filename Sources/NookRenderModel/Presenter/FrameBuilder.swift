@@ -6,6 +6,7 @@ import NookCore
 /// 2. capsule backgrounds, old and new;
 /// 3. the previous scene's disappearing slots and removed nodes, fading out;
 /// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
+/// (in steps 3 and 4, a `suppressed` node and its subtree are never drawn: rule 10);
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
 /// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
 /// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
@@ -50,10 +51,11 @@ struct FrameBuilder {
         let travelling = playback.travellingElements.filter { $0.curve.isMoving(at: time) }
         let hideSources = playback.travellingElements.filter(\.hideSource)
 
-        // Paths not drawn in place: element ends while they travel (drawn in step 5), and
-        // hidden sources for the whole plan (rule 10).
-        let hiddenOld = Set(travelling.map(\.fromPath) + hideSources.map(\.fromPath))
+        // Paths not drawn in place: element ends while they travel (drawn in step 5), hidden
+        // sources for the whole plan, and each scene's suppressed pill copies (rule 10).
+        let hiddenOld = Set(travelling.map(\.fromPath) + hideSources.map(\.fromPath)).union(previous.suppressed)
         let hiddenNew = Set(travelling.map(\.toPath) + hideSources.filter { $0.fromPath != $0.toPath }.map(\.fromPath))
+            .union(scene.suppressed)
         // With no chrome on screen (hidden, or the dip), only capsules and their content show.
         let onlyCapsules = chrome == nil
 
