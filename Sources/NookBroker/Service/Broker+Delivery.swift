@@ -90,7 +90,7 @@ extension Broker {
         if let planned = shared[inputs] {
             plan = planned
         } else {
-            let planned = subscriber.planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now)
+            let planned = subscriber.planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now, marks: registry.marks)
             let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate))
             let path = self.path
             do {
