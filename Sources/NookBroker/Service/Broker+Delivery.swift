@@ -104,6 +104,7 @@ extension Broker {
                 return
             }
             shared[inputs] = plan
+            tellModules(about: planned.plan)
         }
         do {
             try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }

@@ -20,6 +20,7 @@ extension Broker {
             action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID(),
             marks: registry.marks)
         subscribers[caller] = subscriber
+        tellModules(about: plan)
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
         delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.pingsInFlight[caller] ?? 0)
         trackRenderer(caller)

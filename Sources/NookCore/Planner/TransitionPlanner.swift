@@ -176,7 +176,7 @@ struct PlanBuilder {
                         Diagnostic(
                             .reduceMotion, .info,
                             "\(pair.key) would move from \(pair.old.element.path) to \(pair.new.element.path); Reduce Motion is on, so it fades with its slot",
-                            path: pair.new.element.path, module: pair.new.owner.module, id: pair.new.element.id))
+                            path: pair.new.element.path, module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: pair.new.element.id))
                 } else {
                     elements.append(surfaceMove(pair))
                 }
@@ -354,7 +354,7 @@ struct PlanBuilder {
                     Diagnostic(
                         .freshWindow, .info,
                         "\(element.key.key) at \(element.path) arrives with its slot: the window starts fresh",
-                        path: element.path, module: slot.owner.module, id: element.id))
+                        path: element.path, module: slot.owner.module, activity: slot.owner.activity ?? "", id: element.id))
             }
         }
     }
@@ -441,9 +441,9 @@ struct PlanBuilder {
                 diagnostics.append(
                     isCompanion
                         ? Diagnostic(.companion, .info, "\(element.key.key) at \(element.path) is in a companion window, where marks do nothing",
-                                     path: element.path, module: new.owner.module, id: element.id)
+                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id)
                         : Diagnostic(.capsuleNotShared, .info, "\(element.key.key) at \(element.path) is in a capsule; capsules never share elements",
-                                     path: element.path, module: new.owner.module, id: element.id))
+                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id))
             }
             return
         }
@@ -478,7 +478,7 @@ struct PlanBuilder {
                         .sharedInDelayedRow, .warning,
                         "\(element.key) lands at \(element.toPath) before its row appears (\(PlanText.number(delay)) s later, "
                             + "from motion.stagger / motion.header.delay); keep shared elements in content that arrives at once",
-                        path: element.toPath, module: element.module, id: element.id))
+                        path: element.toPath, module: element.module, activity: element.activity, id: element.id))
             }
         }
     }
