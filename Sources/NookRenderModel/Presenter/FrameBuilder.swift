@@ -138,12 +138,13 @@ struct FrameBuilder {
         let f = element.curve.fraction(at: time)
         if element.crossFade, let old = previous.node(at: element.fromPath) {
             let subtree = previous.subtree(at: element.fromPath)
-            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in 1 - f },
+            // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
+            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in CrossFade.outgoing(f) },
                  clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
         }
         guard let new = scene.node(at: element.toPath) else { return }
         let subtree = scene.subtree(at: element.toPath)
-        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? f : 1 },
+        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 },
              clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
     }
 
