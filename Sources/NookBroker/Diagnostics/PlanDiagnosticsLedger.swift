@@ -41,16 +41,12 @@ struct PlanDiagnosticsLedger: Hashable, Sendable {
         }
     }
 
-    /// Follows the registry's actions, in order: a content change forgets what was told,
-    /// diagnostics sent count as told.
+    /// Follows the actions of one registry call: its content changes forget what was told,
+    /// then the diagnostics it sent count as told (the registry lists a call's diagnostics
+    /// before its scene change, and both belong to the same new content).
     mutating func follow(_ actions: [RegistryAction]) {
-        for action in actions {
-            switch action {
-            case .sceneChanged(let change): contentChanged(change.module)
-            case .diagnostics(_, let module, let diagnostics): registrySent(diagnostics, to: module)
-            default: break
-            }
-        }
+        for case .sceneChanged(let change) in actions { contentChanged(change.module) }
+        for case .diagnostics(_, let module, let diagnostics) in actions { registrySent(diagnostics, to: module) }
     }
 
     /// The routed diagnostics among `diagnostics` that modules able to hear them
