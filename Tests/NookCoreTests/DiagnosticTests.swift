@@ -3,11 +3,17 @@ import Testing
 
 @Test func diagnosticWireFormHasContractKeysAndPathWhenKnown() {
     let located = Diagnostic(.missingGroup, .warning, "no group", path: "expanded/0.classes", module: "music", id: "cover")
+    // Contract 1.1: a diagnostic about an element also carries `element` and `activity`
+    // ("" for a module-level view); `id` stays for v1 clients.
     #expect(located.wireDictionary == [
         "code": .string("missing-group"), "severity": .string("warning"), "message": .string("no group"),
         "module": .string("music"), "id": .string("cover"), "path": .string("expanded/0.classes"),
+        "element": .string("cover"), "activity": .string(""),
     ])
-    #expect(Diagnostic(.idSuffixed, .info, "m").wireDictionary["path"] == nil)
+    let inActivity = Diagnostic(.noCounterpart, .info, "m", path: "compact_leading", module: "music", activity: "song", id: "cover")
+    #expect(inActivity.wireDictionary["element"] == .string("cover") && inActivity.wireDictionary["activity"] == .string("song"))
+    let plain = Diagnostic(.idSuffixed, .info, "m").wireDictionary
+    #expect(plain["path"] == nil && plain["element"] == nil && plain["activity"] == nil)
 }
 
 @Test func rule1_idsAreAsciiLettersDigitsDashUnderscoreDotOneTo128Characters() {

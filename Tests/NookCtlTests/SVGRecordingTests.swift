@@ -195,6 +195,19 @@ import Testing
     }
 
     /// Set `NOOKCTL_SVG_OUT=/path/tour.svg` to write the tour's recording for viewing.
+    /// Rule 10 (contract 1.1): while the pill peeks, the scene's suppressed pill copy is not drawn.
+    @Test func rule10_aSuppressedPillCopyIsNotDrawn() throws {
+        #expect(tour[3].scene.suppressed == ["compact_leading"])
+        let elements = try parse(svg)
+        func pathsDrawn(serial: String) -> [String] {
+            elements.filter { $0.name == "g" && $0.attributes["data-serial"] == serial }
+                .flatMap(\.children).compactMap { $0.attributes["data-path"] }
+        }
+        #expect(!pathsDrawn(serial: "4").contains("compact_leading"), "the peek's scene draws the pill's cover")
+        #expect(pathsDrawn(serial: "4").contains("peek/0"))
+        #expect(pathsDrawn(serial: "5").contains("compact_leading"), "after the peek the pill's cover is back")
+    }
+
     @Test func samePlansGiveTheSameBytes() throws {
         if let path = ProcessInfo.processInfo.environment["NOOKCTL_SVG_OUT"] {
             try svg.write(toFile: path, atomically: true, encoding: .utf8)

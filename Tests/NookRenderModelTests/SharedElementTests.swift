@@ -106,10 +106,31 @@ private typealias F = PlanFixture
         let new = try #require(copies.first { $0.path == element.toPath })
         #expect(old.rect == new.rect)
         #expect(F.isStrictlyBetween(new.rect, element.fromRect, element.toRect))
-        let f = min(max(element.curve.value(at: t), 0), 1)
-        #expect(abs(old.opacity - (1 - f)) < 1e-9 && abs(new.opacity - f) < 1e-9)
+        let f = element.curve.value(at: t)
+        #expect(abs(old.opacity - CrossFade.outgoing(f)) < 1e-9 && abs(new.opacity - CrossFade.incoming(f)) < 1e-9)
         #expect(old.content == .custom(name: "CoverArt", properties: ["art_url": "file:///tmp/cover.png"]))
         #expect(new.content == .image(source: "music.note", tint: .white))
+    }
+
+    /// Rule 6 as drawn: over the whole move the two copies, composited one over the other,
+    /// cover the frame fully (both are opaque views); the old linear fade left 75% at the midpoint.
+    @Test func rule6_aCrossFadeNeverThinsOverTheWholeMove() throws {
+        let artwork = F.node(.image) { $0.symbol = "music.note"; $0.width = 120; $0.height = 120; $0.shared = SharedMark(id: "cover") }
+        let pill = F.scene(.pill, F.song())
+        let plan = F.plan(pill, F.scene(.expanded, F.song(expanded: F.vstack([artwork, F.text("Song title")]))), cause: .open)
+        let element = try #require(plan.elements.first)
+        #expect(element.crossFade)
+        let presenter = try F.presenter(playing: plan, from: pill, at: 10)
+        var thin: [String] = []
+        var t = 0.0
+        while t < plan.duration {
+            let copies = presenter.frame(at: 10 + t, unixTime: 0).shared(element.key)
+            let old = copies.first { $0.path == element.fromPath }?.opacity ?? 0
+            let new = copies.first { $0.path == element.toPath }?.opacity ?? 0
+            if CrossFade.coverage(old, new) < 1 - 1e-9 { thin.append("t \(t): \(old) + \(new)") }
+            t += 1.0 / 240
+        }
+        #expect(thin.isEmpty, "the pair thinned: \(thin.prefix(5))")
     }
 
     @Test func reduceMotionHasNoInBetweenPositions() throws {

@@ -122,6 +122,10 @@ public struct Registry: Hashable, Sendable {
         return actions
     }
 
+    /// Every module's marks (SPEC rule 8): the ids each live activity marks in all its views,
+    /// on screen or not.
+    public var marks: [String: ModuleMarks] { modules.mapValues(\.marks) }
+
     /// SPEC "pill": the activity whose compact views sit either side of the notch.
     public var primaryActivity: ActivityRef? { displayOrder.first }
 

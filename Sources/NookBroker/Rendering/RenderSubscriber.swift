@@ -81,9 +81,12 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// The plan from what this subscriber presents to `content`, without recording anything.
     /// - Returns: the plan as planned (pass it to `didSend`) and as sent (downgraded to what
     ///   the subscriber can draw), with the rate curves are sampled at (nil: not sampled).
+    /// - Parameter marks: each module's marks from the registry (rule 8 judges "no other live
+    ///   activity marks X" over every live activity, on screen or not); nil reads them from the
+    ///   scenes.
     public func planned(
         to content: SceneContent, presentation: Presentation, action: PlanAction, settings base: PlannerSettings,
-        now: BrokerTime
+        now: BrokerTime, marks: [String: ModuleMarks]? = nil
     ) -> (plan: TransitionPlan, sent: TransitionPlan, sampleRate: Double?) {
         var settings = base
         settings.display = display
@@ -97,7 +100,7 @@ public struct RenderSubscriber: Hashable, Sendable {
         }
         let plan = TransitionPlanner.plan(
             from: origin ?? PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings),
-            to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running)
+            to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running, marks: marks)
         return (plan, PlanDowngrade.apply(plan, for: capabilities), capabilities.contains(.spring) ? nil : refreshRate)
     }
 
@@ -115,9 +118,9 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// Plans and records the plan as sent in one step (the `Subscribe` reply, previews).
     public mutating func plan(
         to content: SceneContent, presentation: Presentation, action: PlanAction, settings base: PlannerSettings,
-        now: BrokerTime, id: UInt64 = 0
+        now: BrokerTime, id: UInt64 = 0, marks: [String: ModuleMarks]? = nil
     ) -> (plan: TransitionPlan, sampleRate: Double?) {
-        let planned = planned(to: content, presentation: presentation, action: action, settings: base, now: now)
+        let planned = planned(to: content, presentation: presentation, action: action, settings: base, now: now, marks: marks)
         didSend(planned.plan, id: id, at: now)
         return (planned.sent, planned.sampleRate)
     }

@@ -112,7 +112,7 @@ extension Broker {
         if let planned = shared[inputs] {
             plan = planned
         } else {
-            let planned = subscribers.values[index].planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now)
+            let planned = subscribers.values[index].planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now, marks: registry.marks)
             let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate))
             let path = self.path
             do {
@@ -127,6 +127,7 @@ extension Broker {
             }
             shared[inputs] = plan
             cost += Self.planCost
+            tellModules(about: planned.plan)
         }
         do {
             try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }

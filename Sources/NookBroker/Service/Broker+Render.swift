@@ -17,8 +17,10 @@ extension Broker {
         let now = self.now
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID())
+            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID(),
+            marks: registry.marks)
         subscribers[caller] = subscriber
+        tellModules(about: plan)
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
         delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.pingsInFlight[caller] ?? 0)
         trackRenderer(caller)
@@ -85,7 +87,7 @@ extension Broker {
         let planAction = PlanAction(cause: change?.cause ?? PlanCause(rawValue: name) ?? .show, serial: serial + 1, via: change?.via ?? .claim)
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: planAction, settings: settings, now: now)
+            action: planAction, settings: settings, now: now, marks: registry.marks)
         return [WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
     }
 
@@ -93,7 +95,8 @@ extension Broker {
     static func previewSubscriber(showing state: NookState, display: DisplayInfo, registry: Registry, settings: PlannerSettings, now: BrokerTime) -> RenderSubscriber {
         var subscriber = RenderSubscriber(connection: "", name: "preview", display: display)
         _ = subscriber.plan(to: SceneAssembler.content(for: state, registry: registry), presentation: state.presentation,
-                            action: PlanAction(cause: .subscribe, serial: 0), settings: settings, now: now + -1_000)
+                            action: PlanAction(cause: .subscribe, serial: 0), settings: settings, now: now + -1_000,
+                            marks: registry.marks)
         return subscriber
     }
 }

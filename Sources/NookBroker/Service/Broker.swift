@@ -65,6 +65,8 @@ public actor Broker {
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
     var stateBroadcast = StateBroadcast()
+    /// What each module was told about its views since its content last changed (contract 1.1).
+    var planDiagnostics = PlanDiagnosticsLedger()
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -176,6 +178,7 @@ public actor Broker {
     }
 
     func perform(_ actions: [RegistryAction]) {
+        planDiagnostics.follow(actions)
         for action in actions {
             switch action {
             case .diagnostics(let target, let module, let diagnostics):
@@ -196,7 +199,7 @@ public actor Broker {
         rescheduleStale()
     }
 
-    private func sendDiagnostics(_ diagnostics: [Diagnostic], to target: String, module: String) {
+    func sendDiagnostics(_ diagnostics: [Diagnostic], to target: String, module: String) {
         let argument = WireCodec.diagnostics(diagnostics)
         let path = self.path
         do {

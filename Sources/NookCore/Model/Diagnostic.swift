@@ -10,20 +10,27 @@ public struct Diagnostic: Hashable, Sendable {
     public var path: String
     /// The module it concerns, or "" when not known at the point it was raised.
     public var module: String
+    /// The activity whose view it concerns, or "" (a module-level view, or not about a view).
+    public var activity: String
     /// The shared-element id it concerns, or "".
     public var id: String
 
     public init(
         _ code: DiagnosticCode, _ severity: DiagnosticSeverity, _ message: String,
-        path: String = "", module: String = "", id: String = ""
+        path: String = "", module: String = "", activity: String = "", id: String = ""
     ) {
         self.code = code
         self.severity = severity
         self.message = message
         self.path = path
         self.module = module
+        self.activity = activity
         self.id = id
     }
+
+    /// Whether it is about one element (contract 1.1: its wire form then carries `element`
+    /// and `activity`).
+    public var isAboutElement: Bool { !id.isEmpty }
 }
 
 public enum DiagnosticSeverity: String, Hashable, Sendable, CaseIterable {

@@ -37,7 +37,7 @@ public struct ModuleMarks: Hashable, Sendable {
             "activities \(([activity] + others).sorted().joined(separator: ", ")) all mark \"\(base)\", "
             + "so in \(activity) it answers only to \(suffixed); module-level views should mark \"\(base).\(activity)\""
         return AnswerKeys(
-            keys: [suffixed], diagnostic: Diagnostic(.idSuffixed, .info, message, module: module, id: base))
+            keys: [suffixed], diagnostic: Diagnostic(.idSuffixed, .info, message, module: module, activity: activity, id: base))
     }
 
     /// The keys an element marked `id` in a module-level view answers to: `<module>/<id>`.

@@ -118,7 +118,7 @@ private struct NamespaceWalk {
                 Diagnostic(
                     .missingGroup, .warning,
                     "shared-[\(shared.id)] has no \(wanted); the element draws normally but is not matched",
-                    path: NodePath.prop(path, "classes"), module: owner.module, id: shared.id))
+                    path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
         result.elements.append(

@@ -229,6 +229,7 @@ struct ContentTransition {
             olds[index].append(position)
         }
         let module = new.owner.module
+        let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)
         let newPlaces = Self.places(of: new)
         // Built on the first cross-fade check: lets a node be found by its laid-out index.
@@ -242,14 +243,14 @@ struct ContentTransition {
                         Diagnostic(
                             .duplicateSource, .warning,
                             "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
-                            path: side[0].path, module: module, id: side[0].id))
+                            path: side[0].path, module: module, activity: activity, id: side[0].id))
                 }
                 for (side, other) in [(a, b), (b, a)] where side.count == 1 && other.count > 1 {
                     diagnostics.append(
                         Diagnostic(
                             .duplicateSource, .info,
                             "\(key.key) at \(side[0].path) does not move: the key has more than one source in the other view",
-                            path: side[0].path, module: module, id: side[0].id))
+                            path: side[0].path, module: module, activity: activity, id: side[0].id))
                 }
                 continue
             }
@@ -259,7 +260,7 @@ struct ContentTransition {
                 diagnostics.append(
                     Diagnostic(
                         .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
-                        path: only.path, module: module, id: only.id))
+                        path: only.path, module: module, activity: activity, id: only.id))
                 continue
             }
             guard let fromNode = oldPlaces[olds[index][0]], let toNode = newPlaces[news[index][0]] else { continue }
@@ -281,7 +282,7 @@ struct ContentTransition {
                 stillReason = nil
             }
             if let (code, why) = stillReason {
-                diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, id: to.id))
+                diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
                 continue
             }
             // Nook ids report their key after suffixing (rule 8), as surface moves do.

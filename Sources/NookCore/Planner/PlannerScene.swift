@@ -16,6 +16,10 @@ public struct PlannerScene: Hashable, Sendable {
     public var layout: SceneLayout
     /// One per `layout.slots`, in the same order.
     public var slots: [PreparedSlot]
+    /// Paths of nodes a renderer must not draw (nor anything inside them): the pill copies of
+    /// elements the peek shows, for as long as the pill peeks (rule 10). The planner fills it
+    /// in for each plan's destination; the wire form marks those nodes `suppressed`.
+    public var suppressed: Set<String> = []
 
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
         self.init(

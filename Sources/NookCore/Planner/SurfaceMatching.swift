@@ -99,6 +99,14 @@ struct SurfaceMatching {
         return side
     }
 
+    /// Rule 10 for the whole peek: the paths of the pill copies `scene` draws in the peek only
+    /// (empty unless the pill peeks). Held in every plan's destination, whatever its cause.
+    static func shownInPeek(_ scene: PlannerScene, marks: inout MarkReader) -> Set<String> {
+        guard scene.presentation == .peek else { return [] }
+        let side = collect(scene, staying: [Bool](repeating: false, count: scene.slots.count), marks: &marks)
+        return Set(side.peekOnly.map(\.element.path))
+    }
+
     static func answerKeys(_ element: SharedElement, owner: SlotOwner, marks: inout MarkReader) -> AnswerKeys {
         guard element.key.namespace == .nook else { return AnswerKeys(keys: [element.key.key]) }
         let moduleMarks = marks.marks(of: owner.module)
@@ -140,7 +148,7 @@ struct SurfaceMatching {
                         .duplicateSource, .warning,
                         "\(key) has \(indices.count) sources in the \(label) scene (\(paths.joined(separator: ", "))); "
                             + "that key does not move. Mark the extra copies as followers (is_source: false)",
-                        path: paths[0], module: first.owner.module, id: first.element.id))
+                        path: paths[0], module: first.owner.module, activity: first.owner.activity ?? "", id: first.element.id))
             }
         }
         options.sort { ($0.rank, $0.key, $0.old, $0.new) < ($1.rank, $1.key, $1.old, $1.new) }
@@ -156,7 +164,7 @@ struct SurfaceMatching {
                     Diagnostic(
                         .otherActivity, .info,
                         "\(option.key) at \(o.element.path) and \(n.element.path) belong to different activities (\(o.owner), \(n.owner)); an activity's pill only moves into its own views",
-                        path: n.element.path, module: n.owner.module, id: n.element.id))
+                        path: n.element.path, module: n.owner.module, activity: n.owner.activity ?? "", id: n.element.id))
                 continue
             }
             usedOld.insert(option.old)
@@ -175,7 +183,7 @@ struct SurfaceMatching {
                             Diagnostic(
                                 .duplicateSource, .info,
                                 "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side",
-                                path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                                path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
                     }
                     continue
                 }
@@ -189,21 +197,21 @@ struct SurfaceMatching {
                     Diagnostic(
                         .noCounterpart, .info,
                         "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
-                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
             }
             for candidate in side.peekOnly where !candidate.staying {
                 diagnostics.append(
                     Diagnostic(
                         .shownInPeek, .info,
                         "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it",
-                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
             }
             for candidate in side.followers where !candidate.staying {
                 diagnostics.append(
                     Diagnostic(
                         .follower, .info,
                         "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
-                        path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
             }
         }
     }
@@ -217,7 +225,7 @@ struct SurfaceMatching {
                         Diagnostic(
                             .companion, .info,
                             "\(candidate.element.key.key) at \(candidate.element.path) is in a companion window, where marks do nothing",
-                            path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                            path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
                 } else {
                     let met = other.sources.contains { $0.keys.meets(candidate.keys) }
                     diagnostics.append(
@@ -225,7 +233,7 @@ struct SurfaceMatching {
                             .capsuleNotShared, .info,
                             "\(candidate.keys.canonical) at \(candidate.element.path) is in a capsule; capsules never share elements, so it "
                                 + (met ? "cross-fades with its counterpart" : "comes and goes with its capsule"),
-                            path: candidate.element.path, module: candidate.owner.module, id: candidate.element.id))
+                            path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
                 }
             }
         }

@@ -53,6 +53,7 @@ extension TransitionPlan {
             var line = "  \(node.path) \(node.kind.rawValue) \(PlanText.rect(node.rect))"
             let props = PlanText.props(node.props)
             if !props.isEmpty { line += " " + props }
+            if scene.suppressed.contains(node.path) { line += " suppressed" }
             for variant in node.variants {
                 let chain = variant.conditions.map { condition -> String in
                     guard let group = condition.groupPath else { return condition.state }

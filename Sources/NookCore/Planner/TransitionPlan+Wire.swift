@@ -75,7 +75,8 @@ extension PlannerScene {
     /// The plan's `scene`: `nodes` (each `slot`, `owner`, `path`, `kind`, `rect`, the node's
     /// props under their contract keys, and `variants`), plus the additions `presentation`,
     /// `chrome` (`rect`, `radius`) and `capsules` (`owner`, `rect`, `radius`), and per node
-    /// `expanded_classes` when its classes name a theme rule (`rules.named`).
+    /// `expanded_classes` when its classes name a theme rule (`rules.named`), and `suppressed`
+    /// (contract 1.1, rule 10) on the pill copies the peek shows.
     public var wireDictionary: [String: PropValue] {
         let nodeEntries: [PropValue] = nodes.map { node in
             var entry = node.props.rawProps
@@ -86,6 +87,8 @@ extension PlannerScene {
             entry["rect"] = TransitionPlan.wire(node.rect)
             entry["variants"] = .array(node.variants.map { .dictionary($0.wireDictionary) })
             if let expanded = node.expandedClasses { entry["expanded_classes"] = .string(expanded) }
+            // Contract 1.1: only on suppressed nodes, so other scenes keep their exact keys.
+            if suppressed.contains(node.path) { entry["suppressed"] = .bool(true) }
             return .dictionary(entry)
         }
         return [

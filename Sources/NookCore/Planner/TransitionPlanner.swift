@@ -17,7 +17,8 @@
 /// 4. Surface matching (rules 3, 4, 7-10, 12, 20): see `SurfaceMatching`.
 /// 5. The hide dip (rule 13): a claimed open with nothing shared dips through hidden.
 /// 6. Surface elements: move on the curve, clipped to the chrome, destination style (rule 5),
-///    cross-fade when the views differ (rule 6), hide the staying pill copy (rule 10).
+///    cross-fade when the views differ (rule 6), hide the staying pill copy (rule 10); the
+///    destination scene marks that copy `suppressed` for as long as the pill peeks.
 /// 7. Content transitions in slots that stay and change (rules 15-17): `ContentTransition`.
 /// 8. Delayed rows of appearing expanded content and elements landing in them (rule 11).
 /// 9. Interruption (rule 21): start from the sampled rect, with velocity.
@@ -175,7 +176,7 @@ struct PlanBuilder {
                         Diagnostic(
                             .reduceMotion, .info,
                             "\(pair.key) would move from \(pair.old.element.path) to \(pair.new.element.path); Reduce Motion is on, so it fades with its slot",
-                            path: pair.new.element.path, module: pair.new.owner.module, id: pair.new.element.id))
+                            path: pair.new.element.path, module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: pair.new.element.id))
                 } else {
                     elements.append(surfaceMove(pair))
                 }
@@ -230,9 +231,17 @@ struct PlanBuilder {
             serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
             to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
-            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
+            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         return plan
+    }
+
+    /// The destination as the plan reports it: with the pill copies the peek shows suppressed
+    /// (rule 10), in every plan while the pill peeks, fresh windows and Reduce Motion included.
+    mutating func destinationScene() -> PlannerScene {
+        var scene = after
+        scene.suppressed = SurfaceMatching.shownInPeek(after, marks: &marks)
+        return scene
     }
 
     /// A window rebuilt around what is already showing (a new subscriber, a display change).
@@ -345,7 +354,7 @@ struct PlanBuilder {
                     Diagnostic(
                         .freshWindow, .info,
                         "\(element.key.key) at \(element.path) arrives with its slot: the window starts fresh",
-                        path: element.path, module: slot.owner.module, id: element.id))
+                        path: element.path, module: slot.owner.module, activity: slot.owner.activity ?? "", id: element.id))
             }
         }
     }
@@ -432,9 +441,9 @@ struct PlanBuilder {
                 diagnostics.append(
                     isCompanion
                         ? Diagnostic(.companion, .info, "\(element.key.key) at \(element.path) is in a companion window, where marks do nothing",
-                                     path: element.path, module: new.owner.module, id: element.id)
+                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id)
                         : Diagnostic(.capsuleNotShared, .info, "\(element.key.key) at \(element.path) is in a capsule; capsules never share elements",
-                                     path: element.path, module: new.owner.module, id: element.id))
+                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id))
             }
             return
         }
@@ -469,7 +478,7 @@ struct PlanBuilder {
                         .sharedInDelayedRow, .warning,
                         "\(element.key) lands at \(element.toPath) before its row appears (\(PlanText.number(delay)) s later, "
                             + "from motion.stagger / motion.header.delay); keep shared elements in content that arrives at once",
-                        path: element.toPath, module: element.module, id: element.id))
+                        path: element.toPath, module: element.module, activity: element.activity, id: element.id))
             }
         }
     }

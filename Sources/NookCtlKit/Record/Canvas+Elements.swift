@@ -88,13 +88,14 @@ extension Canvas {
             return track
         }
 
-        /// For a cross-fade: the source's look fading out along the curve.
+        /// For a cross-fade: the source's look fading out along the curve, over the second
+        /// half of the move as renderers draw it (`CrossFade.outgoing`).
         var fadingOut: Track {
             var track = Track()
             track.add(0, 0)
             track.jump(at: entry.start, to: 1)
             track.sample(from: entry.start, to: land, frameRate: frameRate, progress: { curve.value(at: $0) },
-                         value: { 1 - min(max($0, 0), 1) }, settle: curve.totalDuration)
+                         value: { CrossFade.outgoing($0) }, settle: curve.totalDuration)
             track.jump(at: land, to: 0)
             return track
         }

@@ -52,8 +52,11 @@ extension Canvas {
                     let path = node.string("path")
                     return path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
                 })
+                // Rule 10 (contract 1.1): a suppressed node and its subtree are not drawn.
+                let suppressed = group.nodes.filter { $0.bool("suppressed") }.map { $0.string("path") }
                 for node in group.nodes {
                     let path = node.string("path")
+                    if suppressed.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { continue }
                     var extra = ""
                     if let intervals = hidden[Self.nodeKey(index, path)] {
                         var track = Track()

@@ -12,7 +12,7 @@ extension Diagnostic {
         guard !code.isEmpty else { return nil }
         self.init(
             DiagnosticCode(rawValue: code), DiagnosticSeverity(rawValue: string("severity")) ?? .info, string("message"),
-            path: string("path"), module: string("module"), id: string("id"))
+            path: string("path"), module: string("module"), activity: string("activity"), id: string("id"))
     }
 
     /// The diagnostics of one `Diagnostics(aa{sv})` signal; records that cannot be read are skipped.

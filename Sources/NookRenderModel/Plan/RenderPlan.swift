@@ -99,6 +99,9 @@ struct RenderScene: Hashable, Sendable {
     var nodes: [RenderNode]
     /// `nodes` index by path.
     var index: [String: Int]
+    /// Paths of nodes marked `suppressed` (contract 1.1, rule 10): never drawn in place, nor
+    /// anything inside them.
+    var suppressed: Set<String>
 
     init(presentation: String, chrome: ChromeShape?, capsules: [CapsuleShape], nodes: [RenderNode]) {
         self.presentation = presentation
@@ -106,8 +109,13 @@ struct RenderScene: Hashable, Sendable {
         self.capsules = capsules
         self.nodes = nodes
         var index: [String: Int] = [:]
-        for (position, node) in nodes.enumerated() where index[node.path] == nil { index[node.path] = position }
+        var suppressed: Set<String> = []
+        for (position, node) in nodes.enumerated() {
+            if index[node.path] == nil { index[node.path] = position }
+            if node.props["suppressed"] == .bool(true) { suppressed.insert(node.path) }
+        }
         self.index = index
+        self.suppressed = suppressed
     }
 
     static let empty = RenderScene(presentation: "hidden", chrome: nil, capsules: [], nodes: [])

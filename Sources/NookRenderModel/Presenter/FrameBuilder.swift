@@ -6,6 +6,7 @@ import NookCore
 /// 2. capsule backgrounds, old and new;
 /// 3. the previous scene's disappearing slots and removed nodes, fading out;
 /// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
+/// (in steps 3 and 4, a `suppressed` node and its subtree are never drawn: rule 10);
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
 /// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
 /// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
@@ -50,10 +51,11 @@ struct FrameBuilder {
         let travelling = playback.travellingElements.filter { $0.curve.isMoving(at: time) }
         let hideSources = playback.travellingElements.filter(\.hideSource)
 
-        // Paths not drawn in place: element ends while they travel (drawn in step 5), and
-        // hidden sources for the whole plan (rule 10).
-        let hiddenOld = Set(travelling.map(\.fromPath) + hideSources.map(\.fromPath))
+        // Paths not drawn in place: element ends while they travel (drawn in step 5), hidden
+        // sources for the whole plan, and each scene's suppressed pill copies (rule 10).
+        let hiddenOld = Set(travelling.map(\.fromPath) + hideSources.map(\.fromPath)).union(previous.suppressed)
         let hiddenNew = Set(travelling.map(\.toPath) + hideSources.filter { $0.fromPath != $0.toPath }.map(\.fromPath))
+            .union(scene.suppressed)
         // With no chrome on screen (hidden, or the dip), only capsules and their content show.
         let onlyCapsules = chrome == nil
 
@@ -136,12 +138,13 @@ struct FrameBuilder {
         let f = element.curve.fraction(at: time)
         if element.crossFade, let old = previous.node(at: element.fromPath) {
             let subtree = previous.subtree(at: element.fromPath)
-            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in 1 - f },
+            // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
+            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in CrossFade.outgoing(f) },
                  clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
         }
         guard let new = scene.node(at: element.toPath) else { return }
         let subtree = scene.subtree(at: element.toPath)
-        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? f : 1 },
+        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 },
              clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
     }
 
