@@ -232,6 +232,7 @@ struct PlanBuilder {
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: after)
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
+        plan.fontFamily = settings.fontFamily
         return plan
     }
 

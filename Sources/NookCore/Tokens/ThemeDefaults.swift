@@ -65,6 +65,9 @@ enum ThemeDefaults {
         "hideDip": { "$type": "duration", "$value": "120ms" },
         "maxDuration": { "$type": "duration", "$value": "2s" }
       },
+      "font": {
+        "family": { "$type": "string", "$value": "Sans" }
+      },
       "broker": {
         "moduleGrace": { "$type": "duration", "$value": "10s" }
       },
