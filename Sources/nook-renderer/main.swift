@@ -22,7 +22,7 @@ Log.verbose = options.verbose
 if options.measureText {
     var family = TextPainter.defaultFamily
     if case .loaded(let config, _) = ConfigFile.read() { family = config.font }
-    exit(TextMeasurement.run(file: options.measureTextFile, family: options.font ?? family))
+    exit(MeasureTextCommand.run(file: options.measureTextFile, family: options.font ?? family))
 }
 
 // A parent may have started us with SIGTERM and SIGINT blocked (the mask is inherited): take

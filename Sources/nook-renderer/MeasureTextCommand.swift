@@ -3,7 +3,8 @@ import Glibc
 import NookCore
 import NookRenderModel
 
-/// `--measure-text [FILE]`: Pango's width for each sample string, against the broker's.
+/// `--measure-text [FILE]`: Pango's width for each sample string, against the broker's, and
+/// Pango's per-character widths summed (what `resize` elements re-wrap with, `PangoTextMeasurer`).
 ///
 /// FILE (or `-`, standard input) holds one sample a line, tab-separated:
 /// `size  weight  tnum  broker_width  text` (weight a CSS number or an SDK name, tnum `0` or `1`,
@@ -11,7 +12,7 @@ import NookRenderModel
 /// broker's `FontTextMeasurer`. Without FILE, the examples' strings, against the built-in
 /// estimate (`TextMetrics`). Prints a Markdown table and the worst difference; docs/renderer.md
 /// keeps one run of it.
-enum TextMeasurement {
+enum MeasureTextCommand {
     struct Sample {
         let text: String
         let size: Double
@@ -87,6 +88,8 @@ enum TextMeasurement {
 
     /// Prints the table; returns the exit status.
     static func run(file: String?, family: String) -> Int32 {
+        // The locale GTK sets at start: Pango picks fallback fonts for its language.
+        setlocale(LC_ALL, "")
         var samples = examples
         if let file {
             switch Self.samples(at: file) {
@@ -103,19 +106,23 @@ enum TextMeasurement {
         print("Font: '\(family)' resolves to \(resolvedFamily(family, on: cr)); Pango \(String(cString: pango_version_string()))")
         print("Broker widths: \(file == nil ? "the built-in estimate (TextMetrics)" : "from \(file!)")")
         print("")
-        print("| string | where | size, weight | broker width | Pango width | difference |")
-        print("|---|---|---|---|---|---|")
+        print("| string | where | size, weight | broker width | Pango width | Pango, per character | difference |")
+        print("|---|---|---|---|---|---|---|")
+        let perCharacter = PangoTextMeasurer(family: family)
         var worst = (difference: 0.0, text: "")
         var total = 0.0
         for sample in samples {
             let broker = sample.brokerWidth ?? estimatedWidth(sample)
             let style = TextStyle(size: sample.size, weight: TextFont.cssWeight(sample.weight), monospacedDigits: sample.monospacedDigits)
             let pango = painter.measure(sample.text, style: style, on: cr).width
+            // What `resize` elements re-wrap with in flight: the same widths, scalar by scalar.
+            let summed = perCharacter.measure(
+                sample.text, in: TextFont(size: sample.size, weight: style.weight, monospacedDigits: sample.monospacedDigits)).width
             let difference = pango - broker
             total += abs(difference)
             if abs(difference) >= abs(worst.difference) { worst = (difference, sample.text) }
             print("| \(sample.text) | \(sample.origin) | \(PlanSummary.format(sample.size)) \(sample.weight)\(sample.monospacedDigits ? " tnum" : "") "
-                  + "| \(format(broker)) | \(format(pango)) | \(signed(difference)) |")
+                  + "| \(format(broker)) | \(format(pango)) | \(format(summed)) | \(signed(difference)) |")
         }
         print("")
         print("worst difference \(signed(worst.difference)) px (\(worst.text)), mean \(format(samples.isEmpty ? 0 : total / Double(samples.count))) px, over \(samples.count) strings")
