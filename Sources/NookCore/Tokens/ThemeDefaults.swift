@@ -6,6 +6,8 @@
 ///   bounce: smooth (no bounce, ζ = 1), snappy (ζ = 0.85), bouncy (ζ = 0.7); a spring's
 ///   response plays the part of SwiftUI's duration. `linear` is a 0.35 s straight-line transition.
 /// - `rules.view.preset` is untyped on purpose: it may alias any curve-typed preset.
+/// - `font.family` is fontconfig's `Sans` alias, the renderer's default family too: nookd
+///   measures text in it and every plan names it, so the two never disagree.
 /// - `rules.view.duration` times a preset whose token has no duration of its own (a bare
 ///   `cubicBezier`) when the class string gives no `duration-<ms>`.
 enum ThemeDefaults {

@@ -8,10 +8,16 @@ import NookCore
 /// the theme's rules already expanded); each frame only lays it out, its root's frame set to
 /// the frame's rect. A subtree the validator refuses (nothing the broker sends should be)
 /// gives nil, and the element is drawn mapped proportionally as before.
-struct ElementRelayout: Hashable, Sendable {
+public struct ElementRelayout: Hashable, Sendable {
     /// The element's subtree as a view, its root at `rootPath`.
-    let root: ViewNode
-    let rootPath: String
+    public let root: ViewNode
+    public let rootPath: String
+
+    /// A subtree given as a view (benchmarks, tests).
+    public init(root: ViewNode, rootPath: String) {
+        self.root = root
+        self.rootPath = rootPath
+    }
 
     /// Keys a scene node carries that are not view props.
     static let sceneOnlyKeys: Set<String> = ["expanded_classes", "suppressed"]
@@ -42,7 +48,7 @@ struct ElementRelayout: Hashable, Sendable {
     }
 
     /// Every node's rect with the element laid out to fill `rect`, by path.
-    func rects(in rect: Rect, text: TextMeasurement) -> [String: Rect] {
+    public func rects(in rect: Rect, text: TextMeasurement) -> [String: Rect] {
         var sized = root
         // The element's frame is the frame's rect: its own lengths give way to it.
         sized.props.width = max(0, rect.width)
