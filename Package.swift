@@ -29,12 +29,20 @@ let package = Package(
         // The SDK module authors write against.
         .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus"]),
         // The broker's logic; `nookd` is a thin shell over it.
-        .target(name: "NookBroker", dependencies: ["NookCore", "NookBus"]),
+        .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText"]),
         // NookVersion: the one version line every `--version` prints.
         .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookVersion"]),
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
+        // Fontconfig, FreeType and HarfBuzz: the broker measures text in the fonts renderers draw with.
+        .systemLibrary(
+            name: "CFontText",
+            pkgConfig: "fontconfig freetype2 harfbuzz",
+            providers: [.apt(["libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev"])]
+        ),
+        // Text measured with fontconfig and HarfBuzz (a NookCore `TextMeasurer`), for the broker.
+        .target(name: "NookText", dependencies: ["CFontText", "NookCore"]),
         // GTK3, gtk-layer-shell, Cairo and Pango, for the on-screen renderer only.
         .systemLibrary(
             name: "CGtk",
@@ -56,7 +64,7 @@ let package = Package(
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
-        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport"]),
+        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
@@ -64,7 +72,7 @@ let package = Package(
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookBus"]),
-        .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport"]),
+        .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

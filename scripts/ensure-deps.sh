@@ -11,12 +11,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
-# the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango).
-build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev)
+# the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango;
+# CFontText: fontconfig, FreeType, HarfBuzz).
+build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev)
 
-# run: what `make demo` and the installed programs need at run time: a bus daemon, and the
-# icons and fonts nook-renderer draws with.
-run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 adwaita-icon-theme fonts-dejavu-core)
+# run: what `make demo` and the installed programs need at run time: a bus daemon, the
+# libraries nookd measures text with, and the icons and fonts nook-renderer draws with (the
+# default `Sans` is DejaVu Sans; WenQuanYi Micro Hei covers Chinese, Japanese and Korean and
+# Symbola emoji, so nookd and the renderer fall back to the same fonts for them).
+run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconfig1 libfreetype6 libharfbuzz0b
+  adwaita-icon-theme fonts-dejavu-core fonts-wqy-microhei fonts-symbola)
 
 # test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
 # python-dbus as foreign clients; mpv with its MPRIS plugin for the music bridge; Chromium to

@@ -39,7 +39,8 @@ func runLayoutBenchmark() -> [Figure] {
     print("  per-node cost, 10,000 vs 64 nodes: \(format(ratio))x (about 1 means linear growth)")
     print("  10,000 nodes under 10 ms (p50 \(format(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
     runSceneGeometryBenchmark()
-    return [
+    let relayout = runRelayoutBenchmark()
+    return relayout + [
         Figure(name: "layout 10,000 nodes p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms (layout alone)", ratio: nil, met: p50At10k < 10_000),
         Figure(name: "layout per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
     ]
@@ -77,7 +78,7 @@ private func runSceneGeometryBenchmark() {
     }
 }
 
-private func format(_ value: Double) -> String {
+func format(_ value: Double) -> String {
     // Two decimals by integer arithmetic (no libm needed).
     guard value.isFinite else { return String(value) }
     let hundredths = Int(value * 100 + (value < 0 ? -0.5 : 0.5))

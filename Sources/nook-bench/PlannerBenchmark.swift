@@ -1,4 +1,5 @@
 import NookCore
+import NookText
 
 /// Planning cost (SPEC: a typical scene of 8 activities with 64 nodes each, p50 under 50 µs;
 /// 10,000 nodes under 10 ms, growing linearly). Each timed run is what the broker pays per
@@ -23,6 +24,19 @@ func runPlannerBenchmark() -> [Figure] {
         let after = PlannerScene(presentation: .expanded, content: typical.expanded, settings: settings, reusing: [pill, expanded])
         return TransitionPlanner.plan(from: pill, to: after, action: PlanAction(cause: .open, serial: 2), settings: settings)
     }
+    // The same with text measured in real fonts, as nookd does (fontconfig + HarfBuzz; each
+    // string is shaped once and then served from the measurer's cache, as in the broker).
+    var measured = settings
+    measured.textMeasurement = TextMeasurement(FontTextMeasurer(family: Theme.defaultFontFamily))
+    let measuredPill = PlannerScene(presentation: .pill, content: typical.pill, settings: measured)
+    let measuredExpanded = PlannerScene(presentation: .expanded, content: typical.expanded, settings: measured)
+    let typicalMeasured = plannerMeasure("open, reused, real text metrics (8 x 64)", nodes: 8 * 64, runs: 20_000) {
+        let after = PlannerScene(presentation: .expanded, content: typical.expanded, settings: measured,
+                                 reusing: [measuredPill, measuredExpanded])
+        return TransitionPlanner.plan(from: measuredPill, to: after, action: PlanAction(cause: .open, serial: 2), settings: measured)
+    }
+    let measuredRatio = typicalMeasured / max(typicalWarm, .leastNonzeroMagnitude)
+    print("  real text metrics vs the estimate, typical scene reusing: \(plannerFormat(measuredRatio))x")
     _ = plannerMeasure("close, recent scenes reused (8 x 64 nodes)", nodes: 8 * 64, runs: 20_000) {
         let after = PlannerScene(presentation: .pill, content: typical.pill, settings: settings, reusing: [pill])
         return TransitionPlanner.plan(from: expanded, to: after, action: PlanAction(cause: .close, serial: 3), settings: settings)
@@ -66,6 +80,8 @@ func runPlannerBenchmark() -> [Figure] {
     return [
         Figure(name: "planner typical scene p50 (8 x 64, cold)", value: typicalOpen, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalOpen < 50),
         Figure(name: "planner typical scene p50 (8 x 64, reusing)", value: typicalWarm, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalWarm < 50),
+        Figure(name: "planner typical scene p50, real text metrics", value: typicalMeasured, unit: "µs", goal: "< 50 µs",
+               ratio: measuredRatio, met: typicalMeasured < 50),
         Figure(name: "planner 10,000-node content update p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms", ratio: nil, met: p50At10k < 10_000),
         Figure(name: "planner per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
     ]

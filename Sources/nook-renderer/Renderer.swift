@@ -117,7 +117,6 @@ final class Renderer {
     private func applyLook() {
         presenter.defaultForeground = config.textColor
         images.symbolColor = config.textColor
-        text.family = config.font
         gtk_widget_queue_draw(nook.widget)
     }
 
@@ -193,6 +192,12 @@ final class Renderer {
         }
         let now = frameTime(gtk_widget_get_frame_clock(nook.widget))
         let unixTime = unixSeconds()
+        // Text in the family the broker measured it in, so it fits the rects laid out for it.
+        text.family = presenter.fontFamily ?? config.font
+        // `resize` elements re-wrap their text in flight as Pango sets it.
+        if presenter.textMeasurement.identity != "pango:" + text.family {
+            presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))
+        }
         let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer)
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)

@@ -10,19 +10,25 @@ struct RendererOptions: Sendable {
     /// Curves take this many times longer (demos, screenshot tests).
     var slowMotion = 1.0
     var verbose = false
-    /// `--measure-text`: print the broker-vs-Pango text metrics table and exit.
+    /// `--measure-text [FILE]`: print the broker-vs-Pango text width table and exit.
     var measureText = false
+    /// The samples file `--measure-text` reads (`-`: standard input); nil: the examples.
+    var measureTextFile: String?
+    /// `--font FAMILY`: the family `--measure-text` measures in (default the config's `font`).
+    var font: String?
     /// `--version`: print the version and exit.
     var printVersion = false
 
     static let usage = """
         usage: nook-renderer [--address ADDRESS] [--notch auto|WxH] [--slow-motion FACTOR] [--verbose]
-               nook-renderer --measure-text | --help | --version
+               nook-renderer --measure-text [FILE] [--font FAMILY] | --help | --version
           --address ADDRESS      D-Bus address of the bus nookd is on (default: the session bus)
           --notch auto|WxH       notch in points declared to nookd; overrides renderer.json (default auto: none)
           --slow-motion FACTOR   play every curve FACTOR times slower (default 1)
           --verbose              log each plan and each frame's shared-element rects to stderr
-          --measure-text         compare the broker's text metrics with Pango's and exit
+          --measure-text [FILE]  compare the broker's text widths (FILE, '-' for stdin; default the
+                                 examples against the built-in estimate) with Pango's and exit
+          --font FAMILY          the font family --measure-text measures in (default renderer.json's)
           --version              print the version and exit
         """
 
@@ -54,7 +60,18 @@ struct RendererOptions: Sendable {
                 }
                 slowMotion = factor
             case "--verbose": verbose = true
-            case "--measure-text": measureText = true
+            case "--measure-text":
+                measureText = true
+                if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") {
+                    index += 1
+                    measureTextFile = arguments[index]
+                }
+            case "--font":
+                let family = try value(argument)
+                guard (1...128).contains(family.count) else {
+                    throw UsageError(description: "--font: expected a font family name (1...128 characters), got '\(family)'")
+                }
+                font = family
             case "--version": printVersion = true
             case "--help", "-h": throw UsageError(description: Self.usage)
             default: throw UsageError(description: "unknown option '\(argument)'\n\(Self.usage)")

@@ -2,12 +2,19 @@ import CGtk
 import NookCore
 import NookRenderModel
 
-/// Text with Pango: the config's family (`Sans` by default, whatever the desktop's
-/// fontconfig maps it to), at the plan's size in points (one point = one application pixel),
-/// weight, colour and tabular digits.
+/// Text with Pango: the plan's `font_family` (the family the broker measured in; the config's
+/// `font` for a plan without one), at the plan's size in points (one point = one application
+/// pixel), weight, colour and tabular digits.
+///
+/// Glyphs are placed unhinted and unrounded (`PangoMetrics.unhinted`), as the broker measures
+/// them, so a line is exactly as wide as the box the broker laid out for it (within a pixel).
 struct TextPainter {
-    static let defaultFamily = "Sans"
+    static let defaultFamily = Theme.defaultFontFamily
     var family = TextPainter.defaultFamily
+
+    /// How much wider than its box a line may come out and still not wrap or ellipsize: the
+    /// broker's width and Pango's agree within a pixel (`--measure-text`).
+    static let fitTolerance = 1.0
 
     /// Draws `string` in `rect`. When `layoutSize` is set (a `scale` shared element), the
     /// text is laid out in that size and the result scaled into `rect`.
@@ -16,54 +23,50 @@ struct TextPainter {
         guard box.width > 0, box.height > 0 else { return }
         let layout = Self.layout(string, style: style, family: family, on: cr)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        var natural = (width: Int32(0), height: Int32(0))
-        pango_layout_get_pixel_size(layout, &natural.width, &natural.height)
-        // The broker sized the box with its own font model, a few percent off Pango's
-        // (docs/renderer.md): a line up to `shrinkLimit` too wide is drawn slightly smaller
-        // rather than cut; longer text wraps into the lines the box has, then ellipsizes.
-        let overflow = Double(natural.width) / box.width
-        let shrink = overflow > 1 && overflow <= Self.shrinkLimit ? 1 / overflow : 1
-        if shrink == 1 {
-            pango_layout_set_width(layout, Int32(box.width * Double(PANGO_SCALE)))
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-            // As many lines as the broker made room for (its lines are size x 1.2 tall).
-            let lines = max(1, Int((box.height / (style.size * TextMetrics.lineHeightFactor)).rounded(.down)))
-            pango_layout_set_height(layout, -Int32(lines))
-            switch style.alignment {
-            case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-            case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-            default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-            }
+        // Wrapped into the broker's box: as many lines as its height holds (Pango's lines
+        // are as tall as the broker's), the last one ellipsized when text is left over.
+        pango_layout_set_width(layout, Self.pangoUnits(box.width + Self.fitTolerance))
+        pango_layout_set_height(layout, Self.pangoUnits(box.height + Self.fitTolerance))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        switch style.alignment {
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         }
-        var width: Int32 = 0, height: Int32 = 0
-        pango_layout_get_pixel_size(layout, &width, &height)
+        let height = Self.logicalSize(layout).height
         cairo_save(cr)
         cairo_translate(cr, rect.minX, rect.minY)
         if layoutSize != nil { cairo_scale(cr, rect.width / box.width, rect.height / box.height) }
-        // Centred vertically in the broker's box: its line height and Pango's differ.
-        cairo_translate(cr, 0, (box.height - Double(height) * shrink) / 2)
-        cairo_scale(cr, shrink, shrink)
+        // Centred vertically in the broker's box (they agree; this absorbs rounding).
+        cairo_translate(cr, 0, (box.height - height) / 2)
         cairo_move_to(cr, 0, 0)
         cairo_set_source_rgba(cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
         pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
     }
 
-    /// How much wider than its box a line may be and still be drawn whole, made smaller.
-    static let shrinkLimit = 1.25
-
-    /// Pango's size for one unwrapped line, in points.
+    /// Pango's size for one unwrapped line, in points, unrounded.
     func measure(_ string: String, style: TextStyle, on cr: OpaquePointer) -> Size {
         let layout = Self.layout(string, style: style, family: family, on: cr)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        var width: Int32 = 0, height: Int32 = 0
-        pango_layout_get_pixel_size(layout, &width, &height)
-        return Size(width: Double(width), height: Double(height))
+        return Self.logicalSize(layout)
     }
 
-    private static func layout(_ string: String, style: TextStyle, family: String, on cr: OpaquePointer) -> OpaquePointer {
+    static func logicalSize(_ layout: OpaquePointer) -> Size {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Size(width: Double(logical.width) / Double(PANGO_SCALE), height: Double(logical.height) / Double(PANGO_SCALE))
+    }
+
+    static func pangoUnits(_ points: Double) -> Int32 {
+        Int32(min(max(points * Double(PANGO_SCALE), 0), Double(Int32.max)))
+    }
+
+    static func layout(_ string: String, style: TextStyle, family: String, on cr: OpaquePointer) -> OpaquePointer {
         let layout = pango_cairo_create_layout(cr)!
+        PangoMetrics.unhinted(pango_layout_get_context(layout))
+        pango_layout_context_changed(layout)
         pango_layout_set_text(layout, string, -1)
         let font = pango_font_description_new()
         pango_font_description_set_family(font, family)
@@ -78,5 +81,20 @@ struct TextPainter {
             pango_attr_list_unref(attributes)
         }
         return layout
+    }
+}
+
+/// Pango set to lay glyphs out the way the broker measures them.
+enum PangoMetrics {
+    /// No hinted metrics and no rounding of glyph positions to whole pixels: advances are the
+    /// fonts' own, scaled, as HarfBuzz gives them to the broker.
+    static func unhinted(_ context: OpaquePointer?) {
+        guard let context else { return }
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        if let current = pango_cairo_context_get_font_options(context) { cairo_font_options_merge(options, current) }
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        pango_context_set_round_glyph_positions(context, 0)
     }
 }

@@ -20,8 +20,9 @@ if options.printVersion {
 Log.verbose = options.verbose
 
 if options.measureText {
-    TextMeasurement.run()
-    exit(0)
+    var family = TextPainter.defaultFamily
+    if case .loaded(let config, _) = ConfigFile.read() { family = config.font }
+    exit(MeasureTextCommand.run(file: options.measureTextFile, family: options.font ?? family))
 }
 
 // A parent may have started us with SIGTERM and SIGINT blocked (the mask is inherited): take

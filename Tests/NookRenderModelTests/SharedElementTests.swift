@@ -47,26 +47,49 @@ private typealias F = PlanFixture
         #expect(style.size == 40 && style.monospacedDigits)
     }
 
-    @Test func aResizedStackMapsItsChildrenIntoTheMovingRect() throws {
-        func badge(_ size: Double) -> ViewNode {
-            F.hstack([F.image("star"), F.text("Hi", size: size)]) { $0.shared = SharedMark(id: "badge") }
+    /// Rule 5's `resize`: mid-flight, the element's subtree is laid out again in the moving
+    /// rect (its stacks reflow, its text re-wraps), exactly as an independent layout of the
+    /// same subtree at that size places it; at rest it is where the plan put it.
+    @Test func aResizedElementIsLaidOutAgainInTheMovingRect() throws {
+        func card(_ size: Double) -> ViewNode {
+            F.vstack([F.hstack([F.image("star"), F.text("Hi", size: size)]), F.text("Paper Lanterns over the Harbour", size: size)]) {
+                $0.shared = SharedMark(id: "card")
+            }
         }
-        let pill = F.scene(.pill, F.song(leading: badge(11)))
-        let expanded = F.scene(.expanded, F.song(expanded: F.vstack([badge(22)]), leading: badge(11)))
+        let pill = F.scene(.pill, F.song(leading: card(9)))
+        let expanded = F.scene(.expanded, F.song(expanded: F.vstack([card(13)]), leading: card(9)))
         let plan = F.plan(pill, expanded, cause: .open)
         let element = try #require(plan.elements.first)
         #expect(element.style == .resize && !element.crossFade)
         let presenter = try F.presenter(playing: plan, from: pill, at: 10)
-        let t = 0.15
+        let t = 0.12
         let rect = F.lerp(element.fromRect, element.toRect, element.curve.value(at: t))
         let frame = presenter.frame(at: 10 + t, unixTime: 0)
-        for child in ["\(element.toPath)/0", "\(element.toPath)/1"] {
-            let destination = try #require(plan.scene.nodes.first { $0.path == child }).rect
-            let drawn = try #require(frame.shared(element.key).first { $0.path == child })
-            let expected = FrameBuilder.map(destination, from: element.toRect, into: rect)
-            #expect(F.isClose(drawn.rect, expected), "\(child)")
+
+        // The independent layout: the destination's subtree, its root framed to the moving rect.
+        var root = card(13)
+        root.props.width = rect.width
+        root.props.height = rect.height
+        let independent = LayoutEngine.layout(root, rootPath: element.toPath, in: rect)
+        #expect(independent.nodes.count == 5)
+        for node in independent.nodes where node.kind != .hstack && node.kind != .vstack {
+            let drawn = try #require(frame.shared(element.key).first { $0.path == node.path }, "\(node.path)")
+            #expect(F.isClose(drawn.rect, node.rect), "\(node.path): drawn \(drawn.rect), laid out \(node.rect)")
             #expect(drawn.layoutSize == nil)
         }
+        // The long line no longer fits the narrower in-between rect: it is wrapped to the
+        // rect's width (its lines cut to the height the rect has), not squeezed.
+        let title = "\(element.toPath)/1"
+        let destination = try #require(plan.scene.nodes.first { $0.path == title }).rect
+        let drawnTitle = try #require(frame.shared(element.key).first { $0.path == title }).rect
+        #expect(rect.width < element.toRect.width)
+        #expect(drawnTitle.width < destination.width - 1 && drawnTitle.width <= rect.width, "\(drawnTitle) vs \(destination)")
+        #expect(drawnTitle.height == destination.height)
+        // Proportional mapping (the old `resize`) would have drawn it elsewhere.
+        #expect(!F.isClose(drawnTitle, FrameBuilder.map(destination, from: element.toRect, into: rect)))
+
+        let landed = presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0)
+        #expect(landed.item(at: title)?.rect == destination)
     }
 
     @Test func hideSourceHidesTheOldNodeWhileMoving() throws {

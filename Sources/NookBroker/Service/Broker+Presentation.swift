@@ -1,5 +1,6 @@
 import NookBus
 import NookCore
+import NookText
 
 /// The presentation and its plans: Control actions and registry changes move the
 /// `PresentationMachine`; every change is planned for each subscriber (Broker+Render.swift).
@@ -167,6 +168,14 @@ extension Broker {
     func themeChanged() {
         registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
         registry.namedRules = settings.namedRules
+        let measurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
+        if measurement != settings.textMeasurement { settings.textMeasurement = measurement }
+    }
+
+    /// Text in `family` measured with fontconfig and HarfBuzz, the way renderers draw it; the
+    /// estimate (`TextMetrics`) without `fonts`.
+    static func textMeasurement(family: String, fonts: Bool) -> TextMeasurement {
+        fonts ? TextMeasurement(FontTextMeasurer(family: family)) : .estimate
     }
 
     func setReduceMotion(_ on: Bool) {

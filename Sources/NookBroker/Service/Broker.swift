@@ -1,6 +1,7 @@
 import FoundationEssentials
 import NookBus
 import NookCore
+import NookText
 
 /// The broker on the bus: decodes calls, applies them to the `Registry`, performs the actions
 /// it returns (unicast diagnostics, peer tracking, grace timers, debounced persistence).
@@ -58,6 +59,9 @@ public actor Broker {
     nonisolated let themeFile: URL?
     var tokenOverrides: [String: PropValue] = [:]
     var settings: PlannerSettings
+    /// Text is measured in the theme's `font.family` with fontconfig and HarfBuzz (else the
+    /// estimate, `BrokerConfiguration.measuresTextWithFonts`).
+    let measuresTextWithFonts: Bool
     /// The display previews are planned on without subscribers; `DisplayChanged` from a
     /// control client sets it.
     var previewDisplay = Broker.defaultDisplay
@@ -78,6 +82,8 @@ public actor Broker {
         self.baseTheme = configuration.theme ?? .builtIn
         self.themeFile = configuration.themeFile
         self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
+        self.measuresTextWithFonts = configuration.measuresTextWithFonts
+        self.settings.textMeasurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         self.registry.namedRules = settings.namedRules
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
     }

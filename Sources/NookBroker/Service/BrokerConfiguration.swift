@@ -19,6 +19,10 @@ public struct BrokerConfiguration: Sendable {
     /// How long after a change the state file is written; changes in between share one write.
     public var persistDelay: Duration
     public var log: Log
+    /// Measure text in the theme's `font.family` with fontconfig and HarfBuzz, as renderers
+    /// draw it (nookd); false: the built-in estimate (`TextMetrics`), for tests that compare
+    /// the broker's rects with NookCore's goldens.
+    public var measuresTextWithFonts = true
 
     public init(
         address: BusAddress = .session, stateDirectory: URL? = nil, limits: RegistryLimits = .standard,

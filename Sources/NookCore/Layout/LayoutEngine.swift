@@ -49,16 +49,19 @@ public enum LayoutEngine {
     }
 
     static func layout(
-        _ root: ViewNode, rootPath: String, proposal: ProposedSize, origin: Point = .zero, rules: NamedLayoutRules
+        _ root: ViewNode, rootPath: String, proposal: ProposedSize, origin: Point = .zero, rules: NamedLayoutRules,
+        text: TextMeasurement = .estimate
     ) -> LayoutResult {
-        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules, text: text)
         return pass.run(proposal: proposal, origin: origin)
     }
 
     /// Lays out `root` offered `rect.size`, centred in `rect` (it may overflow `rect` when it
-    /// cannot shrink to fit).
-    public static func layout(_ root: ViewNode, rootPath: String, in rect: Rect) -> LayoutResult {
-        var pass = LayoutPass(root: root, rootPath: rootPath)
+    /// cannot shrink to fit), measuring text with `text`.
+    public static func layout(
+        _ root: ViewNode, rootPath: String, in rect: Rect, text: TextMeasurement = .estimate
+    ) -> LayoutResult {
+        var pass = LayoutPass(root: root, rootPath: rootPath, text: text)
         let proposal = ProposedSize(rect.size)
         let size = pass.measureRoot(proposal)
         let origin = Point(x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2)
@@ -75,9 +78,9 @@ public enum LayoutEngine {
 
     static func layout(
         _ root: ViewNode, rootPath: String, proposal: ProposedSize, in rect: Rect, topAligned: Bool = false,
-        rules: NamedLayoutRules
+        rules: NamedLayoutRules, text: TextMeasurement = .estimate
     ) -> LayoutResult {
-        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules, text: text)
         let size = pass.measureRoot(proposal)
         let y = topAligned ? rect.y : rect.y + (rect.height - size.height) / 2
         return pass.run(proposal: proposal, origin: Point(x: rect.x + (rect.width - size.width) / 2, y: y))
@@ -95,9 +98,10 @@ public enum LayoutEngine {
     /// once and its size cache keeps what the two offers share. Also reports how many sizes
     /// were computed, so tests can pin that nothing is laid out twice.
     static func layoutFitting(
-        _ root: ViewNode, rootPath: String, width: Double, heightLimit: Double, rules: NamedLayoutRules = .none
+        _ root: ViewNode, rootPath: String, width: Double, heightLimit: Double, rules: NamedLayoutRules = .none,
+        text: TextMeasurement = .estimate
     ) -> (result: LayoutResult, measurements: Int) {
-        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules)
+        var pass = LayoutPass(root: root, rootPath: rootPath, rules: rules, text: text)
         var proposal = ProposedSize(width: width, height: nil)
         if pass.measureRoot(proposal).height > heightLimit + Geometry.epsilon {
             proposal = ProposedSize(width: width, height: heightLimit)

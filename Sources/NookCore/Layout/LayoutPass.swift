@@ -87,9 +87,12 @@ struct LayoutPass {
 
     /// `rules.named`, read as layout utilities wherever a class names a rule.
     private let rules: NamedLayoutRules
+    /// How wide text is; nil: `TextMetrics`' estimate.
+    private let measurer: (any TextMeasurer)?
 
-    init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none) {
+    init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate) {
         self.rules = rules
+        measurer = text.measurer
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
         // (which passing them around by value does) used to be the biggest cost of layout.
         withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
@@ -149,7 +152,8 @@ struct LayoutPass {
             let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
             textRun = Int32(texts.add(
                 text: pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
-                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true))
+                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true,
+                measurer: measurer))
         case .image:
             leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
         case .spacer:

@@ -47,17 +47,20 @@ public enum SceneGeometry {
     /// ```
     /// - Parameter namedRules: `rules.named` from the theme, so classes naming a rule lay out
     ///   as the rule's classes (SPEC rule 24).
+    /// - Parameter text: how wide text is (`.estimate`: `TextMetrics`).
     public static func layout(
         display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent,
-        namedRules: [String: String] = [:]
+        namedRules: [String: String] = [:], text: TextMeasurement = .estimate
     ) -> SceneLayout {
-        layout(display: display, tokens: tokens, presentation: presentation, content: content, rules: NamedLayoutRules(namedRules))
+        layout(display: display, tokens: tokens, presentation: presentation, content: content, rules: NamedLayoutRules(namedRules),
+               text: text)
     }
 
     static func layout(
-        display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent, rules: NamedLayoutRules
+        display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent, rules: NamedLayoutRules,
+        text: TextMeasurement = .estimate
     ) -> SceneLayout {
-        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, content: content, rules: rules)
+        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, content: content, rules: rules, text: text)
         return builder.build(presentation)
     }
 }
@@ -69,6 +72,8 @@ struct SceneBuilder {
     let content: SceneContent
     /// `rules.named` as layout utilities, for every view laid out here.
     let rules: NamedLayoutRules
+    /// How wide text is, for every view laid out here.
+    var text: TextMeasurement = .estimate
 
     var centreX: Double { display.width / 2 }
     var top: Double { tokens.topInset }
@@ -175,7 +180,7 @@ struct SceneBuilder {
             let name: SlotName = if case .activity = content.expanded { .expanded } else { .home }
             let laidOut = LayoutEngine.layoutFitting(
                 view.view, rootPath: name.rootPath(owner: view.owner), width: contentWidth, heightLimit: heightLimit,
-                rules: rules).result
+                rules: rules, text: text).result
             contentHeight = min(laidOut.root?.rect.height ?? 0, heightLimit)
             let area = Rect(x: contentLeft, y: contentTop, width: contentWidth, height: contentHeight)
             slots.append(slot(name, view, laidOut, in: area, topAligned: true))
@@ -223,13 +228,13 @@ struct SceneBuilder {
     /// A slot whose view is offered `rect`'s size.
     func slot(_ name: SlotName, _ view: OwnedView, offer: ProposedSize, in rect: Rect, topAligned: Bool = false) -> LaidOutSlot {
         let layout = LayoutEngine.layout(
-            view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, in: rect, topAligned: topAligned, rules: rules)
+            view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, in: rect, topAligned: topAligned, rules: rules, text: text)
         return LaidOutSlot(slot: name, owner: view.owner, rect: rect, layout: layout)
     }
 
     /// A view laid out at the origin, to be moved into its slot once the slot is known.
     func layout(_ name: SlotName, _ view: OwnedView, offer: ProposedSize) -> LayoutResult {
-        LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, rules: rules)
+        LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, rules: rules, text: text)
     }
 
     /// A slot for a view laid out at the origin: centred horizontally in `rect`, and centred

@@ -41,9 +41,15 @@ struct TextStore {
         words.reserveCapacity(texts + scalars / 4)
     }
 
-    /// Measures `text` once and returns its run's index.
-    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool) -> Int {
+    /// Measures `text` once and returns its run's index: with `measurer`'s advances and line
+    /// height, or (nil) with `TextMetrics`' estimate.
+    mutating func add(
+        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measurer: (any TextMeasurer)? = nil
+    ) -> Int {
         let weightFactor = TextMetrics.weightFactor(weight)
+        let measured = measurer?.measure(
+            text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
+        var scalarIndex = -1
         let firstWord = words.count
         var current: Word? = nil
         var paragraphs = 1
@@ -52,6 +58,7 @@ struct TextStore {
         // rest of layout, and the metric model gives joined and combining scalars no room.
         for scalar in text.unicodeScalars {
             let value = scalar.value
+            scalarIndex += 1
             if value == 0x0A {
                 if var word = current {
                     word.endsParagraph = true
@@ -68,9 +75,14 @@ struct TextStore {
                 continue
             }
             if value == 0x0D { continue }
-            let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
-            joinsPrevious = value == 0x200D
-            let advance = fontSize * factor
+            let advance: Double
+            if let measured {
+                advance = scalarIndex < measured.advances.count ? Self.length(measured.advances[scalarIndex]) : 0
+            } else {
+                let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
+                joinsPrevious = value == 0x200D
+                advance = fontSize * factor
+            }
             if value == 0x20 || value == 0x09 {
                 if current != nil {
                     current!.trailingSpace += advance
@@ -109,10 +121,17 @@ struct TextStore {
                 pendingSpace = 0
             }
         }
+        let lineHeight = measured.map { Self.length($0.lineHeight) } ?? fontSize * TextMetrics.lineHeightFactor
         runs.append(Run(
-            firstWord: firstWord, endWord: words.count, lineHeight: fontSize * TextMetrics.lineHeightFactor,
+            firstWord: firstWord, endWord: words.count, lineHeight: lineHeight,
             idealWidth: max(widest, line), paragraphCount: paragraphs))
         return runs.count - 1
+    }
+
+    /// A measurer's number as a length: NaN, infinities and negatives (a measurer's bug) take
+    /// no room rather than poison the layout; the bound keeps sums finite.
+    static func length(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, 0), 1_000_000) : 0
     }
 
     /// The size of text `run` when offered `width` and `height` (negative: ideal).

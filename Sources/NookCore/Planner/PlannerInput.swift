@@ -22,6 +22,12 @@ public struct PlannerSettings: Hashable, Sendable {
     private(set) var settleTimes: [Spring: Double]
     /// The theme's motion tokens the planner reads on every plan, looked up once.
     private(set) var motion: PlannerMotion
+    /// `font.family` from the theme: the family text is measured in and drawn in (every plan
+    /// carries it as `font_family`).
+    public private(set) var fontFamily: String
+    /// How layout measures text: `.estimate` (`TextMetrics`, for goldens and pure tests) unless
+    /// the host sets a measurer for `fontFamily` (nookd: fontconfig and HarfBuzz).
+    public var textMeasurement: TextMeasurement = .estimate
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,
@@ -37,6 +43,7 @@ public struct PlannerSettings: Hashable, Sendable {
         layoutRules = NamedLayoutRules(namedRules)
         settleTimes = Self.settleTimes(theme)
         motion = PlannerMotion(theme: theme)
+        fontFamily = theme.fontFamily
     }
 
     private mutating func refreshFromTheme() {
@@ -45,6 +52,7 @@ public struct PlannerSettings: Hashable, Sendable {
         layoutRules = NamedLayoutRules(namedRules)
         settleTimes = Self.settleTimes(theme)
         motion = PlannerMotion(theme: theme)
+        fontFamily = theme.fontFamily
     }
 
     private static func settleTimes(_ theme: Theme) -> [Spring: Double] {

@@ -24,7 +24,7 @@ public struct PlannerScene: Hashable, Sendable {
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
         self.init(
             presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
-            namedRules: settings.namedRules, layoutRules: settings.layoutRules, reusing: [])
+            namedRules: settings.namedRules, layoutRules: settings.layoutRules, text: settings.textMeasurement, reusing: [])
     }
 
     /// Prepares a scene, reusing the resolved namespaces of any slot that `reusing` already
@@ -33,7 +33,7 @@ public struct PlannerScene: Hashable, Sendable {
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings, reusing: [PlannerScene]) {
         self.init(
             presentation: presentation, content: content, display: settings.display, geometry: settings.geometry,
-            namedRules: settings.namedRules, layoutRules: settings.layoutRules, reusing: reusing)
+            namedRules: settings.namedRules, layoutRules: settings.layoutRules, text: settings.textMeasurement, reusing: reusing)
     }
 
     public init(
@@ -47,12 +47,12 @@ public struct PlannerScene: Hashable, Sendable {
 
     init(
         presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
-        namedRules: [String: String], layoutRules: NamedLayoutRules, reusing: [PlannerScene]
+        namedRules: [String: String], layoutRules: NamedLayoutRules, text: TextMeasurement = .estimate, reusing: [PlannerScene]
     ) {
         self.presentation = presentation
         self.content = content
         layout = SceneGeometry.layout(
-            display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules)
+            display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules, text: text)
         var prepared: [PreparedSlot] = []
         prepared.reserveCapacity(layout.slots.count)
         for laidOut in layout.slots {

@@ -2,8 +2,8 @@ extension TransitionPlan {
     /// The contract's plan `a{sv}`, key for key, as `PropValue`s NookBus turns into D-Bus
     /// values mechanically (`.uint` -> t, `.double` -> d, `.structure` -> (dddd), arrays of
     /// dictionaries -> aa{sv}). Additions to the contract: `reveals` (rule 11), chrome
-    /// `velocity`, `hide_dip` and `cross_fade` (rule 18, present only when true), slot `path`, and the scene's `presentation`, `chrome` and
-    /// `capsules`.
+    /// `velocity`, `hide_dip` and `cross_fade` (rule 18, present only when true), slot `path`, the scene's `presentation`, `chrome` and
+    /// `capsules`, and `font_family` (the family the scene's text was measured in).
     /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
     ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
     ///   per subscriber, so this is not a planner setting.
@@ -57,6 +57,7 @@ extension TransitionPlan {
             "layout": .array(layoutEntries), "slots": .array(slotEntries), "reveals": .array(revealEntries),
             "diagnostics": .array(diagnostics.map { .dictionary($0.wireDictionary) }),
             "scene": .dictionary(scene.wireDictionary),
+            "font_family": .string(fontFamily),
         ]
         if !causes.isEmpty { out["causes"] = .array(causes.map { .string($0.rawValue) }) }
         return out

@@ -35,6 +35,9 @@ public struct TransitionPlan: Hashable, Sendable {
     public var diagnostics: [Diagnostic]
     /// The destination, laid out.
     public var scene: PlannerScene
+    /// The font family the scene's text was measured in (theme token `font.family`); the
+    /// renderer draws text in it, so the text fits the rects laid out for it.
+    public var fontFamily = Theme.defaultFontFamily
 
     public init(
         serial: UInt64, interrupts: UInt64 = 0, cause: PlanCause, from: Presentation, to: Presentation,

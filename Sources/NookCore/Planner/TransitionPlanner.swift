@@ -233,6 +233,7 @@ struct PlanBuilder {
             conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
+        plan.fontFamily = settings.fontFamily
         return plan
     }
 

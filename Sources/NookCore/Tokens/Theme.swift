@@ -92,6 +92,25 @@ public struct Theme: Hashable, Sendable {
         }
     }
 
+    /// The token naming the font family text is measured and drawn in.
+    public static let fontFamilyPath = "font.family"
+    /// What `font.family` holds when nothing sets it: fontconfig's sans-serif alias.
+    public static let defaultFontFamily = "Sans"
+
+    /// `font.family`: a fontconfig family name or alias (`Sans`, `DejaVu Sans`).
+    public var fontFamily: String { string(at: Self.fontFamilyPath) ?? Self.defaultFontFamily }
+
+    /// Why `text` cannot be a font family (1...128 characters, no control characters); nil
+    /// when it can. The renderer's `font` setting takes the same.
+    static func fontFamilyProblem(_ text: String) -> String? {
+        let count = text.count
+        guard count >= 1, count <= 128 else { return "a font family is 1...128 characters, found \(count)" }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a font family holds no control characters"
+        }
+        return nil
+    }
+
     /// `rules.named` as a table for the class parser: class name -> class string.
     public var namedRules: [String: String] {
         var rules: [String: String] = [:]

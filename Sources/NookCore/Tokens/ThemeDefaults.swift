@@ -6,6 +6,8 @@
 ///   bounce: smooth (no bounce, ζ = 1), snappy (ζ = 0.85), bouncy (ζ = 0.7); a spring's
 ///   response plays the part of SwiftUI's duration. `linear` is a 0.35 s straight-line transition.
 /// - `rules.view.preset` is untyped on purpose: it may alias any curve-typed preset.
+/// - `font.family` is fontconfig's `Sans` alias, the renderer's default family too: nookd
+///   measures text in it and every plan names it, so the two never disagree.
 /// - `rules.view.duration` times a preset whose token has no duration of its own (a bare
 ///   `cubicBezier`) when the class string gives no `duration-<ms>`.
 enum ThemeDefaults {
@@ -64,6 +66,9 @@ enum ThemeDefaults {
         "header": { "delay": { "$type": "duration", "$value": "80ms" } },
         "hideDip": { "$type": "duration", "$value": "120ms" },
         "maxDuration": { "$type": "duration", "$value": "2s" }
+      },
+      "font": {
+        "family": { "$type": "string", "$value": "Sans" }
       },
       "broker": {
         "moduleGrace": { "$type": "duration", "$value": "10s" }

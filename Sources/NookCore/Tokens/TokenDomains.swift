@@ -25,6 +25,8 @@ enum TokenDomains {
             return bezierProblem(timing)
         case .cubicBezier(let points):
             return bezierProblem(points)
+        case .string(let text) where path == Theme.fontFamilyPath:
+            return Theme.fontFamilyProblem(text)
         case .string(let text):
             let bytes = text.utf8.count
             return bytes > ThemeLimits.maxValueBytes ? "the string is \(bytes) bytes (at most \(ThemeLimits.maxValueBytes), maxValueBytes)" : nil

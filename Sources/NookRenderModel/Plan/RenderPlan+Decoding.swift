@@ -22,6 +22,7 @@ extension RenderPlan {
         conversion = try plan.string("conversion", default: "direct")
         freshWindow = try plan.bool("fresh_window", default: false)
         reduceMotion = try plan.bool("reduce_motion", default: false)
+        fontFamily = try plan.optionalString("font_family").flatMap { $0.isEmpty ? nil : $0 }
 
         let chromeFields = try plan.record("chrome")
         let hideDip = try chromeFields.optionalDouble("hide_dip")

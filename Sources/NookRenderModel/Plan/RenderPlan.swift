@@ -16,6 +16,9 @@ struct RenderPlan: Hashable, Sendable {
     var slots: [SlotEntry]
     var reveals: [RevealEntry]
     var scene: RenderScene
+    /// The family the broker measured the scene's text in (`font_family`); nil from a broker
+    /// that does not say, when the renderer's own `font` applies.
+    var fontFamily: String?
 
     /// Seconds (of plan time) until everything is at rest.
     var duration: Double {

@@ -22,6 +22,8 @@ struct FrameBuilder {
     let customViews: Set<String>
     /// Text and symbol colour when neither a node nor a class sets one.
     var defaultForeground = RGBA.white
+    /// How text is measured when a `resize` element is laid out again (Relayout.swift).
+    var textMeasurement = TextMeasurement.estimate
     var items: [DrawItem] = []
     /// `style` layout entries in flight, by path: the node before and how far the change is.
     var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
@@ -136,16 +138,20 @@ struct FrameBuilder {
         let clip = element.clip == "chrome" ? chrome : nil
         let scaled = element.style == "scale"
         let f = element.curve.fraction(at: time)
+        // `resize` (rule 5): the subtree laid out again in the frame's rect; `scale`, or a
+        // subtree that cannot be rebuilt: mapped proportionally from its laid-out rects.
+        let relaidNew = scaled ? nil : playback.relayouts[element.toPath]?.rects(in: rect, text: textMeasurement)
         if element.crossFade, let old = previous.node(at: element.fromPath) {
             let subtree = previous.subtree(at: element.fromPath)
+            let relaid = scaled ? nil : playback.relayouts["from:" + element.fromPath]?.rects(in: rect, text: textMeasurement)
             // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
-            draw(subtree, in: previous, rectOf: { Self.map($0.rect, from: old.rect, into: rect) }, fadeOf: { _ in CrossFade.outgoing(f) },
-                 clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+            draw(subtree, in: previous, rectOf: { relaid?[$0.path] ?? Self.map($0.rect, from: old.rect, into: rect) },
+                 fadeOf: { _ in CrossFade.outgoing(f) }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
         }
         guard let new = scene.node(at: element.toPath) else { return }
         let subtree = scene.subtree(at: element.toPath)
-        draw(subtree, in: scene, rectOf: { Self.map($0.rect, from: new.rect, into: rect) }, fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 },
-             clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+        draw(subtree, in: scene, rectOf: { relaidNew?[$0.path] ?? Self.map($0.rect, from: new.rect, into: rect) },
+             fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
     }
 
     /// Draws `nodes` (preorder, parents first) of `scene`: each node's background and

@@ -100,6 +100,11 @@ public struct PlanPresenter: Sendable {
     public var serial: UInt64 { playback?.plan.serial ?? 0 }
     /// The last plan's `to` (`hidden` before any).
     public var presentation: String { playback?.plan.to ?? "hidden" }
+    /// The font family the current plan's text was measured in (`font_family`), if it says.
+    public var fontFamily: String? { playback?.plan.fontFamily }
+    /// How `resize` elements measure text when laid out again in flight (rule 5): the
+    /// renderer's toolkit, ideally, so the text fits what it draws; `.estimate` by default.
+    public var textMeasurement: TextMeasurement = .estimate
 
     /// True when the current scene shows something that follows the wall clock (a
     /// `timer_end` countdown, a progress with `start` and `end`): redraw once a second for it
@@ -133,6 +138,7 @@ public struct PlanPresenter: Sendable {
             if !decoded.freshWindow, interrupts || current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
             previousScene = current.plan.scene
         }
+        next.prepareRelayouts(previous: previousScene)
         playback = next
         var seen: Set<String> = []
         warnings = found.filter { seen.insert($0).inserted }
@@ -148,6 +154,7 @@ public struct PlanPresenter: Sendable {
             playback: playback, previous: previousScene, time: planTime(time, of: playback), unixTime: unixTime,
             pointer: pointer, customViews: customViews)
         builder.defaultForeground = defaultForeground
+        builder.textMeasurement = textMeasurement
         return builder.build()
     }
 

@@ -18,6 +18,23 @@ struct Playback: Hashable, Sendable {
     var layoutStarts: [String: Rect] = [:]
     /// By slot: the opacity presented when the plan arrived.
     var slotStarts: [SlotKey: Double] = [:]
+    /// `resize` elements' subtrees, ready to lay out in each frame's rect: the destination's
+    /// by `to_path`, the origin's (drawn while cross-fading) by `from_path` under `from:`.
+    var relayouts: [String: ElementRelayout] = [:]
+
+    /// Prepares the relayout of each `resize` element (rule 5), `previous` being the scene the
+    /// elements leave.
+    mutating func prepareRelayouts(previous: RenderScene) {
+        relayouts = [:]
+        for element in plan.elements where element.style != "scale" {
+            if relayouts[element.toPath] == nil, let relayout = ElementRelayout(subtree: plan.scene.subtree(at: element.toPath)) {
+                relayouts[element.toPath] = relayout
+            }
+            if element.crossFade, let relayout = ElementRelayout(subtree: previous.subtree(at: element.fromPath)) {
+                relayouts["from:" + element.fromPath] = relayout
+            }
+        }
+    }
 
     init(plan: RenderPlan, start: Double) {
         self.plan = plan

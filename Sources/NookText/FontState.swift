@@ -1,0 +1,250 @@
+import CFontText
+import NookCore
+
+/// The fonts and cache behind one `FontTextMeasurer`; only ever used under its lock.
+final class FontState {
+    let family: String
+    var cache: BoundedCache<MeasurementKey, MeasuredText>
+    /// Fontconfig's sorted fonts per family, weight and language, found on first use.
+    private var fontSets: [FontSetKey: [FontFace]] = [:]
+    /// The locale's language, read once (Pango reads it once too).
+    let language: TextLanguage
+    /// HarfBuzz fonts by file and face index, loaded on first use and kept.
+    private var shapers: [FaceKey: Shaper] = [:]
+
+    init(family: String, cacheCapacity: Int) {
+        self.family = family
+        cache = BoundedCache(capacity: cacheCapacity)
+        language = TextLanguage.current
+        FcInit()
+    }
+
+    deinit {
+        for set in fontSets.values { for face in set { FcCharSetDestroy(face.charset) } }
+        for shaper in shapers.values { hb_font_destroy(shaper.font) }
+    }
+
+    struct FontSetKey: Hashable {
+        var family: String
+        var weight: Int
+        var language: String
+    }
+
+    struct FaceKey: Hashable {
+        var file: String
+        var index: Int32
+    }
+
+    /// One font of a sorted set: where it is and which characters it has.
+    struct FontFace {
+        var file: String
+        var index: Int32
+        var charset: OpaquePointer
+        var key: FaceKey { FaceKey(file: file, index: index) }
+    }
+
+    /// A HarfBuzz font at its design scale (one unit is 1/`unitsPerEm` em).
+    struct Shaper {
+        var font: OpaquePointer
+        var unitsPerEm: Double
+        /// Ascent and descent (positive down), in ems.
+        var ascent: Double
+        var descent: Double
+    }
+
+    // MARK: Fonts
+
+    /// Fontconfig's fonts for `family` at `weight` for `language`, best first, asked for as
+    /// Pango asks: family, weight (from its CSS value), roman slant, language, substituted
+    /// and sorted.
+    func fonts(family: String, weight: Int, language: String) -> [FontFace] {
+        let key = FontSetKey(family: family, weight: weight, language: language)
+        if let known = fontSets[key] { return known }
+        var found: [FontFace] = []
+        if let pattern = FcPatternCreate() {
+            defer { FcPatternDestroy(pattern) }
+            FcPatternAddString(pattern, "family", family)
+            FcPatternAddDouble(pattern, "weight", FcWeightFromOpenTypeDouble(Double(weight)))
+            FcPatternAddInteger(pattern, "slant", 0)
+            FcPatternAddString(pattern, "lang", language)
+            FcConfigSubstitute(nil, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var result = FcResultNoMatch
+            if let set = FcFontSort(nil, pattern, 1, nil, &result) {
+                defer { FcFontSetDestroy(set) }
+                for slot in 0..<Int(set.pointee.nfont) {
+                    guard let candidate = set.pointee.fonts[slot],
+                          let prepared = FcFontRenderPrepare(nil, pattern, candidate) else { continue }
+                    defer { FcPatternDestroy(prepared) }
+                    if let face = Self.face(prepared) { found.append(face) }
+                }
+            }
+        }
+        fontSets[key] = found
+        return found
+    }
+
+    /// The fonts text in the measurer's family at `weight` uses first, for the locale.
+    func fonts(weight: Int) -> [FontFace] {
+        fonts(family: family, weight: weight, language: language.locale)
+    }
+
+    /// A prepared pattern as a face, when it is a scalable font Pango would use.
+    private static func face(_ pattern: OpaquePointer) -> FontFace? {
+        var file: UnsafeMutablePointer<FcChar8>?
+        var charset: OpaquePointer?
+        var index: Int32 = 0
+        var format: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, "file", 0, &file) == FcResultMatch, let file,
+              FcPatternGetCharSet(pattern, "charset", 0, &charset) == FcResultMatch, let charset else { return nil }
+        _ = FcPatternGetInteger(pattern, "index", 0, &index)
+        // Pango draws TrueType and CFF fonts only (no bitmap or Type 1 fonts).
+        if FcPatternGetString(pattern, "fontformat", 0, &format) == FcResultMatch, let format {
+            let name = String(cString: format)
+            guard name == "TrueType" || name == "CFF" else { return nil }
+        }
+        return FontFace(file: String(cString: file), index: index, charset: FcCharSetCopy(charset))
+    }
+
+    private func shaper(_ face: FontFace) -> Shaper {
+        if let known = shapers[face.key] { return known }
+        let blob = hb_blob_create_from_file(face.file)
+        let hbFace = hb_face_create(blob, UInt32(max(0, face.index)))
+        let font = hb_font_create(hbFace)!
+        let unitsPerEm = Double(max(1, hb_face_get_upem(hbFace)))
+        hb_face_destroy(hbFace)
+        hb_blob_destroy(blob)
+        var extents = hb_font_extents_t()
+        _ = hb_font_get_h_extents(font, &extents)
+        let shaper = Shaper(
+            font: font, unitsPerEm: unitsPerEm, ascent: Double(extents.ascender) / unitsPerEm,
+            descent: Double(-extents.descender) / unitsPerEm)
+        shapers[face.key] = shaper
+        return shaper
+    }
+
+    // MARK: Measuring
+
+    /// `text`'s advances and line height at a size of one em.
+    func measure(_ text: String, weight: Int, monospacedDigits: Bool) -> MeasuredText {
+        let scalars = text.unicodeScalars.map(\.value)
+        var advances = [Double](repeating: 0, count: scalars.count)
+        var ascent = 0.0
+        var descent = 0.0
+        var features: [hb_feature_t] = []
+        if monospacedDigits {
+            var tnum = hb_feature_t()
+            if hb_feature_from_string("tnum", -1, &tnum) != 0 { features.append(tnum) }
+        }
+        scalars.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                var end = start
+                while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+                if end > start {
+                    for run in runs(buffer, start..<end, weight: weight) {
+                        let shaper = shaper(run.face)
+                        ascent = max(ascent, shaper.ascent)
+                        descent = max(descent, shaper.descent)
+                        shape(buffer, paragraph: start..<end, run: run, with: shaper, features: features, into: &advances)
+                    }
+                }
+                start = end + 1
+            }
+        }
+        if ascent + descent == 0, let primary = fonts(weight: weight).first.map(shaper) {
+            // No glyphs (an empty string, only line breaks): the primary font's line.
+            ascent = primary.ascent
+            descent = primary.descent
+        }
+        if ascent + descent == 0 { ascent = TextMetrics.lineHeightFactor }
+        return MeasuredText(advances: advances, lineHeight: ascent + descent)
+    }
+
+    struct Run {
+        var range: Range<Int>
+        var face: FontFace
+        var script: hb_script_t
+    }
+
+    /// A paragraph in runs of one font and script (see `FontTextMeasurer` and `TextItemizer`).
+    private func runs(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int) -> [Run] {
+        var runs: [Run] = []
+        for segment in TextItemizer.segments(text, paragraph) {
+            let fonts = fonts(
+                family: segment.isEmoji ? "emoji" : family, weight: weight, language: language.language(for: segment.script))
+            guard !fonts.isEmpty else { continue }
+            func font(for value: UInt32) -> Int { fonts.firstIndex { FcCharSetHasChar($0.charset, value) != 0 } ?? 0 }
+            // Characters that pick no font join the item they are in; at the start of the
+            // segment they wait for the first font picked (a space, if none is).
+            // Where the font changes, spaces ending an item that holds more than spaces move
+            // to the new item when its font has them.
+            var items: [(range: Range<Int>, font: Int?)] = []
+            var trailingSpaces = 0
+            for position in segment.range {
+                let value = text[position]
+                let picked = Self.choosesFont(value) ? font(for: value) : nil
+                if var last = items.last, picked == nil || last.font == nil || last.font == picked {
+                    if last.font == nil, let picked { last.font = picked }
+                    last.range = last.range.lowerBound..<(position + 1)
+                    items[items.count - 1] = last
+                } else if let last = items.last {
+                    var start = position
+                    if let picked, trailingSpaces > 0, trailingSpaces < last.range.count,
+                       (position - trailingSpaces..<position).allSatisfy({ FcCharSetHasChar(fonts[picked].charset, text[$0]) != 0 }) {
+                        start = position - trailingSpaces
+                        items[items.count - 1].range = last.range.lowerBound..<start
+                    }
+                    items.append((start..<(position + 1), picked))
+                } else {
+                    items.append((position..<(position + 1), picked))
+                }
+                trailingSpaces = picked == nil && Self.isSpace(value) ? trailingSpaces + 1 : 0
+            }
+            for item in items {
+                runs.append(Run(range: item.range, face: fonts[item.font ?? font(for: 0x20)], script: segment.script))
+            }
+        }
+        return runs
+    }
+
+    /// Whether a character picks its font: spaces (but Ogham's), controls, format characters
+    /// and variation selectors do not (Pango's rule: never pick a font for a space).
+    static func choosesFont(_ value: UInt32) -> Bool {
+        if (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value) { return false }
+        guard let scalar = Unicode.Scalar(value) else { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .surrogate, .lineSeparator, .paragraphSeparator: return false
+        case .spaceSeparator: return value == 0x1680
+        default: return true
+        }
+    }
+
+    static func isSpace(_ value: UInt32) -> Bool {
+        Unicode.Scalar(value)?.properties.generalCategory == .spaceSeparator
+    }
+
+    private func shape(
+        _ text: UnsafeBufferPointer<UInt32>, paragraph: Range<Int>, run: Run, with shaper: Shaper, features: [hb_feature_t],
+        into advances: inout [Double]
+    ) {
+        guard let buffer = hb_buffer_create() else { return }
+        defer { hb_buffer_destroy(buffer) }
+        // The whole paragraph goes in as context; clusters are indices into it.
+        hb_buffer_add_utf32(
+            buffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
+            UInt32(run.range.lowerBound - paragraph.lowerBound), Int32(run.range.count))
+        hb_buffer_set_script(buffer, run.script)
+        hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_language(buffer, hb_language_get_default())
+        features.withUnsafeBufferPointer { hb_shape(shaper.font, buffer, $0.baseAddress, UInt32($0.count)) }
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+        for glyph in 0..<Int(count) {
+            let scalar = paragraph.lowerBound + Int(infos[glyph].cluster)
+            guard scalar < advances.count else { continue }
+            advances[scalar] += Double(positions[glyph].x_advance) / shaper.unitsPerEm
+        }
+    }
+}
