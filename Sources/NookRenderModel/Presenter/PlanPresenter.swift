@@ -90,6 +90,8 @@ public struct PlanPresenter: Sendable {
     /// The scene before the current plan's: where disappearing slots, removed nodes, element
     /// sources and cross-faded old copies are found.
     var previousScene: RenderScene = .empty
+    /// The serial of the plan `previousScene` came with: what leaving content's controls name.
+    var previousSerial: UInt64 = 0
     /// What the last plan has that cannot be drawn faithfully (unknown node kinds, props,
     /// classes, curve types), one line each; replaced by every plan received.
     public private(set) var warnings: [String] = []
@@ -132,6 +134,7 @@ public struct PlanPresenter: Sendable {
             let interrupts = decoded.interrupts != 0 && decoded.interrupts == current.plan.serial
             if !decoded.freshWindow, interrupts || current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
             previousScene = current.plan.scene
+            previousSerial = current.plan.serial
         }
         playback = next
         var seen: Set<String> = []
@@ -142,13 +145,33 @@ public struct PlanPresenter: Sendable {
     /// - Parameters:
     ///   - unixTime: seconds since 1970, for `timer_end` countdowns and `start`/`end` progress.
     ///   - pointer: where the pointer is, for `hover`/`pressed` variants.
-    public func frame(at time: Double, unixTime: Double, pointer: PointerState = PointerState()) -> DisplayList {
+    ///   - focus: the control with keyboard focus (`KeyboardFocus.focused`), for `focus`
+    ///     variants and the focus ring.
+    public func frame(at time: Double, unixTime: Double, pointer: PointerState = PointerState(),
+                      focus: ControlNode? = nil) -> DisplayList {
         guard let playback else { return DisplayList() }
+        return frame(of: playback, planTime: planTime(time, of: playback), unixTime: unixTime, pointer: pointer, focus: focus)
+    }
+
+    func frame(of playback: Playback, planTime: Double, unixTime: Double, pointer: PointerState, focus: ControlNode?) -> DisplayList {
         var builder = FrameBuilder(
-            playback: playback, previous: previousScene, time: planTime(time, of: playback), unixTime: unixTime,
+            playback: playback, previous: previousScene, time: planTime, unixTime: unixTime,
             pointer: pointer, customViews: customViews)
         builder.defaultForeground = defaultForeground
+        builder.previousSerial = previousSerial
+        builder.focus = focus
         return builder.build()
+    }
+
+    /// The current scene's controls once its plan has settled, in reading order (the scene's:
+    /// slot by slot, each view's nodes as its stacks lay them out, parents before children):
+    /// what Tab cycles through. Controls not drawn at rest (opacity 0, suppressed, hidden
+    /// sources) are left out.
+    public var controlsAtRest: [SceneControl] {
+        guard let playback else { return [] }
+        let rest = frame(of: playback, planTime: playback.plan.duration, unixTime: 0, pointer: PointerState(), focus: nil)
+        var seen: Set<ControlNode> = []
+        return rest.controls.map(\.control).filter { $0.target.serial == playback.plan.serial && seen.insert($0.node).inserted }
     }
 
     /// True while any curve of the current plan still moves at `time`.
