@@ -29,7 +29,26 @@ struct Painter {
         for item in list.items where item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 {
             paint(item, on: cr)
         }
+        if let ring = list.focusRing { paint(ring, on: cr) }
         cairo_restore(cr)
+    }
+
+    /// The keyboard focus ring: a rounded outline over everything, in the chrome's clip.
+    private func paint(_ ring: FocusRing, on cr: OpaquePointer) {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if let clip = ring.clip {
+            Self.chromePath(clip, on: cr)
+            cairo_clip(cr)
+        }
+        // Inset by half the line, so the stroke lies within the ring's rect.
+        let half = FocusRing.width / 2
+        let rect = Rect(x: ring.rect.x + half, y: ring.rect.y + half, width: max(0, ring.rect.width - FocusRing.width),
+                        height: max(0, ring.rect.height - FocusRing.width))
+        Shapes.roundedRect(rect, radius: max(0, ring.cornerRadius - half), on: cr)
+        cairo_set_line_width(cr, FocusRing.width)
+        cairo_set_source_rgba(cr, FocusRing.color.red, FocusRing.color.green, FocusRing.color.blue, FocusRing.color.alpha)
+        cairo_stroke(cr)
     }
 
     /// The chrome's outline: top edge flush with the display, bottom corners rounded.
