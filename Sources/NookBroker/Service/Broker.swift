@@ -65,6 +65,8 @@ public actor Broker {
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
     var stateBroadcast = StateBroadcast()
+    /// Presses per connection (`Activate`, `Invoke`; Broker+Touch.swift).
+    var activations: ActivationLimiter
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -78,6 +80,8 @@ public actor Broker {
         self.settings = PlannerSettings(theme: baseTheme, display: Broker.defaultDisplay)
         self.registry.namedRules = settings.namedRules
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
+        self.activations = ActivationLimiter(rate: configuration.renderLimits.activationsPerSecond, burst: configuration.renderLimits.activationBurst)
+        self.serial = Self.firstSerial(unixMicroseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
     }
 
     /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.
