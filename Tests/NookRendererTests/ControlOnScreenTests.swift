@@ -1,0 +1,145 @@
+import Foundation
+import NookBus
+import NookTestSupport
+import Synchronization
+import Testing
+
+/// Controls on screen (contract 1.1, "Touch"), all real processes: Xvfb, a private bus,
+/// nookd, a python3-dbus module whose expanded view holds three controls, and nook-renderer.
+/// xdotool opens the nook by hover and presses a control at the rect the plan's scene gives
+/// it; the module must receive `ActionInvoked` for that control's action.
+@Suite(.serialized)
+struct ControlOnScreenTests {
+    /// A second subscriber declaring the renderer's display (Xvfb's 1512x982 screen, scale 1,
+    /// no notch), so the broker lays its scenes out exactly as it does the renderer's: where
+    /// the test reads each control's rect from.
+    final class SceneWatcher: Sendable {
+        private let connection: BusConnection
+        private let latest = Mutex<DBusValue?>(nil)
+
+        private init(connection: BusConnection) { self.connection = connection }
+
+        static func subscribe(_ address: String) async throws -> SceneWatcher {
+            let connection = try await BusConnection.connect(to: .address(address), description: "scene-watcher")
+            let watcher = SceneWatcher(connection: connection)
+            _ = try await connection.addMatch(MatchRule(path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+                if let plan = signal.arguments.first { watcher.latest.withLock { $0 = plan } }
+            }
+            let display: [String: DBusValue] = [
+                "width": .double(Double(XvfbServer.screen.width)), "height": .double(Double(XvfbServer.screen.height)),
+                "notch_width": .double(0), "notch_height": .double(0), "scale": .double(1), "refresh_rate": .double(60),
+                "name": .string("screen"), "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade")]),
+            ]
+            let reply = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                                  member: "Subscribe", arguments: [.vardict(display)])
+            if reply.count == 2 { watcher.latest.withLock { $0 = $0 ?? reply[1] } }
+            return watcher
+        }
+
+        func close() async { await connection.close() }
+
+        /// The rect of the node carrying `action` in the latest plan's scene whose
+        /// presentation is `presentation`.
+        func rect(ofAction action: String, presentation: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+            guard let plan = latest.withLock({ $0 }), let record = try? Vardict(plan, at: "plan"),
+                  case .string(presentation)? = record["to"]?.unwrappingVariants,
+                  let scene = record["scene"].flatMap({ try? Vardict($0.unwrappingVariants, at: "scene") }),
+                  case .array(_, let nodes)? = scene["nodes"]?.unwrappingVariants else { return nil }
+            for entry in nodes {
+                guard let node = try? Vardict(entry.unwrappingVariants, at: "node"),
+                      case .string(action)? = node["action"]?.unwrappingVariants,
+                      case .structure(let parts)? = node["rect"]?.unwrappingVariants, parts.count == 4 else { continue }
+                let numbers = parts.compactMap { part -> Double? in
+                    if case .double(let value) = part.unwrappingVariants { return value }
+                    return nil
+                }
+                guard numbers.count == 4 else { continue }
+                return (numbers[0], numbers[1], numbers[2], numbers[3])
+            }
+            return nil
+        }
+    }
+
+    /// Starts the nook without the music player, the python module, and a scene watcher,
+    /// then opens the nook by hovering the pill and waits until it has settled expanded.
+    static func withOpenNook(rendererEnvironment: [String: String?] = [:],
+                             _ body: (RendererNook, ScriptModule, SceneWatcher) async throws -> Void) async throws {
+        try await RendererNook.with(slowMotion: 1, withMusic: false, rendererEnvironment: rendererEnvironment) { nook in
+            let module = try ScriptModule.player(busAddress: nook.bus.address, in: nook.scratch)
+            defer { module.stop() }
+            let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { module.lines.contains("ready") }
+            try #require(ready, "the python module did not start:\n\(module.output)")
+            let watcher = try await SceneWatcher.subscribe(nook.bus.address)
+            do {
+                // The pill, drawn: hover its middle to open the nook onto the module's expanded view.
+                _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                    (try? await nook.state().presentation) == "pill" && nook.logLines("frame").last.flatMap { LoggedRect($0["chrome"]) } != nil
+                }
+                let at = try #require(nook.logLines("frame").last.flatMap { LoggedRect($0["chrome"]) }, "no pill drawn:\n\(nook.logs)")
+                try await nook.xvfb.run("xdotool", ["mousemove", String(Int(at.midX)), String(Int(at.midY))])
+                let opened = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                    (try? await nook.state().presentation) == "expanded"
+                }
+                try #require(opened, "hovering the pill did not open the nook:\n\(nook.logs)")
+                let serial = try await nook.state().serial
+                try await nook.waitUntilSettled(serial: serial)
+                try await body(nook, module, watcher)
+            } catch {
+                await watcher.close()
+                throw error
+            }
+            await watcher.close()
+        }
+    }
+
+    static func invoked(_ module: ScriptModule, _ line: String) async -> Bool {
+        await eventually(timeout: .seconds(30), poll: .milliseconds(50)) { module.lines.contains(line) }
+    }
+
+    @Test func aClickOnAControlWhereThePlanPutsItReachesTheModule() async throws {
+        try await Self.withOpenNook { nook, module, watcher in
+            let found = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                watcher.rect(ofAction: "pause", presentation: "expanded") != nil
+            }
+            try #require(found, "no scene with the pause control reached the watcher")
+            let pause = try #require(watcher.rect(ofAction: "pause", presentation: "expanded"))
+            let x = Int(pause.x + pause.width / 2), y = Int(pause.y + pause.height / 2)
+            try await nook.xvfb.run("xdotool", ["mousemove", String(x), String(y)])
+            try await nook.xvfb.run("xdotool", ["click", "1"])
+            let reached = await Self.invoked(module, "invoked player pause renderer")
+            #expect(reached, "the module never got ActionInvoked for pause:\n\(module.output)\n\(nook.logs)")
+            #expect(nook.rendererLog.contains("activate action=pause"), "\(nook.rendererLog)")
+            // Pressed on pause, released beside the nook: cancelled, nothing sent.
+            try await nook.xvfb.run("xdotool", ["mousedown", "1"])
+            try await nook.xvfb.run("xdotool", ["mousemove", String(x + 600), String(y + 300)])
+            try await nook.xvfb.run("xdotool", ["mouseup", "1"])
+            let cancelled = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                nook.rendererLog.contains("press cancelled action=pause")
+            }
+            #expect(cancelled, "\(nook.rendererLog)")
+            #expect(module.lines.filter { $0.hasPrefix("invoked") } == ["invoked player pause renderer"], "\(module.output)")
+        }
+    }
+
+    @Test func tabAndEnterOnAControlDoWhatAClickDoes() async throws {
+        try await Self.withOpenNook { nook, module, _ in
+            // Reading order: previous, pause, next. The pointer rests on the nook, which keeps it
+            // open; with no window manager on Xvfb the keyboard goes to the window under it.
+            try await nook.xvfb.run("xdotool", ["key", "Tab"])
+            try await nook.xvfb.run("xdotool", ["key", "Tab"])
+            let focused = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                nook.rendererLog.contains("focus action=pause")
+            }
+            try #require(focused, "Tab Tab did not focus pause:\n\(nook.rendererLog)")
+            try await nook.xvfb.run("xdotool", ["key", "Return"])
+            let reached = await Self.invoked(module, "invoked player pause renderer")
+            #expect(reached, "Enter on pause never reached the module:\n\(module.output)\n\(nook.logs)")
+            // Escape asks the broker to close the nook.
+            try await nook.xvfb.run("xdotool", ["key", "Escape"])
+            let closed = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                (try? await nook.state().presentation) == "pill"
+            }
+            #expect(closed, "Escape did not close the nook:\n\(nook.logs)")
+        }
+    }
+}
