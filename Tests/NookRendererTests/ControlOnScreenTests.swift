@@ -143,3 +143,29 @@ struct ControlOnScreenTests {
         }
     }
 }
+
+/// Controls for assistive technology: nook-renderer on a real AT-SPI bus, read by an AT-SPI
+/// client the way Orca reads the desktop.
+@Suite(.serialized)
+struct ControlAccessibilityTests {
+    @Test func controlsAreAnnouncedAsPushButtonsByTheirLabelsAndPressable() async throws {
+        try #require(AccessibilityBus.isInstalled, "at-spi2-core's at-spi-bus-launcher is missing (make test installs at-spi2-core)")
+        let a11y = try await AccessibilityBus.start()
+        defer { a11y.stop() }
+        try await ControlOnScreenTests.withOpenNook(rendererEnvironment: ["AT_SPI_BUS_ADDRESS": a11y.address, "NO_AT_BRIDGE": nil]) { nook, module, watcher in
+            let lines = try await a11y.pushButtons(press: "Pause")
+            print("AT-SPI client: \(lines)")
+            let names = lines.filter { $0.hasPrefix("button ") }.map { String($0.dropFirst("button ".count).prefix { $0 != "|" }) }
+            #expect(names == ["Previous", "Pause", "Next"], "AT-SPI saw: \(lines)\n\(nook.rendererLog)")
+            // Each button's extents are its control's rect in the plan's scene (window = display points here).
+            let pause = try #require(watcher.rect(ofAction: "pause", presentation: "expanded"))
+            let extents = lines.first { $0.hasPrefix("button Pause|") }.map { String($0.dropFirst("button Pause|".count)) }
+            #expect(extents == "\(Int(pause.x.rounded())),\(Int(pause.y.rounded())),\(Int(pause.width.rounded())),\(Int(pause.height.rounded()))",
+                    "Pause's extents \(extents ?? "-") against the scene's \(pause)")
+            // The button's action presses the control.
+            #expect(lines.contains("pressed"), "\(lines)")
+            let reached = await ControlOnScreenTests.invoked(module, "invoked player pause renderer")
+            #expect(reached, "the accessible click never reached the module:\n\(module.output)\n\(nook.rendererLog)")
+        }
+    }
+}
