@@ -125,6 +125,7 @@ final class ControlInput {
         guard overControl != showsHand, let window = gtk_widget_get_window(nook.widget) else { return }
         showsHand = overControl
         gdk_window_set_cursor(window, overControl ? hand : nil)
+        Log.debug("cursor \(overControl ? "pointer" : "default")")
     }
 
     /// While expanded the window may take the keyboard: on layer shell on demand (when the

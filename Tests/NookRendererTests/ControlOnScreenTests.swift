@@ -83,6 +83,10 @@ struct ControlOnScreenTests {
                 try #require(opened, "hovering the pill did not open the nook:\n\(nook.logs)")
                 let serial = try await nook.state().serial
                 try await nook.waitUntilSettled(serial: serial)
+                let scene = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                    watcher.rect(ofAction: "pause", presentation: "expanded") != nil
+                }
+                try #require(scene, "no expanded scene with the pause control reached the watcher")
                 try await body(nook, module, watcher)
             } catch {
                 await watcher.close()
@@ -98,13 +102,11 @@ struct ControlOnScreenTests {
 
     @Test func aClickOnAControlWhereThePlanPutsItReachesTheModule() async throws {
         try await Self.withOpenNook { nook, module, watcher in
-            let found = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
-                watcher.rect(ofAction: "pause", presentation: "expanded") != nil
-            }
-            try #require(found, "no scene with the pause control reached the watcher")
             let pause = try #require(watcher.rect(ofAction: "pause", presentation: "expanded"))
             let x = Int(pause.x + pause.width / 2), y = Int(pause.y + pause.height / 2)
             try await nook.xvfb.run("xdotool", ["mousemove", String(x), String(y)])
+            let hand = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) { nook.rendererLog.contains("cursor pointer") }
+            #expect(hand, "no hand cursor over the control:\n\(nook.rendererLog)")
             try await nook.xvfb.run("xdotool", ["click", "1"])
             let reached = await Self.invoked(module, "invoked player pause renderer")
             #expect(reached, "the module never got ActionInvoked for pause:\n\(module.output)\n\(nook.logs)")
@@ -121,8 +123,24 @@ struct ControlOnScreenTests {
         }
     }
 
+    /// Pixels of the focus ring's blue (#3584E4) in the 4-point band just outside `rect`.
+    static func ringPixels(in shot: RGBImage, around rect: (x: Double, y: Double, width: Double, height: Double)) -> Int {
+        var count = 0
+        let minX = Int(rect.x) - 4, maxX = Int(rect.x + rect.width) + 4, minY = Int(rect.y) - 4, maxY = Int(rect.y + rect.height) + 4
+        for y in max(0, minY)..<min(shot.height, maxY) {
+            for x in max(0, minX)..<min(shot.width, maxX) {
+                let inside = x >= Int(rect.x) && x < Int(rect.x + rect.width) && y >= Int(rect.y) && y < Int(rect.y + rect.height)
+                let pixel = shot.pixel(x: x, y: y)
+                if !inside, abs(Int(pixel[0]) - 0x35) < 12, abs(Int(pixel[1]) - 0x84) < 12, abs(Int(pixel[2]) - 0xE4) < 12 { count += 1 }
+            }
+        }
+        return count
+    }
+
     @Test func tabAndEnterOnAControlDoWhatAClickDoes() async throws {
-        try await Self.withOpenNook { nook, module, _ in
+        try await Self.withOpenNook { nook, module, watcher in
+            let pause = try #require(watcher.rect(ofAction: "pause", presentation: "expanded"))
+            #expect(Self.ringPixels(in: try await nook.xvfb.screenshot(), around: pause) == 0, "a ring before any Tab")
             // Reading order: previous, pause, next. The pointer rests on the nook, which keeps it
             // open; with no window manager on Xvfb the keyboard goes to the window under it.
             try await nook.xvfb.run("xdotool", ["key", "Tab"])
@@ -131,6 +149,12 @@ struct ControlOnScreenTests {
                 nook.rendererLog.contains("focus action=pause")
             }
             try #require(focused, "Tab Tab did not focus pause:\n\(nook.rendererLog)")
+            // The focus ring: the accent blue just outside pause's rect, where nothing was blue before.
+            let ringDrawn = await eventually(timeout: .seconds(30), poll: .milliseconds(100)) {
+                guard let shot = try? await nook.xvfb.screenshot() else { return false }
+                return Self.ringPixels(in: shot, around: pause) > Int(pause.width)
+            }
+            #expect(ringDrawn, "no focus ring around pause at \(pause)")
             try await nook.xvfb.run("xdotool", ["key", "Return"])
             let reached = await Self.invoked(module, "invoked player pause renderer")
             #expect(reached, "Enter on pause never reached the module:\n\(module.output)\n\(nook.logs)")
