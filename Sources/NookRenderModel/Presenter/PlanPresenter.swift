@@ -66,6 +66,12 @@ import NookCore
 /// `pointer.isPressed`, and `focus`/`disabled`/`active` from the group node's `group_state`.
 /// Unknown classes are ignored and listed once in `warnings`.
 ///
+/// ## Controls (contract 1.1, Touch)
+/// Each drawn node carrying `action` is listed in `DisplayList.controls` at its rect of that
+/// instant, for `DisplayList.control(at:)` and `PressTracker`; `controlsAtRest` gives the
+/// current scene's controls in reading order for `KeyboardFocus`, and `frame(at:...focus:)`
+/// applies the focused control's `focus` variants and adds its `FocusRing`.
+///
 /// ## Custom views
 /// `view` nodes whose `name` is in `customViews` become `.custom` items (their `params` as
 /// strings) and their children, the module's fallback body, are not drawn. Other custom views
