@@ -65,3 +65,18 @@ extension EncodedView {
         return out
     }
 }
+
+/// How a button looks: the seed's `.buttonStyle(.tw("button-primary"))`. The nook has no
+/// native button chrome, so a style is a class string on the control (a theme rule such as
+/// `button-primary` names the look once, in `rules.named`).
+public struct NookButtonStyle: Hashable, Sendable {
+    let classes: String
+
+    /// Classes for the control, as `.tw` takes them.
+    public static func tw(_ classes: String) -> NookButtonStyle { NookButtonStyle(classes: classes) }
+}
+
+extension NookView {
+    /// Styles this button (or any view) with `style`'s classes, as `.tw` would.
+    public func buttonStyle(_ style: NookButtonStyle) -> EncodedView { tw(style.classes) }
+}
