@@ -38,40 +38,62 @@ struct ControlOnScreenTests {
 
         func close() async { await connection.close() }
 
-        /// The rect of the node carrying `action` in the latest plan's scene whose
-        /// presentation is `presentation`.
-        func rect(ofAction action: String, presentation: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+        /// The node carrying `action` in the latest plan's scene whose presentation is
+        /// `presentation`.
+        func node(withAction action: String, presentation: String) -> Vardict? {
             guard let plan = latest.withLock({ $0 }), let record = try? Vardict(plan, at: "plan"),
                   case .string(presentation)? = record["to"]?.unwrappingVariants,
                   let scene = record["scene"].flatMap({ try? Vardict($0.unwrappingVariants, at: "scene") }),
                   case .array(_, let nodes)? = scene["nodes"]?.unwrappingVariants else { return nil }
             for entry in nodes {
-                guard let node = try? Vardict(entry.unwrappingVariants, at: "node"),
-                      case .string(action)? = node["action"]?.unwrappingVariants,
-                      case .structure(let parts)? = node["rect"]?.unwrappingVariants, parts.count == 4 else { continue }
-                let numbers = parts.compactMap { part -> Double? in
-                    if case .double(let value) = part.unwrappingVariants { return value }
-                    return nil
+                guard let node = try? Vardict(entry.unwrappingVariants, at: "node"), case .string(action)? = node["action"]?.unwrappingVariants else {
+                    continue
                 }
-                guard numbers.count == 4 else { continue }
-                return (numbers[0], numbers[1], numbers[2], numbers[3])
+                return node
             }
             return nil
+        }
+
+        /// That node's rect.
+        func rect(ofAction action: String, presentation: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+            guard case .structure(let parts)? = node(withAction: action, presentation: presentation)?["rect"]?.unwrappingVariants else {
+                return nil
+            }
+            let numbers = parts.compactMap { part -> Double? in
+                if case .double(let value) = part.unwrappingVariants { return value }
+                return nil
+            }
+            return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : nil
         }
     }
 
     /// Starts the nook without the music player, the python module, and a scene watcher,
     /// then opens the nook by hovering the pill and waits until it has settled expanded.
     static func withOpenNook(rendererEnvironment: [String: String?] = [:],
-                             _ body: (RendererNook, ScriptModule, SceneWatcher) async throws -> Void) async throws {
-        try await RendererNook.with(slowMotion: 1, withMusic: false, rendererEnvironment: rendererEnvironment) { nook in
-            let module = try ScriptModule.player(busAddress: nook.bus.address, in: nook.scratch)
-            defer { module.stop() }
+                             _ body: (RendererNook, OutputProcess, SceneWatcher) async throws -> Void) async throws {
+        try await withOpenNook(rendererEnvironment: rendererEnvironment, control: "pause", start: { nook in
+            let module = try OutputProcess.playerModule(busAddress: nook.bus.address, in: nook.scratch)
             let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { module.lines.contains("ready") }
-            try #require(ready, "the python module did not start:\n\(module.output)")
+            guard ready else {
+                module.stop()
+                throw TestSupportError("the python module did not start:\n\(module.output)")
+            }
+            return [module]
+        }) { nook, processes, watcher in try await body(nook, processes[0], watcher) }
+    }
+
+    /// Starts the nook without the music player, then `start`'s processes (ended by pid
+    /// afterwards, newest first) and a scene watcher; opens the nook by hovering the pill and
+    /// waits until it has settled expanded with a node carrying `control` in its scene.
+    static func withOpenNook(rendererEnvironment: [String: String?] = [:], control: String,
+                             start: (RendererNook) async throws -> [OutputProcess],
+                             _ body: (RendererNook, [OutputProcess], SceneWatcher) async throws -> Void) async throws {
+        try await RendererNook.with(slowMotion: 1, withMusic: false, rendererEnvironment: rendererEnvironment) { nook in
+            let processes = try await start(nook)
+            defer { for process in processes.reversed() { process.stop() } }
             let watcher = try await SceneWatcher.subscribe(nook.bus.address)
             do {
-                // The pill, drawn: hover its middle to open the nook onto the module's expanded view.
+                // The pill, drawn: hover its middle to open the nook onto the primary activity's expanded view.
                 _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
                     (try? await nook.state().presentation) == "pill" && nook.logLines("frame").last.flatMap { LoggedRect($0["chrome"]) } != nil
                 }
@@ -84,10 +106,10 @@ struct ControlOnScreenTests {
                 let serial = try await nook.state().serial
                 try await nook.waitUntilSettled(serial: serial)
                 let scene = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
-                    watcher.rect(ofAction: "pause", presentation: "expanded") != nil
+                    watcher.rect(ofAction: control, presentation: "expanded") != nil
                 }
-                try #require(scene, "no expanded scene with the pause control reached the watcher")
-                try await body(nook, module, watcher)
+                try #require(scene, "no expanded scene with the \(control) control reached the watcher")
+                try await body(nook, processes, watcher)
             } catch {
                 await watcher.close()
                 throw error
@@ -96,7 +118,7 @@ struct ControlOnScreenTests {
         }
     }
 
-    static func invoked(_ module: ScriptModule, _ line: String) async -> Bool {
+    static func invoked(_ module: OutputProcess, _ line: String) async -> Bool {
         await eventually(timeout: .seconds(30), poll: .milliseconds(50)) { module.lines.contains(line) }
     }
 

@@ -1,26 +1,32 @@
 import Foundation
 import NookTestSupport
 
-/// A module written in Python (Debian's python3-dbus on libdbus-1, no code shared with us),
-/// started for one test with its stdout in a file the test polls, and ended by its pid.
-final class ScriptModule: @unchecked Sendable {
+/// A process a test starts with its stdout and stderr in a file the test polls (a python3-dbus
+/// module, mpv), ended by its pid.
+final class OutputProcess: @unchecked Sendable {
     // @unchecked: the Process is only signalled and waited on by pid; `outputFile` is immutable.
     private let process: Process
     let outputFile: URL
 
-    init(script: String, in directory: URL, name: String) throws {
+    init(_ executable: String, _ arguments: [String], in directory: URL, name: String, environment extra: [String: String] = [:]) throws {
         outputFile = directory.appendingPathComponent("\(name).out")
-        let scriptFile = directory.appendingPathComponent("\(name).py")
-        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-u", scriptFile.path]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         let output = try FileHandle(forWritingTo: outputFile)
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+    }
+
+    /// `python3 -u` (Debian's, with python3-dbus and gi: no code shared with us) on `script`.
+    convenience init(python script: String, in directory: URL, name: String) throws {
+        let scriptFile = directory.appendingPathComponent("\(name).py")
+        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+        try self.init("/usr/bin/python3", ["-u", scriptFile.path], in: directory, name: name)
     }
 
     /// Everything it printed so far.
@@ -35,8 +41,8 @@ final class ScriptModule: @unchecked Sendable {
     /// A module `py` with one activity `player` whose expanded view holds three controls in a
     /// row, in reading order `previous`, `pause` (labelled "Pause"), `next`. It prints `ready`
     /// once started and `invoked <activity> <action> <source>` for each `ActionInvoked`.
-    static func player(busAddress: String, in directory: URL) throws -> ScriptModule {
-        try ScriptModule(script: """
+    static func playerModule(busAddress: String, in directory: URL) throws -> OutputProcess {
+        try OutputProcess(python: """
             import dbus
             from dbus.mainloop.glib import DBusGMainLoop
             from gi.repository import GLib
@@ -76,8 +82,6 @@ final class ScriptModule: @unchecked Sendable {
             }, signature="sv"))
             print("ready", flush=True)
             GLib.MainLoop().run()
-            """, in: directory, name: name)
+            """, in: directory, name: "player-module")
     }
-
-    private static let name = "player-module"
 }
