@@ -36,6 +36,14 @@ final class ControlInput {
             return input.key(event.pointee.keyval, shift: event.pointee.state & GDK_SHIFT_MASK.rawValue != 0) ? 1 : 0
         }
         connectSignal(UnsafeMutableRawPointer(nook.widget), "key-press-event", onKey, Unmanaged.passUnretained(self).toOpaque())
+        // Another client took the pointer grab mid-press: no release will come, so give the press up.
+        typealias GrabHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean
+        let onGrabBroken: GrabHandler = { _, _, data in
+            let input = Unmanaged<ControlInput>.fromOpaque(data!).takeUnretainedValue()
+            if case .cancelled(let control) = input.presses.cancel() { Log.debug("press cancelled action=\(control.action) (grab broken)") }
+            return 0
+        }
+        connectSignal(UnsafeMutableRawPointer(nook.widget), "grab-broken-event", onGrabBroken, Unmanaged.passUnretained(self).toOpaque())
         accessibility.onActivate = { [unowned self] control in self.activate(control.target, action: control.action, by: "accessibility") }
     }
 

@@ -37,10 +37,7 @@ struct Painter {
     private func paint(_ ring: FocusRing, on cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        if let clip = ring.clip {
-            Self.chromePath(clip, on: cr)
-            cairo_clip(cr)
-        }
+        Self.clip(to: ring.clip, on: cr)
         // Inset by half the line, so the stroke lies within the ring's rect.
         let half = FocusRing.width / 2
         let rect = Rect(x: ring.rect.x + half, y: ring.rect.y + half, width: max(0, ring.rect.width - FocusRing.width),
@@ -65,13 +62,17 @@ struct Painter {
         cairo_close_path(cr)
     }
 
+    /// Clips what follows to the chrome's outline, when there is a clip.
+    static func clip(to chrome: NookRenderModel.ChromeShape?, on cr: OpaquePointer) {
+        guard let chrome else { return }
+        chromePath(chrome, on: cr)
+        cairo_clip(cr)
+    }
+
     private func paint(_ item: DrawItem, on cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        if let clip = item.clip {
-            Self.chromePath(clip, on: cr)
-            cairo_clip(cr)
-        }
+        Self.clip(to: item.clip, on: cr)
         let grouped = item.opacity < 0.999
         if grouped { cairo_push_group(cr) }
         paintContent(item, on: cr)

@@ -44,7 +44,7 @@ private typealias C = ControlFixture
 
     @Test func aPressMidTransitionLandsOnTheControlWhereItIsDrawnThen() throws {
         // The cover is a control in the pill and in the expanded view, and travels between them.
-        let (pill, expanded, plan) = F.openSong()
+        let (pill, _, plan) = F.openSong()
         let marks = C.marks(["compact_leading": "toggle", "expanded/0": "toggle"])
         var presenter = PlanPresenter()
         try presenter.receive(C.wire(F.subscribe(pill), marks), at: 0)
@@ -165,6 +165,11 @@ private typealias C = ControlFixture
         let outside = presses.release(at: Point(x: 5, y: 900), in: list)
         #expect(outside == .cancelled(held))
         // A press off every control holds nothing, and its release is no activation.
+        // A press given up without a release (the grab broke): cancelled once, then nothing held.
+        _ = presses.press(at: pause, in: list)
+        let givenUp = presses.cancel()
+        let again = presses.cancel()
+        #expect(givenUp == .cancelled(held) && again == PressTracker.Action.none)
         let offControls = presses.press(at: Point(x: 5, y: 900), in: list)
         let afterOff = presses.release(at: pause, in: list)
         #expect(offControls == PressTracker.Action.none && afterOff == PressTracker.Action.none)
