@@ -34,7 +34,13 @@ import Testing
             #expect(listed.status == Status.ok, "\(listed.err)")
             let lines = listed.out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
             #expect(lines.map { $0.first } == ["previous", "play-pause", "next"], "\(listed.out)")
-            #expect(listed.out.contains("\"Pause\"") && listed.out.contains("\"Previous\"") && listed.out.contains("expanded"), "\(listed.out)")
+            // As docs/nookctl.md shows it.
+            #expect(listed.out == """
+                previous    "Previous"  expanded  expanded/2/0/0
+                play-pause  "Pause"     expanded  expanded/2/0/1
+                next        "Next"      expanded  expanded/2/0/2
+
+                """, "\(listed.out)")
 
             let music = try #require(nook.modules.first)
             let pressed = await nook.ctl(["press", "music/song", "play-pause"])

@@ -32,7 +32,7 @@ struct ActivationLimiter {
         // Time only moves forward; an elapsed time beyond `burst / rate` fills the bucket.
         let elapsed = min(max(0, now - bucket.updatedAt), burst / rate)
         bucket.tokens = min(burst, bucket.tokens + elapsed * rate)
-        bucket.updatedAt = now
+        bucket.updatedAt = max(bucket.updatedAt, now)
         let allowed = bucket.tokens >= 1
         if allowed { bucket.tokens -= 1 }
         buckets[connection] = bucket
