@@ -26,12 +26,13 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
 # python-dbus as foreign clients; mpv with its MPRIS plugin for the music bridge; Chromium to
 # draw recorded SVGs; Xvfb, xwd, ImageMagick, xdotool and xrandr for the renderer's screenshots;
+# at-spi2-core (the accessibility bus) and gi's Atspi for the renderer's accessibility test;
 # for the install tests, systemd-analyze (systemd), desktop-file-validate, the shells whose
 # completions are generated, and groff for the man pages.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
-  xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils
+  xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils bash zsh fish groff-base
 )
 

@@ -4,11 +4,13 @@ import NookModuleAPI
 /// `shared-[cover]`, grows when `expanded` flips, inside an animation scope on `expanded`.
 ///
 /// The seed's `@State` is a stored property (the module keeps its state and sends the view
-/// again), its `Button` a styled text (the nook draws no controls), and its `@FocusState` the
-/// `focused` flag the module passes to the group as explicit state.
+/// again), its `Button` the SDK's: a press in the nook runs `toggle` in the module (`Card`
+/// flips `expanded` and sends the card again). Its `@FocusState` is the `focused` flag the
+/// module passes to the group as explicit state.
 struct HeroCard: NookView {
     var expanded = false
     var focused = false
+    var toggle: @Sendable () async -> Void = {}
 
     private var cover: some NookView {
         RoundedRectangle(cornerRadius: 16)
@@ -24,8 +26,9 @@ struct HeroCard: NookView {
                     cover.tw("shared-[cover] w-20 h-20")
                 }
             }
-            Text("Toggle")
-                .tw("button-primary opacity-60 group-focus/hero:opacity-100 dark:group-hover/hero:opacity-70")
+            Button("Toggle", action: toggle)
+                .buttonStyle(.tw("button-primary opacity-60 group-focus/hero:opacity-100 dark:group-hover/hero:opacity-70"))
+                .actionID("toggle")
         }
         .tw("group/hero animate-smooth duration-400", value: expanded)
         .groupState(focus: focused)
@@ -33,7 +36,8 @@ struct HeroCard: NookView {
 }
 
 /// The hero card as a live activity: the card is the expanded view, a small cover the pill.
-func heroActivity(expanded: Bool, focused: Bool) -> NookLiveActivity {
+/// Its Toggle button (action `toggle`) runs `toggle`.
+func heroActivity(expanded: Bool, focused: Bool, toggle: @escaping @Sendable () async -> Void = {}) -> NookLiveActivity {
     var activity = NookLiveActivity(id: "card", accessibilityLabel: "Hero card") {
         RoundedRectangle(cornerRadius: 4).fill(.indigo).frame(width: 20, height: 20)
     } compactTrailing: {
@@ -41,6 +45,6 @@ func heroActivity(expanded: Bool, focused: Bool) -> NookLiveActivity {
     } minimal: {
         Image(systemName: "rectangle.stack")
     }
-    activity.setExpanded { HeroCard(expanded: expanded, focused: focused) }
+    activity.setExpanded { HeroCard(expanded: expanded, focused: focused, toggle: toggle) }
     return activity
 }

@@ -6,39 +6,77 @@ import NookModuleAPI
 //
 //   HeroCard [--address ADDR]
 //
-// SIGUSR1 toggles `expanded` (the cover grows or shrinks on the card's own curve), SIGUSR2
-// toggles the group's focus (explicit group state). Each change is sent as an update of the
-// activity and logged once the broker has it. SIGTERM / SIGINT end the card and exit.
+// The card's Toggle button (action `toggle`: a click in the nook, `nookctl press hero/card
+// toggle`) flips `expanded`: the cover grows or shrinks on the card's own curve. SIGUSR2
+// toggles the group's focus (explicit group state, which only the module knows). Each change
+// is sent as an update of the activity and logged once the broker has it. SIGTERM / SIGINT
+// end the card and exit.
 
 let termination = TerminationSignals.install()
 
 /// Writes a line to stdout at once (tests read it while the module runs).
 func say(_ line: String) { FileHandle.standardOutput.write(Data("HeroCard: \(line)\n".utf8)) }
 
-/// SIGUSR1 and SIGUSR2 as a stream, through dispatch sources (the default action would end
-/// the process, so it is ignored first).
-func controlSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
-    let (stream, continuation) = AsyncStream<Int32>.makeStream()
-    let queue = DispatchQueue(label: "hero-card.signals")
-    let sources = [SIGUSR1, SIGUSR2].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler { continuation.yield(number) }
-        source.resume()
-        return source
+/// The card's state and the module it is published through. An actor: the button's closure
+/// runs on the module's action task and the focus signal on another, and each change is
+/// applied and sent whole before the next.
+actor Card {
+    private var expanded = false
+    private var focused = false
+    private var module: NookModule?
+
+    /// The activity as it is now; its button calls back into this actor.
+    var activity: NookLiveActivity {
+        heroActivity(expanded: expanded, focused: focused) { [weak self] in await self?.toggle() }
     }
-    return (stream, sources)
+
+    func start(on module: NookModule) async throws {
+        self.module = module
+        try await module.start(activity)
+    }
+
+    func toggle() async {
+        expanded.toggle()
+        await publish("expanded \(expanded)")
+    }
+
+    func toggleFocus() async {
+        focused.toggle()
+        await publish("focused \(focused)")
+    }
+
+    private func publish(_ line: String) async {
+        guard let module else { return }
+        do {
+            try await module.update(activity)
+            say(line)
+        } catch {
+            say("update failed: \(error)")
+        }
+    }
 }
 
-// The sources live as long as the program: they are top-level constants.
-let (controls, sources) = controlSignals()
+/// SIGUSR2 as a stream, through a dispatch source (the default action would end the process,
+/// so it is ignored first).
+func focusSignals() -> (AsyncStream<Void>, any DispatchSourceSignal) {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    signal(SIGUSR2, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: DispatchQueue(label: "hero-card.signals"))
+    source.setEventHandler { continuation.yield() }
+    source.resume()
+    return (stream, source)
+}
+
+// The source lives as long as the program: top-level constants.
+let (focusChanges, focusSource) = focusSignals()
+let card = Card()
 
 let module: NookModule
 do {
     module = try await NookModule.connect(
         NookModuleConfiguration(id: "hero", displayName: "Hero card", version: "1.0"),
         address: NookModuleAddress(commandLine: CommandLine.arguments))
-    try await module.start(heroActivity(expanded: false, focused: false))
+    try await card.start(on: module)
 } catch {
     FileHandle.standardError.write(Data("HeroCard: cannot start: \(error)\n".utf8))
     exit(69)  // EX_UNAVAILABLE
@@ -55,18 +93,7 @@ let stopped: Int32 = await withTaskGroup(of: Int32?.self) { group in
         return nil
     }
     group.addTask {
-        // The card's state, owned by this one task: changes are sent in the order they came.
-        var expanded = false
-        var focused = false
-        for await number in controls {
-            if number == SIGUSR1 { expanded.toggle() } else { focused.toggle() }
-            do {
-                try await module.update(heroActivity(expanded: expanded, focused: focused))
-                say(number == SIGUSR1 ? "expanded \(expanded)" : "focused \(focused)")
-            } catch {
-                say("update failed: \(error)")
-            }
-        }
+        for await _ in focusChanges { await card.toggleFocus() }
         return nil
     }
     let first = await group.next() ?? nil

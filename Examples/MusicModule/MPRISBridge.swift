@@ -1,3 +1,4 @@
+import Foundation
 import NookBus
 import NookModuleAPI
 
@@ -39,7 +40,8 @@ actor MPRISBridge {
     }
 
     /// Connects and starts following players.
-    static func follow(address: NookModuleAddress, player: String? = nil) async throws -> AsyncStream<NowPlaying?> {
+    /// - Returns: the bridge (whose `commands` control the chosen player) and what it plays.
+    static func follow(address: NookModuleAddress, player: String? = nil) async throws -> (MPRISBridge, AsyncStream<NowPlaying?>) {
         let bus: BusConnection
         switch address {
         case .session: bus = try await BusConnection.connect(to: .session, description: "nook-music-mpris")
@@ -48,7 +50,24 @@ actor MPRISBridge {
         let (stream, continuation) = AsyncStream<NowPlaying?>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let bridge = MPRISBridge(bus: bus, output: continuation, only: player)
         try await bridge.start()
-        return stream
+        return (bridge, stream)
+    }
+
+    /// The song's controls: `Previous`, `PlayPause` and `Next` on the chosen player. The
+    /// player's `PropertiesChanged` then brings its new state back through `refresh`.
+    nonisolated var commands: PlayerCommands {
+        PlayerCommands(
+            previous: { await self.send("Previous") }, playPause: { await self.send("PlayPause") }, next: { await self.send("Next") })
+    }
+
+    /// Calls `member` of `org.mpris.MediaPlayer2.Player` on the chosen player.
+    func send(_ member: String) async {
+        guard let chosen else { return }
+        do {
+            _ = try await bus.call(destination: chosen, path: Self.path, interface: Self.playerInterface, member: member, timeout: .seconds(5))
+        } catch {
+            FileHandle.standardError.write(Data("nook-mpris: \(member) on \(chosen) failed: \(error)\n".utf8))
+        }
     }
 
     func start() async throws {

@@ -67,9 +67,9 @@ struct SongProgress: NookView {
 
 enum MusicViews {
     /// The `song` activity: the cover (marked `cover`) in the pill, the peek and the
-    /// expanded view; the equalizer right of the notch; a note in a capsule. `id` is `song`, or
+    /// expanded view (with previous, play/pause and next running `commands`); the equalizer right of the notch; a note in a capsule. `id` is `song`, or
     /// a new one after a person dismissed the last (`SongDismissals`).
-    static func song(_ now: NowPlaying, id: String = "song") -> NookLiveActivity {
+    static func song(_ now: NowPlaying, id: String = "song", commands: PlayerCommands = .none) -> NookLiveActivity {
         let track = now.track
         var song = NookLiveActivity(id: id, accessibilityLabel: "Now playing: \(track.title) by \(track.artist)") {
             CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
@@ -91,6 +91,7 @@ enum MusicViews {
                     TrackDetails(track: track, size: 15)
                 }
                 SongProgress(now: now)
+                TransportControls(playing: now.playing, commands: commands)
             }
         }
         return song
@@ -98,7 +99,7 @@ enum MusicViews {
 
     /// The module's own views: a note in the pill when nothing plays, the home (the big
     /// cover, marked `cover` too, so the pill's cover grows into it) and a board widget.
-    static func configuration(_ now: NowPlaying?) -> NookModuleConfiguration {
+    static func configuration(_ now: NowPlaying?, commands: PlayerCommands = .none) -> NookModuleConfiguration {
         var configuration = NookModuleConfiguration(id: "music", displayName: "Music", version: "1.0")
         configuration.setCompactLeading {
             Image(systemName: "music.note")
@@ -111,6 +112,7 @@ enum MusicViews {
                         TrackDetails(track: now.track, size: 17)
                         Text(now.source).font(size: 11).opacity(0.5)
                         SongProgress(now: now)
+                        TransportControls(playing: now.playing, commands: commands)
                     }
                 }
             } else {

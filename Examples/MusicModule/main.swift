@@ -6,7 +6,9 @@ import NookVersion
 //
 // Publishes a `song` activity for whatever the chosen player plays: the cover (marked
 // `cover`) in the pill, the peek and the expanded view, bars right of the notch, a note in a
-// capsule, and a progress the renderer advances from the song's start and end. `--simulate`
+// capsule, and a progress the renderer advances from the song's start and end; previous,
+// play/pause and next buttons in the expanded view and the home call the player's MPRIS
+// `Previous`/`PlayPause`/`Next` (`nookctl press music/song play-pause`). `--simulate`
 // plays a built-in playlist instead of following players. On SIGTERM / SIGINT the song ends
 // and the module leaves.
 
@@ -85,10 +87,18 @@ do {
 }
 
 let source: AsyncStream<NowPlaying?>
+/// What the song's previous / play-pause / next buttons do.
+let commands: PlayerCommands
 if simulate {
-    source = Simulator.play(length: .milliseconds(Int64((trackSeconds ?? 30) * 1000)))
+    let (simulator, stream) = Simulator.play(length: .milliseconds(Int64((trackSeconds ?? 30) * 1000)))
+    (source, commands) = (stream, await simulator.commands)
 } else {
-    do { source = try await MPRISBridge.follow(address: address, player: player) } catch { fail("cannot follow MPRIS players: \(error)") }
+    do {
+        let (bridge, stream) = try await MPRISBridge.follow(address: address, player: player)
+        (source, commands) = (stream, bridge.commands)
+    } catch {
+        fail("cannot follow MPRIS players: \(error)")
+    }
 }
 say(simulate ? "simulating a playlist" : player.map { "following the MPRIS player \($0)" } ?? "following MPRIS players")
 
@@ -131,7 +141,7 @@ let publisher = Task {
         }
         do {
             if let now, dismissals.shows(now) {
-                let song = MusicViews.song(now, id: dismissals.activityID)
+                let song = MusicViews.song(now, id: dismissals.activityID, commands: commands)
                 if live { try await module.update(song) } else { try await module.start(song) }
                 live = true
                 say("playing \"\(now.track.title)\" by \(now.track.artist) (\(now.playing ? "playing" : "paused"))")
@@ -142,7 +152,7 @@ let publisher = Task {
             } else if let now {
                 say("holding back \"\(now.track.title)\" (\(now.playing ? "playing" : "paused")): dismissed")
             }
-            try await module.publish(MusicViews.configuration(now))
+            try await module.publish(MusicViews.configuration(now, commands: commands))
         } catch {
             say("the broker refused: \(error)")
         }

@@ -38,6 +38,11 @@ public enum Command: Hashable, Sendable {
     /// `Control.EndActivity`: the user dismisses any module's activity.
     case end(module: String, activity: String, dismissal: String)
     case record(svg: String, limit: RecordLimit, display: DisplayArguments)
+    /// `Control.Invoke`: presses the control with `action` in an activity's views (`""`: the
+    /// module's own views).
+    case press(module: String, activity: String, action: String)
+    /// The controls of an activity (`""`: the module's own views) in the scene shown now.
+    case actions(module: String, activity: String)
 }
 
 /// How `status` prints the state.
@@ -169,6 +174,8 @@ extension Command {
         case .themeSet(let token, let value): [.setTokens([token: value])]
         case .animationSet(let which, let curve): [.setSharedElementAnimation(which, curve.vardict)]
         case .end(let module, let activity, let dismissal): [.endActivity(module: module, activity: activity, dismissal: dismissal)]
+        case .press(let module, let activity, let action): [.invoke(module: module, activity: activity, action: action)]
+        case .actions: [.previewPlan("show", [:])]
         }
     }
 

@@ -21,11 +21,20 @@ public struct DisplayList: Hashable, Sendable {
     public var fadingChrome: ChromeShape?
     /// Everything inside (and, for capsules, beside) the chrome, back to front.
     public var items: [DrawItem]
+    /// Every node carrying `action` drawn in this list, back to front, at its rect of this
+    /// instant: what `control(at:)` hit-tests (stacks draw no item, so controls are listed
+    /// apart from `items`).
+    public var controls: [DrawnControl]
+    /// The focused control's ring, painted after the items; nil when nothing has keyboard focus.
+    public var focusRing: FocusRing?
 
-    public init(chrome: ChromeShape? = nil, fadingChrome: ChromeShape? = nil, items: [DrawItem] = []) {
+    public init(chrome: ChromeShape? = nil, fadingChrome: ChromeShape? = nil, items: [DrawItem] = [],
+                controls: [DrawnControl] = [], focusRing: FocusRing? = nil) {
         self.chrome = chrome
         self.fadingChrome = fadingChrome
         self.items = items
+        self.controls = controls
+        self.focusRing = focusRing
     }
 
     /// The chrome shapes to fill black, in painting order (see "Painting the chrome").

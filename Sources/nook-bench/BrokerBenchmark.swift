@@ -79,6 +79,8 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     figures.append(try await measureRSS(nookd: nookd, bus: bus))
     figures.append(try measureReadiness(nookd: nookd, bus: bus))
+    section()
+    figures += try await runActivateBenchmark(bus: bus, nookd: nookd)
     return figures
 }
 

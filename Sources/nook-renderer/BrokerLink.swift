@@ -1,4 +1,5 @@
 import NookBus
+import NookRenderModel
 
 /// The renderer's side of the contract: subscribes, receives plans, and sends pointer,
 /// open and display-change calls. Runs on NookBus's thread; whatever it hands the GTK side
@@ -103,6 +104,33 @@ actor BrokerLink {
             Log.debug("open sent")
         } catch {
             Log.info("Open failed: \(error)")
+        }
+    }
+
+    /// `Render.Activate(target)`: a control was pressed (or activated from the keyboard). A
+    /// node that went away meanwhile gets `UnknownTarget`: logged and ignored, the next plan
+    /// shows what is there now.
+    func activate(_ target: ControlTarget, action: String) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
+                                          member: "Activate", arguments: [target.activateArgument])
+            Log.debug("activate sent action=\(action) serial=\(target.serial) path=\(target.node.path)")
+        } catch let error as DBusError where error.name == "org.nook.Nook1.Error.UnknownTarget" {
+            Log.info("activate \(action) at \(target.node.path) (serial \(target.serial)): the node is gone (\(error.message)); ignored")
+        } catch {
+            Log.info("Activate(\(action) at \(target.node.path)) failed: \(error)")
+        }
+    }
+
+    /// `Control.Close({})`: Escape in the expanded nook. The renderer has no other way to ask
+    /// for the pill back; the broker's plan does the rest.
+    func close() async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                          member: "Close", arguments: [.vardict([String: DBusValue]())])
+            Log.debug("close sent")
+        } catch {
+            Log.info("Close failed: \(error)")
         }
     }
 

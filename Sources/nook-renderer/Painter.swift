@@ -29,7 +29,23 @@ struct Painter {
         for item in list.items where item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 {
             paint(item, on: cr)
         }
+        if let ring = list.focusRing { paint(ring, on: cr) }
         cairo_restore(cr)
+    }
+
+    /// The keyboard focus ring: a rounded outline over everything, in the chrome's clip.
+    private func paint(_ ring: FocusRing, on cr: OpaquePointer) {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        Self.clip(to: ring.clip, on: cr)
+        // Inset by half the line, so the stroke lies within the ring's rect.
+        let half = FocusRing.width / 2
+        let rect = Rect(x: ring.rect.x + half, y: ring.rect.y + half, width: max(0, ring.rect.width - FocusRing.width),
+                        height: max(0, ring.rect.height - FocusRing.width))
+        Shapes.roundedRect(rect, radius: max(0, ring.cornerRadius - half), on: cr)
+        cairo_set_line_width(cr, FocusRing.width)
+        cairo_set_source_rgba(cr, FocusRing.color.red, FocusRing.color.green, FocusRing.color.blue, FocusRing.color.alpha)
+        cairo_stroke(cr)
     }
 
     /// The chrome's outline: top edge flush with the display, bottom corners rounded.
@@ -46,13 +62,17 @@ struct Painter {
         cairo_close_path(cr)
     }
 
+    /// Clips what follows to the chrome's outline, when there is a clip.
+    static func clip(to chrome: NookRenderModel.ChromeShape?, on cr: OpaquePointer) {
+        guard let chrome else { return }
+        chromePath(chrome, on: cr)
+        cairo_clip(cr)
+    }
+
     private func paint(_ item: DrawItem, on cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        if let clip = item.clip {
-            Self.chromePath(clip, on: cr)
-            cairo_clip(cr)
-        }
+        Self.clip(to: item.clip, on: cr)
         let grouped = item.opacity < 0.999
         if grouped { cairo_push_group(cr) }
         paintContent(item, on: cr)

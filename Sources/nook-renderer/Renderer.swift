@@ -46,6 +46,9 @@ final class Renderer {
     }
 
     private var pointer = PointerState()
+    /// Presses, keys, the hand cursor and the accessible objects of controls (contract 1.1).
+    private lazy var controls = ControlInput(nook: nook, scene: { [unowned self] in (presenter.controlsAtRest, presenter.presentation) },
+                                             link: { [unowned self] in link })
     /// True after `enter` was sent and until `exit` is.
     private var pointerEntered = false
     private var tickCallback: guint = 0
@@ -151,6 +154,7 @@ final class Renderer {
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
         }
         paintStats = (0, 0, 0)
+        controls.planReceived()
         startFrames()
     }
 
@@ -198,7 +202,7 @@ final class Renderer {
         if presenter.textMeasurement.identity != "pango:" + text.family {
             presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))
         }
-        let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer)
+        let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer, focus: controls.focused)
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         if nook.isTransparent {
@@ -221,6 +225,7 @@ final class Renderer {
             }
         }
         logFrame(list, at: now)
+        controls.painted(list)
     }
 
     /// `--verbose`: the chrome's (and a dissolving chrome's source) and each shared element's
@@ -248,6 +253,7 @@ final class Renderer {
     fileprivate func pointerMoved(x: Double, y: Double) {
         pointer.location = Point(x: x, y: y)
         refreshPointer()
+        controls.pointerMoved(to: pointer.location)
         gtk_widget_queue_draw(nook.widget)  // Hover variants.
     }
 
@@ -255,6 +261,7 @@ final class Renderer {
         pointer.location = nil
         pointer.isPressed = false
         refreshPointer()
+        controls.pointerMoved(to: nil)
         gtk_widget_queue_draw(nook.widget)
     }
 
@@ -263,6 +270,7 @@ final class Renderer {
         let wasPressed = pointer.isPressed
         pointer.isPressed = pressed
         gtk_widget_queue_draw(nook.widget)
+        if controls.button(pressed: pressed, at: Point(x: x, y: y)) { return }  // A control's press or release.
         // A click (press then release) on the pill opens it by claim.
         if !pressed, wasPressed, isOverChrome, presenter.presentation == "pill", let link {
             Log.debug("click on the pill")

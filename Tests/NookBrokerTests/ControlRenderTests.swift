@@ -298,14 +298,17 @@ import Testing
                 bus.add_signal_receiver(plan, signal_name="Plan", dbus_interface="org.nook.Nook1.Render")
                 handle, first = nook.Subscribe({"width": 1920.0, "height": 1080.0, "capabilities": dbus.Array([], signature="s")},
                                                dbus_interface="org.nook.Nook1.Render")
-                print("subscribed", str(handle), str(first["cause"]), flush=True)
+                print("subscribed", str(handle), str(first["cause"]), int(first["serial"]), flush=True)
                 GLib.MainLoop().run()
                 """])
-            #expect(renderer.readLine()?.hasPrefix("subscribed /org/nook/Nook1/subscribers/") == true)
+            let subscribed = renderer.readLine() ?? ""
+            #expect(subscribed.hasPrefix("subscribed /org/nook/Nook1/subscribers/"))
+            // Serials start at the broker's start time in µs (docs/broker.md): the next plan is one later.
+            let first = try #require(subscribed.split(separator: " ").last.flatMap { UInt64($0) }, "\(subscribed)")
             let music = try await BrokerClient.connect(bus)
             try await music.register("music")
             try await music.start("song", Self.songSpec())
-            #expect(renderer.readLine() == "plan 2 activity_started pill")
+            #expect(renderer.readLine() == "plan \(first + 1) activity_started pill")
             renderer.kill(SIGKILL)
             // A vanished renderer is dropped; the broker keeps serving.
             try await music.update("song", ["relevance": .double(3)])

@@ -38,8 +38,8 @@ import Testing
     static let firstWords = VerbTableTerms.firstWords.map(\.word).sorted()
 
     @Test func firstWordsAreTheVerbTablesOnes() {
-        #expect(Self.firstWords == ["activities", "animation", "close", "companion", "display", "end", "hide", "modules", "open",
-                                    "peek", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek", "watch"])
+        #expect(Self.firstWords == ["actions", "activities", "animation", "close", "companion", "display", "end", "hide", "modules", "open",
+                                    "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek", "watch"])
         #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--format", "--height", "--home", "--notch",
                                                           "--seconds", "--svg", "--via", "--width"])
     }

@@ -6,7 +6,9 @@ import Testing
 
 /// Seed 001's hero card end to end: the `HeroCard` example module (a real process) publishes
 /// the card through the SDK, the real nookd plans its changes, and a test connection
-/// subscribed as a renderer receives the plans (SPEC rules 15, 17, 23).
+/// subscribed as a renderer receives the plans (SPEC rules 15, 17, 23). The card's Toggle is
+/// a real button: the test presses it as a renderer does (`Render.Activate` on the node it
+/// was sent) and as a script does (`Control.Invoke`).
 @Suite(.serialized) struct HeroCardTests {
     /// Paths of the card in the activity's expanded slot: the custom `HeroCard` view is the
     /// root, its `group/hero` stack below it, then the cover's zstack and the Toggle text.
@@ -17,7 +19,7 @@ import Testing
     static let smooth400 = "animate-smooth -> rules.animations.smooth, duration-400"
 
     /// Runs nookd, a renderer subscription and the HeroCard module opened onto its card.
-    func withOpenCard(_ body: (ProductProcess, RecordedPlans) async throws -> Void) async throws {
+    func withOpenCard(_ body: (ProductProcess, RecordedPlans, Observer) async throws -> Void) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
@@ -31,7 +33,7 @@ import Testing
             #expect(await eventually {
                 plans.all.contains { $0["cause"] == .string("open") && $0["to_content"] == .string("activity:hero/card") }
             }, "\(plans.all.map { $0["cause"] })")
-            try await body(card, plans)
+            try await body(card, plans, observer)
             #expect(await card.stop(SIGTERM) == 0, "\(card.log)")
             await observer.close()
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
@@ -39,9 +41,9 @@ import Testing
     }
 
     @Test func heroCardToggleMovesTheCoverOnAnimateSmooth400AndLaysOutItsSiblings() async throws {
-        try await withOpenCard { card, plans in
+        try await withOpenCard { card, plans, observer in
             let before = plans.all.count
-            card.signal(SIGUSR1)
+            try await Self.pressToggleAsRenderer(observer, plans)
             #expect(await eventually { card.log.contains("expanded true") }, "\(card.log)")
             #expect(await eventually { plans.first(after: before, where: Self.movesCover) != nil }, "\(plans.all.dropFirst(before))")
             guard let grow = plans.first(after: before, where: Self.movesCover) else { return }
@@ -75,7 +77,7 @@ import Testing
 
             // Toggling back moves it the other way, on the same curve.
             let grown = plans.all.count
-            card.signal(SIGUSR1)
+            try await Self.pressToggleAsScript(observer)
             #expect(await eventually { plans.first(after: grown, where: Self.movesCover) != nil }, "\(card.log)")
             let shrink = try #require(plans.first(after: grown, where: Self.movesCover))
             let back = try #require(Self.entries(shrink["elements"]).first)
@@ -93,7 +95,7 @@ import Testing
     }
 
     @Test func groupStateFromTheModuleReachesTheRendererAsAContentUpdate() async throws {
-        try await withOpenCard { card, plans in
+        try await withOpenCard { card, plans, _ in
             let before = plans.all.count
             card.signal(SIGUSR2)
             #expect(await eventually { card.log.contains("focused true") }, "\(card.log)")
@@ -127,6 +129,27 @@ import Testing
                 plans.first(after: focusedCount) { Self.groupState($0) == .dictionary(["focus": .bool(false)]) } != nil
             }, "\(card.log)")
         }
+    }
+
+    // MARK: Pressing the Toggle
+
+    /// Clicks the Toggle as a renderer: `Render.Activate` naming the node in the newest plan
+    /// the observer (subscribed as a renderer) was sent.
+    static func pressToggleAsRenderer(_ observer: Observer, _ plans: RecordedPlans) async throws {
+        let plan = try #require(plans.all.last { node($0, toggle)?["action"] == .string("toggle") }, "no plan shows the Toggle")
+        let target: [String: PropValue] = [
+            "serial": try #require(plan["serial"]), "slot": .string("expanded"), "owner": .string("hero/card"), "path": .string(toggle),
+        ]
+        _ = try await observer.connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Activate",
+            arguments: [WireCodec.vardict(target)], timeout: .seconds(20))
+    }
+
+    /// Presses the Toggle as a script does (`nookctl press hero/card toggle`).
+    static func pressToggleAsScript(_ observer: Observer) async throws {
+        _ = try await observer.connection.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "Invoke",
+            arguments: [.string("hero"), .string("card"), .string("toggle"), WireCodec.vardict([:])], timeout: .seconds(20))
     }
 
     // MARK: Reading plans

@@ -1,11 +1,12 @@
 import NookModuleAPI
 
 // Seed 001's samples, as a module writes them. The seed's `@State` becomes a stored property
-// (a module keeps state in its model and re-sends the view), and its `Button` becomes a
-// styled text, since the nook draws no controls.
+// (a module keeps state in its model and re-sends the view); its `Button` is the SDK's, whose
+// action runs in the module when the nook's control is pressed.
 
 struct HeroCard: NookView {
     var expanded = false
+    var toggle: @Sendable () async -> Void = {}
 
     private var cover: some NookView {
         RoundedRectangle(cornerRadius: 16)
@@ -21,8 +22,8 @@ struct HeroCard: NookView {
                     cover.tw("shared-[cover] w-20 h-20")
                 }
             }
-            Text("Toggle")
-                .tw("button-primary")
+            Button("Toggle", action: toggle)
+                .buttonStyle(.tw("button-primary"))
         }
         .tw("group/hero animate-smooth duration-400", value: expanded)
     }

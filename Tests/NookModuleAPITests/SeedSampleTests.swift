@@ -100,7 +100,7 @@ private func marks(_ node: ViewNode, slot: String, owner: SlotOwner) -> [SharedE
                 ["classes": .string("group/hero animate-smooth duration-400"), "animation_value": .string(value)],
                 [
                     node("zstack", [:], [cover(coverClasses)]),
-                    node("text", ["text": .string("Toggle"), "classes": .string("button-primary")]),
+                    node("text", ["text": .string("Toggle"), "classes": .string("button-primary"), "action": .string("view.0.1")]),
                 ])
         ])
     }

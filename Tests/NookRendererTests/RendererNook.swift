@@ -12,7 +12,8 @@ final class RendererNook: @unchecked Sendable {
     let bus: PrivateBus
     let scratch: URL
     private(set) var nookd: PackageProcess
-    let music: PackageProcess
+    /// The simulated music player (nil when the test brings its own module).
+    let music: PackageProcess?
     let renderer: PackageProcess
     /// How many times slower the renderer plays curves in tests that screenshot a transition:
     /// slow enough that a screenshot taken after the renderer logs a mid-transition frame still
@@ -24,8 +25,11 @@ final class RendererNook: @unchecked Sendable {
     ///     before it starts (nil: no file, the defaults).
     ///   - rendererArguments: added to the renderer's command line.
     ///   - gtkSettings: written to the renderer's `$XDG_CONFIG_HOME/gtk-3.0/settings.ini`.
+    ///   - withMusic: start the simulated music player (false: the test starts its own module).
+    ///   - rendererEnvironment: added to the renderer's environment.
     static func start(slowMotion: Double, rendererConfig: String? = nil, rendererArguments: [String] = [],
-                      gtkSettings: String? = nil) async throws -> RendererNook {
+                      gtkSettings: String? = nil, withMusic: Bool = true,
+                      rendererEnvironment: [String: String?] = [:]) async throws -> RendererNook {
         let xvfb = try await XvfbServer.start()
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
@@ -37,7 +41,9 @@ final class RendererNook: @unchecked Sendable {
             try gtkSettings.write(to: scratch.appendingPathComponent("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
         }
         let nookd = try startNookd(bus: bus, scratch: scratch)
-        let music = try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
+        let music = withMusic
+            ? try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
+            : nil
         let renderer = try PackageProcess(
             "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)] + rendererArguments,
             logDirectory: scratch, environment: [
@@ -45,11 +51,11 @@ final class RendererNook: @unchecked Sendable {
                 // The test's own renderer.json (or none), never the machine's.
                 "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
                 "XDG_CONFIG_DIRS": scratch.appendingPathComponent("system-config").path,
-            ])
+            ].merging(rendererEnvironment) { $1 })
         let nook = RendererNook(xvfb: xvfb, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
         let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
             guard let state = try? await nook.state() else { return false }
-            return state.activityCount >= 1 && nook.rendererLog.contains("subscribed (1)")
+            return (!withMusic || state.activityCount >= 1) && nook.rendererLog.contains("subscribed (1)")
         }
         guard ready else {
             let logs = nook.logs
@@ -65,7 +71,7 @@ final class RendererNook: @unchecked Sendable {
             logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
     }
 
-    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: PackageProcess, music: PackageProcess, renderer: PackageProcess) {
+    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: PackageProcess, music: PackageProcess?, renderer: PackageProcess) {
         self.xvfb = xvfb
         self.bus = bus
         self.scratch = scratch
@@ -76,7 +82,7 @@ final class RendererNook: @unchecked Sendable {
 
     func stop() async {
         await renderer.stop()
-        await music.stop()
+        await music?.stop()
         await nookd.stop()
         bus.stop()
         xvfb.stop()
@@ -84,9 +90,10 @@ final class RendererNook: @unchecked Sendable {
     }
 
     static func with<T>(slowMotion: Double = screenshotSlowMotion, rendererConfig: String? = nil, rendererArguments: [String] = [],
-                        gtkSettings: String? = nil, _ body: (RendererNook) async throws -> T) async throws -> T {
+                        gtkSettings: String? = nil, withMusic: Bool = true, rendererEnvironment: [String: String?] = [:],
+                        _ body: (RendererNook) async throws -> T) async throws -> T {
         let nook = try await start(slowMotion: slowMotion, rendererConfig: rendererConfig, rendererArguments: rendererArguments,
-                                   gtkSettings: gtkSettings)
+                                   gtkSettings: gtkSettings, withMusic: withMusic, rendererEnvironment: rendererEnvironment)
         do {
             let result = try await body(nook)
             await nook.stop()
@@ -108,7 +115,7 @@ final class RendererNook: @unchecked Sendable {
     }
 
     var rendererLog: String { renderer.log }
-    var logs: String { [renderer, nookd, music].map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
+    var logs: String { ([renderer, nookd] + (music.map { [$0] } ?? [])).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
 
     // MARK: The contract, from the test's own connection
 

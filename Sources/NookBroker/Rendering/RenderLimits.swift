@@ -12,11 +12,21 @@ public struct RenderLimits: Hashable, Sendable {
     /// Seconds a renderer's window may stay full before it counts as stalled: once it reads
     /// again, its next plan is a fresh window of the current scene.
     public var stallTime: Double
+    /// Presses one connection may send per second, on average (`Render.Activate` and
+    /// `Control.Invoke` together); beyond it and the burst, a press is `LimitsExceeded`.
+    public var activationsPerSecond: Double
+    /// Presses one connection may send at once after a quiet spell.
+    public var activationBurst: Int
 
-    public init(maxRenderers: Int = 256, maxUnacknowledgedPlans: Int = 4, stallTime: Double = 1) {
+    public init(
+        maxRenderers: Int = 256, maxUnacknowledgedPlans: Int = 4, stallTime: Double = 1,
+        activationsPerSecond: Double = 20, activationBurst: Int = 40
+    ) {
         self.maxRenderers = maxRenderers
         self.maxUnacknowledgedPlans = maxUnacknowledgedPlans
         self.stallTime = stallTime
+        self.activationsPerSecond = activationsPerSecond
+        self.activationBurst = activationBurst
     }
 
     public static let standard = RenderLimits()

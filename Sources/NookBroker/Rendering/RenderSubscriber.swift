@@ -32,6 +32,8 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// Identifies the last plan sent (`PlanInputs.origin`): subscribers sent the same plan at
     /// the same moment share its id, and so share what they present and what is in flight.
     public private(set) var lastPlanID: UInt64 = 0
+    /// The scenes of the newest plans sent, where `Render.Activate` finds what was pressed.
+    public private(set) var sentScenes = SentScenes()
     /// A change waiting for the next frame; the latest one wins.
     public var pending: PlanAction?
     /// Set when the next plan must start a fresh window (rule 19) whatever else the frame
@@ -108,6 +110,7 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// - Parameter id: identifies the plan among those sent (see `lastPlanID`).
     public mutating func didSend(_ plan: TransitionPlan, id: UInt64, at now: BrokerTime) {
         presented = plan.scene
+        sentScenes.record(serial: plan.serial, scene: plan.scene)
         inFlight = SentPlan(plan: plan, startedAt: now)
         lastSentAt = now
         lastPlanID = id

@@ -33,7 +33,11 @@ extension Broker {
                     try assumeIsolated { try $0.handleEndActivity(call) }
                 },
             ],
-            signals: [DBusSignal("Diagnostics", [arg("diagnostics", "aa{sv}")])])
+            signals: [
+                DBusSignal("Diagnostics", [arg("diagnostics", "aa{sv}")]),
+                // Contract 1.1 (Touch): unicast to the owning module's connection only.
+                DBusSignal("ActionInvoked", [arg("activity", "s"), arg("action", "s"), arg("info", "a{sv}")]),
+            ])
     }
 
     /// `org.nook.Nook1.Control`, member for member as CONTRACT.md lists it.
@@ -70,6 +74,17 @@ extension Broker {
                     let options = try Self.record(call, 2, "EndActivity options")
                     try assumeIsolated { broker in
                         try broker.apply { registry, now throws(RegistryError) in try registry.dismiss(ref, options: options, now: now) }
+                    }
+                    return []
+                },
+                // Contract 1.1 (Touch): a script presses a control (Broker+Touch.swift).
+                DBusMethod("Invoke", in: [arg("module", "s"), arg("activity", "s"), arg("action", "s"), arg("options", "a{sv}")]) { [self] call in
+                    let module: String = try call.argument(0)
+                    let activity: String = try call.argument(1)
+                    let action: String = try call.argument(2)
+                    let options = try Self.record(call, 3, "Invoke options")
+                    try assumeIsolated { broker in
+                        try broker.invoke(call.sender, module: module, activity: activity, action: action, options: options)
                     }
                     return []
                 },
@@ -143,6 +158,12 @@ extension Broker {
                     default: throw DBusError(nook: .invalidArgs, "Pointer: event must be 'enter' or 'exit', got '\(event)'")
                     }
                     try assumeIsolated { broker in _ = try broker.control(action) }
+                    return []
+                },
+                // Contract 1.1 (Touch): a renderer presses a control it drew (Broker+Touch.swift).
+                DBusMethod("Activate", in: [arg("target", "a{sv}")]) { [self] call in
+                    let target = try Self.record(call, 0, "Activate target")
+                    try assumeIsolated { broker in try broker.activate(call.sender, target: target) }
                     return []
                 },
             ],

@@ -71,6 +71,8 @@ public actor Broker {
     var stateBroadcast = StateBroadcast()
     /// What each module was told about its views since its content last changed (contract 1.1).
     var planDiagnostics = PlanDiagnosticsLedger()
+    /// Presses per connection (`Activate`, `Invoke`; Broker+Touch.swift).
+    var activations: ActivationLimiter
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -86,6 +88,8 @@ public actor Broker {
         self.settings.textMeasurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         self.registry.namedRules = settings.namedRules
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
+        self.activations = ActivationLimiter(rate: configuration.renderLimits.activationsPerSecond, burst: configuration.renderLimits.activationBurst)
+        self.serial = Self.firstSerial(unixMicroseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
     }
 
     /// Connects, restores the state file, exports the interfaces and takes `org.nook.Nook1`.

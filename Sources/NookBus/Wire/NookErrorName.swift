@@ -11,6 +11,8 @@ public enum NookErrorName: String, Hashable, Sendable, CaseIterable {
     case invalidTheme = "org.nook.Nook1.Error.InvalidTheme"
     /// An addition to contract v1: `StartActivity` of an id a person dismissed.
     case activityDismissed = "org.nook.Nook1.Error.ActivityDismissed"
+    /// Contract 1.1 (Touch): `Activate`/`Invoke` name no node, or one that carries no action.
+    case unknownTarget = "org.nook.Nook1.Error.UnknownTarget"
     case invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     case limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"

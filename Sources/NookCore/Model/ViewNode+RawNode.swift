@@ -47,6 +47,8 @@ extension NodeProps {
             ])
         }
         put("animate", animate)
+        put("action", action)
+        put("action_label", actionLabel)
         put("spacing", spacing)
         put("alignment", alignment)
         put("stagger", stagger)

@@ -121,6 +121,11 @@ public struct NodeProps: Hashable, Sendable {
     // Updates.
     /// `animate` b on a view's root (`SetContent`): false asks for the new view without animation.
     public var animate: Bool?
+    // Controls (contract 1.1, Touch).
+    /// An id (SPEC rule 1): the node is a control, and a press sends this to its module.
+    public var action: String?
+    /// The control's accessible name ("Pause"); renderers fall back to the text inside.
+    public var actionLabel: String?
 
     public init() {}
 }

@@ -46,6 +46,7 @@ extension ViewValidator {
     static let commonKeys: Set<String> = [
         "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
         "classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
+        "action", "action_label",
     ]
 
     /// Props of each kind beyond the common ones.
@@ -137,6 +138,9 @@ private struct PropReader {
         p.animationValue = try string("animation_value", max: limits.maxStringBytes)
         p.shared = try shared(diagnostics: &diagnostics)
         p.animate = try bool("animate")
+        // Contract 1.1 (Touch): the node is a control; `action_label` is its accessible name.
+        p.action = try identifier("action")
+        p.actionLabel = try string("action_label", max: limits.maxStringBytes)
 
         switch kind {
         case .vstack, .hstack, .zstack:

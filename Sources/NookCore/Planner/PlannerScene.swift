@@ -180,6 +180,9 @@ public struct PreparedSlot: Hashable, Sendable {
                     steps.append(number)
                     number = -1
                 } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    // Paths reach here from renderers too (`Render.Activate`): a child position
+                    // beyond any view's node count names nothing, and must not wrap negative.
+                    guard number <= Self.maxChildPosition else { return nil }
                     number = max(number, 0) &* 10 &+ Int(byte - UInt8(ascii: "0"))
                 } else {
                     return nil
@@ -190,6 +193,10 @@ public struct PreparedSlot: Hashable, Sendable {
         }
         return withRoot { Self.descend($0, steps[...], body) }
     }
+
+    /// Above any child position a validated view has (`ViewLimits.maxNodes` is far lower),
+    /// so parsing stops before the number could overflow.
+    static let maxChildPosition = 100_000_000
 
     /// The child positions from the root down to the node laid out at `index` in
     /// `laidOut.layout.nodes`; `childPositions` is `laidOut.layout.childPositions()`.

@@ -137,6 +137,18 @@ public enum VerbTable {
             }
             return .record(svg: file, limit: limit, display: try display(p, defaults: .defaultRenderer))
         },
+        // Controls (contract 1.1, Touch): VerbTable+Touch.swift parses their arguments.
+        VerbSpec("press", "M/A ACTION | M ACTION",
+                 summary: "Press a control: the view of activity M/A (or module M's own views) with that action runs it in its module.",
+                 positionals: [PositionalSpec("M/A | M", "the activity, or the module for its own views (home, widget, compact)"),
+                               PositionalSpec("ACTION", "the control's action id (nookctl actions lists them)")],
+                 calls: "Control.Invoke(sssa{sv})") { p throws(UsageError) in try press(p) },
+        VerbSpec("actions", "M/A | M",
+                 summary: "List the controls of an activity (or of module M's own views) on screen now: action, label, slot and path.",
+                 positionals: [PositionalSpec("M/A | M", "the activity, or the module for its own views")],
+                 calls: "Control.PreviewPlan(sa{sv}) -> a{sv} (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
+            try actions(p)
+        },
     ]
 
     static let targetOptions = [

@@ -87,6 +87,8 @@ public struct NookControlClient: Sendable {
         case .end(let module, let activity, _):
             for contractCall in command.calls { _ = try await call(contractCall) }
             output.out("ended \(module)/\(activity)\n")
+        case .press, .actions:
+            return try await executeTouch(command, output: output)
         case .watch(let json, let display, let count):
             let end = try await subscribe(display: display, limit: count.map(RecordLimit.count)) { recorded in
                 output.out((json ? PlanJSON.json(recorded.plan) : PlanSummary.line(recorded.plan)) + "\n")

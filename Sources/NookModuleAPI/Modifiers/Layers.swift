@@ -107,7 +107,7 @@ extension EncodedView {
                 }
                 apply(&piece.node.props)
                 return piece
-            })
+            }, actions: actions)
     }
 
     /// Applies `apply` to a node of each piece chosen by `target` among the wrapper chain
@@ -121,7 +121,7 @@ extension EncodedView {
                 let depth = target(chain)
                 piece.node = Self.rewrite(piece.node, depth: depth, apply)
                 return piece
-            })
+            }, actions: actions)
     }
 
     private static func rewrite(_ node: ViewNode, depth: Int, _ apply: (inout ViewNode) -> Void) -> ViewNode {

@@ -19,16 +19,20 @@ public struct NookLiveActivity: Hashable, Sendable {
     public let id: String
     /// Required: what assistive technology reads for the activity.
     public var accessibilityLabel: String
-    public var compactLeading: ViewNode
-    public var compactTrailing: ViewNode
+    // Setting a view node directly drops the closures the view had (a node carries none).
+    public var compactLeading: ViewNode { didSet { actions[ActivityKey.compactLeading] = nil } }
+    public var compactTrailing: ViewNode { didSet { actions[ActivityKey.compactTrailing] = nil } }
     /// Shown in a capsule beside the pill when another activity is primary.
-    public var minimal: ViewNode
-    public var peek: ViewNode?
-    public var expanded: ViewNode?
+    public var minimal: ViewNode { didSet { actions[ActivityKey.minimal] = nil } }
+    public var peek: ViewNode? { didSet { actions[ActivityKey.peek] = nil } }
+    public var expanded: ViewNode? { didSet { actions[ActivityKey.expanded] = nil } }
     /// Higher shows first; nil leaves it to the broker (ties: the one started first).
     public var relevance: Double?
     /// When the content stops being current.
     public var staleDate: NookInstant?
+    /// The closures of the controls in each view, by view key (`expanded`, ...), under the
+    /// action ids the views carry. Compared by id only (see `ViewActions`).
+    var actions: [String: ViewActions] = [:]
 
     /// - Parameters:
     ///   - id: the activity's id within the module.
@@ -46,31 +50,53 @@ public struct NookLiveActivity: Hashable, Sendable {
         self.accessibilityLabel = accessibilityLabel
         self.relevance = relevance
         self.staleDate = staleDate
-        self.compactLeading = compactLeading().viewNode
-        self.compactTrailing = compactTrailing().viewNode
-        self.minimal = minimal().viewNode
+        var actions: [String: ViewActions] = [:]
+        (self.compactLeading, actions[ActivityKey.compactLeading]) = compactLeading()._encode().finalizedRoot(key: ActivityKey.compactLeading)
+        (self.compactTrailing, actions[ActivityKey.compactTrailing]) = compactTrailing()._encode().finalizedRoot(key: ActivityKey.compactTrailing)
+        (self.minimal, actions[ActivityKey.minimal]) = minimal()._encode().finalizedRoot(key: ActivityKey.minimal)
+        self.actions = actions.filter { !$0.value.isEmpty }
     }
 
     public mutating func setCompactLeading(@NookViewBuilder _ content: () -> some NookView) {
-        compactLeading = content().viewNode
+        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.compactLeading)
+        compactLeading = node
+        keep(table, for: ActivityKey.compactLeading)
     }
 
     public mutating func setCompactTrailing(@NookViewBuilder _ content: () -> some NookView) {
-        compactTrailing = content().viewNode
+        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.compactTrailing)
+        compactTrailing = node
+        keep(table, for: ActivityKey.compactTrailing)
     }
 
     public mutating func setMinimal(@NookViewBuilder _ content: () -> some NookView) {
-        minimal = content().viewNode
+        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.minimal)
+        minimal = node
+        keep(table, for: ActivityKey.minimal)
     }
 
     /// The view the pill grows into while it peeks at this activity.
     public mutating func setPeek(@NookViewBuilder _ content: () -> some NookView) {
-        peek = content().viewNode
+        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.peek)
+        peek = node
+        keep(table, for: ActivityKey.peek)
     }
 
     /// The view of the expanded panel for this activity.
     public mutating func setExpanded(@NookViewBuilder _ content: () -> some NookView) {
-        expanded = content().viewNode
+        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.expanded)
+        expanded = node
+        keep(table, for: ActivityKey.expanded)
+    }
+
+    private mutating func keep(_ table: ViewActions, for key: String) {
+        actions[key] = table.isEmpty ? nil : table
+    }
+
+    /// The closure of the control `id`, looked up in the view `key` first (where it was
+    /// pressed), then in the others.
+    func action(_ id: String, preferring key: String) -> NookAction? {
+        actions[key]?[id] ?? actions.keys.sorted().lazy.compactMap { self.actions[$0]?[id] }.first
     }
 
     /// The views by contract key, the optional ones only when set.

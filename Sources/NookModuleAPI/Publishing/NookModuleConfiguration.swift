@@ -37,22 +37,22 @@ public struct NookModuleConfiguration: Hashable, Sendable {
 
     /// The pill's left side while no activity of any module is shown.
     public mutating func setCompactLeading(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
-        set(.compactLeading, animate: animate, view().viewNode)
+        set(.compactLeading, animate: animate, view()._encode())
     }
 
     /// The pill's right side while no activity of any module is shown.
     public mutating func setCompactTrailing(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
-        set(.compactTrailing, animate: animate, view().viewNode)
+        set(.compactTrailing, animate: animate, view()._encode())
     }
 
     /// The module's home: the expanded panel opened onto the module.
     public mutating func setHome(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
-        set(.home, animate: animate, view().viewNode)
+        set(.home, animate: animate, view()._encode())
     }
 
     /// The module's cell on the board.
     public mutating func setWidget(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
-        set(.widget, animate: animate, view().viewNode)
+        set(.widget, animate: animate, view()._encode())
     }
 
     /// Removes a slot's content (`ClearContent`).
@@ -64,9 +64,9 @@ public struct NookModuleConfiguration: Hashable, Sendable {
     /// Puts a slot back to a known state (the SDK's undo when the broker refuses a view).
     mutating func restore(_ slot: ModuleSlot, to call: SetContent?) { content[slot] = call }
 
-    private mutating func set(_ slot: ModuleSlot, animate: Bool, _ node: ViewNode) {
-        var node = node
+    private mutating func set(_ slot: ModuleSlot, animate: Bool, _ view: EncodedView) {
+        var (node, actions) = view.finalizedRoot(key: slot.rawValue)
         if !animate { node.props.animate = false }
-        content[slot] = SetContent(slot: slot, view: node)
+        content[slot] = SetContent(slot: slot, view: node, actions: actions)
     }
 }

@@ -3,10 +3,18 @@ public struct SetContent: Hashable, Sendable {
     public var slot: ModuleSlot
     /// The root node; `animate: false` rides on its props.
     public var view: ViewNode
+    /// The closures of the controls in `view`, by action id (compared by id only).
+    var actions = ViewActions()
 
     public init(slot: ModuleSlot, view: ViewNode) {
         self.slot = slot
         self.view = view
+    }
+
+    init(slot: ModuleSlot, view: ViewNode, actions: ViewActions) {
+        self.slot = slot
+        self.view = view
+        self.actions = actions
     }
 
     /// The view in wire shape, as the codec sends it.

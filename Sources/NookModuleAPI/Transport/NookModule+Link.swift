@@ -54,6 +54,7 @@ extension NookModule {
                     }
                 }
             }
+            try await listenForActions(on: connection)
             changes = try await connection.nameOwnerChanges(of: Self.brokerName)
             owner = try await connection.nameOwner(of: Self.brokerName)
         } catch {

@@ -82,6 +82,11 @@ public actor NookModule {
     let brokerCell = BrokerCell()
     let diagnosticsHub = Broadcast<Diagnostic>()
     let eventsHub = Broadcast<NookModuleEvent>()
+    /// Presses of the module's controls (NookModule+Actions.swift).
+    let actionsHub = Broadcast<NookActionEvent>()
+    let actionQueue = ActionQueue()
+    var actionsMatch: MatchToken?
+    var actionTask: Task<Void, Never>?
 
     init(connection: BusConnection, address: NookModuleAddress, configuration: NookModuleConfiguration) {
         self.connection = connection
@@ -93,8 +98,11 @@ public actor NookModule {
     deinit {
         monitor?.cancel()
         reconnector?.cancel()
+        actionTask?.cancel()
+        actionQueue.finish()
         diagnosticsHub.finish()
         eventsHub.finish()
+        actionsHub.finish()
     }
 
     // MARK: Connecting
@@ -122,6 +130,7 @@ public actor NookModule {
             throw NookModuleError(.disconnected, "cannot connect to the bus (\(address)): \(error)")
         }
         let module = NookModule(connection: connection, address: address, configuration: configuration)
+        await module.startActionTask()
         do {
             try await module.begin()
         } catch {
@@ -142,8 +151,10 @@ public actor NookModule {
         reconnector?.cancel()
         reconnector = nil
         await connection.close()
+        actionQueue.finish()
         diagnosticsHub.finish()
         eventsHub.finish()
+        actionsHub.finish()
     }
 
     /// Ends every activity and removes the module's content (`Unregister`), then closes.

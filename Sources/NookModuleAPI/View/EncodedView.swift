@@ -7,18 +7,40 @@ public struct EncodedView: NookView, Hashable, Sendable {
     public typealias Body = Never
 
     var pieces: [Piece]
+    /// The closures of the controls among the pieces, by (provisional or explicit) action id.
+    var actions = ViewActions()
 
     init() { pieces = [] }
-    init(_ node: ViewNode) { pieces = [Piece(node: node)] }
-    init(pieces: [Piece]) { self.pieces = pieces }
+    init(_ node: ViewNode, actions: ViewActions = ViewActions()) {
+        pieces = [Piece(node: node)]
+        self.actions = actions
+    }
+    init(pieces: [Piece], actions: ViewActions = ViewActions()) {
+        self.pieces = pieces
+        self.actions = actions
+    }
+    /// The views one after the other, with all their closures.
+    init(joining parts: [EncodedView]) {
+        pieces = parts.flatMap(\.pieces)
+        actions = ViewActions.merged(parts.map(\.actions))
+    }
 
     /// The nodes, in order.
     public var nodes: [ViewNode] { pieces.map(\.node) }
 
     public func _encode() -> EncodedView { self }
 
-    /// One node for a slot root; see `NookView.viewNode`.
-    var rootNode: ViewNode {
+    /// The slot root as sent, with control ids derived from their place under `key` (the
+    /// slot or view key: `expanded`, `home`), and the closures by those ids.
+    func finalizedRoot(key: String) -> (node: ViewNode, actions: ViewActions) {
+        actions.finalized(rawRootNode, key: key)
+    }
+
+    /// One node for a slot root; see `NookView.viewNode`. Control ids are derived under the
+    /// key `view`.
+    var rootNode: ViewNode { finalizedRoot(key: "view").node }
+
+    private var rawRootNode: ViewNode {
         switch pieces.count {
         case 0: ViewNode(kind: .zstack)
         case 1: pieces[0].node

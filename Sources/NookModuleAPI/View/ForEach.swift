@@ -16,15 +16,16 @@ public struct ForEach: NookView {
     public init<Data: Sequence, Content: NookView>(
         _ data: Data, @NookViewBuilder content: (Data.Element) -> Content
     ) {
-        self.content = EncodedView(pieces: data.flatMap { content($0)._encode().pieces })
+        self.content = EncodedView(joining: data.map { content($0)._encode() })
     }
 
     public init<Data: Sequence, ID: Hashable, Content: NookView>(
         _ data: Data, id: KeyPath<Data.Element, ID>, @NookViewBuilder content: (Data.Element) -> Content
     ) {
         self.content = EncodedView(
-            pieces: data.flatMap { element in
-                Self.identified(content(element)._encode(), id: element[keyPath: id])
+            joining: data.map { element in
+                let encoded = content(element)._encode()
+                return EncodedView(pieces: Self.identified(encoded, id: element[keyPath: id]), actions: encoded.actions)
             })
     }
 

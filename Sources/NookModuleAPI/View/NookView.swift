@@ -44,7 +44,8 @@ extension NookView {
         props.name = Self.nookViewName
         let params = nookParams
         if !params.isEmpty { props.params = params }
-        return EncodedView(ViewNode(kind: .view, props: props, children: body._encode().nodes))
+        let content = body._encode()
+        return EncodedView(ViewNode(kind: .view, props: props, children: content.nodes), actions: content.actions)
     }
 }
 
@@ -59,8 +60,14 @@ extension Never: NookView {
 }
 
 extension NookView {
-    /// The encoded nodes of this view, in order (usually one).
-    public var viewNodes: [ViewNode] { _encode().nodes }
+    /// The encoded nodes of this view, in order (usually one), control ids derived from
+    /// their place under the key `view` (`view.0.1`; see `NookAction`).
+    public var viewNodes: [ViewNode] {
+        let encoded = _encode()
+        return encoded.pieces.indices.map { index in
+            encoded.actions.finalized(encoded.pieces[index].node, key: "view.\(index)").0
+        }
+    }
 
     /// This view as a single root node, as a slot needs it: one top-level view is the root,
     /// several are stacked in a `vstack` (as a window's root does in SwiftUI), none give an

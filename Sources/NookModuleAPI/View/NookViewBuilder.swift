@@ -15,7 +15,7 @@ public enum NookViewBuilder {
     public static func buildBlock() -> EncodedView { EncodedView() }
 
     public static func buildBlock(_ parts: EncodedView...) -> EncodedView {
-        EncodedView(pieces: parts.flatMap(\.pieces))
+        EncodedView(joining: parts)
     }
 
     public static func buildOptional(_ part: EncodedView?) -> EncodedView { part ?? EncodedView() }
@@ -25,7 +25,7 @@ public enum NookViewBuilder {
     public static func buildEither(second: EncodedView) -> EncodedView { second }
 
     public static func buildArray(_ parts: [EncodedView]) -> EncodedView {
-        EncodedView(pieces: parts.flatMap(\.pieces))
+        EncodedView(joining: parts)
     }
 
     public static func buildLimitedAvailability(_ part: EncodedView) -> EncodedView { part }

@@ -108,6 +108,8 @@ extension RenderScene {
         "classes", "expanded_classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
         "spacing", "alignment", "stagger", "text", "font_size", "font_weight", "monospaced_digits", "timer_end",
         "symbol", "uri", "shape", "corner_radius", "color", "value", "start", "end", "style", "min_length", "name", "params",
+        // Contract 1.1, Touch: the node is a control (hit-tested, focusable, announced by its label).
+        "action", "action_label",
     ]
     static let sceneKeys: Set<String> = ["slot", "owner", "path", "kind", "rect", "variants"]
     static let knownKinds: Set<String> = Set(NodeKind.allCases.map(\.rawValue))

@@ -8,6 +8,9 @@ import NookCore
 /// 4. the new scene, with slot fades, delayed rows, layout moves and inserts;
 /// (in steps 3 and 4, a `suppressed` node and its subtree are never drawn: rule 10);
 /// 5. travelling shared elements, on top, clipped to the chrome when asked.
+/// Each drawn node carrying `action` is also listed in `controls` at the rect it is drawn at
+/// (with the serial of the scene it comes from: the previous plan's for leaving content), and
+/// the keyboard-focused one gets the focus ring.
 /// Slot content (steps 3 and 4) is clipped to the chrome, as it lives inside it: content
 /// laid out for the expanded panel is revealed as the chrome grows, never drawn beside it.
 /// During a Reduce Motion dissolve the leaving content (step 3) is clipped to the shape
@@ -20,11 +23,17 @@ struct FrameBuilder {
     let unixTime: Double
     let pointer: PointerState
     let customViews: Set<String>
+    /// The serial of the plan before the current one: leaving content's controls name it.
+    var previousSerial: UInt64 = 0
+    /// The control with keyboard focus (its `focus` variants apply and it gets the ring).
+    var focus: ControlNode?
     /// Text and symbol colour when neither a node nor a class sets one.
     var defaultForeground = RGBA.white
     /// How text is measured when a `resize` element is laid out again (Relayout.swift).
     var textMeasurement = TextMeasurement.estimate
     var items: [DrawItem] = []
+    var controls: [DrawnControl] = []
+    var focusRing: FocusRing?
     /// `style` layout entries in flight, by path: the node before and how far the change is.
     var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
 
@@ -82,7 +91,7 @@ struct FrameBuilder {
                 fade *= 1 - removal.curve.fraction(at: time)
             }
             return fade
-        }, clip: leavingClip, scaled: false, sharedKey: nil, hidden: hiddenOld)
+        }, clip: leavingClip, scaled: false, sharedKey: nil, hidden: hiddenOld, serial: previousSerial)
 
         // Step 4: the new scene.
         let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -99,13 +108,13 @@ struct FrameBuilder {
             for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
             for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
             return fade
-        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenNew)
+        }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenNew, serial: plan.serial)
 
         // Step 5: shared elements in flight.
         if !onlyCapsules {
             for element in travelling { drawTravelling(element, chrome: chromeShape) }
         }
-        return DisplayList(chrome: layers.destination, fadingChrome: layers.fading, items: items)
+        return DisplayList(chrome: layers.destination, fadingChrome: layers.fading, items: items, controls: controls, focusRing: focusRing)
     }
 
     /// A chrome shape as a clip: its outline, whatever its opacity.
@@ -146,21 +155,22 @@ struct FrameBuilder {
             let relaid = scaled ? nil : playback.relayouts["from:" + element.fromPath]?.rects(in: rect, text: textMeasurement)
             // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
             draw(subtree, in: previous, rectOf: { relaid?[$0.path] ?? Self.map($0.rect, from: old.rect, into: rect) },
-                 fadeOf: { _ in CrossFade.outgoing(f) }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+                 fadeOf: { _ in CrossFade.outgoing(f) }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: previousSerial)
         }
         guard let new = scene.node(at: element.toPath) else { return }
         let subtree = scene.subtree(at: element.toPath)
         draw(subtree, in: scene, rectOf: { relaidNew?[$0.path] ?? Self.map($0.rect, from: new.rect, into: rect) },
-             fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [])
+             fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: plan.serial)
     }
 
     /// Draws `nodes` (preorder, parents first) of `scene`: each node's background and
     /// content at `rectOf(node)`, with its own and its ancestors' opacity and scale, times
     /// `fadeOf(node)`. Subtrees rooted at a path in `hidden` and the children of custom views
-    /// the toolkit draws are skipped.
+    /// the toolkit draws are skipped. Nodes with `action` drawn at some opacity join
+    /// `controls`, naming `serial` (the plan whose scene `scene` is).
     mutating func draw(
         _ nodes: [RenderNode], in scene: RenderScene, rectOf: (RenderNode) -> Rect, fadeOf: (RenderNode) -> Double,
-        clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>
+        clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>, serial: UInt64
     ) {
         var inherited: [String: Inherited] = [:]
         var skipping: String?
@@ -174,7 +184,7 @@ struct FrameBuilder {
                 continue
             }
             let parent = node.parentPath.flatMap { inherited[$0] } ?? Inherited()
-            var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, rectOf: rectOf)
+            var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, focus: focus, rectOf: rectOf)
             style.foreground = style.foreground ?? parent.foreground
             if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
             var nodeOpacity = node.opacity * style.opacity
@@ -202,6 +212,13 @@ struct FrameBuilder {
             let placed = own.transform.apply(rect)
             // Capsules sit beside the chrome, never inside it.
             let clip = node.slot == "minimal" ? nil : clip
+            if let control = scene.control(node, serial: serial) {
+                controls.append(DrawnControl(control: control, rect: placed, clip: clip))
+                if control.node == focus {
+                    focusRing = FocusRing(around: placed, cornerRadius: style.backgroundRadius ?? ClassStyle.defaultBackgroundRadius,
+                                          clip: clip, control: control.node)
+                }
+            }
             var layoutSize: Size? = scaled ? node.rect.size : nil
             if own.transform.scale != 1, layoutSize == nil { layoutSize = rect.size }
             if let background = style.background {

@@ -66,6 +66,12 @@ import NookCore
 /// `pointer.isPressed`, and `focus`/`disabled`/`active` from the group node's `group_state`.
 /// Unknown classes are ignored and listed once in `warnings`.
 ///
+/// ## Controls (contract 1.1, Touch)
+/// Each drawn node carrying `action` is listed in `DisplayList.controls` at its rect of that
+/// instant, for `DisplayList.control(at:)` and `PressTracker`; `controlsAtRest` gives the
+/// current scene's controls in reading order for `KeyboardFocus`, and `frame(at:...focus:)`
+/// applies the focused control's `focus` variants and adds its `FocusRing`.
+///
 /// ## Custom views
 /// `view` nodes whose `name` is in `customViews` become `.custom` items (their `params` as
 /// strings) and their children, the module's fallback body, are not drawn. Other custom views
@@ -90,6 +96,8 @@ public struct PlanPresenter: Sendable {
     /// The scene before the current plan's: where disappearing slots, removed nodes, element
     /// sources and cross-faded old copies are found.
     var previousScene: RenderScene = .empty
+    /// The serial of the plan `previousScene` came with: what leaving content's controls name.
+    var previousSerial: UInt64 = 0
     /// What the last plan has that cannot be drawn faithfully (unknown node kinds, props,
     /// classes, curve types), one line each; replaced by every plan received.
     public private(set) var warnings: [String] = []
@@ -137,6 +145,7 @@ public struct PlanPresenter: Sendable {
             let interrupts = decoded.interrupts != 0 && decoded.interrupts == current.plan.serial
             if !decoded.freshWindow, interrupts || current.isAnimating(at: elapsed) { next.continueFrom(current, at: elapsed) }
             previousScene = current.plan.scene
+            previousSerial = current.plan.serial
         }
         next.prepareRelayouts(previous: previousScene)
         playback = next
@@ -148,14 +157,34 @@ public struct PlanPresenter: Sendable {
     /// - Parameters:
     ///   - unixTime: seconds since 1970, for `timer_end` countdowns and `start`/`end` progress.
     ///   - pointer: where the pointer is, for `hover`/`pressed` variants.
-    public func frame(at time: Double, unixTime: Double, pointer: PointerState = PointerState()) -> DisplayList {
+    ///   - focus: the control with keyboard focus (`KeyboardFocus.focused`), for `focus`
+    ///     variants and the focus ring.
+    public func frame(at time: Double, unixTime: Double, pointer: PointerState = PointerState(),
+                      focus: ControlNode? = nil) -> DisplayList {
         guard let playback else { return DisplayList() }
+        return frame(of: playback, planTime: planTime(time, of: playback), unixTime: unixTime, pointer: pointer, focus: focus)
+    }
+
+    func frame(of playback: Playback, planTime: Double, unixTime: Double, pointer: PointerState, focus: ControlNode?) -> DisplayList {
         var builder = FrameBuilder(
-            playback: playback, previous: previousScene, time: planTime(time, of: playback), unixTime: unixTime,
+            playback: playback, previous: previousScene, time: planTime, unixTime: unixTime,
             pointer: pointer, customViews: customViews)
         builder.defaultForeground = defaultForeground
         builder.textMeasurement = textMeasurement
+        builder.previousSerial = previousSerial
+        builder.focus = focus
         return builder.build()
+    }
+
+    /// The current scene's controls once its plan has settled, in reading order (the scene's:
+    /// slot by slot, each view's nodes as its stacks lay them out, parents before children):
+    /// what Tab cycles through. Controls not drawn at rest (opacity 0, suppressed, hidden
+    /// sources) are left out.
+    public var controlsAtRest: [SceneControl] {
+        guard let playback else { return [] }
+        let rest = frame(of: playback, planTime: playback.plan.duration, unixTime: 0, pointer: PointerState(), focus: nil)
+        var seen: Set<ControlNode> = []
+        return rest.controls.map(\.control).filter { $0.target.serial == playback.plan.serial && seen.insert($0.node).inserted }
     }
 
     /// True while any curve of the current plan still moves at `time`.

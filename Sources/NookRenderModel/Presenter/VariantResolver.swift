@@ -3,19 +3,21 @@ import NookCore
 /// A node's drawing style at one instant: its classes at rest, then each resolved variant
 /// whose conditions all hold (rule 23). Hover and press come from the pointer over the rect
 /// the group node is drawn at; focus, disabled and active also come from the group node's
-/// `group_state` (the module's word).
+/// `group_state` (the module's word). Focus also holds while the keyboard focus is on the
+/// group node or on a control inside it.
 enum VariantResolver {
-    static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, rectOf: (RenderNode) -> Rect) -> ClassStyle {
+    static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, focus: ControlNode? = nil,
+                      rectOf: (RenderNode) -> Rect) -> ClassStyle {
         var style = node.baseStyle
         for variant in node.variants
-        where variant.conditions.allSatisfy({ holds($0, for: node, in: scene, pointer: pointer, rectOf: rectOf) }) {
+        where variant.conditions.allSatisfy({ holds($0, for: node, in: scene, pointer: pointer, focus: focus, rectOf: rectOf) }) {
             for utility in variant.classes.split(separator: " ") { style.apply(utility: String(utility)) }
         }
         return style
     }
 
     static func holds(_ condition: RenderVariant.Condition, for node: RenderNode, in scene: RenderScene, pointer: PointerState,
-                      rectOf: (RenderNode) -> Rect) -> Bool {
+                      focus: ControlNode? = nil, rectOf: (RenderNode) -> Rect) -> Bool {
         guard let target = condition.groupPath.isEmpty ? node : scene.node(at: condition.groupPath) else { return false }
         let over = pointer.location.map { location in
             let rect = rectOf(target)
@@ -25,9 +27,15 @@ enum VariantResolver {
         case "hover": return over
         case "pressed": return over && pointer.isPressed
         case "active": return (over && pointer.isPressed) || groupState(target, "active")
-        case "focus", "disabled": return groupState(target, condition.state)
+        case "focus": return groupState(target, "focus") || focus.map { isFocused(target, by: $0) } == true
+        case "disabled": return groupState(target, "disabled")
         default: return false
         }
+    }
+
+    /// The keyboard focus is on `node` or on a control inside it.
+    static func isFocused(_ node: RenderNode, by focus: ControlNode) -> Bool {
+        focus.slot == node.slot && focus.owner == node.owner && FrameBuilder.path(focus.path, isWithin: node.path)
     }
 
     static func groupState(_ node: RenderNode, _ key: String) -> Bool {

@@ -1,0 +1,40 @@
+import Foundation
+import NookBus
+
+/// The controls of one owner in a plan's scene, as `nookctl actions` prints them.
+public enum ActionList {
+    public struct Control: Hashable, Sendable {
+        public var action: String
+        /// `action_label`, else the text inside the control, else "".
+        public var label: String
+        public var slot: String
+        public var path: String
+    }
+
+    /// Every node of `scene` owned by `owner` that carries an `action`, in scene order.
+    public static func controls(in scene: WireRecord, owner: String) -> [Control] {
+        guard case .array(_, let items)? = scene["nodes"] else { return [] }
+        let nodes = items.map(WireRecord.init).filter { $0.string("owner") == owner }
+        return nodes.compactMap { node in
+            let action = node.string("action")
+            guard !action.isEmpty else { return nil }
+            var label = node.string("action_label")
+            if label.isEmpty {
+                // Scene paths nest by `/`: the texts below the control, in order.
+                let path = node.string("path"), slot = node.string("slot")
+                label = nodes.filter { $0.string("slot") == slot && ($0.string("path") == path || $0.string("path").hasPrefix(path + "/")) }
+                    .map { $0.string("text") }.filter { !$0.isEmpty }.joined(separator: " ")
+            }
+            return Control(action: action, label: label, slot: node.string("slot"), path: node.string("path"))
+        }
+    }
+
+    /// One line per control: action, label (quoted, `-` when none), slot and path, in columns.
+    public static func text(_ controls: [Control]) -> String {
+        let rows = controls.map { [$0.action, $0.label.isEmpty ? "-" : "\"\($0.label)\"", $0.slot, $0.path] }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[3]
+        }.joined(separator: "\n") + "\n"
+    }
+}

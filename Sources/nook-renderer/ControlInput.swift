@@ -1,0 +1,153 @@
+import CGtk
+import NookCore
+import NookRenderModel
+
+/// Controls on the GTK side (contract 1.1, "Touch"): pointer presses and keys go to the
+/// model's `PressTracker` and `KeyboardFocus`, which hit-test the frame last painted (what is
+/// on screen, mid-transition included); what they decide is sent as `Render.Activate` or
+/// `Control.Close`. Shows the hand cursor over controls, lets the window take the keyboard
+/// while the nook is expanded, and keeps the accessibility tree (`ControlAccessibility`) in
+/// step with the controls drawn. Main thread only, like `Renderer`, which owns it.
+final class ControlInput {
+    private var presses = PressTracker()
+    private var keyboard = KeyboardFocus()
+    /// The frame last painted.
+    private var onScreen = DisplayList()
+    private var pointer: Point?
+    private var showsHand = false
+    private var takesKeyboard = false
+    private let nook: NookWindow
+    /// The current scene's controls at rest and its presentation, from the renderer's presenter.
+    private let scene: () -> (controls: [SceneControl], presentation: String)
+    private let link: () -> BrokerLink?
+    private lazy var hand = gdk_cursor_new_from_name(gdk_display_get_default(), "pointer")
+    let accessibility: ControlAccessibility
+
+    init(nook: NookWindow, scene: @escaping () -> (controls: [SceneControl], presentation: String), link: @escaping () -> BrokerLink?) {
+        self.nook = nook
+        self.scene = scene
+        self.link = link
+        accessibility = ControlAccessibility(window: nook.widget)
+        gtk_widget_add_events(nook.widget, Int32(bitPattern: GDK_KEY_PRESS_MASK.rawValue))
+        typealias KeyHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventKey>?, UnsafeMutableRawPointer?) -> gboolean
+        let onKey: KeyHandler = { _, event, data in
+            guard let event else { return 0 }
+            let input = Unmanaged<ControlInput>.fromOpaque(data!).takeUnretainedValue()
+            return input.key(event.pointee.keyval, shift: event.pointee.state & GDK_SHIFT_MASK.rawValue != 0) ? 1 : 0
+        }
+        connectSignal(UnsafeMutableRawPointer(nook.widget), "key-press-event", onKey, Unmanaged.passUnretained(self).toOpaque())
+        // Another client took the pointer grab mid-press: no release will come, so give the press up.
+        typealias GrabHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean
+        let onGrabBroken: GrabHandler = { _, _, data in
+            let input = Unmanaged<ControlInput>.fromOpaque(data!).takeUnretainedValue()
+            if case .cancelled(let control) = input.presses.cancel() { Log.debug("press cancelled action=\(control.action) (grab broken)") }
+            return 0
+        }
+        connectSignal(UnsafeMutableRawPointer(nook.widget), "grab-broken-event", onGrabBroken, Unmanaged.passUnretained(self).toOpaque())
+        accessibility.onActivate = { [unowned self] control in self.activate(control.target, action: control.action, by: "accessibility") }
+    }
+
+    /// The control with keyboard focus, for the next frame.
+    var focused: ControlNode? { keyboard.focused }
+
+    /// A frame was painted: presses, the cursor and the accessible objects follow it.
+    func painted(_ list: DisplayList) {
+        onScreen = list
+        updateCursor()
+        accessibility.update(list.controls, focused: keyboard.focused)
+    }
+
+    /// A plan arrived: focus leaves controls that went, and the window takes the keyboard only
+    /// while the nook is expanded.
+    func planReceived() {
+        let (controls, presentation) = scene()
+        if keyboard.refresh(controls: controls, presentation: presentation) { Log.debug("focus cleared (its control went away)") }
+        accessibility.setControls(controls)
+        setTakesKeyboard(presentation == KeyboardFocus.presentation)
+    }
+
+    func pointerMoved(to point: Point?) {
+        pointer = point
+        updateCursor()
+    }
+
+    /// Button 1 went down or up at `point`. Returns true when that was a control's press or
+    /// release, so nothing else (the pill's click-to-open) acts on it.
+    func button(pressed: Bool, at point: Point) -> Bool {
+        if pressed {
+            guard case .pressed(let control) = presses.press(at: point, in: onScreen) else { return false }
+            Log.debug("press action=\(control.action) path=\(control.node.path)")
+            return true
+        }
+        switch presses.release(at: point, in: onScreen) {
+        case .activate(let target, let action):
+            activate(target, action: action, by: "pointer")
+            return true
+        case .cancelled(let control):
+            Log.debug("press cancelled action=\(control.action) (released outside)")
+            return true
+        case .none, .pressed:
+            return false
+        }
+    }
+
+    /// A key: Tab, Shift+Tab, Enter, Space and Escape mean something while expanded; any other
+    /// key, or any key at another time, passes.
+    private func key(_ keyval: guint, shift: Bool) -> Bool {
+        let key: KeyboardFocus.Key
+        switch Int32(bitPattern: keyval) {
+        case GDK_KEY_Tab, GDK_KEY_KP_Tab: key = shift ? .previous : .next
+        case GDK_KEY_ISO_Left_Tab: key = .previous
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space: key = .activate
+        case GDK_KEY_Escape: key = .close
+        default: return false
+        }
+        let (controls, presentation) = scene()
+        switch keyboard.handle(key, controls: controls, presentation: presentation) {
+        case .none:
+            return false
+        case .focused(let control):
+            Log.debug("focus action=\(control.action) path=\(control.node.path) label=\(control.label)")
+            gtk_widget_queue_draw(nook.widget)
+            return true
+        case .activate(let target, let action):
+            activate(target, action: action, by: "keyboard")
+            return true
+        case .close:
+            Log.debug("escape: asking to close")
+            gtk_widget_queue_draw(nook.widget)
+            if let link = link() { Task { await link.close() } }
+            return true
+        }
+    }
+
+    private func activate(_ target: ControlTarget, action: String, by source: String) {
+        Log.debug("activate action=\(action) serial=\(target.serial) path=\(target.node.path) by=\(source)")
+        guard let link = link() else { return }
+        Task { await link.activate(target, action: action) }
+    }
+
+    /// The hand over a control, the default arrow elsewhere.
+    private func updateCursor() {
+        let overControl = pointer.map { onScreen.control(at: $0) != nil } ?? false
+        guard overControl != showsHand, let window = gtk_widget_get_window(nook.widget) else { return }
+        showsHand = overControl
+        gdk_window_set_cursor(window, overControl ? hand : nil)
+        Log.debug("cursor \(overControl ? "pointer" : "default")")
+    }
+
+    /// While expanded the window may take the keyboard: on layer shell on demand (when the
+    /// person clicks into it); on X11 it accepts focus, and takes it when the nook opened
+    /// with the pointer elsewhere (a shortcut or script ran `Open`), never from under a
+    /// pointer that hovered it open, so typing elsewhere is not interrupted.
+    private func setTakesKeyboard(_ on: Bool) {
+        guard on != takesKeyboard else { return }
+        takesKeyboard = on
+        if nook.usesLayerShell {
+            gtk_layer_set_keyboard_mode(nook.window, on ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+        } else {
+            gtk_window_set_accept_focus(nook.window, on ? 1 : 0)
+            if on, pointer == nil { gtk_window_present(nook.window) }
+        }
+    }
+}
