@@ -38,6 +38,8 @@ public enum Command: Hashable, Sendable {
     /// `Control.EndActivity`: the user dismisses any module's activity.
     case end(module: String, activity: String, dismissal: String)
     case record(svg: String, limit: RecordLimit, display: DisplayArguments)
+    /// `activity start|update|end|list`: publishing from a shell (Activity/).
+    case activity(ActivityCommand)
 }
 
 /// How `status` prints the state.
@@ -169,6 +171,7 @@ extension Command {
         case .themeSet(let token, let value): [.setTokens([token: value])]
         case .animationSet(let which, let curve): [.setSharedElementAnimation(which, curve.vardict)]
         case .end(let module, let activity, let dismissal): [.endActivity(module: module, activity: activity, dismissal: dismissal)]
+        case .activity(let command): command.calls
         }
     }
 

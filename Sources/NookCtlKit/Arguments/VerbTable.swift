@@ -137,7 +137,7 @@ public enum VerbTable {
             }
             return .record(svg: file, limit: limit, display: try display(p, defaults: .defaultRenderer))
         },
-    ]
+    ] + ActivityVerbs.rows
 
     static let targetOptions = [
         OptionSpec("--activity", "M/A", "onto this activity's expanded view"),
