@@ -101,7 +101,7 @@ public struct ContentChanges: Hashable, Sendable {
     }
 }
 
-/// Seconds as microseconds, saturating (durations from `DurationText` are at most 10⁹ s anyway).
+/// Seconds as microseconds, saturating (durations from `DurationArgument` are at most 10⁹ s anyway).
 enum Microseconds {
     static func of(_ seconds: Double) -> Int64 { Int64(saturating: (seconds * 1_000_000).rounded()) }
 }

@@ -102,7 +102,7 @@ enum ActivityVerbs {
 
     /// A duration above 0 and within the 24 h cap of a detached activity.
     static func duration(_ text: String, option: String, verb: String) throws(UsageError) -> Double {
-        guard let seconds = DurationText.seconds(text) else {
+        guard let seconds = DurationArgument.seconds(text) else {
             throw UsageError("option '\(option)' needs a duration such as 90s, 30m, 2h or 1h30m, found '\(text)'", verb: verb)
         }
         guard seconds <= ActivityRequest.maxExpiry else {

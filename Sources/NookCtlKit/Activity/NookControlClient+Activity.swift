@@ -54,7 +54,7 @@ extension NookControlClient {
         }
         var line = "\(isStart ? "started" : "updated") \(request.module)/\(request.activity)"
         if case .int(let dismiss)? = spec.values["dismiss_date"] {
-            line += ", dismissed in \(DurationText.text(Double(dismiss.saturatingSubtract(now)) / 1e6))"
+            line += ", dismissed in \(DurationArgument.text(Double(dismiss.saturatingSubtract(now)) / 1e6))"
         }
         output.out(line + "\n")
         return .ok

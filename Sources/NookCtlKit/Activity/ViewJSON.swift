@@ -145,7 +145,7 @@ public struct ViewJSON: Hashable, Sendable {
             }
             return Int64(saturating: number)
         case .string(let text) where text.hasPrefix("+"):
-            guard let seconds = DurationText.seconds(String(text.dropFirst())) else {
+            guard let seconds = DurationArgument.seconds(String(text.dropFirst())) else {
                 throw ViewJSONError(path: path, message: "expected \"+DURATION\" such as \"+5m\", found \"\(InputQuote.text(text))\"")
             }
             return now.saturatingAdd(Microseconds.of(seconds))

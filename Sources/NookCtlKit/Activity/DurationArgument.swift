@@ -1,6 +1,7 @@
-/// Durations as people type them on a command line: `90` (seconds), `90s`, `5m`, `1h`,
+/// Durations as people type them on a command line (NookCore's `DurationText` reads theme
+/// durations, `240ms`, `1.5s`): `90` (seconds), `90s`, `5m`, `1h`,
 /// `1h30m`, `2m30s`, `1.5h`.
-enum DurationText {
+enum DurationArgument {
     /// Seconds, or nil when `text` is not a duration above 0 (finite, at most ~10⁹ s so the
     /// microsecond arithmetic on it cannot overflow).
     static func seconds(_ text: String) -> Double? {
