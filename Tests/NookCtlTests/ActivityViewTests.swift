@@ -195,4 +195,17 @@ import Testing
         #expect(standard.directory.path == "/x/state/nookctl/activities")
         #expect(ActivityRecordStore.standard(environment: ["HOME": "/home/u"]).directory.path == "/home/u/.local/state/nookctl/activities")
     }
+
+    /// docs/scripting.md's JSON example is a document `--view-json` takes, whole.
+    @Test func theDocumentedExampleIsAccepted() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/scripting.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let block = try #require(text.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let read = try ViewJSON.parse(block, now: Self.now)
+        var request = ActivityRequest(module: "deploy", activity: "prod")
+        request.viewJSON = "view.json"
+        let spec = try ActivitySpec.build(request, isStart: true, previous: nil, json: read, imageURI: nil, now: Self.now)
+        #expect(spec.values["accessibility_label"] == .string("Deploying") && spec.values["expanded"] != nil)
+    }
 }
