@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A "now building" progress activity, from Python with Debian's python3-dbus alone.
 
-    python3 Examples/python/now_building.py [--steps 5] [--interval 1] [--address ADDR]
+    python3 Examples/python/now_building.py [--steps 5] [--interval 1] [--linger 3] [--address ADDR]
 
 Starts an activity, updates its progress once per step (a plain float; the bar and the
-percentage change in place), and ends it when the build is done. Replace `steps` with your
-build's real stages.
+percentage change in place), shows the finished build for `--linger` seconds and ends it.
+Replace `steps` with your build's real stages.
 """
 import argparse, time
 import dbus
@@ -13,6 +13,7 @@ import dbus
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--steps", type=int, default=5)
 parser.add_argument("--interval", type=float, default=1)
+parser.add_argument("--linger", type=float, default=3)
 parser.add_argument("--address", help="a D-Bus address (default: the session bus)")
 args = parser.parse_args()
 
@@ -51,5 +52,6 @@ for step in range(1, args.steps + 1):
     time.sleep(args.interval)  # one stage of the build
     modules.UpdateActivity("build", views(step / args.steps, step))
     print(f"step {step} of {args.steps}", flush=True)
+time.sleep(args.linger)  # 100 % on screen for a moment
 modules.EndActivity("build", {"dismissal": "default"})
 print("built", flush=True)

@@ -56,12 +56,12 @@ import Testing
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let renderer = try await SceneNodes.subscribe(bus, display: Self.display)
-            let build = try example("now_building.py", ["--steps", "4", "--interval", "0.3"], bus: bus, logs: temp.url)
+            let build = try example("now_building.py", ["--steps", "4", "--interval", "0.3", "--linger", "2"], bus: bus, logs: temp.url)
             #expect(await build.waitForExit(timeout: .seconds(60)))
             #expect(build.exitStatus == 0, "\(build.log)\n\(nookd.log.suffix(2000))")
             #expect(build.log.hasSuffix("built\n"), "\(build.log)")
-            // The ring right of the notch: coalescing may merge steps, but the last update (1.0,
-            // sent as a plain float) and the end always arrive.
+            // The ring right of the notch: coalescing may merge steps, but the finished build (1.0,
+            // a plain float) stays on screen for its linger and the end always arrives.
             let values: @Sendable () -> [DBusValue] = { renderer.nodes(owner: "pybuild/build").filter { $0["kind"] == .string("progress") }.compactMap { $0["value"] } }
             #expect(await eventually { values().contains(.double(1)) }, "\(values())")
             #expect(await eventually { renderer.causes.contains("activity_started") && renderer.causes.last == "activity_ended" }, "\(renderer.causes)")
