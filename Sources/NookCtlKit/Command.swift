@@ -43,6 +43,8 @@ public enum Command: Hashable, Sendable {
     case press(module: String, activity: String, action: String)
     /// The controls of an activity (`""`: the module's own views) in the scene shown now.
     case actions(module: String, activity: String)
+    /// `activity start|update|end|list`: publishing from a shell (Activity/).
+    case activity(ActivityCommand)
 }
 
 /// How `status` prints the state.
@@ -176,6 +178,7 @@ extension Command {
         case .end(let module, let activity, let dismissal): [.endActivity(module: module, activity: activity, dismissal: dismissal)]
         case .press(let module, let activity, let action): [.invoke(module: module, activity: activity, action: action)]
         case .actions: [.previewPlan("show", [:])]
+        case .activity(let command): command.calls
         }
     }
 

@@ -149,7 +149,7 @@ public enum VerbTable {
                  calls: "Control.PreviewPlan(sa{sv}) -> a{sv} (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
             try actions(p)
         },
-    ]
+    ] + ActivityVerbs.rows
 
     static let targetOptions = [
         OptionSpec("--activity", "M/A", "onto this activity's expanded view"),

@@ -115,6 +115,8 @@ public struct NookControlClient: Sendable {
                 return .failure
             }
             output.out("wrote \(file): \(plans.count) plans\n")
+        case .activity(let activityCommand):
+            return try await execute(activityCommand, output: output)
         }
         return .ok
     }

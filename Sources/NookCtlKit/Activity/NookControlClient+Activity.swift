@@ -1,0 +1,115 @@
+import Foundation
+import NookBus
+import NookCore
+
+extension NookControlClient {
+    /// Runs `activity start|update|end|list`, printing to `output`.
+    /// - Returns: `.ok`, or `.failure` after printing why (a bad `--view-json`, an unreadable
+    ///   file, a module another program holds, nothing remembered to update).
+    /// - Throws: other `DBusError`s from the broker; the caller prints them and exits 1.
+    public func execute(_ command: ActivityCommand, output: OutputSink,
+                        records: ActivityRecordStore = .standard()) async throws -> ExitStatus {
+        do {
+            switch command {
+            case .start(let request), .update(let request):
+                let isStart = if case .start = command { true } else { false }
+                return try await publish(request, isStart: isStart, output: output, records: records)
+            case .end(let module, let activity, let dismissal):
+                try await register(module)
+                records.remove(module: module, activity: activity)
+                _ = try await call(.endModuleActivity(activity, ["dismissal": .string(dismissal)]))
+                output.out("ended \(module)/\(activity)\n")
+            case .list(let json):
+                let state = try await call(.getState).first ?? WireCodec.vardict([:])
+                let items = WireRecord(state)["items"] ?? .array(element: "a{sv}", [])
+                output.out(json ? PlanJSON.json(items) + "\n" : ActivityListText.text(items))
+            }
+        } catch let problem as ActivityProblem {
+            output.err("nookctl: \(problem.message)\n")
+            return .failure
+        }
+        return .ok
+    }
+
+    private func publish(_ request: ActivityRequest, isStart: Bool, output: OutputSink,
+                         records: ActivityRecordStore) async throws -> ExitStatus {
+        let now = Self.unixMicroseconds()
+        let json = try request.viewJSON.map { source throws(ActivityProblem) in try Self.viewJSON(from: source, now: now) }
+        var imageURI: String?
+        if case .set(let path) = request.content.image { imageURI = try Self.imageURI(path) }
+        let previous = records.load(module: request.module, activity: request.activity)
+        let spec = try ActivitySpec.build(request, isStart: isStart, previous: previous, json: json, imageURI: imageURI, now: now)
+
+        try await register(request.module)
+        _ = try await call(isStart ? .startActivity(request.activity, spec.values) : .updateActivity(request.activity, spec.values))
+        switch spec.record {
+        case .keep: break
+        case .save(let content):
+            do {
+                try records.save(content, module: request.module, activity: request.activity)
+            } catch {
+                output.err("nookctl: warning: cannot remember the content in \(records.directory.path) (\(error.localizedDescription)); a later update will need --title\n")
+            }
+        case .forget: records.remove(module: request.module, activity: request.activity)
+        }
+        var line = "\(isStart ? "started" : "updated") \(request.module)/\(request.activity)"
+        if case .int(let dismiss)? = spec.values["dismiss_date"] {
+            line += ", dismissed in \(DurationArgument.text(Double(dismiss.saturatingSubtract(now)) / 1e6))"
+        }
+        output.out(line + "\n")
+        return .ok
+    }
+
+    /// `Register`, telling a module another program holds apart from other errors.
+    private func register(_ module: String) async throws {
+        do {
+            _ = try await call(.register(module))
+        } catch let error as DBusError where error.name == NookErrorName.moduleTaken.rawValue {
+            throw ActivityProblem("module '\(module)' belongs to a running program (\(error.name)); nookctl can only act for a module no live connection holds")
+        }
+    }
+
+    static func unixMicroseconds() -> Int64 {
+        Int64(saturating: (Date().timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    /// Reads and checks `--view-json` (`-`: standard input).
+    static func viewJSON(from source: String, now: Int64) throws(ActivityProblem) -> ViewJSON {
+        let text: String
+        if source == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: source) else {
+                throw ActivityProblem("--view-json: cannot read \(source)")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        do {
+            return try ViewJSON.parse(text, now: now)
+        } catch {
+            throw ActivityProblem("--view-json \(source == "-" ? "(standard input)" : source): \(error)")
+        }
+    }
+
+    /// `--image FILE` as the `file://` URI renderers load, once the file is known to be readable.
+    static func imageURI(_ path: String) throws(ActivityProblem) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw ActivityProblem("--image: cannot read \(path)") }
+        return url.absoluteString
+    }
+}
+
+/// `activity list` as text: one line per activity in display order, `MODULE/ACTIVITY  ROLE  LABEL`.
+enum ActivityListText {
+    static func text(_ items: DBusValue) -> String {
+        guard case .array(_, let entries) = items.unwrappingVariants else { return "" }
+        let rows = entries.map { entry -> (String, String, String) in
+            let record = WireRecord(entry)
+            return (record.string("module") + "/" + record.string("activity"), record.string("role") + (record.bool("stale") ? ", stale" : ""),
+                    record.string("accessibility_label"))
+        }
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let roleWidth = rows.map(\.1.count).max() ?? 0
+        return rows.map { HelpText.pad($0.0, nameWidth) + "  " + HelpText.pad($0.1, roleWidth) + "  " + $0.2 + "\n" }.joined()
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import NookBus
+import NookCore
+import NookTestSupport
+import Testing
+@testable import NookCtlKit
+
+/// Issue 19's "Done when", as a shell script would live it: nookctl as a real process against
+/// the real nookd on a private bus, a subscribed renderer connection watching, and nookd
+/// killed with -9 and restarted in between.
+@Suite(.serialized) struct ActivityScenarioTests {
+    /// A private bus, a nookd with a 200 ms module grace, and nookctl runs with their own
+    /// `XDG_STATE_HOME` (where nookctl remembers content), each process ended by its pid.
+    final class Shell: Sendable {
+        let bus: PrivateBus
+        let scratch: URL
+        let nookd: LockedProcess
+
+        init() async throws {
+            bus = try PrivateBus()
+            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-activity-\(UUID().uuidString)")
+            let config = scratch.appendingPathComponent("config/nook")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "200ms"}}}"#
+            try theme.write(to: config.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
+            nookd = LockedProcess()
+            try await startNookd()
+        }
+
+        var stateFile: URL { scratch.appendingPathComponent("state/state.json") }
+
+        func startNookd() async throws {
+            let process = try PackageProcess(
+                "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
+                logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
+            nookd.set(process)
+            guard await eventually(timeout: .seconds(60), { (try? await self.state()) != nil || !process.isRunning }), process.isRunning else {
+                throw TestSupportError("nookd did not come up: \(process.log)")
+            }
+        }
+
+        /// kill -9, once the broker has written `contains` (and no longer `lacks`) to its state
+        /// file (it writes within a second of a change), then a new nookd on the same state
+        /// directory. It waits until nookd has served past the crash-loop guard's window (its
+        /// `nookd.starting` marker is gone): a kill -9 then is a user's, not a crash loop.
+        func killAndRestartNookd(onceSaved contains: String, lacks: String) async throws {
+            let file = stateFile
+            #expect(await eventually {
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { return false }
+                return text.contains(contains) && !text.contains(lacks)
+            }, "state.json never held \(contains) without \(lacks)")
+            let marker = scratch.appendingPathComponent("state/nookd.starting")
+            #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { !FileManager.default.fileExists(atPath: marker.path) })
+            await nookd.process?.stop(SIGKILL)
+            let watcher = try await BusConnection.connect(to: .address(bus.address))
+            _ = await eventually { (try? await watcher.nameOwner(of: NookContract.busName)) == nil }
+            await watcher.close()
+            try await startNookd()
+        }
+
+        /// Runs the nookctl executable to its end: exit status and everything it printed.
+        func nookctl(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
+            let process = try PackageProcess("nookctl", ["--address", bus.address] + arguments, logDirectory: scratch,
+                                             environment: ["XDG_STATE_HOME": scratch.appendingPathComponent("xdg-state").path])
+            guard await process.waitForExit(timeout: .seconds(60)) else {
+                await process.stop(SIGKILL)
+                return (nil, process.log + "\n(did not exit)")
+            }
+            return (process.exitStatus, process.log)
+        }
+
+        func state() async throws -> WireRecord {
+            let connection = try await BusConnection.connect(to: .address(bus.address), description: "scenario-state")
+            defer { Task { await connection.close() } }
+            return WireRecord(try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState).first ?? .bool(false))
+        }
+
+        func activities() async -> [String] {
+            guard let state = try? await state() else { return [] }
+            return StateText.activities(state).map { "\($0.module)/\($0.activity)" }
+        }
+
+        func stop() async {
+            await nookd.process?.stop()
+            bus.stop()
+            try? FileManager.default.removeItem(at: scratch)
+        }
+    }
+
+    /// A renderer: its own connection, subscribed, collecting every plan until nookd leaves.
+    final class Renderer: Sendable {
+        let connection: BusConnection
+        let plans = PlanCollector()
+        let task: Task<Void, Never>
+
+        init(_ bus: PrivateBus) async throws {
+            let connection = try await BusConnection.connect(to: .address(bus.address), description: "scenario-renderer")
+            self.connection = connection
+            let plans = self.plans
+            task = Task { _ = try? await NookControlClient(connection: connection).subscribe(display: .defaultRenderer, limit: nil) { plans.append($0) } }
+            #expect(await eventually { plans.plans.count >= 1 }, "no subscription plan")
+        }
+
+        /// The `value` of build/job's progress ring right of the notch in a plan's scene.
+        static func ringValue(_ plan: DBusValue, owner: String = "build/job") -> Double? {
+            WireRecord(plan).record("scene").records("nodes").first {
+                $0.string("owner") == owner && $0.string("slot") == "compact_trailing" && $0.string("kind") == "progress"
+            }?.double("value")
+        }
+
+        var last: DBusValue? { plans.plans.last?.plan }
+
+        func close() async {
+            task.cancel()
+            _ = await task.value
+            await connection.close()
+        }
+    }
+
+    @Test func aShellScriptPublishesUpdatesAndEndsAnActivityWithNookctlAlone() async throws {
+        let shell = try await Shell()
+        do {
+            let first = try await Renderer(shell.bus)
+
+            // 1. Start: exit 0.
+            let start = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--progress", "0.1", "--expires", "10m"])
+            #expect(start.status == 0, "\(start.output)")
+            #expect(start.output.contains("started build/job, dismissed in 10m"), "\(start.output)")
+            #expect(await eventually { first.last.flatMap { Renderer.ringValue($0) } == 0.1 }, "the renderer never showed 10 %")
+
+            // 2. Past the grace period, with nookctl long gone: a module holding a connection-lifetime
+            // activity leaves after nookctl did; once its activity has ended, build's grace is over too.
+            let witness = try await BusConnection.connect(to: .address(shell.bus.address))
+            func call(_ member: String, _ arguments: [DBusValue]) async throws {
+                _ = try await witness.call(destination: NookContract.busName, path: NookContract.objectPath, interface: NookContract.modules,
+                                           member: member, arguments: arguments, timeout: .seconds(20))
+            }
+            let text = DBusValue.structure([.string("text"), WireCodec.vardict(["text": .string("w")]), .array(element: "v", [])])
+            try await call("Register", [.string("witness"), WireCodec.vardict([:])])
+            try await call("StartActivity", [.string("w"), .vardict(["accessibility_label": .string("w"), "compact_leading": .variant(text),
+                                                                       "compact_trailing": .variant(text), "minimal": .variant(text)])])
+            #expect(await eventually { await shell.activities().contains("witness/w") })
+            await witness.close()
+            #expect(await eventually { await !shell.activities().contains("witness/w") }, "the witness outlived its grace")
+            #expect(await shell.activities() == ["build/job"])
+            let module = try #require(try await shell.state().records("modules").first { $0.string("module") == "build" })
+            #expect(module.bool("connected") == false)
+            #expect(first.last.flatMap { Renderer.ringValue($0) } == 0.1, "the renderer no longer shows it")
+            #expect(!first.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" && WireRecord($0.plan).string("from_content").contains("build") })
+
+            // 5. kill -9 and a restart lose nothing.
+            try await shell.killAndRestartNookd(onceSaved: "Building, 10%", lacks: "witness")
+            await first.close()
+            let second = try await Renderer(shell.bus)
+            let restored = await shell.activities()
+            #expect(restored == ["build/job"], "\(restored) \(shell.nookd.process?.log ?? "")")
+            #expect(second.plans.plans.first.flatMap { Renderer.ringValue($0.plan) } == 0.1, "the restarted nookd's scene lacks it")
+
+            // 3. Update: only the progress changes; the title nookctl remembered stays.
+            let before = second.plans.plans.count
+            let update = try await shell.nookctl(["activity", "update", "build/job", "--progress", "0.6"])
+            #expect(update.status == 0, "\(update.output)")
+            let changed = await eventually { second.plans.plans.dropFirst(before).contains { Renderer.ringValue($0.plan) == 0.6 } }
+            #expect(changed, "no plan showed 60 %")
+            let plan = try #require(second.plans.plans.dropFirst(before).first { Renderer.ringValue($0.plan) == 0.6 })
+            // UpdateActivity's cause in the contract is `activity_updated` (`content_changed` is SetContent's).
+            #expect(WireRecord(plan.plan).string("cause") == "activity_updated", "\(WireRecord(plan.plan).string("cause"))")
+            let label = try #require(try await shell.state().records("items").first).string("accessibility_label")
+            #expect(label == "Building, 60%")
+
+            try await shell.killAndRestartNookd(onceSaved: "Building, 60%", lacks: "Building, 10%")
+            await second.close()
+            let third = try await Renderer(shell.bus)
+            #expect(third.plans.plans.first.flatMap { Renderer.ringValue($0.plan) } == 0.6, "the update was lost to the restart")
+
+            // 4. End removes it.
+            let end = try await shell.nookctl(["activity", "end", "build/job"])
+            #expect(end.status == 0, "\(end.output) \(shell.nookd.process?.log ?? "")")
+            #expect(await shell.activities().isEmpty)
+            #expect(await eventually { third.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" } })
+            await third.close()
+        } catch {
+            await shell.stop()
+            throw error
+        }
+        await shell.stop()
+    }
+
+    @Test func badInputIsRefusedClearly() async throws {
+        let shell = try await Shell()
+        do {
+            let tooLong = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--expires", "48h"])
+            #expect(tooLong.status == 2 && tooLong.output.contains("at most 24h"), "\(tooLong.output)")
+
+            let file = shell.scratch.appendingPathComponent("view.json")
+            try #"{"accessibility_label": "x", "compact_leading": {"kind": "text"}, "compact_trailing": {"kind": "text"}, "minimal": {"kind": "text"}, "expanded": {"kind": "vstack", "children": [{"kind": "text"}, {"kind": "text"}, {"kind": "text", "props": {"font_size": "x"}}]}}"#
+                .write(to: file, atomically: true, encoding: .utf8)
+            let malformed = try await shell.nookctl(["activity", "start", "build/job", "--view-json", file.path])
+            #expect(malformed.status == 1, "\(malformed.output)")
+            #expect(malformed.output.contains(#"$.expanded.children[2].props.font_size: expected a number, found "x""#), "\(malformed.output)")
+            #expect(await shell.activities().isEmpty, "a refused view published nothing")
+
+            // The same document, fixed, starts it (and the label comes from the JSON).
+            try #"{"accessibility_label": "From JSON", "compact_leading": {"kind": "text", "props": {"text": "J"}}, "compact_trailing": {"kind": "text", "props": {"text": "1"}}, "minimal": {"kind": "text", "props": {"text": "J"}}}"#
+                .write(to: file, atomically: true, encoding: .utf8)
+            let good = try await shell.nookctl(["activity", "start", "build/json", "--view-json", file.path])
+            #expect(good.status == 0, "\(good.output)")
+            #expect(try await shell.state().records("items").first?.string("accessibility_label") == "From JSON")
+
+            // A module another live connection holds stays ModuleTaken, said plainly.
+            let owner = try await BusConnection.connect(to: .address(shell.bus.address))
+            _ = try await owner.call(destination: NookContract.busName, path: NookContract.objectPath, interface: NookContract.modules,
+                                     member: "Register", arguments: [.string("taken"), WireCodec.vardict([:])], timeout: .seconds(20))
+            let taken = try await shell.nookctl(["activity", "start", "taken/x", "--title", "T"])
+            #expect(taken.status == 1, "\(taken.output)")
+            #expect(taken.output.contains("module 'taken' belongs to a running program (org.nook.Nook1.Error.ModuleTaken)"), "\(taken.output)")
+            await owner.close()
+
+            // `list` shows what is live, as text and as JSON.
+            let list = try await shell.nookctl(["activity", "list", "--json"])
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]], "\(list.output)")
+            #expect(items.map { "\($0["module"] ?? "")/\($0["activity"] ?? "")" } == ["build/json"])
+        } catch {
+            await shell.stop()
+            throw error
+        }
+        await shell.stop()
+    }
+}
+
+/// nookd's current process, replaced on a restart.
+final class LockedProcess: @unchecked Sendable {
+    // @unchecked: every access takes `lock`.
+    private let lock = NSLock()
+    private var current: PackageProcess?
+    var process: PackageProcess? { lock.withLock { current } }
+    func set(_ process: PackageProcess) { lock.withLock { current = process } }
+}
