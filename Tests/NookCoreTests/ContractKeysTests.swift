@@ -13,7 +13,7 @@ import Testing
         "width": .double(10), "height": .double(10), "min_width": .double(1), "max_width": .double(100),
         "min_height": .double(1), "max_height": .double(100), "padding": .structure(Array(repeating: .double(2), count: 4)),
         "opacity": .double(0.5), "classes": .string("p-2"), "group": .string("card"), "group_state": .dictionary(["focus": .bool(true)]),
-        "identity": .string("row"), "role": .string("header"), "animation_value": .string("1"),
+        "identity": .string("row"), "role": .string("header"), "animation_value": .string("1"), "action": .string("pause"), "action_label": .string("Pause"),
         "shared": .dictionary(["id": .string("icon")]), "animate": .bool(false), "spacing": .double(4), "alignment": .string("leading"),
         "stagger": .bool(true), "text": .string("hi"), "font_size": .double(13), "font_weight": .string("bold"),
         "monospaced_digits": .bool(true), "timer_end": .int(1_700_000_000_000_000), "color": .string("#ffffff"),

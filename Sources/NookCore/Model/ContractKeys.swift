@@ -75,6 +75,8 @@ public enum ContractKeys {
         ContractKey("identity", .anyNode, .string, "keeps a group's identity across updates"),
         ContractKey("role", .anyNode, .string, "`header`"),
         ContractKey("animation_value", .anyNode, .string, "animates the subtree when it changes (rule 17)"),
+        ContractKey("action", .anyNode, .string, "makes the node a control: its action id (rule 1's charset), sent back in ActionInvoked (contract 1.1)"),
+        ContractKey("action_label", .anyNode, .string, "the control's accessible name (contract 1.1)"),
         ContractKey("shared", .anyNode, .record, "a shared-element mark: the keys below"),
         ContractKey("animate", .anyNode, .bool, "on a `SetContent` root: false applies it without animation"),
         ContractKey("spacing", .nodes(stacks), .double, "pt between children"),
