@@ -30,17 +30,20 @@ public enum Tools {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         // Read both pipes while the process runs so a chatty tool cannot fill them and stall.
-        let outData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
-        let errData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }
+        async let outData = PipeDrain.readToEnd(out.fileHandleForReading)
+        async let errData = PipeDrain.readToEnd(err.fileHandleForReading)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch {
                 process.terminationHandler = nil
+                // Nothing will write: end the pipes so their readers finish.
+                try? out.fileHandleForWriting.close()
+                try? err.fileHandleForWriting.close()
                 continuation.resume(throwing: error)
             }
         }
-        return Result(status: status, stdout: String(decoding: await outData.value, as: UTF8.self),
-                      stderr: String(decoding: await errData.value, as: UTF8.self))
+        return Result(status: status, stdout: String(decoding: await outData, as: UTF8.self),
+                      stderr: String(decoding: await errData, as: UTF8.self))
     }
 }
 

@@ -107,15 +107,16 @@ final class XvfbServer: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let data = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }
+        async let data = PipeDrain.readToEnd(out.fileHandleForReading)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch {
                 process.terminationHandler = nil
+                try? out.fileHandleForWriting.close()
                 continuation.resume(throwing: error)
             }
         }
         guard status == 0 else { throw TestSupportError("\(executable) \(arguments) exited with \(status)") }
-        return await data.value
+        return await data
     }
 }
