@@ -15,7 +15,7 @@ enum NodeContent {
             let timerEnd = integer(props["timer_end"])
             if let timerEnd { text = Countdown.text(end: timerEnd, unixTime: unixTime) }
             let textStyle = TextStyle(
-                size: number(props["font_size"]) ?? 13, weight: weight(string(props["font_weight"])),
+                size: number(props["font_size"]) ?? 13, weight: TextFont.cssWeight(string(props["font_weight"])),
                 color: color(props) ?? style.foreground ?? foreground,
                 monospacedDigits: bool(props["monospaced_digits"]) ?? (timerEnd != nil),
                 alignment: style.alignment ?? .leading)
@@ -63,22 +63,6 @@ enum NodeContent {
             return min(max((now - Double(start)) / Double(end - start), 0), 1)
         }
         return min(max(number(props["value"]) ?? 0, 0), 1)
-    }
-
-    /// CSS-like weights for the SDK's names and numeric strings.
-    static func weight(_ name: String?) -> Int {
-        switch name {
-        case "thin": 100
-        case "ultralight": 200
-        case "light": 300
-        case "medium": 500
-        case "semibold": 600
-        case "bold": 700
-        case "heavy": 800
-        case "black": 900
-        case let other?: Int(other).map { min(max($0, 100), 900) } ?? 400
-        case nil: 400
-        }
     }
 
     /// A prop as text for a custom view: scalars plainly, lists joined by commas.
