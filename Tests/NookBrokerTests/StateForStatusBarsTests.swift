@@ -76,12 +76,10 @@ import Testing
             }
             #expect(finalSeen, "the final state never arrived: \(seen.withLock { $0.count }) signals")
             let times = seen.withLock { $0.map(\.at) }
-            // One signal per 50 ms of the flood, plus the first and the last.
+            // One signal per 50 ms of the flood, plus the first and the last. (Gaps between
+            // arrivals prove nothing: a busy receiver reads signals sent 50 ms apart together.)
             #expect(times.count <= Int(flood / .milliseconds(50)) + 3, "\(times.count) signals in \(flood)")
-            for (a, b) in zip(times, times.dropFirst()) {
-                // Measured at the receiver, so allow the bus some jitter below the 50 ms gap.
-                #expect(b - a >= .milliseconds(25), "two StateChanged \(b - a) apart")
-            }
+            #expect(times.count < 200, "one StateChanged per update: nothing was coalesced")
             // Integers where the contract says `d`: accepted (relevance above came as `x`).
             #expect(Self.records(try await module.state()["items"]).first?["relevance"] == .double(200))
             await module.close()

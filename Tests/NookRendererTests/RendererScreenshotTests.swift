@@ -52,6 +52,9 @@ struct RendererScreenshotTests {
     @Test func reduceMotionNeverShowsTheCoverInBetween() async throws {
         try await RendererNook.with { nook in
             try await nook.setReduceMotion(true)
+            // The dissolve lasts 2 s instead of 180 ms, so even on a loaded machine, where one
+            // screenshot can take longer than the whole default fade, several land inside it.
+            _ = try await nook.control("SetTokens", [.vardict(["transition.fade": .variant(.string("2s"))])])
             try await showPill(nook)
             let before = try await nook.xvfb.screenshot()
             let start = try #require(before.coverBlobs().first, "no cover in the pill")
