@@ -1,6 +1,6 @@
 import NookCore
 
-X
+/// Gives each instance of a view its own `@Namespace` (SwiftUI's behaviour), in three steps:
 ///
 /// 1. A mark in a per-instance namespace is written `<name>@` (`Namespace.markName`; `@` is
 ///    not an identifier character, so an unfinished name can never reach the broker as valid).
