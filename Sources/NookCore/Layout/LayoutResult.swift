@@ -81,6 +81,14 @@ public struct LayoutResult: Hashable, Sendable {
         }
     }
 
+    /// Puts `subtree`'s rects (a layout of the subtree rooted at index `start`, same shape)
+    /// in place of that subtree's rects.
+    mutating func replaceRects(from start: Int, with subtree: LayoutResult) {
+        let end = min(nodes.count, start + subtree.nodes.count)
+        guard start >= 0, start < end else { return }
+        for index in start..<end { nodes[index].rect = subtree.nodes[index - start].rect }
+    }
+
     /// The same layout moved by (dx, dy).
     public func offsetBy(dx: Double, dy: Double) -> LayoutResult {
         var moved = self

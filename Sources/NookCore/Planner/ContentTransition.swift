@@ -66,7 +66,8 @@ struct ContentTransition {
             }
         }
 
-        matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
+        let moved = matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
+        trackFollowers(moved: moved)
         // Filled in a loop: `flatMap` would build a two-element array per element.
         var endpoints = Set<String>(minimumCapacity: elements.count * 2)
         for element in elements {
@@ -205,7 +206,11 @@ struct ContentTransition {
 
     // MARK: Shared elements
 
-    private mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) {
+    /// Returns the index in `elements` of each key's move.
+    private mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>))
+        -> [SharedKey: Int]
+    {
+        var moved: [SharedKey: Int] = [:]
         // Keys in a fixed order: the new view's in preorder, then those only the old view has.
         // Each key is hashed once per element: it gets an index into `order`, and the sources
         // on each side are kept as indices into the slot's elements.
@@ -295,7 +300,41 @@ struct ContentTransition {
                     toRect: toRect, style: to.style,
                     crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
                     hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
+            moved[key] = elements.count - 1
         }
+        return moved
+    }
+
+    /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets
+    /// that move's curve, from where the source's move starts to its tracked rect, and its
+    /// subtree comes along; one whose source does not move takes its new geometry at once.
+    private mutating func trackFollowers(moved: [SharedKey: Int]) {
+        let pairs = FollowerTracking.pairs(in: new.namespaces)
+        guard !pairs.isEmpty else { return }
+        for (follower, _) in pairs {
+            guard let start = new.laidOut.layout.index(of: follower.path), let count = new.node(at: follower.path)?.nodeCount
+            else { continue }
+            let nodes = new.laidOut.layout.nodes[start..<min(start + count, new.laidOut.layout.nodes.count)]
+            layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
+            guard let index = moved[follower.key] else { continue }
+            let move = elements[index]
+            let toRoot = nodes[start].rect
+            let ownBefore = old.laidOut.layout.rect(at: follower.path) ?? toRoot
+            let fromRoot = FollowerTracking.rect(following: move.fromRect, own: ownBefore, follower: follower)
+            for node in nodes {
+                let from = node.path == follower.path
+                    ? fromRoot : old.laidOut.layout.rect(at: node.path) ?? Self.map(node.rect, from: toRoot, into: fromRoot)
+                layout.append(LayoutChange(path: node.path, change: .move, fromRect: from, toRect: node.rect, curve: move.curve))
+            }
+        }
+    }
+
+    /// `rect`, placed in `outer` as it is in `inner`, scaled with it.
+    private static func map(_ rect: Rect, from inner: Rect, into outer: Rect) -> Rect {
+        let sx = inner.width > Geometry.epsilon ? outer.width / inner.width : 1
+        let sy = inner.height > Geometry.epsilon ? outer.height / inner.height : 1
+        return Rect(x: outer.x + (rect.x - inner.x) * sx, y: outer.y + (rect.y - inner.y) * sy,
+                    width: rect.width * sx, height: rect.height * sy)
     }
 
     /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key

@@ -66,6 +66,13 @@ public struct PlannerScene: Hashable, Sendable {
                 prepared.append(PreparedSlot(laidOut: laidOut, view: view, namedRules: namedRules))
             }
         }
+        // Followers take their sources' geometry (seed 001); the scene's layout says so too.
+        for index in prepared.indices where prepared[index].namespaces.elements.contains(where: { !$0.isSource }) {
+            FollowerTracking.apply(to: &prepared[index], rules: layoutRules, text: text)
+            if let at = layout.slots.firstIndex(where: { $0.slot == prepared[index].laidOut.slot && $0.owner == prepared[index].laidOut.owner }) {
+                layout.slots[at] = prepared[index].laidOut
+            }
+        }
         slots = prepared
     }
 

@@ -44,7 +44,7 @@ extension NookView {
     ) -> EncodedView {
         mark(
             SharedMark(
-                id: String(describing: id), namespace: namespace.name, properties: properties, anchor: anchor,
+                id: String(describing: id), namespace: namespace.markName, properties: properties, anchor: anchor,
                 isSource: isSource))
     }
 

@@ -33,7 +33,7 @@ public struct EncodedView: NookView, Hashable, Sendable {
     /// The slot root as sent, with control ids derived from their place under `key` (the
     /// slot or view key: `expanded`, `home`), and the closures by those ids.
     func finalizedRoot(key: String) -> (node: ViewNode, actions: ViewActions) {
-        actions.finalized(rawRootNode, key: key)
+        actions.finalized(InstanceNamespaces.resolve(rawRootNode), key: key)
     }
 
     /// One node for a slot root; see `NookView.viewNode`. Control ids are derived under the

@@ -45,7 +45,9 @@ extension NookView {
         let params = nookParams
         if !params.isEmpty { props.params = params }
         let content = body._encode()
-        return EncodedView(ViewNode(kind: .view, props: props, children: content.nodes), actions: content.actions)
+        var children = content.nodes
+        InstanceNamespaces.claim(in: &children, declaredBy: self)
+        return EncodedView(ViewNode(kind: .view, props: props, children: children), actions: content.actions)
     }
 }
 
@@ -65,7 +67,7 @@ extension NookView {
     public var viewNodes: [ViewNode] {
         let encoded = _encode()
         return encoded.pieces.indices.map { index in
-            encoded.actions.finalized(encoded.pieces[index].node, key: "view.\(index)").0
+            encoded.actions.finalized(InstanceNamespaces.resolve(encoded.pieces[index].node), key: "view.\(index)").0
         }
     }
 
