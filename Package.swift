@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "NookCore"),
         // The version every installed program prints for `--version`, kept in one place.
         .target(name: "NookVersion"),
+        // The one command-line parser every program shares: --help, --version, exit status 2.
+        .target(name: "NookCommandLine", dependencies: ["NookVersion"]),
         // The only code that touches sd-bus: the binding and the Nook wire codec.
         .target(name: "NookBus", dependencies: ["CSystemd", "NookCore"]),
         // The SDK module authors write against.
@@ -31,9 +33,9 @@ let package = Package(
         // The broker's logic; `nookd` is a thin shell over it.
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText"]),
         // NookVersion: the one version line every `--version` prints.
-        .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookVersion"]),
+        .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookCommandLine"]),
         // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
-        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus"]),
+        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
         // Fontconfig, FreeType and HarfBuzz: the broker measures text in the fonts renderers draw with.
         .systemLibrary(
@@ -52,20 +54,21 @@ let package = Package(
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
         .target(name: "NookRenderModel", dependencies: ["NookCore", "NookBus"]),
         // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
-        .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion"]),
+        .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion", "NookCommandLine"]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
-        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookVersion"], path: "Examples/MusicModule"),
+        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine"], path: "Examples/MusicModule"),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
-        .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
-        .executableTarget(name: "HeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard"),
+        .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/TimerModule"),
+        .executableTarget(name: "HeroCard", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/HeroCard"),
         // docs/quick-start.md's module, compiled (and its run script run) by the tests.
         .executableTarget(name: "QuickStart", dependencies: ["NookModuleAPI"], path: "Examples/QuickStart", exclude: ["run.sh"]),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport"),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
-        .executableTarget(name: "nook-bench", dependencies: ["NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
+        .executableTarget(name: "nook-bench", dependencies: ["NookCommandLine", "NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "NookCommandLineTests", dependencies: ["NookCommandLine", "NookTestSupport"]),
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport"]),

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NookCommandLine
 import NookModuleAPI
 
 // Seed 001's hero card as a module: one live activity whose expanded view is the card.
@@ -11,6 +12,13 @@ import NookModuleAPI
 // toggles the group's focus (explicit group state, which only the module knows). Each change
 // is sent as an update of the activity and logged once the broker has it. SIGTERM / SIGINT
 // end the card and exit.
+
+let commandLine = CommandLineInterface(
+    program: "HeroCard",
+    usage: ["[--address ADDR]", "--help | --version"],
+    about: "Seed 001's hero card as a module: one live activity whose expanded view is the card.",
+    options: [.value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus")])
+let parsed = commandLine.parseOrExit()
 
 let termination = TerminationSignals.install()
 
@@ -75,7 +83,7 @@ let module: NookModule
 do {
     module = try await NookModule.connect(
         NookModuleConfiguration(id: "hero", displayName: "Hero card", version: "1.0"),
-        address: NookModuleAddress(commandLine: CommandLine.arguments))
+        address: parsed.text("--address").map(NookModuleAddress.bus) ?? .session)
     try await card.start(on: module)
 } catch {
     FileHandle.standardError.write(Data("HeroCard: cannot start: \(error)\n".utf8))

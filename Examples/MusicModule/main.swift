@@ -1,6 +1,6 @@
 import Foundation
 import NookModuleAPI
-import NookVersion
+import NookCommandLine
 
 // nook-mpris: now playing, for the nook. Bridges media players over MPRIS.
 //
@@ -12,31 +12,21 @@ import NookVersion
 // plays a built-in playlist instead of following players. On SIGTERM / SIGINT the song ends
 // and the module leaves.
 
-let usage = """
-    usage: nook-mpris [--player NAME] [--address ADDR]
-           nook-mpris --simulate [--track-seconds S] [--address ADDR]
-           nook-mpris --help | --version
-
-    Shows what a media player plays in the nook: follows MPRIS players
-    (org.mpris.MediaPlayer2.*) on the session bus and publishes a `song` activity to nookd.
-
-      --player NAME       follow only this player (org.mpris.MediaPlayer2.NAME, or its
-                          instances NAME.*); default: a playing one, else the first by name
-      --address ADDR      a D-Bus address to use instead of the session bus
-      --simulate          play a built-in playlist instead of following players
-      --track-seconds S   with --simulate: each song's length in seconds (default 30)
-      --help              show this text
-      --version           print the version
-
-    """
+let commandLine = CommandLineInterface(
+    program: "nook-mpris",
+    usage: ["[--player NAME] [--address ADDR]", "--simulate [--track-seconds S] [--address ADDR]", "--help | --version"],
+    about: """
+        Shows what a media player plays in the nook: follows MPRIS players
+        (org.mpris.MediaPlayer2.*) on the session bus and publishes a `song` activity to nookd.
+        """,
+    options: [
+        .value("--player", "NAME", help: "follow only this player (org.mpris.MediaPlayer2.NAME, or its instances NAME.*); default: a playing one, else the first by name"),
+        .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
+        .flag("--simulate", help: "play a built-in playlist instead of following players"),
+        .value("--track-seconds", "S", help: "with --simulate: each song's length in seconds, 0.1...86400 (default 30)"),
+    ])
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data("nook-mpris: \(line)\n".utf8)) }
-
-/// A usage error: the problem, then the usage, exit status 2.
-func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("nook-mpris: \(message)\n\(usage)".utf8))
-    exit(2)
-}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("nook-mpris: \(message)\n".utf8))
@@ -44,38 +34,15 @@ func fail(_ message: String) -> Never {
 }
 
 // Parsed before anything touches the bus, so --help and mistakes never need one.
-var address = NookModuleAddress.session
-var simulate = false
-var trackSeconds: Double?
-var player: String?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    func value() -> String {
-        guard let value = arguments.popFirst(), !value.isEmpty, !value.hasPrefix("--") else { usageError("\(argument) needs a value") }
-        return value
-    }
-    switch argument {
-    case "--help", "-h":
-        print(usage, terminator: "")
-        exit(0)
-    case "--version":
-        print(NookVersion.line(program: "nook-mpris"))
-        exit(0)
-    case "--address": address = .bus(value())
-    case "--simulate": simulate = true
-    case "--track-seconds":
-        let text = value()
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { usageError("--track-seconds needs a positive number, got '\(text)'") }
-        trackSeconds = seconds
-    case "--player":
-        let name = value()
-        player = name.hasPrefix(MPRISBridge.prefix) ? String(name.dropFirst(MPRISBridge.prefix.count)) : name
-    default:
-        usageError("unknown argument '\(argument)'")
-    }
+let parsed = commandLine.parseOrExit()
+let address = parsed.text("--address").map(NookModuleAddress.bus) ?? .session
+let simulate = parsed.flag("--simulate")
+let trackSeconds = parsed.number("--track-seconds", in: 0.1...86_400)
+let player = parsed.text("--player").map { name in
+    name.hasPrefix(MPRISBridge.prefix) ? String(name.dropFirst(MPRISBridge.prefix.count)) : name
 }
-if trackSeconds != nil && !simulate { usageError("--track-seconds applies to --simulate only") }
-if player != nil && simulate { usageError("--player and --simulate exclude each other") }
+if trackSeconds != nil && !simulate { commandLine.fail("--track-seconds applies to --simulate only") }
+if player != nil && simulate { commandLine.fail("--player and --simulate exclude each other") }
 
 let signals = TerminationSignals.install()
 

@@ -1,4 +1,5 @@
 import Foundation
+import NookCommandLine
 import NookModuleAPI
 
 // Countdown timers for the nook.
@@ -13,30 +14,26 @@ import NookModuleAPI
 
 let signals = TerminationSignals.install()
 
-func option(_ name: String) -> String? {
-    let arguments = CommandLine.arguments
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
+let commandLine = CommandLineInterface(
+    program: "TimerModule",
+    usage: ["[--timers N] [--duration SECONDS] [--address ADDR]", "--help | --version"],
+    about: "Countdown timers for the nook: one live activity per timer, ended when it runs out.",
+    options: [
+        .value("--timers", "N", help: "how many timers, 1...32 (default 1)"),
+        .value("--duration", "SECONDS", help: "each timer's length, 0.001...86400 (default 60)"),
+        .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
+    ])
+let parsed = commandLine.parseOrExit()
+let count = parsed.integer("--timers", in: 1...32) ?? 1
+let seconds = parsed.number("--duration", in: 0.001...86_400) ?? 60
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("TimerModule: \(message)\n".utf8))
-    exit(64)  // EX_USAGE
+    exit(1)
 }
 
 /// Writes a line to stdout at once (tests and logs read it while the module runs).
 func say(_ line: String) { FileHandle.standardOutput.write(Data("TimerModule: \(line)\n".utf8)) }
-
-func number<T: LosslessStringConvertible>(_ name: String, default value: T) -> T {
-    guard let text = option(name) else { return value }
-    guard let parsed = T(text) else { fail("\(name) needs a number, got \"\(text)\"") }
-    return parsed
-}
-
-let count: Int = number("--timers", default: 1)
-let seconds: Double = number("--duration", default: 60)
-guard count >= 1, count <= 32 else { fail("--timers must be 1...32") }
-guard seconds > 0, seconds.isFinite else { fail("--duration must be positive") }
 
 let now = NookInstant.now()
 let timers = (1...count).map { index in
@@ -48,7 +45,7 @@ let timers = (1...count).map { index in
 let module: NookModule
 do {
     module = try await NookModule.connect(
-        TimerViews.configuration(timers: timers), address: NookModuleAddress(commandLine: CommandLine.arguments))
+        TimerViews.configuration(timers: timers), address: parsed.text("--address").map(NookModuleAddress.bus) ?? .session)
 } catch {
     fail("cannot register: \(error)")
 }

@@ -1,35 +1,33 @@
 import Foundation
+import NookCommandLine
 
 // `make bench`: every benchmark prints its detailed table and returns its figures; the
 // summary table and `.build/bench.json` come last. Ratios are against baselines measured in
 // the same run.
 //
 // `--only planner|layout|renderers|broker|bus` runs one benchmark (and its summary rows) only.
-// `--profile update|typical [runs]` runs only that planner case `runs` times, untimed, for
+// `--profile update|typical [--runs N]` runs only that planner case N times, untimed, for
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine).
-let arguments = Array(CommandLine.arguments.dropFirst())
 let sections = ["bus", "broker", "renderers", "layout", "planner"]
-if arguments.first == "--help" || arguments.first == "-h" {
-    print("usage: nook-bench [--only \(sections.joined(separator: "|"))] | [--profile update|typical [runs]]")
-    exit(0)
-}
-if arguments.first == "--profile" {
-    guard arguments.count >= 2, let profile = PlannerProfileCase(rawValue: arguments[1]) else {
-        FileHandle.standardError.write("nook-bench: --profile needs update or typical\n".data(using: .utf8)!)
-        exit(2)
-    }
-    let runs = arguments.count >= 3 ? Int(arguments[2]) ?? 10 : 10
+let commandLine = CommandLineInterface(
+    program: "nook-bench",
+    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical [--runs N]", "--help | --version"],
+    about: "Release-build benchmarks; ratios are against baselines measured in the same run.",
+    options: [
+        .value("--only", "SECTION", help: "run one benchmark (and its summary rows) only: \(sections.joined(separator: ", "))"),
+        .value("--profile", "CASE", help: "run only that planner case, untimed, for callgrind: update or typical"),
+        .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
+    ])
+let parsed = commandLine.parseOrExit()
+if let name = parsed.value("--profile") {
+    guard let profile = PlannerProfileCase(rawValue: name) else { commandLine.fail("option '--profile' needs update or typical, got '\(name.prefix(200))'") }
+    let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
     print("checksum \(runPlannerProfile(profile, runs: runs))")
     exit(0)
 }
-if arguments.first == "--only", arguments.count != 2 || !sections.contains(arguments[1]) {
-    FileHandle.standardError.write("nook-bench: --only needs one of \(sections.joined(separator: ", "))\n".data(using: .utf8)!)
-    exit(2)
-} else if !arguments.isEmpty && arguments.first != "--only" {
-    FileHandle.standardError.write("nook-bench: unknown argument \(arguments[0]); see --help\n".data(using: .utf8)!)
-    exit(2)
-}
-let only: String? = arguments.first == "--only" ? arguments[1] : nil
+if parsed.flag("--runs") { commandLine.fail("--runs applies to --profile only") }
+let only = parsed.value("--only")
+if let only, !sections.contains(only) { commandLine.fail("option '--only' needs one of \(sections.joined(separator: ", ")), got '\(only.prefix(200))'") }
 let wanted = { (name: String) -> Bool in only == nil || only == name }
 
 print("Nook benchmarks (release build)\n")

@@ -4,7 +4,8 @@ import NookRenderModel
 
 /// The surface the nook is drawn on: a layer-shell surface anchored top-centre on Wayland
 /// compositors that support it, else a borderless dock window at the top of the monitor
-/// (X11, Xvfb). Where it goes (layer, output, margin, exclusive zone) comes from
+/// (X11, Xvfb), else (Wayland without layer shell nor XWayland) an ordinary toplevel the
+/// compositor places where it likes. Where it goes (layer, output, margin, exclusive zone) comes from
 /// `RendererConfig`; `place` applies it again whenever the config or the outputs change. Either way it spans the monitor's width and the top part of its
 /// height, enough for the largest nook; outside the chrome it is transparent when a
 /// compositor can blend it, else painted `neutralBackground`, and it takes pointer input
@@ -19,6 +20,15 @@ struct NookWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
     let usesLayerShell: Bool
     let isTransparent: Bool
+    /// An X11 window (X11, Xvfb, XWayland): placed with `gtk_window_move` as a dock.
+    let isX11: Bool
+
+    /// What kind of surface this is, for the log, saying plainly what it cannot do.
+    var kindDescription: String {
+        if usesLayerShell { return "layer shell" }
+        if isX11 { return "X11 dock window" }
+        return "no layer-shell: showing a normal toplevel window; the nook cannot be placed at the top edge"
+    }
 
     var window: UnsafeMutablePointer<GtkWindow> { gtkCast(widget, to: GtkWindow.self) }
 
@@ -39,18 +49,19 @@ struct NookWindow {
         if composited, let visual = gdk_screen_get_rgba_visual(screen) { gtk_widget_set_visual(widget, visual) }
 
         let layerShell = gtk_layer_is_supported() != 0
+        let isX11 = gdk_screen_get_display(screen).map { String(cString: g_type_name_from_instance(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GTypeInstance.self))) } == "GdkX11Display"
         if layerShell {
             gtk_layer_init_for_window(window)
             gtk_layer_set_namespace(window, "nook")
             gtk_layer_set_anchor(window, GTK_LAYER_SHELL_EDGE_TOP, 1)
             gtk_layer_set_keyboard_mode(window, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
-        } else {
+        } else if isX11 {
             gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DOCK)
             gtk_window_stick(window)
         }
         gtk_widget_add_events(widget, Int32(bitPattern: GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue
             | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
-        let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited)
+        let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited, isX11: isX11)
         nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config)
         return nook
     }

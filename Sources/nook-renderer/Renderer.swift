@@ -74,7 +74,7 @@ final class Renderer {
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: nil)
         Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
-                 + "\(monitor.name) (\(nook.usesLayerShell ? "layer shell" : "X11 dock window"), "
+                 + "\(monitor.name) (\(nook.kindDescription), "
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
         // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         let box = MainThreadBox(self)

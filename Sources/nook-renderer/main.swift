@@ -4,19 +4,8 @@ import CGtk
 import Glibc
 import NookBus
 import NookRenderModel
-import NookVersion
 
-let options: RendererOptions
-do {
-    options = try RendererOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-} catch {
-    Log.raw("\(error.description)\n")
-    exit(error.description.hasPrefix("usage:") ? 0 : 2)
-}
-if options.printVersion {
-    print(NookVersion.line(program: "nook-renderer"))
-    exit(0)
-}
+let options = RendererOptions.fromCommandLine()
 Log.verbose = options.verbose
 
 if options.measureText {

@@ -208,9 +208,9 @@ import Testing
         let help = try await Tools.run(program, ["--help"], environment: noBus)
         #expect(help.status == 0 && help.stdout.hasPrefix("usage: nook-mpris") && help.stdout.contains("--player NAME"), "\(help.stdout)\(help.stderr)")
         let unknown = try await Tools.run(program, ["--shuffle"], environment: noBus)
-        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("nook-mpris: unknown argument '--shuffle'\nusage:"), "\(unknown.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("nook-mpris: unknown option '--shuffle'\nusage:"), "\(unknown.stderr)")
         let missing = try await Tools.run(program, ["--player"], environment: noBus)
-        #expect(missing.status == 2 && missing.stderr.contains("--player needs a value"), "\(missing.stderr)")
+        #expect(missing.status == 2 && missing.stderr.contains("option '--player' needs a value (NAME)"), "\(missing.stderr)")
         let both = try await Tools.run(program, ["--simulate", "--player", "mpv"], environment: noBus)
         #expect(both.status == 2, "\(both.stderr)")
     }

@@ -6,10 +6,10 @@ import Testing
 /// it opens a display or a bus.
 struct RendererOptionsTests {
     @Test(arguments: [
-        (["--notch", "200"], "--notch: expected auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '200'"),
-        (["--notch", "-1x32"], "--notch: expected auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '-1x32'"),
-        (["--slow-motion", "-1"], "--slow-motion: expected a positive number, got '-1'"),
-        (["--slow-motion"], "--slow-motion needs a value"),
+        (["--notch", "200"], "option '--notch' needs auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '200'"),
+        (["--notch", "-1x32"], "option '--notch' needs auto or WxH in points, each 0...10000 (e.g. 200x32 or 0x0), got '-1x32'"),
+        (["--slow-motion", "-1"], "option '--slow-motion' needs a number in 0.01...1000.0, got '-1'"),
+        (["--slow-motion"], "option '--slow-motion' needs a value (FACTOR)"),
         (["--adress", "unix:path=/x"], "unknown option '--adress'"),
     ])
     func badOptionIsNamed(arguments: [String], message: String) async throws {

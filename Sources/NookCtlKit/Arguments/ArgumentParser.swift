@@ -1,3 +1,5 @@
+import NookCommandLine
+
 /// A parsed command line: the bus to use and the command to run.
 public struct Invocation: Hashable, Sendable {
     /// `--address ADDR`, or nil for the session bus.
@@ -76,41 +78,22 @@ public enum ArgumentParser {
         return Invocation(address: address, command: try spec.build(parsed))
     }
 
-    /// Step 3: options and positionals, checked against the row's declarations.
+    /// Step 3: options and positionals, checked against the row's declarations by the splitter
+    /// every Nook program shares (NookCommandLine). `-x` words stay positionals here: values
+    /// such as a negative offset or `-` for standard input are common among nookctl's verbs.
     static func split(_ tokens: [String], for spec: VerbSpec) throws(UsageError) -> ParsedArguments {
-        var options: [String: String] = [:]
-        var positionals: [String] = []
-        var index = 0
-        var optionsEnded = false
-        while index < tokens.count {
-            let token = tokens[index]
-            index += 1
-            if !optionsEnded, token == "--" { optionsEnded = true; continue }
-            guard !optionsEnded, token.hasPrefix("--") else { positionals.append(token); continue }
-            var name = token
-            var inline: String?
-            if let equals = token.firstIndex(of: "=") {
-                name = String(token[..<equals])
-                inline = String(token[token.index(after: equals)...])
-            }
-            guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '\(name)' for '\(spec.name)'", verb: spec.name)
-            }
-            guard options[name] == nil else { throw UsageError("option '\(name)' given more than once", verb: spec.name) }
-            if let placeholder = option.value {
-                if let inline {
-                    options[name] = inline
-                } else if index < tokens.count, !tokens[index].hasPrefix("--") {
-                    options[name] = tokens[index]
-                    index += 1
-                } else {
-                    throw UsageError("option '\(name)' needs a value (\(placeholder))", verb: spec.name)
-                }
-            } else {
-                guard inline == nil else { throw UsageError("option '\(name)' takes no value", verb: spec.name) }
-                options[name] = ""
-            }
+        let declared = spec.options.map { option in
+            CommandLineOption(option.name, value: option.value.map { .required(placeholder: $0) } ?? .none, help: option.help)
         }
+        let split: OptionSplitter.Split
+        do {
+            split = try OptionSplitter.split(tokens, options: declared, shortOptions: false)
+        } catch {
+            if case .unknown(let name) = error { throw UsageError("unknown option '\(name)' for '\(spec.name)'", verb: spec.name) }
+            throw UsageError(error.message, verb: spec.name)
+        }
+        let options = split.values
+        let positionals = split.positionals
         if positionals.count > spec.positionals.count {
             throw UsageError("unexpected argument '\(positionals[spec.positionals.count])'", verb: spec.name)
         }
