@@ -255,6 +255,18 @@ import Testing
         let opacity = try #require(chrome.animate("opacity")?.attributes["values"]).split(separator: ";")
         #expect(opacity.first == "0" && opacity.last == "1")
         #expect(PlanExplanation.text(F.wire(dip)).contains("the chrome dips through hidden"))
+
+        // As the renderer draws it: the chrome sits at its hidden point (no width) for the dip,
+        // then grows from there; it never comes back at the pill's size first, and the dip is
+        // counted once (it is in the curve's delay).
+        let hideDip = try #require(dip.chrome.hideDip)
+        let widths = try #require(chrome.animate("width")?.attributes["values"]).split(separator: ";").compactMap { Double($0) }
+        let times = try #require(chrome.animate("width")?.attributes["keyTimes"]).split(separator: ";").compactMap { Double($0) }
+        let total = try #require(chrome.animate("width")?.attributes["dur"].flatMap { Double($0.dropLast()) })
+        #expect(widths.first == 0, "the chrome starts at its hidden point, not at \(widths.first ?? -1)")
+        let grows = try #require(zip(times, widths).first { $0.1 > 0 }.map { $0.0 * total })
+        #expect(abs(grows - hideDip) < 0.05, "the chrome grows at \(grows) s, the dip ends at \(hideDip) s")
+        #expect(!widths.contains(dip.chrome.fromRect.width), "the chrome came back at the pill's width \(dip.chrome.fromRect.width)")
     }
 
     @Test func aMovingTimerCarriesItsTextScaledWithItsFrame() throws {

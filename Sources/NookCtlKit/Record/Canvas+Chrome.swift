@@ -28,20 +28,25 @@ extension Canvas {
                 previousRadius = toRadius
                 continue
             }
+            // After a hide dip the chrome grows from its hidden point (the top centre), as the
+            // renderer draws it. The curve's delay already holds the dip, so every track is
+            // sampled from the plan's start.
             let begin = entry.start + entry.dip
-            tracks.x.jump(at: entry.start, to: from.x)
-            tracks.y.jump(at: entry.start, to: from.y)
-            tracks.width.jump(at: entry.start, to: max(0, from.width))
-            tracks.height.jump(at: entry.start, to: max(0, from.height))
-            tracks.radius.jump(at: entry.start, to: max(0, fromRadius))
+            let originRadius = entry.dip > 0 ? 0 : fromRadius
+            let origin = entry.dip > 0 ? WireRect(x: from.x + from.width / 2, y: from.y, width: 0, height: 0) : from
+            tracks.x.jump(at: entry.start, to: origin.x)
+            tracks.y.jump(at: entry.start, to: origin.y)
+            tracks.width.jump(at: entry.start, to: max(0, origin.width))
+            tracks.height.jump(at: entry.start, to: max(0, origin.height))
+            tracks.radius.jump(at: entry.start, to: max(0, originRadius))
             let progress = { (t: Double) in curve.value(at: t) }
             let settle = curve.totalDuration
-            if entry.end > begin {
-                tracks.x.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress, value: { from.interpolated(to: to, $0).x }, settle: settle)
-                tracks.y.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress, value: { from.interpolated(to: to, $0).y }, settle: settle)
-                tracks.width.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, from.interpolated(to: to, $0).width) }, settle: settle)
-                tracks.height.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, from.interpolated(to: to, $0).height) }, settle: settle)
-                tracks.radius.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, fromRadius + (toRadius - fromRadius) * $0) }, settle: settle)
+            if entry.end > entry.start {
+                tracks.x.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress, value: { origin.interpolated(to: to, $0).x }, settle: settle)
+                tracks.y.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress, value: { origin.interpolated(to: to, $0).y }, settle: settle)
+                tracks.width.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, origin.interpolated(to: to, $0).width) }, settle: settle)
+                tracks.height.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, origin.interpolated(to: to, $0).height) }, settle: settle)
+                tracks.radius.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress, value: { max(0, originRadius + (toRadius - originRadius) * $0) }, settle: settle)
             }
             // Opacity: hidden at either end fades; a dip hides the chrome first.
             let fromHidden = entry.plan.string("from") == "hidden"
@@ -52,7 +57,7 @@ extension Canvas {
             case (false, false): tracks.opacity.jump(at: begin, to: 1)
             case (true, false), (false, true):
                 if entry.dip == 0 { tracks.opacity.jump(at: entry.start, to: fromHidden ? 0 : 1) }
-                tracks.opacity.sample(from: begin, to: entry.end, frameRate: frameRate, progress: progress,
+                tracks.opacity.sample(from: entry.start, to: entry.end, frameRate: frameRate, progress: progress,
                                       value: { let p = min(max($0, 0), 1); return toHidden ? 1 - p : p }, settle: settle)
             }
             previous = to

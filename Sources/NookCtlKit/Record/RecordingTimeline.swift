@@ -30,7 +30,8 @@ struct RecordingTimeline {
         for (index, recorded) in plans.enumerated() {
             let plan = WireRecord(recorded.plan)
             let dip = plan.string("conversion") == "via_hidden" ? max(0, plan.record("chrome").double("hide_dip") ?? 0.12) : 0
-            let duration = Self.duration(of: plan) + dip
+            // The dip is in the curves' delays already.
+            let duration = Self.duration(of: plan)
             if index > 0 {
                 let previous = entries[index - 1]
                 let gap = max(0, recorded.time - plans[index - 1].time)
