@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "nookctl", targets: ["nookctl"]),
         .executable(name: "nook-renderer", targets: ["nook-renderer"]),
         .executable(name: "nook-mpris", targets: ["nook-mpris"]),
+        .executable(name: "nook-notifications", targets: ["nook-notifications"]),
     ],
     targets: [
         // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
@@ -55,6 +56,9 @@ let package = Package(
         .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion"]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
         .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookVersion"], path: "Examples/MusicModule"),
+        // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
+        .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus"]),
+        .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookVersion"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI"], path: "Examples/TimerModule"),
@@ -72,6 +76,7 @@ let package = Package(
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookBus"]),
+        .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],
     swiftLanguageModes: [.v6]
