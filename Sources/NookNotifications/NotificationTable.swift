@@ -78,8 +78,10 @@ public struct NotificationTable: Sendable {
     }
 
     private mutating func queue(_ id: UInt32, _ change: Change) {
-        if pending[id] == nil { pendingOrder.append(id) }
-        // A close after a show that was never published still ends (and is announced).
+        // The latest change of an id goes last, so closes are announced in the order they
+        // happened; a close after a show never published still ends (and is announced).
+        if pending[id] != nil { pendingOrder.removeAll { $0 == id } }
+        pendingOrder.append(id)
         pending[id] = change
     }
 

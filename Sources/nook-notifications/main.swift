@@ -83,19 +83,21 @@ do {
 }
 say("serving \(NotificationsInterface.name)")
 
-let lost = Task { await bridge.nameLost() }
-let stop = Task {
+// Whichever comes first: a signal, or another daemon taking the name.
+let (leave, leaving) = AsyncStream<String>.makeStream()
+Task {
+    await bridge.nameLost()
+    leaving.yield("another daemon took \(NotificationsInterface.name)")
+}
+Task {
     for await number in signals {
-        say("signal \(number), leaving")
+        leaving.yield("signal \(number)")
         return
     }
 }
-// Whichever comes first: a signal, or another daemon taking the name.
-await withTaskGroup(of: Void.self) { group in
-    group.addTask { await lost.value }
-    group.addTask { await stop.value }
-    await group.next()
-    group.cancelAll()
+for await reason in leave {
+    say("\(reason), leaving")
+    break
 }
 await bridge.shutDown()
 exit(0)
