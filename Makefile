@@ -55,7 +55,7 @@ endif
 MANIFEST ?= $(DATADIR)/nook/install-manifest
 # release (static Swift runtime, checked with ldd) or debug (quick; needs the toolchain's libraries).
 INSTALL_CONFIG ?= release
-INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris
+INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris nook-notifications
 ifeq ($(INSTALL_CONFIG),release)
 INSTALL_BUILD_FLAGS = -c release --static-swift-stdlib
 INSTALL_REQUIRE_STATIC = 1

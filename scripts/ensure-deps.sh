@@ -28,12 +28,13 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # draw recorded SVGs; Xvfb, xwd, ImageMagick, xdotool and xrandr for the renderer's screenshots;
 # at-spi2-core (the accessibility bus) and gi's Atspi for the renderer's accessibility test;
 # for the install tests, systemd-analyze (systemd), desktop-file-validate, the shells whose
-# completions are generated, and groff for the man pages.
+# completions are generated, and groff for the man pages; libnotify-bin's notify-send as a
+# real Notifications client for nook-notifications.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
-  desktop-file-utils bash zsh fish groff-base
+  desktop-file-utils bash zsh fish groff-base libnotify-bin
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

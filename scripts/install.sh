@@ -28,7 +28,7 @@ MANIFEST=${MANIFEST-$DATADIR/nook/install-manifest}
 REQUIRE_STATIC=${REQUIRE_STATIC:-0}
 STRIP=${STRIP:-0}
 
-programs=(nookd nookctl nook-renderer nook-mpris)
+programs=(nookd nookctl nook-renderer nook-mpris nook-notifications)
 
 for path in "$PREFIX" "$BINDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
   case "$path" in
@@ -85,7 +85,7 @@ for program in "${programs[@]}"; do
   fi
 done
 
-for unit in nookd nook-renderer nook-mpris; do
+for unit in nookd nook-renderer nook-mpris nook-notifications; do
   fill "packaging/systemd/$unit.service.in" "$staging/$unit.service"
   put 644 "$staging/$unit.service" "$USERUNITDIR/$unit.service"
 done
@@ -99,8 +99,8 @@ put 644 "$staging/nook-renderer.desktop" "$SYSCONFDIR/xdg/autostart/nook-rendere
 
 # Man pages: nookctl's is generated from its verb table, the others are written by hand.
 "$BIN/nookctl" manpage > "$staging/nookctl.1"
-for page in nookd nook-renderer nook-mpris; do fill "packaging/man/$page.1.in" "$staging/$page.1"; done
-for page in nookd nookctl nook-renderer nook-mpris; do
+for page in nookd nook-renderer nook-mpris nook-notifications; do fill "packaging/man/$page.1.in" "$staging/$page.1"; done
+for page in nookd nookctl nook-renderer nook-mpris nook-notifications; do
   gzip -9n < "$staging/$page.1" > "$staging/$page.1.gz"
   put 644 "$staging/$page.1.gz" "$MANDIR/man1/$page.1.gz"
 done

@@ -6,7 +6,7 @@ import Testing
 /// a usage on stdout and exits 0, `--version` exits 0, and an unknown flag exits 2 naming it,
 /// all before anything touches a display or a bus (the environment here has neither).
 struct ProgramCommandLineTests {
-    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "TimerModule", "HeroCard", "nook-bench"]
+    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications", "TimerModule", "HeroCard", "nook-bench"]
 
     static var noBusNoDisplay: [String: String] {
         var environment = ProcessInfo.processInfo.environment

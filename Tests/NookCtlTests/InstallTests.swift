@@ -11,17 +11,18 @@ import Testing
 /// and D-Bus activation of the installed nookd on a private bus.
 @Suite struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris"]
+    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications"]
 
     /// Every file `make install PREFIX=/usr` puts under DESTDIR, the manifest included.
     static let files = [
-        "/usr/bin/nookd", "/usr/bin/nookctl", "/usr/bin/nook-renderer", "/usr/bin/nook-mpris",
+        "/usr/bin/nookd", "/usr/bin/nookctl", "/usr/bin/nook-renderer", "/usr/bin/nook-mpris", "/usr/bin/nook-notifications",
         "/usr/lib/systemd/user/nookd.service", "/usr/lib/systemd/user/nook-renderer.service",
-        "/usr/lib/systemd/user/nook-mpris.service",
+        "/usr/lib/systemd/user/nook-mpris.service", "/usr/lib/systemd/user/nook-notifications.service",
         "/usr/share/dbus-1/services/org.nook.Nook1.service", "/usr/share/dbus-1/interfaces/org.nook.Nook1.xml",
         "/etc/xdg/autostart/nook-renderer.desktop",
         "/usr/share/man/man1/nookd.1.gz", "/usr/share/man/man1/nookctl.1.gz",
         "/usr/share/man/man1/nook-renderer.1.gz", "/usr/share/man/man1/nook-mpris.1.gz",
+        "/usr/share/man/man1/nook-notifications.1.gz",
         "/usr/share/bash-completion/completions/nookctl", "/usr/share/zsh/site-functions/_nookctl",
         "/usr/share/fish/vendor_completions.d/nookctl.fish",
         "/usr/share/nook/install-manifest",
@@ -94,7 +95,7 @@ import Testing
                      "ExecReload=/bin/kill -HUP $MAINPID", "WantedBy=graphical-session.target"] {
             #expect(nookd.split(separator: "\n").contains(Substring(line)), "nookd.service lacks \(line)")
         }
-        for program in ["nook-renderer", "nook-mpris"] {
+        for program in ["nook-renderer", "nook-mpris", "nook-notifications"] {
             let unit = try Self.text(root, "/usr/lib/systemd/user/\(program).service")
             for line in ["PartOf=graphical-session.target", "After=graphical-session.target", "WantedBy=graphical-session.target",
                          "ExecStart=/usr/bin/\(program)"] {
@@ -122,7 +123,7 @@ import Testing
         #expect(try Self.text(root, "/usr/share/bash-completion/completions/nookctl") == Completions.bash)
         #expect(try Self.text(root, "/usr/share/zsh/site-functions/_nookctl") == Completions.zsh)
         #expect(try Self.text(root, "/usr/share/fish/vendor_completions.d/nookctl.fish") == Completions.fish)
-        for page in ["nookd", "nook-renderer", "nook-mpris"] {
+        for page in ["nookd", "nook-renderer", "nook-mpris", "nook-notifications"] {
             let text = try await Self.gunzip(root.appendingPathComponent("usr/share/man/man1/\(page).1.gz"))
             #expect(text.contains("\"Nook \(version)\""), "\(page).1 does not carry the version")
         }
@@ -169,7 +170,7 @@ import Testing
         try await Self.install(["PREFIX": prefix.path])
         let runtime = scratch.url.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let units = ["nookd", "nook-renderer", "nook-mpris"].map { prefix.path + "/lib/systemd/user/\($0).service" }
+        let units = ["nookd", "nook-renderer", "nook-mpris", "nook-notifications"].map { prefix.path + "/lib/systemd/user/\($0).service" }
         let verify = try await Tools.run(
             "systemd-analyze", ["verify", "--user"] + units,
             environment: Self.environment(["XDG_RUNTIME_DIR": runtime.path, "MANPATH": prefix.path + "/share/man"]))

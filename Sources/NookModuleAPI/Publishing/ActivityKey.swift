@@ -12,4 +12,6 @@ public enum ActivityKey {
     public static let animate = "animate"
     public static let animation = "animation"
     public static let dismissal = "dismissal"
+    public static let dismissDate = "dismiss_date"
+    public static let remove = "remove"
 }

@@ -30,6 +30,9 @@ public struct NookLiveActivity: Hashable, Sendable {
     public var relevance: Double?
     /// When the content stops being current.
     public var staleDate: NookInstant?
+    /// When the broker ends the activity by itself (contract 1.1 `dismiss_date`); setting it
+    /// back to nil sends `remove: ["dismiss_date"]`, so the activity stays.
+    public var dismissDate: NookInstant?
     /// The closures of the controls in each view, by view key (`expanded`, ...), under the
     /// action ids the views carry. Compared by id only (see `ViewActions`).
     var actions: [String: ViewActions] = [:]
@@ -136,6 +139,9 @@ public struct NookLiveActivity: Hashable, Sendable {
         let old = previous?.fields ?? [:]
         var changes = fields.filter { key, value in old[key] != value }
         changes.merge(options.wireOptions) { _, option in option }
+        if previous?.dismissDate != nil && dismissDate == nil {
+            changes[ActivityKey.remove] = .array([.string(ActivityKey.dismissDate)])
+        }
         changes[ActivityKey.sequence] = .uint(sequence)
         return changes
     }
@@ -159,6 +165,7 @@ public struct NookLiveActivity: Hashable, Sendable {
         for (key, node) in views { out[key] = .node(node.rawNode) }
         if let relevance { out[ActivityKey.relevance] = .double(relevance) }
         if let staleDate { out[ActivityKey.staleDate] = .int(staleDate.unixMicroseconds) }
+        if let dismissDate { out[ActivityKey.dismissDate] = .int(dismissDate.unixMicroseconds) }
         return out
     }
 }

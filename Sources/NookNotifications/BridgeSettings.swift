@@ -1,0 +1,29 @@
+/// What `nook-notifications` can be told on its command line.
+public struct BridgeSettings: Sendable {
+    /// How long a notification with `expire_timeout` -1 stays (`--default-timeout`, 1...3600 s).
+    public var defaultTimeout: Duration = .seconds(10)
+    /// How long the pill peeks at a new notification (`--peek-seconds`, 1...60 s).
+    public var peekDuration: Duration = .seconds(5)
+    /// The most live notifications (`--max-live`, 1...256); more end the oldest with reason 1.
+    public var capacity = 32
+    /// Where `image-data` is written as PNG files (removed when their notification closes).
+    public var imageDirectory: String
+    /// Take the name from a running notification daemon (`--replace`), as dunst does.
+    public var replace = false
+
+    /// The longest `expire_timeout` honoured, in milliseconds (24 h, a detached activity's limit).
+    public static let maxTimeoutMilliseconds: Int32 = 86_400_000
+
+    public init(imageDirectory: String) { self.imageDirectory = imageDirectory }
+
+    /// When a notification asking for `expireTimeout` ms expires after `now`; nil: never
+    /// (0, or critical urgency).
+    public func expiry(of request: NotificationRequest) -> Duration? {
+        if request.urgency == .critical { return nil }
+        switch request.expireTimeout {
+        case 0: return nil
+        case ..<0: return defaultTimeout
+        default: return .milliseconds(min(request.expireTimeout, Self.maxTimeoutMilliseconds))
+        }
+    }
+}

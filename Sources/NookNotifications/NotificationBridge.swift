@@ -1,0 +1,171 @@
+import Foundation
+import NookBus
+import NookModuleAPI
+import Synchronization
+
+/// Why the bridge could not start.
+public struct BridgeStartError: Error, CustomStringConvertible {
+    public let description: String
+    /// Another program owns `org.freedesktop.Notifications` (exit status 3 in nook-notifications).
+    public let nameTaken: Bool
+}
+
+/// The freedesktop Notifications server that publishes each notification as a Nook activity.
+///
+/// `Notify` and `CloseNotification` run on the service connection's thread: they change the
+/// `NotificationTable` under a lock and reply at once (the id), so a client never waits for
+/// the broker. A `Publisher` then applies the table's queued changes to the broker, in order,
+/// coalescing what piled up meanwhile (a flood of 1,000 costs at most `capacity` activities).
+public final class NotificationBridge: Sendable {
+    public static let moduleID = "notifications"
+
+    let bus: BusConnection
+    let module: NookModule
+    let settings: BridgeSettings
+    let table: Mutex<NotificationTable>
+    let wake: AsyncStream<Void>.Continuation
+    let publisher: Publisher
+    let log: @Sendable (String) -> Void
+
+    init(bus: BusConnection, module: NookModule, settings: BridgeSettings, wake: AsyncStream<Void>.Continuation, log: @escaping @Sendable (String) -> Void) {
+        self.bus = bus
+        self.module = module
+        self.settings = settings
+        self.table = Mutex(NotificationTable(capacity: settings.capacity))
+        self.wake = wake
+        self.log = log
+        self.publisher = Publisher(bus: bus, module: module, settings: settings, log: log)
+    }
+
+    /// Connects to the bus at `address` (nil: the session bus), registers the `notifications`
+    /// module, exports the interface and takes `org.freedesktop.Notifications`.
+    /// - Throws: `BridgeStartError` (with `nameTaken` when another daemon has the name).
+    public static func start(
+        address: String?, settings: BridgeSettings, version: String, log: @escaping @Sendable (String) -> Void
+    ) async throws -> NotificationBridge {
+        let bus: BusConnection
+        do { bus = try await BusConnection.connect(to: address.map { .address($0) } ?? .session, description: "nook-notifications") } catch {
+            throw BridgeStartError(description: "cannot connect to the bus: \(error)", nameTaken: false)
+        }
+        // Say who has the name before registering: a second bridge would otherwise fail
+        // on the module id instead of naming the daemon that runs.
+        if !settings.replace, let owner = try? await bus.nameOwner(of: NotificationsInterface.name) {
+            let error = await Self.ownerError(owner, bus: bus)
+            await bus.close()
+            throw error
+        }
+        let module: NookModule
+        do {
+            module = try await NookModule.connect(
+                NookModuleConfiguration(id: moduleID, displayName: "Notifications", version: version),
+                address: address.map { .bus($0) } ?? .session)
+        } catch {
+            await bus.close()
+            throw BridgeStartError(description: "cannot register the module: \(error)", nameTaken: false)
+        }
+        let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
+        let interface = NotificationsInterface.interface(
+            version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? 0 },
+            close: { [weak bridge] id in bridge?.close(id, .closedByCall) })
+        _ = try await bus.export([interface], at: NotificationsInterface.path)
+        Task { await bridge.publisher.run(stream, bridge: bridge) }
+        Task {
+            for await event in module.events() {
+                if case .activityDismissed(let activity, by: .user) = event, let id = Self.notificationID(activity) {
+                    bridge.close(id, .dismissed)
+                }
+            }
+        }
+        try await bridge.takeName()
+        return bridge
+    }
+
+    /// The notification id of activity `n<id>`.
+    static func notificationID(_ activity: String) -> UInt32? {
+        activity.hasPrefix("n") ? UInt32(activity.dropFirst()) : nil
+    }
+
+    /// `RequestName` with `ALLOW_REPLACEMENT | DO_NOT_QUEUE` (and `REPLACE_EXISTING` with
+    /// `--replace`): another daemon keeps the name unless asked, and can take it back the same way.
+    func takeName() async throws {
+        let flags: UInt32 = 1 | 4 | (settings.replace ? 2 : 0)
+        let reply = try await bus.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RequestName",
+            arguments: [.string(NotificationsInterface.name), .uint32(flags)], timeout: .seconds(10))
+        switch reply.first {
+        case .uint32(1)?, .uint32(4)?: return
+        default:
+            let owner = (try? await bus.nameOwner(of: NotificationsInterface.name)).flatMap { $0 } ?? "another connection"
+            throw await Self.ownerError(owner, bus: bus)
+        }
+    }
+
+    /// The error naming the daemon that owns the name: its unique name, pid and command.
+    static func ownerError(_ owner: String, bus: BusConnection) async -> BridgeStartError {
+        var who = owner
+        if let credentials = try? await bus.credentials(of: NotificationsInterface.name) {
+            let command = (try? String(contentsOfFile: "/proc/\(credentials.pid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            who += " (pid \(credentials.pid)\(command.map { ", \($0)" } ?? ""))"
+        }
+        return BridgeStartError(
+            description: "\(NotificationsInterface.name) is owned by \(who): another notification daemon is running; "
+                + "stop it, or start nook-notifications with --replace to take the name",
+            nameTaken: true)
+    }
+
+    /// Ends when this connection no longer owns the name (another daemon took it with its own `--replace`).
+    public func nameLost() async {
+        guard let changes = try? await bus.nameOwnerChanges(of: NotificationsInterface.name) else { return }
+        let me = bus.uniqueName
+        for await change in changes where change.newOwner != me { return }
+    }
+
+    // MARK: The interface's methods (bus thread)
+
+    func notify(_ call: MethodCall) throws -> UInt32 {
+        let request = try NotificationRequest(arguments: call.arguments)
+        let id = table.withLock { $0.notify(request) }
+        wake.yield()
+        if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
+        return id
+    }
+
+    func close(_ id: UInt32, _ reason: CloseReason) {
+        if table.withLock({ $0.close(id, reason) }) { wake.yield() }
+    }
+
+    func expire(_ id: UInt32, generation: UInt64) {
+        if table.withLock({ $0.expire(id, generation: generation) }) { wake.yield() }
+    }
+
+    func takePending() -> [NotificationTable.Change] { table.withLock { $0.takePending() } }
+
+    func isResident(_ id: UInt32) -> Bool { table.withLock { $0.entries[id]?.request.resident ?? false } }
+
+    /// A press of action `key` on notification `id`: `ActionInvoked`, then (unless the
+    /// notification is resident) `NotificationClosed` reason 2.
+    func invoke(_ id: UInt32, _ key: String) async {
+        guard table.withLock({ $0.entries[id] != nil }) else { return }
+        do {
+            try await bus.emitSignal(
+                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: "ActionInvoked",
+                arguments: [.uint32(id), .string(key)])
+        } catch { log("cannot emit ActionInvoked: \(error)") }
+        if !isResident(id) { close(id, .dismissed) }
+    }
+
+    /// Closes every notification (reason 4, announced), ends their activities, unregisters
+    /// the module and releases the name.
+    public func shutDown() async {
+        let ids = table.withLock { $0.order }
+        for id in ids { _ = table.withLock { $0.close(id, .undefined) } }
+        await publisher.apply(takePending(), bridge: self)
+        try? await module.unregister()
+        _ = try? await bus.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ReleaseName",
+            arguments: [.string(NotificationsInterface.name)], timeout: .seconds(5))
+        await bus.close()
+    }
+}

@@ -1,0 +1,94 @@
+/// The live notifications by id: pure bookkeeping, no bus and no clock.
+///
+/// Ids start at 1 and only grow (wrapping past `UInt32.max` back to 1, skipping any still
+/// live). Every change is queued in `pending` (each id once, in order) for the publisher to
+/// apply; many changes to one id before the publisher runs are coalesced into the last.
+public struct NotificationTable: Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var request: NotificationRequest
+        /// Bumped by every `Notify` for the id: an expiry timer of an older generation is void.
+        public var generation: UInt64
+    }
+
+    /// What the publisher does next for one id.
+    public enum Change: Hashable, Sendable {
+        /// Start or update its activity.
+        case show(UInt32, Entry)
+        /// End its activity and emit `NotificationClosed`.
+        case close(UInt32, CloseReason)
+    }
+
+    /// The most notifications kept live; a `Notify` beyond it ends the oldest non-critical one
+    /// (else the oldest) with reason 1.
+    public let capacity: Int
+    public private(set) var entries: [UInt32: Entry] = [:]
+    /// Live ids, oldest first.
+    public private(set) var order: [UInt32] = []
+    private var pending: [UInt32: Change] = [:]
+    private var pendingOrder: [UInt32] = []
+    private var lastID: UInt32 = 0
+    private var generations: UInt64 = 0
+
+    public init(capacity: Int = 32) { self.capacity = max(1, capacity) }
+
+    /// A `Notify`: replaces a live `replacesID` in place, else takes a new id.
+    /// - Returns: the notification's id (the reply to `Notify`).
+    public mutating func notify(_ request: NotificationRequest) -> UInt32 {
+        generations &+= 1
+        let id: UInt32
+        if request.replacesID != 0, entries[request.replacesID] != nil {
+            id = request.replacesID
+        } else {
+            id = nextID()
+            order.append(id)
+            while order.count > capacity {
+                let victim = order.first { entries[$0]?.request.urgency != .critical } ?? order[0]
+                close(victim, .expired)
+            }
+        }
+        let entry = Entry(request: request, generation: generations)
+        entries[id] = entry
+        queue(id, .show(id, entry))
+        return id
+    }
+
+    /// Ends `id` if it is live; false when it is not.
+    @discardableResult
+    public mutating func close(_ id: UInt32, _ reason: CloseReason) -> Bool {
+        guard entries.removeValue(forKey: id) != nil else { return false }
+        order.removeAll { $0 == id }
+        queue(id, .close(id, reason))
+        return true
+    }
+
+    /// Expires `id` if it is still live at `generation` (no later `Notify` replaced it).
+    @discardableResult
+    public mutating func expire(_ id: UInt32, generation: UInt64) -> Bool {
+        guard entries[id]?.generation == generation else { return false }
+        return close(id, .expired)
+    }
+
+    /// The queued changes, oldest first, and an empty queue.
+    public mutating func takePending() -> [Change] {
+        defer {
+            pending = [:]
+            pendingOrder = []
+        }
+        return pendingOrder.compactMap { pending[$0] }
+    }
+
+    private mutating func queue(_ id: UInt32, _ change: Change) {
+        // The latest change of an id goes last, so closes are announced in the order they
+        // happened; a close after a show never published still ends (and is announced).
+        if pending[id] != nil { pendingOrder.removeAll { $0 == id } }
+        pendingOrder.append(id)
+        pending[id] = change
+    }
+
+    private mutating func nextID() -> UInt32 {
+        repeat {
+            lastID = lastID == .max ? 1 : lastID + 1
+        } while entries[lastID] != nil
+        return lastID
+    }
+}

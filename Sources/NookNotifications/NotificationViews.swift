@@ -1,0 +1,130 @@
+import Foundation
+import NookModuleAPI
+
+/// What the bridge's views show of one notification, resolved: the icon and image as URIs
+/// the renderer loads, and what a press does.
+public struct NotificationContent: Sendable {
+    public var id: UInt32
+    public var request: NotificationRequest
+    /// The app icon: a `file://` URI or an icon-theme name.
+    public var iconURI: String
+    /// The notification's image (`image-data` written to a file, or a readable `image-path`).
+    public var imageURI: String?
+    /// When the broker ends it (nil: it stays until closed).
+    public var dismissDate: NookInstant?
+    /// Runs the action with this key (`ActionInvoked`, then closing unless resident).
+    public var invoke: @Sendable (String) async -> Void
+}
+
+/// The app icon, marked `icon` wherever it shows, so it moves between pill, peek and
+/// expanded view as one element.
+struct AppIcon: NookView {
+    var uri: String
+    var body: some NookView { Image(uri: uri) }
+}
+
+/// Summary over body, the body cut shorter in the peek than in the expanded view.
+struct NotificationText: NookView {
+    var summary: String
+    var detail: String
+    var size: Double
+
+    var body: some NookView {
+        VStack(alignment: .leading, spacing: 2) {
+            Text(summary).font(size: size, weight: .semibold)
+            if !detail.isEmpty { Text(detail).font(size: size - 1).opacity(0.8) }
+        }
+    }
+}
+
+public enum NotificationViews {
+    /// Bytes of body text in the peek, and characters of summary in the pill.
+    static let peekBodyBytes = 200
+    static let pillSummaryBytes = 40
+
+    /// The activity id of notification `id`.
+    public static func activityID(_ id: UInt32) -> String { "n\(id)" }
+
+    /// The action id of the control for `key`: the key itself when it is a valid id (so
+    /// `nookctl press notifications/n3 ok` presses `ok`), else `action-N` by its place.
+    public static func actionID(_ key: String, index: Int) -> String {
+        let allowed = key.utf8.count <= 64 && !key.isEmpty
+            && key.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.idCharacters.contains($0)) }
+        return allowed && !key.hasPrefix("action-") ? key : "action-\(index)"
+    }
+
+    /// The notification as an activity: the app icon and summary in the pill; icon, summary
+    /// and body in the peek (none for low urgency, which never peeks); icon, app name,
+    /// summary, body, progress, image and the actions as buttons in the expanded view.
+    /// `default` is a press on the pill or the peek. Critical sorts first.
+    public static func activity(_ content: NotificationContent) -> NookLiveActivity {
+        let request = content.request
+        let invoke = content.invoke
+        let title = request.summary.isEmpty ? request.appName : request.summary
+        let label = [request.appName, request.summary].filter { !$0.isEmpty }.joined(separator: ": ")
+        let relevance: Double = switch request.urgency {
+        case .critical: 100
+        case .normal: 0
+        case .low: -100
+        }
+        let pillText = title.prefixBytes(pillSummaryBytes, ellipsis: true)
+        let defaultPress: (@Sendable () async -> Void)? = request.hasDefaultAction ? { @Sendable in await invoke("default") } : nil
+        var activity = NookLiveActivity(id: activityID(content.id), accessibilityLabel: label.isEmpty ? "Notification" : label, relevance: relevance) {
+            pressable(AppIcon(uri: content.iconURI).frame(width: 20, height: 20).nookSharedElement("icon"), defaultPress, request.defaultLabel)
+        } compactTrailing: {
+            pressable(Text(pillText).font(size: 12), defaultPress, request.defaultLabel)
+        } minimal: {
+            AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
+        }
+        activity.dismissDate = content.dismissDate
+        if request.urgency != .low {
+            activity.setPeek {
+                pressable(
+                    HStack(spacing: 8) {
+                        AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
+                        NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), size: 13)
+                        if let progress = request.progress { ProgressView(value: Double(progress) / 100).frame(width: 48, height: 4) }
+                    }, defaultPress, request.defaultLabel)
+            }
+        }
+        activity.setExpanded {
+            VStack(alignment: .leading, spacing: 8) {
+                HStack(spacing: 10) {
+                    AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
+                    VStack(alignment: .leading, spacing: 2) {
+                        if !request.appName.isEmpty { Text(request.appName).font(size: 11).opacity(0.6) }
+                        Text(title).font(size: 15, weight: .semibold)
+                    }
+                }
+                if !request.body.isEmpty { Text(request.body).font(size: 13) }
+                if let progress = request.progress { ProgressView(value: Double(progress) / 100) }
+                if let image = content.imageURI { Image(uri: image).frame(width: 64, height: 64) }
+                if !request.actions.isEmpty {
+                    HStack(spacing: 8) {
+                        ForEach(Array(request.actions.enumerated()), id: \.offset) { index, action in
+                            Button(action.label) { await invoke(action.key) }
+                                .actionID(actionID(action.key, index: index))
+                                .accessibilityLabel(action.label)
+                        }
+                    }
+                }
+            }
+        }
+        return activity
+    }
+
+    /// `view`, made a control running `press` (the `default` action) when there is one.
+    @NookViewBuilder
+    static func pressable(_ view: some NookView, _ press: (@Sendable () async -> Void)?, _ label: String) -> some NookView {
+        if let press {
+            view.onTapGesture(perform: press).actionID("default").accessibilityLabel(label)
+        } else {
+            view
+        }
+    }
+}
+
+extension CharacterSet {
+    /// SPEC rule 1's id characters: ASCII letters, digits, `-`, `_`, `.`.
+    static let idCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+}

@@ -1,0 +1,47 @@
+import NookBus
+
+/// `org.freedesktop.Notifications` (specification 1.2) at `/org/freedesktop/Notifications`.
+public enum NotificationsInterface {
+    public static let name = "org.freedesktop.Notifications"
+    public static let path: ObjectPath = "/org/freedesktop/Notifications"
+    public static let specVersion = "1.2"
+
+    /// `body` and `body-markup`: markup is read and drawn as plain text (the renderer has no
+    /// rich text), so clients may send it; `actions`; `icon-static`.
+    public static let capabilities = ["actions", "body", "body-markup", "icon-static"]
+
+    static func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
+
+    static let signals = [
+        DBusSignal("NotificationClosed", [arg("id", "u"), arg("reason", "u")]),
+        DBusSignal("ActionInvoked", [arg("id", "u"), arg("action_key", "s")]),
+        DBusSignal("ActivationToken", [arg("id", "u"), arg("activation_token", "s")]),
+    ]
+
+    /// The interface; `notify` and `close` run on the connection's thread and reply at once.
+    static func interface(
+        version: String, notify: @escaping @Sendable (MethodCall) throws -> UInt32, close: @escaping @Sendable (UInt32) -> Void
+    ) -> DBusInterface {
+        DBusInterface(
+            name,
+            methods: [
+                DBusMethod(
+                    "Notify",
+                    in: [arg("app_name", "s"), arg("replaces_id", "u"), arg("app_icon", "s"), arg("summary", "s"), arg("body", "s"),
+                         arg("actions", "as"), arg("hints", "a{sv}"), arg("expire_timeout", "i")],
+                    out: [arg("id", "u")]
+                ) { call in [.uint32(try notify(call))] },
+                DBusMethod("CloseNotification", in: [arg("id", "u")]) { call in
+                    close(try call.argument(0, as: UInt32.self))
+                    return []
+                },
+                DBusMethod("GetCapabilities", out: [arg("capabilities", "as")]) { _ in
+                    [.array(element: "s", capabilities.map { .string($0) })]
+                },
+                DBusMethod("GetServerInformation", out: [arg("name", "s"), arg("vendor", "s"), arg("version", "s"), arg("spec_version", "s")]) { _ in
+                    [.string("Nook"), .string("Nook"), .string(version), .string(specVersion)]
+                },
+            ],
+            signals: signals)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import NookBus
+import NookModuleAPI
+
+/// Applies the table's changes to the broker, one batch at a time: starts, updates and ends
+/// activities, peeks at new ones, runs expiry timers, writes and removes image files, and
+/// emits `NotificationClosed`.
+actor Publisher {
+    let bus: BusConnection
+    let module: NookModule
+    let settings: BridgeSettings
+    let log: @Sendable (String) -> Void
+    /// What the broker has, by notification id.
+    var published: [UInt32: NookLiveActivity] = [:]
+    var timers: [UInt32: Task<Void, Never>] = [:]
+    var imageFiles: [UInt32: String] = [:]
+
+    init(bus: BusConnection, module: NookModule, settings: BridgeSettings, log: @escaping @Sendable (String) -> Void) {
+        self.bus = bus
+        self.module = module
+        self.settings = settings
+        self.log = log
+    }
+
+    func run(_ wakes: AsyncStream<Void>, bridge: NotificationBridge) async {
+        for await _ in wakes { await apply(bridge.takePending(), bridge: bridge) }
+    }
+
+    func apply(_ changes: [NotificationTable.Change], bridge: NotificationBridge) async {
+        for change in changes {
+            switch change {
+            case .show(let id, let entry): await show(id, entry, bridge: bridge)
+            case .close(let id, let reason): await close(id, reason)
+            }
+        }
+    }
+
+    func show(_ id: UInt32, _ entry: NotificationTable.Entry, bridge: NotificationBridge) async {
+        let request = entry.request
+        timers.removeValue(forKey: id)?.cancel()
+        let expiry = settings.expiry(of: request)
+        if let expiry {
+            let generation = entry.generation
+            timers[id] = Task { [weak bridge] in
+                try? await Task.sleep(for: expiry)
+                if !Task.isCancelled { bridge?.expire(id, generation: generation) }
+            }
+        }
+        let image = imageURI(id, request)
+        let content = NotificationContent(
+            id: id, request: request, iconURI: Self.iconURI(request.appIcon) ?? image ?? "dialog-information-symbolic", imageURI: image,
+            // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
+            // later, ends it should the bridge be stuck or gone.
+            dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
+            invoke: { [weak bridge] key in await bridge?.invoke(id, key) })
+        let activity = NotificationViews.activity(content)
+        do {
+            if published[id] != nil {
+                try await module.update(activity)
+            } else {
+                try await module.start(activity)
+                if request.urgency != .low { await peek(at: activity.id) }
+            }
+            published[id] = activity
+        } catch {
+            log("notification \(id): the broker refused it: \(error)")
+        }
+    }
+
+    func close(_ id: UInt32, _ reason: CloseReason) async {
+        timers.removeValue(forKey: id)?.cancel()
+        if published.removeValue(forKey: id) != nil {
+            _ = try? await module.end(activityID: NotificationViews.activityID(id), dismissal: reason == .dismissed ? .immediate : .default)
+        }
+        if let file = imageFiles.removeValue(forKey: id) { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            try await bus.emitSignal(
+                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: "NotificationClosed",
+                arguments: [.uint32(id), .uint32(reason.rawValue)])
+        } catch { log("cannot emit NotificationClosed: \(error)") }
+    }
+
+    /// Peeks at `activity` now and ends the peek after `peekDuration`, if the nook still
+    /// peeks at it then (another notification's peek, or a person, may have moved on).
+    func peek(at activity: String) async {
+        let module = NotificationBridge.moduleID
+        do {
+            _ = try await control("Peek", [.string(module), .string(activity)])
+        } catch {
+            log("cannot peek at \(activity): \(error)")
+            return
+        }
+        let duration = settings.peekDuration
+        Task {
+            try? await Task.sleep(for: duration)
+            guard let reply = try? await self.control("GetState", []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
+                state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
+            else { return }
+            _ = try? await self.control("EndPeek", [])
+        }
+    }
+
+    func control(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        try await bus.call(
+            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: member,
+            arguments: arguments, timeout: .seconds(5))
+    }
+
+    /// The app icon as the renderer loads it: a readable file as `file://`, else an icon name.
+    static func iconURI(_ icon: String) -> String? {
+        guard !icon.isEmpty else { return nil }
+        let path = icon.hasPrefix("file://") ? String(icon.dropFirst("file://".count)) : icon
+        if path.hasPrefix("/") {
+            return FileManager.default.isReadableFile(atPath: path) ? "file://" + path : nil
+        }
+        return icon.contains("/") ? nil : icon
+    }
+
+    /// `image-data` written as a PNG file, else a readable `image-path` (a file or an icon
+    /// name); nil when neither is usable (an unreadable path is logged and skipped).
+    func imageURI(_ id: UInt32, _ request: NotificationRequest) -> String? {
+        if let raw = request.imageData {
+            let file = settings.imageDirectory + "/\(id).png"
+            do {
+                try FileManager.default.createDirectory(atPath: settings.imageDirectory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+                try Data(raw.png).write(to: URL(fileURLWithPath: file), options: .atomic)
+                imageFiles[id] = file
+                return "file://" + file
+            } catch {
+                log("notification \(id): cannot write its image-data to \(file): \(error)")
+            }
+        }
+        guard let path = request.imagePath else { return nil }
+        if let uri = Self.iconURI(path) { return uri }
+        log("notification \(id): image-path '\(path.prefixBytes(200))' is not a readable file; shown without it")
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NookBus
+import NookNotifications
+import NookCommandLine
+import NookVersion
+
+// nook-notifications: every desktop notification as a live activity in the nook.
+//
+// Owns org.freedesktop.Notifications (specification 1.2) and publishes each notification as
+// an activity of the `notifications` module. The logic is NookNotifications; see
+// docs/notifications.md.
+
+let commandLine = CommandLineInterface(
+    program: "nook-notifications",
+    usage: ["[--replace] [--default-timeout S] [--peek-seconds S] [--max-live N] [--address ADDR]", "--help | --version"],
+    about: """
+        A freedesktop notification server (org.freedesktop.Notifications, spec 1.2) that shows
+        each notification in the nook: the app icon and summary in the pill, a peek on arrival,
+        the actions as buttons in the expanded view.
+        """,
+    options: [
+        .flag("--replace", help: "take the name from a running notification daemon (dunst, mako...); without it, a running one is reported and the exit status is 3"),
+        .value("--default-timeout", "S", help: "how long a notification stays when the sender leaves it to the server (expire_timeout -1), 1...3600 seconds (default 10)"),
+        .value("--peek-seconds", "S", help: "how long the nook peeks at a new notification, 1...60 (default 5)"),
+        .value("--max-live", "N", help: "the most notifications shown at once, 1...256 (default 32); more end the oldest (NotificationClosed reason 1)"),
+        .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
+    ])
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data("nook-notifications: \(line)\n".utf8)) }
+
+// Parsed before anything touches the bus, so --help and mistakes never need one.
+let parsed = commandLine.parseOrExit()
+let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+var settings = BridgeSettings(imageDirectory: runtime + "/nook-notifications-\(getpid())")
+settings.replace = parsed.flag("--replace")
+if let seconds = parsed.number("--default-timeout", in: 1...3600) { settings.defaultTimeout = .milliseconds(Int64(seconds * 1000)) }
+if let seconds = parsed.number("--peek-seconds", in: 1...60) { settings.peekDuration = .milliseconds(Int64(seconds * 1000)) }
+if let count = parsed.integer("--max-live", in: 1...256) { settings.capacity = count }
+let address = parsed.text("--address")
+
+let signals = TerminationSignals.install()
+let bridge: NotificationBridge
+do {
+    bridge = try await NotificationBridge.start(address: address, settings: settings, version: NookVersion.number, log: say)
+} catch let error as BridgeStartError {
+    FileHandle.standardError.write(Data("nook-notifications: \(error.description)\n".utf8))
+    exit(error.nameTaken ? 3 : 1)
+} catch {
+    FileHandle.standardError.write(Data("nook-notifications: cannot start: \(error)\n".utf8))
+    exit(1)
+}
+say("serving \(NotificationsInterface.name)")
+
+// Whichever comes first: a signal, or another daemon taking the name.
+let (leave, leaving) = AsyncStream<String>.makeStream()
+Task {
+    await bridge.nameLost()
+    leaving.yield("another daemon took \(NotificationsInterface.name)")
+}
+Task {
+    for await number in signals {
+        leaving.yield("signal \(number)")
+        return
+    }
+}
+for await reason in leave {
+    say("\(reason), leaving")
+    break
+}
+await bridge.shutDown()
+exit(0)

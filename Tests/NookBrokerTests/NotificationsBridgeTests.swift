@@ -1,0 +1,293 @@
+import Foundation
+import NookBus
+import NookCore
+import NookNotifications
+import NookTestSupport
+import Synchronization
+import Testing
+
+/// nook-notifications against the real nookd on a private bus, driven by clients nobody here
+/// wrote: Debian's `notify-send` (libnotify) and python-dbus. A subscribed renderer
+/// connection must get the plans; `nookctl press` presses the controls.
+@Suite(.serialized) struct NotificationsBridgeTests {
+    static let display = PythonExamplesTests.display
+
+    /// The bridge, nookd, a renderer that keeps scenes and a watcher of the spec's signals.
+    struct Fixture {
+        let bus: PrivateBus
+        let temp: TemporaryDirectory
+        let nookd: NookdProcess
+        let bridge: PackageProcess
+        let scenes: SceneNodes
+        let observer: BrokerClient
+        let signals: NotificationSignals
+
+        static func start(_ bus: PrivateBus, _ temp: TemporaryDirectory, bridgeArguments: [String] = []) async throws -> Fixture {
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let scenes = try await SceneNodes.subscribe(bus, display: NotificationsBridgeTests.display)
+            let observer = try await BrokerClient.connect(bus)
+            let signals = try await NotificationSignals.watch(bus)
+            let bridge = try PackageProcess("nook-notifications", ["--address", bus.address] + bridgeArguments, logDirectory: temp.url,
+                                            environment: ["XDG_RUNTIME_DIR": temp.url.path])
+            let up = await eventually { bridge.log.contains("serving org.freedesktop.Notifications") || !bridge.isRunning }
+            guard up, bridge.isRunning else { throw TestSupportError("nook-notifications did not start: \(bridge.log)") }
+            return Fixture(bus: bus, temp: temp, nookd: nookd, bridge: bridge, scenes: scenes, observer: observer, signals: signals)
+        }
+
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            return environment
+        }
+
+        func notifySend(_ arguments: [String]) async throws -> Tools.Result {
+            try await Tools.run("notify-send", arguments, environment: environment)
+        }
+
+        /// Runs a python-dbus script; `notifications` is the server's interface in it.
+        func python(_ body: String) async throws -> Tools.Result {
+            let script = """
+                import dbus
+                bus = dbus.bus.BusConnection(\(pythonString(bus.address)))
+                notifications = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                               "org.freedesktop.Notifications")
+                \(body)
+                """
+            return try await Tools.run("/usr/bin/python3", ["-c", script])
+        }
+
+        /// Every `text` of the scenes' nodes of notification `id`.
+        func texts(_ id: Int) -> [String] {
+            scenes.nodes(owner: "notifications/n\(id)").compactMap { if case .string(let text)? = $0["text"] { text } else { nil } }
+        }
+
+        func stop() async {
+            #expect(await bridge.stop(SIGTERM) == 0, "\(bridge.log)")
+            await scenes.close()
+            await observer.close()
+            await signals.close()
+            await nookd.stop()
+        }
+    }
+
+    @Test func notifySendPostsAndReplacesInPlace() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let posted = try await nook.notifySend(["-p", "-a", "Builder", "Build done", "All <b>42</b> tests &amp; lints passed"])
+            #expect(posted.status == 0, "\(posted.stderr)")
+            #expect(posted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+            // The pill's summary, and the peek's body with its markup taken out.
+            #expect(await eventually { nook.texts(1).contains("Build done") }, "\(nook.texts(1))\n\(nook.bridge.log)")
+            #expect(await eventually { nook.texts(1).contains("All 42 tests & lints passed") }, "\(nook.texts(1))")
+            #expect(try await nook.observer.activities() == ["notifications/n1"])
+
+            // -r: the same activity, new content.
+            let replaced = try await nook.notifySend(["-p", "-r", "1", "Build failed", "1 test failed"])
+            #expect(replaced.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+            #expect(await eventually { nook.texts(1).contains("Build failed") }, "\(nook.texts(1))")
+            #expect(try await nook.observer.activities() == ["notifications/n1"])
+            #expect(nook.scenes.causes.contains("activity_updated"), "\(nook.scenes.causes)")
+
+            // CloseNotification: the activity ends and NotificationClosed says reason 3.
+            _ = try await nook.python("notifications.CloseNotification(dbus.UInt32(1))")
+            #expect(await eventually { nook.signals.closed.contains(Closed(id: 1, reason: 3)) }, "\(nook.signals.closed)")
+            #expect(await eventually { (try? await nook.observer.activities()) == [] })
+            #expect(!nook.nookd.log.contains("InvalidView"))
+            await nook.stop()
+        }
+    }
+
+    @Test func anActionPressedThroughNookctlReachesNotifySendWait() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            async let waiting = nook.notifySend(["--action=ok=OK", "--action=later=Later", "--wait", "Update ready", "Restart now?"])
+            #expect(await eventually { (try? await nook.observer.activities()) == ["notifications/n1"] }, "\(nook.bridge.log)")
+            let nookctl = try PackageProcess.executable("nookctl").path
+            let press = try await Tools.run(nookctl, ["--address", bus.address, "press", "notifications/n1", "ok"])
+            #expect(press.status == 0, "\(press.stderr)")
+            let result = try await waiting
+            #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(result.stdout) \(result.stderr)")
+            // ActionInvoked, then NotificationClosed reason 2 (not resident), and the activity is gone.
+            #expect(nook.signals.invoked.contains(Invoked(id: 1, key: "ok")), "\(nook.signals.invoked)")
+            #expect(await eventually { nook.signals.closed.contains(Closed(id: 1, reason: 2)) }, "\(nook.signals.closed)")
+            #expect(await eventually { (try? await nook.observer.activities()) == [] })
+            await nook.stop()
+        }
+    }
+
+    @Test func pythonDbusHintsMapToProgressUrgencyAndImage() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp, bridgeArguments: ["--default-timeout", "1"])
+            let picture = temp.url.appendingPathComponent("picture.png").path
+            try Data(try RawImage(width: 2, height: 2, rowstride: 6, hasAlpha: false, bitsPerSample: 8, channels: 3, pixels: [UInt8](repeating: 200, count: 12)).png)
+                .write(to: URL(fileURLWithPath: picture))
+            let posted = try await nook.python("""
+                print(notifications.Notify("Copier", 0, "", "Copying", "42 of 100 files", [],
+                      {"value": 42, "urgency": dbus.Byte(2), "image-path": \(pythonString(picture))}, -1))
+                print(notifications.Notify("Chat", 0, "", "Quiet", "low urgency", [], {"urgency": dbus.Byte(0)}, 0))
+                print(notifications.Notify("Mail", 0, "", "New mail", "normal urgency", [], {}, -1))
+                """)
+            #expect(posted.stdout == "1\n2\n3\n", "\(posted.stderr)")
+            // Timeout -1 with a default of 1 s: the normal one expires (reason 1); the critical
+            // one never does, the low one has timeout 0. Critical sorts first.
+            #expect(await eventually { nook.signals.closed.contains(Closed(id: 3, reason: 1)) }, "\(nook.signals.closed)")
+            #expect(try await nook.observer.activities() == ["notifications/n1", "notifications/n2"])
+            // The image-path is a readable file: the expanded view draws it.
+            _ = try await nook.observer.call("Open", [WireCodec.vardict(["module": .string("notifications"), "activity": .string("n1")])],
+                                             interface: "org.nook.Nook1.Control")
+            // value 42 -> a progress node at 0.42 in the expanded view (the peek may be overtaken by the next one's).
+            let progress: @Sendable () -> [DBusValue] = {
+                nook.scenes.nodes(owner: "notifications/n1").filter { $0["kind"] == .string("progress") }.compactMap { $0["value"] }
+            }
+            #expect(await eventually { progress().contains(.double(0.42)) }, "\(progress())\n\(nook.bridge.log)")
+            let uris: @Sendable () -> [DBusValue] = { nook.scenes.nodes(owner: "notifications/n1").compactMap { $0["uri"] } }
+            #expect(await eventually { uris().contains(.string("file://" + picture)) }, "\(uris())")
+            #expect(nook.signals.closed == [Closed(id: 3, reason: 1)])
+            // The low one never peeked: no scene had its peek slot.
+            #expect(!nook.scenes.nodes(owner: "notifications/n2").contains { $0["slot"] == .string("peek") })
+            await nook.stop()
+        }
+    }
+
+    @Test func badInputIsBoundedAndTheBridgeStaysUp() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let posted = try await nook.python("""
+                print(notifications.Notify("Big", 0, "", "Huge body", "x" * (1024 * 1024), [], {}, 0))
+                print(notifications.Notify("Broken", 0, "", "Broken markup", "a <b>bold & <i unclosed &bogus; <", [], {}, 0))
+                print(notifications.Notify("Gone", 0, "/nonexistent/icon.png", "No image", "b", [], {"image-path": "/nonexistent/x.png"}, 0))
+                actions = []
+                for i in range(10000): actions += ["a%d" % i, "Action %d" % i]
+                print(notifications.Notify("Many", 0, "", "Many actions", "c", actions, {}, 0))
+                print(notifications.Notify("Pixels", 0, "", "Bad pixels", "d", [],
+                      {"image-data": dbus.Struct((100000, 100000, 400000, True, 8, 4, dbus.ByteArray(b"1234")), signature="iiibiiay")}, 0))
+                print(notifications.GetServerInformation()[3])
+                """)
+            #expect(posted.status == 0, "\(posted.stderr)")
+            #expect(posted.stdout == "1\n2\n3\n4\n5\n1.2\n", "\(posted.stdout) \(posted.stderr)")
+            #expect(await eventually { (try? await nook.observer.activities())?.count == 5 }, "\(nook.bridge.log)")
+            // Every text the nook got is within the documented bounds.
+            let longest = (1...5).flatMap { nook.texts($0) }.map(\.utf8.count).max() ?? 0
+            #expect(longest <= 1024, "a text of \(longest) bytes")
+            _ = try await nook.observer.call("Open", [WireCodec.vardict(["module": .string("notifications"), "activity": .string("n2")])],
+                                             interface: "org.nook.Nook1.Control")
+            #expect(await eventually { nook.texts(2).contains("a bold & <i unclosed &bogus; <") }, "\(nook.texts(2))")
+            // The 10,000 actions: 8 buttons in the expanded view.
+            _ = try await nook.observer.call("Open", [WireCodec.vardict(["module": .string("notifications"), "activity": .string("n4")])],
+                                             interface: "org.nook.Nook1.Control")
+            let actions: @Sendable () -> Set<DBusValue> = { Set(nook.scenes.nodes(owner: "notifications/n4").compactMap { $0["action"] }) }
+            #expect(await eventually { actions().count == 8 }, "\(actions())")
+            #expect(nook.bridge.log.contains("10000 actions, the first 8 kept"), "\(nook.bridge.log)")
+            #expect(nook.bridge.log.contains("image-path '/nonexistent/x.png' is not a readable file"))
+            #expect(nook.bridge.log.contains("image-data: 100000x100000 is outside 1...512"))
+            #expect(nook.bridge.isRunning)
+            #expect(!nook.nookd.log.contains("InvalidView"), "\(nook.nookd.log.suffix(2000))")
+            await nook.stop()
+        }
+    }
+
+    @Test func aFloodIsBoundedOldestFirst() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp, bridgeArguments: ["--max-live", "8"])
+            let posted = try await nook.python("""
+                for i in range(1000): notifications.Notify("Flood", 0, "", "n %d" % i, "", [], {}, 0)
+                print("sent")
+                """)
+            #expect(posted.stdout == "sent\n", "\(posted.stderr)")
+            // The newest 8 stay; the 992 before them are closed oldest first with reason 1.
+            let expected = (993...1000).map { "notifications/n\($0)" }
+            let settled = await eventually { (try? await nook.observer.activities())?.sorted() == expected.sorted() }
+            let live = try await nook.observer.activities()
+            #expect(settled, "\(live)")
+            #expect(await eventually { nook.signals.closed.count == 992 }, "\(nook.signals.closed.count)")
+            #expect(nook.signals.closed.map(\.id) == (1...992).map { UInt32($0) })
+            #expect(nook.signals.closed.allSatisfy { $0.reason == 1 })
+            #expect(nook.bridge.isRunning)
+            await nook.stop()
+        }
+    }
+
+    @Test func anotherDaemonKeepsTheNameUnlessReplaced() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let other = try PackageProcess("/usr/bin/python3", ["-u", "-c", """
+                import dbus, dbus.mainloop.glib
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.bus.BusConnection(\(pythonString(bus.address)))
+                bus.request_name("org.freedesktop.Notifications", dbus.bus.NAME_FLAG_ALLOW_REPLACEMENT)
+                bus.add_signal_receiver(lambda name: (print("lost", name), loop.quit()), "NameLost", "org.freedesktop.DBus")
+                print("owner", flush=True)
+                loop = GLib.MainLoop()
+                loop.run()
+                """], logDirectory: temp.url)
+            #expect(await eventually { other.log.contains("owner") }, "\(other.log)")
+            let refused = try PackageProcess("nook-notifications", ["--address", bus.address], logDirectory: temp.url)
+            #expect(await refused.waitForExit())
+            #expect(refused.exitStatus == 3)
+            #expect(refused.log.contains("org.freedesktop.Notifications is owned by"), "\(refused.log)")
+            #expect(refused.log.contains("python3"), "the owner's command is named: \(refused.log)")
+
+            let replacing = try PackageProcess("nook-notifications", ["--address", bus.address, "--replace"], logDirectory: temp.url)
+            #expect(await eventually { replacing.log.contains("serving org.freedesktop.Notifications") }, "\(replacing.log)")
+            #expect(await eventually { other.log.contains("lost org.freedesktop.Notifications") }, "\(other.log)")
+            #expect(await replacing.stop(SIGTERM) == 0, "\(replacing.log)")
+            _ = await other.stop(SIGTERM)
+            await nookd.stop()
+        }
+    }
+}
+
+struct Closed: Hashable, Sendable {
+    let id: UInt32
+    let reason: UInt32
+}
+
+struct Invoked: Hashable, Sendable {
+    let id: UInt32
+    let key: String
+}
+
+/// The spec's `NotificationClosed` and `ActionInvoked`, as any client on the bus sees them.
+final class NotificationSignals: Sendable {
+    let connection: BusConnection
+    private let seen = Mutex<(closed: [Closed], invoked: [Invoked])>(([], []))
+
+    private init(connection: BusConnection) { self.connection = connection }
+
+    static func watch(_ bus: PrivateBus) async throws -> NotificationSignals {
+        let connection = try await BusConnection.connect(to: .address(bus.address))
+        let watcher = NotificationSignals(connection: connection)
+        _ = try await connection.addMatch(MatchRule(interface: "org.freedesktop.Notifications", member: "NotificationClosed")) { signal in
+            guard case .uint32(let id)? = signal.arguments.first, case .uint32(let reason)? = signal.arguments.last else { return }
+            watcher.seen.withLock { $0.closed.append(Closed(id: id, reason: reason)) }
+        }
+        _ = try await connection.addMatch(MatchRule(interface: "org.freedesktop.Notifications", member: "ActionInvoked")) { signal in
+            guard case .uint32(let id)? = signal.arguments.first, case .string(let key)? = signal.arguments.last else { return }
+            watcher.seen.withLock { $0.invoked.append(Invoked(id: id, key: key)) }
+        }
+        return watcher
+    }
+
+    var closed: [Closed] { seen.withLock { $0.closed } }
+    var invoked: [Invoked] { seen.withLock { $0.invoked } }
+    func close() async { await connection.close() }
+}
+
+/// A Python string literal of `text`.
+func pythonString(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+}
+

@@ -1,0 +1,146 @@
+import Foundation
+import NookBus
+import NookTestSupport
+import Testing
+
+@testable import NookNotifications
+
+/// The bridge's pure parts: markup to plain text, Notify arguments read and bounded, the
+/// table's ids, replacement, eviction and coalescing, and the PNG writer (read back by
+/// gdk-pixbuf, as the renderer reads it).
+struct NotificationsUnitTests {
+    static func notify(
+        _ summary: String = "s", body: String = "", replaces: UInt32 = 0, actions: [String] = [], hints: [String: DBusValue] = [:], timeout: Int32 = -1
+    ) throws -> NotificationRequest {
+        try NotificationRequest(arguments: [
+            .string("app"), .uint32(replaces), .string(""), .string(summary), .string(body),
+            .array(element: "s", actions.map { .string($0) }),
+            .dictionary(key: "s", value: "v", hints.map { .init(.string($0.key), .variant($0.value)) }), .int32(timeout),
+        ])
+    }
+
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("<b>bold</b> and <i>it</i> <u>u</u>", "bold and it u"),
+        ("<a href=\"https://x\">link</a>", "link"),
+        ("a &amp; b &lt;c&gt; &#65;&#x42; &nope; &", "a & b <c> AB &nope; &"),
+        ("broken <b unclosed", "broken <b unclosed"),
+        ("a < b > c", "a c"),
+        ("two\n\n\n\nlines   spaced", "two\n\nlines spaced"),
+        ("<img src=\"x.png\" alt=\"pic\"/>after", "after"),
+    ])
+    func markupBecomesPlainText(input: String, expected: String) {
+        #expect(NotificationMarkup.plainText(input) == expected)
+    }
+
+    @Test func aMebibyteBodyIsCutOnACharacterBoundary() {
+        let body = String(repeating: "é", count: 600_000)
+        let text = NotificationMarkup.plainText(body, maxBytes: 1024)
+        #expect(text.utf8.count <= 1024)
+        #expect(text.hasSuffix("…"))
+        #expect(text.dropLast().allSatisfy { $0 == "é" })
+    }
+
+    @Test func actionsAreCappedAndDefaultIsKeptApart() throws {
+        var actions = ["default", "Open"]
+        for index in 0..<10_000 { actions += ["k\(index)", "Label \(index)"] }
+        let request = try Self.notify(actions: actions + ["odd"])
+        #expect(request.actions.map(\.key) == (0..<8).map { "k\($0)" })
+        #expect(request.hasDefaultAction)
+        #expect(request.problems.contains { $0.contains("odd count") })
+    }
+
+    @Test func hintsAcceptAnyIntegerTypeAndIgnoreWrongOnes() throws {
+        let request = try Self.notify(hints: ["urgency": .uint32(2), "value": .int32(150), "resident": .bool(true)])
+        #expect(request.urgency == .critical)
+        #expect(request.progress == 100)
+        #expect(request.resident)
+        let wrong = try Self.notify(hints: ["urgency": .string("high"), "value": .string("x"), "image-data": .int32(3)])
+        #expect(wrong.urgency == .normal)
+        #expect(wrong.progress == nil)
+        #expect(wrong.imageData == nil)
+        #expect(wrong.problems.count == 2, "\(wrong.problems)")
+    }
+
+    @Test func expiryFollowsTimeoutAndUrgency() throws {
+        var settings = BridgeSettings(imageDirectory: "/tmp")
+        settings.defaultTimeout = .seconds(7)
+        #expect(settings.expiry(of: try Self.notify(timeout: -1)) == .seconds(7))
+        #expect(settings.expiry(of: try Self.notify(timeout: 0)) == nil)
+        #expect(settings.expiry(of: try Self.notify(timeout: 1500)) == .milliseconds(1500))
+        #expect(settings.expiry(of: try Self.notify(timeout: .max)) == .milliseconds(86_400_000))
+        #expect(settings.expiry(of: try Self.notify(hints: ["urgency": .byte(2)], timeout: 1500)) == nil)
+    }
+
+    @Test func theTableReplacesInPlaceEvictsOldestAndCoalesces() throws {
+        var table = NotificationTable(capacity: 2)
+        let first = table.notify(try Self.notify("a"))
+        #expect(first == 1)
+        #expect(table.notify(try Self.notify("a2", replaces: 1)) == 1)
+        // Replacing an id that is not live takes a new one.
+        #expect(table.notify(try Self.notify("b", replaces: 77)) == 2)
+        #expect(table.notify(try Self.notify("c")) == 3)
+        #expect(table.order == [2, 3])
+        let pending = table.takePending()
+        // 1 was shown twice then evicted: only its close is left, with reason 1.
+        #expect(pending.count == 3)
+        #expect(pending.count == 3 && pending[1] == .close(1, .expired))
+        #expect(table.takePending().isEmpty)
+        let closed = table.close(2, .closedByCall)
+        let closedAgain = table.close(2, .closedByCall)
+        #expect(closed && !closedAgain)
+        // An expiry timer of an older generation does nothing.
+        let generation = table.entries[3]!.generation
+        _ = table.notify(try Self.notify("c2", replaces: 3))
+        let expired = table.expire(3, generation: generation)
+        #expect(!expired)
+    }
+
+    @Test func criticalNotificationsAreEvictedLast() throws {
+        var table = NotificationTable(capacity: 2)
+        _ = table.notify(try Self.notify("critical", hints: ["urgency": .byte(2)]))
+        _ = table.notify(try Self.notify("normal"))
+        _ = table.notify(try Self.notify("newer"))
+        #expect(table.order == [1, 3])
+    }
+
+    @Test func actionIDsAreTheKeysWhenValid() {
+        #expect(NotificationViews.actionID("ok", index: 0) == "ok")
+        #expect(NotificationViews.actionID("inline reply", index: 3) == "action-3")
+        #expect(NotificationViews.actionID("ünï", index: 1) == "action-1")
+    }
+
+    @Test func badImageDataIsRefusedWithAReason() {
+        #expect(throws: RawImage.Problem.self) {
+            try RawImage(width: 0, height: 1, rowstride: 4, hasAlpha: true, bitsPerSample: 8, channels: 4, pixels: [])
+        }
+        #expect(throws: RawImage.Problem.self) {
+            try RawImage(width: 2, height: 2, rowstride: 8, hasAlpha: true, bitsPerSample: 8, channels: 4, pixels: [0, 1, 2])
+        }
+        #expect(throws: RawImage.Problem.self) {
+            try RawImage(width: 2, height: 2, rowstride: 6, hasAlpha: true, bitsPerSample: 8, channels: 3, pixels: .init(repeating: 0, count: 12))
+        }
+    }
+
+    /// gdk-pixbuf (the renderer's loader) reads the written PNG back with the same pixels.
+    @Test func imageDataBecomesAPNGThatGdkPixbufReads() async throws {
+        let width = 300, height = 250
+        var pixels: [UInt8] = []
+        for y in 0..<height { for x in 0..<width { pixels += [UInt8(x % 256), UInt8(y % 256), 77, 200] } }
+        let image = try RawImage(width: Int32(width), height: Int32(height), rowstride: Int32(width * 4), hasAlpha: true,
+                                 bitsPerSample: 8, channels: 4, pixels: pixels)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nook-png-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(image.png).write(to: file)
+        let result = try await Tools.run("/usr/bin/python3", ["-c", """
+            import sys, gi
+            gi.require_version("GdkPixbuf", "2.0")
+            from gi.repository import GdkPixbuf
+            p = GdkPixbuf.Pixbuf.new_from_file(sys.argv[1])
+            data = p.get_pixels()
+            o = 140 * p.get_rowstride() + 260 * 4
+            print(p.get_width(), p.get_height(), p.get_has_alpha(), list(data[o:o + 4]))
+            """, file.path])
+        #expect(result.stdout == "300 250 True [4, 140, 77, 200]\n", "\(result.stderr)")
+    }
+}
