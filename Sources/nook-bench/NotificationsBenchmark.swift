@@ -1,0 +1,135 @@
+import CSystemd
+import Foundation
+import NookBus
+import NookTestSupport
+import Synchronization
+
+/// Issue 22's figures: a desktop notification updated in place (`Notify` with `replaces_id`,
+/// what a progress-reporting program sends), through dbus-daemon.
+/// - round trip: `Notify` until its reply, nook-notifications against a zero-work
+///   Notifications server on raw sd-bus (replies with the id, nothing else), alternating
+///   rounds of the same run;
+/// - until the plan: `Notify` until a subscribed renderer receives the plan showing it (the
+///   bridge's `UpdateActivity`, nookd's frame), for the same updates.
+func runNotificationsBenchmark() async throws -> [Figure] {
+    print("notifications: Notify with replaces_id through dbus-daemon (nook-notifications against a zero-work server)")
+    let nookd = try BenchProcess.nookdPath()
+    let bridgePath = URL(fileURLWithPath: nookd).deletingLastPathComponent().appendingPathComponent("nook-notifications").path
+    guard FileManager.default.isExecutableFile(atPath: bridgePath) else { throw TestSupportError("nook-notifications is not built next to nook-bench") }
+    let bus = try PrivateBus()
+    defer { bus.stop() }
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-notify-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: state) }
+    let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
+    defer { broker.stop() }
+    let setup = try await BusConnection.connect(to: .address(bus.address))
+    _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
+    let bridge = try BenchProcess(bridgePath, ["--address", bus.address, "--default-timeout", "3600"],
+                                  environment: ["XDG_RUNTIME_DIR": state.path])
+    defer { bridge.stop() }
+    _ = try await eventually { try await setup.nameOwner(of: "org.freedesktop.Notifications") != nil }
+    let zeroWork = try ZeroWorkNotifications.start(address: bus.address)
+    defer { zeroWork.stop() }
+
+    let plans = PlanArrivals()
+    let renderer = try await BusConnection.connect(to: .address(bus.address))
+    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in plans.arrived() }
+    _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+                                arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200),
+                                                      "notch_height": .double(32), "refresh_rate": .double(60)])])
+    let client = try await BusConnection.connect(to: .address(bus.address))
+    func notify(_ destination: String, replacing id: UInt32, _ n: Int) async throws -> UInt32 {
+        let reply = try await client.call(
+            destination: destination, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", member: "Notify",
+            arguments: [.string("make"), .uint32(id), .string("system-run"), .string("Building"), .string("step \(n) of 10000"),
+                        .array(element: "s", []), .vardict(["value": .variant(.int32(Int32(n % 101)))]), .int32(-1)])
+        guard case .uint32(let id)? = reply.first else { throw TestSupportError("Notify replied without an id") }
+        return id
+    }
+    // The first Notify creates the notification; the rest replace it, as a build's progress does.
+    var nookID = try await notify("org.freedesktop.Notifications", replacing: 0, 0)
+    var zeroID = try await notify(zeroWork.uniqueName, replacing: 0, 0)
+    _ = try await eventually { plans.count > 1 }
+    try await Task.sleep(for: .milliseconds(300))
+
+    print("  (nookd, nook-notifications and the zero-work server are up; measuring)")
+    fflush(nil)
+    let rounds = 5, perRound = 200
+    var roundTrip = Samples(), baseline = Samples(), untilPlan = Samples()
+    var n = 0
+    for _ in 0..<rounds {
+        for _ in 0..<perRound {
+            n += 1
+            let start = ContinuousClock.now
+            zeroID = try await notify(zeroWork.uniqueName, replacing: zeroID, n)
+            baseline.append(start.duration(to: .now).microseconds)
+        }
+        for _ in 0..<perRound {
+            n += 1
+            let before = plans.count
+            let start = ContinuousClock.now
+            nookID = try await notify("org.freedesktop.Notifications", replacing: nookID, n)
+            roundTrip.append(start.duration(to: .now).microseconds)
+            // The plan showing it; a frame apart from the last, so pace the updates by it.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while plans.count == before && ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+            if plans.count > before { untilPlan.append(start.duration(to: plans.lastArrival).microseconds) }
+            try await Task.sleep(for: .milliseconds(17))
+        }
+    }
+    let ratio = roundTrip.p50 / baseline.p50
+    print("  Notify (replaces_id)                  p50 (µs)   p99 (µs)   p50 ratio")
+    print("  " + "zero-work Notifications server".padding(36) + fmt(baseline.p50).leftPadding(10) + fmt(baseline.p99).leftPadding(11) + "1.00x".leftPadding(12))
+    print("  " + "nook-notifications round trip".padding(36) + fmt(roundTrip.p50).leftPadding(10) + fmt(roundTrip.p99).leftPadding(11)
+          + (fmt(ratio) + "x").leftPadding(12))
+    print("  " + "nook-notifications until the plan".padding(36) + fmt(untilPlan.p50).leftPadding(10) + fmt(untilPlan.p99).leftPadding(11)
+          + (fmt(untilPlan.p50 / baseline.p50) + "x").leftPadding(12) + "  (\(untilPlan.count) of \(rounds * perRound) updates got a plan)")
+    print("  goals: round trip p50 at most 1.5x the zero-work server (\(ratio <= 1.5 ? "met" : "NOT met")), "
+          + "and at most 410 µs, a tenth of dunst's 4.1 ms (\(roundTrip.p50 <= 410 ? "met" : "NOT met"))")
+    await client.close()
+    await renderer.close()
+    await setup.close()
+    return [
+        Figure(name: "notifications Notify round trip p50", value: roundTrip.p50, unit: "µs", goal: "ratio to zero-work server <= 1.5",
+               ratio: ratio, met: ratio <= 1.5),
+        Figure(name: "notifications Notify round trip p50 (absolute)", value: roundTrip.p50, unit: "µs", goal: "<= 410 µs (dunst / 10)",
+               ratio: nil, met: roundTrip.p50 <= 410),
+        Figure(name: "notifications Notify until the renderer's plan p50", value: untilPlan.p50, unit: "µs", goal: "none (informational)",
+               ratio: untilPlan.p50 / baseline.p50, met: nil),
+        Figure(name: "notifications zero-work baseline p50", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+    ]
+}
+
+/// Plan arrivals at the benchmark's renderer, recorded on its bus thread.
+private final class PlanArrivals: Sendable {
+    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
+    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
+    var count: Int { state.withLock { $0.count } }
+    var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
+}
+
+/// The baseline: a Notifications server on raw sd-bus that does no work: `Notify` replies
+/// with the id it was asked to replace (or 1).
+enum ZeroWorkNotifications {
+    static func start(address: String) throws -> RawBusServer {
+        try RawBusServer(address: address) { bus in
+            var slot: OpaquePointer?
+            sd_bus_add_object(bus, &slot, "/org/freedesktop/Notifications", { message, _, _ in
+                // Notify(susssasa{sv}i): skip the app name, read replaces_id.
+                var id: UInt32 = 0
+                var appName: UnsafePointer<CChar>?
+                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &appName)
+                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id)
+                var reply: OpaquePointer?
+                sd_bus_message_new_method_return(message, &reply)
+                var answer = id == 0 ? 1 : id
+                sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "u")), &answer)
+                sd_bus_send(nil, reply, nil)
+                sd_bus_message_unref(reply)
+                return 1
+            }, nil)
+            return slot
+        }
+    }
+}
