@@ -53,9 +53,11 @@ if wanted("layout") {
 if wanted("planner") {
     figures += runPlannerBenchmark()
     section()
+    figures += runWireSizeBenchmark()
+    section()
 }
 // SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.
-let order = ["planner", "broker", "rss", "ready", "layout", "bus", "sustained"]
+let order = ["planner", "plan bytes", "broker", "rss", "ready", "layout", "bus", "sustained"]
 figures.sort { a, b in
     let rank = { (f: Figure) in order.firstIndex { f.name.hasPrefix($0) } ?? order.count }
     return rank(a) < rank(b)
