@@ -4,9 +4,9 @@ import NookCore
 /// Issue 21's wire-size figure: the bytes of a typical content update's plan as D-Bus
 /// marshals it (the signal body), with the whole scene (contract v1) and as a `scene_delta`
 /// (contract 1.1), in the same run. The update: the 8 x 64 typical scene, expanded, where the
-/// playing row's progress advances and its title changes.
+/// first row's progress advances and its title changes (same width).
 func runWireSizeBenchmark() -> [Figure] {
-    print("wire size: a typical content update's Plan (8 activities x 64 nodes, expanded; one row's progress and title change)")
+    print("wire size: a typical content update's Plan (8 activities x 64 nodes, expanded; the first row's progress advances and its title changes)")
     let settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2))
     let before = PlannerBenchmarkScenes.activities(8).expanded
     var after = before
@@ -24,6 +24,11 @@ func runWireSizeBenchmark() -> [Figure] {
     let whole = WireSize.bytes(WireCodec.vardict(update.wireDictionary()))
     let delta = WireSize.bytes(WireCodec.vardict(update.wireDictionary(base: (subscribe.serial, subscribe.scene))))
     let share = Double(delta) / Double(whole)
+    // Where the bytes go: each top-level key of the delta plan, largest first.
+    let parts = update.wireDictionary(base: (subscribe.serial, subscribe.scene))
+        .map { (key: $0.key, bytes: WireSize.bytes(WireCodec.vardict([$0.key: $0.value]))) }
+        .sorted { $0.bytes > $1.bytes }.prefix(5)
+    print("  largest keys of the delta plan: " + parts.map { "\($0.key) \($0.bytes) B" }.joined(separator: ", "))
     print("  whole scene \(whole) bytes (\(update.scene.nodes.count) nodes), scene_delta \(delta) bytes: \(fmt(share * 100))% (goal at most 10%: \(share <= 0.1 ? "met" : "NOT met"))")
     return [
         Figure(name: "plan bytes, content update, whole scene (v1)", value: Double(whole), unit: "B", goal: "baseline", ratio: nil, met: nil),
@@ -40,7 +45,8 @@ enum WireSize {
         case .progress:
             view.props.value = 0.5
         case .text where view.props.text?.hasPrefix("Track") == true:
-            view.props.text! += " (live)"
+            // The next track's number: same width, as a title update usually keeps the row's.
+            view.props.text = "Track 8"
         case .hstack where view.children.count == 3 && view.children[2].kind == .progress:
             // A row: icon, titles, progress.
             view.children[1] = advancingFirstRow(view.children[1])

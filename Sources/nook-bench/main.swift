@@ -4,11 +4,11 @@ import Foundation
 // summary table and `.build/bench.json` come last. Ratios are against baselines measured in
 // the same run.
 //
-// `--only planner|layout|renderers|broker|bus` runs one benchmark (and its summary rows) only.
+// `--only planner|layout|renderers|broker|bus|wire` runs one benchmark (and its summary rows) only.
 // `--profile update|typical [runs]` runs only that planner case `runs` times, untimed, for
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine).
 let arguments = Array(CommandLine.arguments.dropFirst())
-let sections = ["bus", "broker", "renderers", "layout", "planner"]
+let sections = ["bus", "broker", "renderers", "layout", "planner", "wire"]
 if arguments.first == "--help" || arguments.first == "-h" {
     print("usage: nook-bench [--only \(sections.joined(separator: "|"))] | [--profile update|typical [runs]]")
     exit(0)
@@ -53,6 +53,8 @@ if wanted("layout") {
 if wanted("planner") {
     figures += runPlannerBenchmark()
     section()
+}
+if wanted("wire") {
     figures += runWireSizeBenchmark()
     section()
 }
