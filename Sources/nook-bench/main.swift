@@ -5,10 +5,10 @@ import NookCommandLine
 // summary table and `.build/bench.json` come last. Ratios are against baselines measured in
 // the same run.
 //
-// `--only planner|layout|notifications|renderers|broker|bus` runs one benchmark (and its summary rows) only.
+// `--only planner|layout|notifications|renderers|broker|bus|wire` runs one benchmark (and its summary rows) only.
 // `--profile update|typical [--runs N]` runs only that planner case N times, untimed, for
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine).
-let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner"]
+let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
     usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical [--runs N]", "--help | --version"],
@@ -56,8 +56,12 @@ if wanted("planner") {
     figures += runPlannerBenchmark()
     section()
 }
+if wanted("wire") {
+    figures += runWireSizeBenchmark()
+    section()
+}
 // SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.
-let order = ["planner", "broker", "notifications", "rss", "ready", "layout", "bus", "sustained"]
+let order = ["planner", "plan bytes", "broker", "notifications", "rss", "ready", "layout", "bus", "sustained"]
 figures.sort { a, b in
     let rank = { (f: Figure) in order.firstIndex { f.name.hasPrefix($0) } ?? order.count }
     return rank(a) < rank(b)

@@ -14,6 +14,7 @@ actor BrokerLink {
     private var display: MonitorInfo
     private let onPlan: @Sendable (DBusValue, String) -> Void
     private var subscriptions = 0
+    private var resubscribing = false
     /// What the broker's `ReduceMotion` should be (from the config or the desktop); set
     /// before every `Subscribe`, so a new nookd gets it too, and whenever it changes.
     private var reduceMotion: Bool?
@@ -65,6 +66,16 @@ actor BrokerLink {
         } catch {
             Log.info("Subscribe failed (\(error)); waiting for nookd on the bus")
         }
+    }
+
+    /// Subscribes again for a whole scene (after a `scene_delta` this renderer cannot apply).
+    /// Every delta after a missed plan fails the same way: one new subscription serves them all.
+    func subscribeAgain() async {
+        guard !resubscribing else { return }
+        resubscribing = true
+        Log.info("a plan edits a scene this renderer does not hold; subscribing again for the whole scene")
+        await subscribe()
+        resubscribing = false
     }
 
     /// Sets the broker's `ReduceMotion` now and after every later subscription.

@@ -98,7 +98,7 @@ struct MonitorInfo: Hashable, Sendable {
     var subscription: [String: DBusValue] {
         var record = displayRecord
         record["name"] = .string(name)
-        record["capabilities"] = .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade")])
+        record["capabilities"] = .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta")])
         return record
     }
 

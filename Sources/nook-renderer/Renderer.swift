@@ -152,6 +152,8 @@ final class Renderer {
             }
         } catch {
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
+            // A delta against a scene this renderer missed: only a whole scene helps.
+            if error.needsWholeScene, let link { Task { await link.subscribeAgain() } }
         }
         paintStats = (0, 0, 0)
         controls.planReceived()

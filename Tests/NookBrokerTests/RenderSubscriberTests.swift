@@ -56,6 +56,31 @@ import NookCore
                            settings: settings(), now: .zero).sampleRate == 120)
     }
 
+    /// Rule 6's different views under one id: cross-faded for a renderer with `crossfade`,
+    /// the destination view alone for one without.
+    @Test func withoutCrossfadeDifferentViewsTravelAsTheDestinationView() {
+        var artwork = NodeProps()
+        artwork.symbol = "music.note"
+        artwork.width = 156
+        artwork.height = 156
+        artwork.shared = SharedMark(id: "cover")
+        var expanded = content(expanded: false)
+        expanded.expanded = .home(OwnedView(module: "music", view: ViewNode(kind: .hstack, children: [ViewNode(kind: .image, props: artwork)])))
+        func open(_ capabilities: Set<RenderCapability>) -> TransitionPlan {
+            var subscriber = RenderSubscriber(connection: ":1.5", display: laptop, capabilities: capabilities)
+            _ = subscriber.plan(to: content(expanded: false), presentation: .pill, action: PlanAction(cause: .subscribe, serial: 1), settings: settings(), now: .zero)
+            return subscriber.plan(to: expanded, presentation: .expanded, action: PlanAction(cause: .open, serial: 2),
+                                   settings: settings(), now: BrokerTime(seconds: 5)).plan
+        }
+        let full = open(RenderCapability.v1)
+        #expect(full.elements.map(\.key) == ["music/cover"])
+        #expect(full.elements.first?.crossFade == true, "a shape becoming an image cross-fades (rule 6)")
+        let plain = open([.relayout, .spring])
+        #expect(plain.elements.map(\.key) == ["music/cover"], "it still moves")
+        #expect(plain.elements.first?.crossFade == false)
+        #expect(plain.elements.first?.toRect == full.elements.first?.toRect)
+    }
+
     @Test func atMostOnePlanPerFrame() {
         var subscriber = RenderSubscriber(connection: ":1.5", display: laptop, refreshRate: 50)
         #expect(subscriber.nextSendTime(now: .zero) == .zero, "nothing sent yet: at once")

@@ -22,7 +22,7 @@ extension Broker {
             width: width, height: height, notchWidth: try size("notch_width", required: false),
             notchHeight: try size("notch_height", required: false),
             scale: try number(record, "scale", in: .displayScale, context: "display") ?? 1)
-        var capabilities = Set(RenderCapability.allCases)
+        var capabilities = RenderCapability.v1
         if let value = record["capabilities"] {
             guard case .array(let items) = value else { throw DBusError(nook: .invalidArgs, "display: key 'capabilities' must be 'as'") }
             capabilities = []

@@ -8,6 +8,11 @@ public enum RenderCapability: String, Hashable, Sendable, CaseIterable {
     case spring
     /// Cross-fades two views inside one moving frame.
     case crossfade
+    /// Contract 1.1: keeps the last scene it was sent and applies `scene_delta` to it.
+    case sceneDelta = "scene_delta"
+
+    /// What a subscriber that names no `capabilities` can do: everything of contract v1.
+    public static let v1: Set<RenderCapability> = [.relayout, .spring, .crossfade]
 }
 
 /// One renderer subscribed to plans, and what it has been shown.
@@ -43,7 +48,7 @@ public struct RenderSubscriber: Hashable, Sendable {
     public static let defaultRefreshRate = 60.0
 
     public init(connection: String, name: String = "", display: DisplayInfo, refreshRate: Double = Self.defaultRefreshRate,
-                capabilities: Set<RenderCapability> = Set(RenderCapability.allCases)) {
+                capabilities: Set<RenderCapability> = RenderCapability.v1) {
         self.connection = connection
         self.name = name
         self.display = display
@@ -104,6 +109,14 @@ public struct RenderSubscriber: Hashable, Sendable {
             from: origin ?? PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings),
             to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running, marks: marks)
         return (plan, PlanDowngrade.apply(plan, for: capabilities), capabilities.contains(.spring) ? nil : refreshRate)
+    }
+
+    /// The scene a `scene_delta` for this subscriber edits, with its plan's serial: the last
+    /// plan sent (plans arrive in order on the connection, so the renderer holds it once it
+    /// reads the next). Nil without the capability or before the first plan.
+    public var deltaBase: (serial: UInt64, scene: PlannerScene)? {
+        guard capabilities.contains(.sceneDelta), let sent = inFlight else { return nil }
+        return (sent.plan.serial, sent.plan.scene)
     }
 
     /// Records that `plan` (as returned by `planned`) reached the bus at `now`.

@@ -113,7 +113,10 @@ extension Broker {
             plan = planned
         } else {
             let planned = subscribers.values[index].planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now, marks: registry.marks)
-            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate))
+            // Subscribers sharing these inputs share their origin plan, so a delta against it
+            // is theirs too.
+            let base = subscribers.values[index].deltaBase
+            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base))
             let path = self.path
             do {
                 let signal = try self.connection.assumeIsolated { bus in

@@ -71,63 +71,175 @@ public struct SharedMark: Hashable, Sendable {
 }
 
 /// Props every node may carry, plus the kind-specific ones (unused ones stay nil).
+///
+/// Stored sparsely: `classes` and `text` (on nearly every node) inline, the rest in groups
+/// that are allocated only when one of their props is set, so a typical node costs a few
+/// words rather than ~40 inline optionals (552 bytes per `ViewNode`). An emptied group is
+/// dropped, so equal props always have equal storage and `Hashable` stays structural.
 public struct NodeProps: Hashable, Sendable {
-    // Frame and spacing.
-    public var width: Double?
-    public var height: Double?
-    public var minWidth: Double?
-    public var maxWidth: Double?
-    public var minHeight: Double?
-    public var maxHeight: Double?
-    public var padding: EdgeInsets?
-    public var opacity: Double?
-    // Classes, groups, identity and motion.
     public var classes: String?
-    /// `""` for an anonymous group, a name for `group/<name>`, nil when not a group via props.
-    public var group: String?
-    public var groupState: [String: Bool]?
-    public var identity: String?
-    public var role: NodeRole?
-    public var animationValue: String?
-    public var shared: SharedMark?
-    // Stacks.
-    public var spacing: Double?
-    public var alignment: Alignment?
-    public var stagger: Bool?
-    // Text.
     public var text: String?
-    public var fontSize: Double?
-    public var fontWeight: String?
-    public var monospacedDigits: Bool?
-    /// Unix microseconds; the renderer counts down locally.
-    public var timerEnd: Int64?
-    // Image.
-    public var symbol: String?
-    public var uri: String?
-    // Shape.
-    public var shape: ShapeKind?
-    public var cornerRadius: Double?
-    public var color: String?
-    // Progress.
-    public var value: Double?
-    public var start: Int64?
-    public var end: Int64?
-    public var progressStyle: ProgressStyle?
-    // Spacer.
-    public var minLength: Double?
-    // Custom view.
-    public var name: String?
-    public var params: [String: PropValue]?
-    // Updates.
-    /// `animate` b on a view's root (`SetContent`): false asks for the new view without animation.
-    public var animate: Bool?
-    // Controls (contract 1.1, Touch).
-    /// An id (SPEC rule 1): the node is a control, and a press sends this to its module.
-    public var action: String?
-    /// The control's accessible name ("Pause"); renderers fall back to the text inside.
-    public var actionLabel: String?
+    private var layout: PropGroupBox<LayoutProps>?
+    private var identityGroup: PropGroupBox<IdentityProps>?
+    private var textStyle: PropGroupBox<TextStyleProps>?
+    private var graphic: PropGroupBox<GraphicProps>?
+    private var progress: PropGroupBox<ProgressProps>?
 
     public init() {}
+
+    public var width: Double? {
+        get { layout?.value.width }
+        set { PropGroupBox.edit(&layout) { $0.width = newValue } }
+    }
+    public var height: Double? {
+        get { layout?.value.height }
+        set { PropGroupBox.edit(&layout) { $0.height = newValue } }
+    }
+    public var minWidth: Double? {
+        get { layout?.value.minWidth }
+        set { PropGroupBox.edit(&layout) { $0.minWidth = newValue } }
+    }
+    public var maxWidth: Double? {
+        get { layout?.value.maxWidth }
+        set { PropGroupBox.edit(&layout) { $0.maxWidth = newValue } }
+    }
+    public var minHeight: Double? {
+        get { layout?.value.minHeight }
+        set { PropGroupBox.edit(&layout) { $0.minHeight = newValue } }
+    }
+    public var maxHeight: Double? {
+        get { layout?.value.maxHeight }
+        set { PropGroupBox.edit(&layout) { $0.maxHeight = newValue } }
+    }
+    public var padding: EdgeInsets? {
+        get { layout?.value.padding }
+        set { PropGroupBox.edit(&layout) { $0.padding = newValue } }
+    }
+    public var opacity: Double? {
+        get { layout?.value.opacity }
+        set { PropGroupBox.edit(&layout) { $0.opacity = newValue } }
+    }
+    public var spacing: Double? {
+        get { layout?.value.spacing }
+        set { PropGroupBox.edit(&layout) { $0.spacing = newValue } }
+    }
+    public var alignment: Alignment? {
+        get { layout?.value.alignment }
+        set { PropGroupBox.edit(&layout) { $0.alignment = newValue } }
+    }
+    public var stagger: Bool? {
+        get { layout?.value.stagger }
+        set { PropGroupBox.edit(&layout) { $0.stagger = newValue } }
+    }
+    public var minLength: Double? {
+        get { layout?.value.minLength }
+        set { PropGroupBox.edit(&layout) { $0.minLength = newValue } }
+    }
+
+    /// `""` for an anonymous group, a name for `group/<name>`, nil when not a group via props.
+    public var group: String? {
+        get { identityGroup?.value.group }
+        set { PropGroupBox.edit(&identityGroup) { $0.group = newValue } }
+    }
+    public var groupState: [String: Bool]? {
+        get { identityGroup?.value.groupState }
+        set { PropGroupBox.edit(&identityGroup) { $0.groupState = newValue } }
+    }
+    public var identity: String? {
+        get { identityGroup?.value.identity }
+        set { PropGroupBox.edit(&identityGroup) { $0.identity = newValue } }
+    }
+    public var role: NodeRole? {
+        get { identityGroup?.value.role }
+        set { PropGroupBox.edit(&identityGroup) { $0.role = newValue } }
+    }
+    public var animationValue: String? {
+        get { identityGroup?.value.animationValue }
+        set { PropGroupBox.edit(&identityGroup) { $0.animationValue = newValue } }
+    }
+    public var shared: SharedMark? {
+        get { identityGroup?.value.shared }
+        set { PropGroupBox.edit(&identityGroup) { $0.shared = newValue } }
+    }
+    /// `animate` b on a view's root (`SetContent`): false asks for the new view without animation.
+    public var animate: Bool? {
+        get { identityGroup?.value.animate }
+        set { PropGroupBox.edit(&identityGroup) { $0.animate = newValue } }
+    }
+    /// An id (SPEC rule 1): the node is a control, and a press sends this to its module.
+    public var action: String? {
+        get { identityGroup?.value.action }
+        set { PropGroupBox.edit(&identityGroup) { $0.action = newValue } }
+    }
+    /// The control's accessible name ("Pause"); renderers fall back to the text inside.
+    public var actionLabel: String? {
+        get { identityGroup?.value.actionLabel }
+        set { PropGroupBox.edit(&identityGroup) { $0.actionLabel = newValue } }
+    }
+    public var name: String? {
+        get { identityGroup?.value.name }
+        set { PropGroupBox.edit(&identityGroup) { $0.name = newValue } }
+    }
+    public var params: [String: PropValue]? {
+        get { identityGroup?.value.params }
+        set { PropGroupBox.edit(&identityGroup) { $0.params = newValue } }
+    }
+
+    public var fontSize: Double? {
+        get { textStyle?.value.fontSize }
+        set { PropGroupBox.edit(&textStyle) { $0.fontSize = newValue } }
+    }
+    public var fontWeight: String? {
+        get { textStyle?.value.fontWeight }
+        set { PropGroupBox.edit(&textStyle) { $0.fontWeight = newValue } }
+    }
+    public var monospacedDigits: Bool? {
+        get { textStyle?.value.monospacedDigits }
+        set { PropGroupBox.edit(&textStyle) { $0.monospacedDigits = newValue } }
+    }
+    /// Unix microseconds; the renderer counts down locally.
+    public var timerEnd: Int64? {
+        get { textStyle?.value.timerEnd }
+        set { PropGroupBox.edit(&textStyle) { $0.timerEnd = newValue } }
+    }
+
+    public var symbol: String? {
+        get { graphic?.value.symbol }
+        set { PropGroupBox.edit(&graphic) { $0.symbol = newValue } }
+    }
+    public var uri: String? {
+        get { graphic?.value.uri }
+        set { PropGroupBox.edit(&graphic) { $0.uri = newValue } }
+    }
+    public var shape: ShapeKind? {
+        get { graphic?.value.shape }
+        set { PropGroupBox.edit(&graphic) { $0.shape = newValue } }
+    }
+    public var cornerRadius: Double? {
+        get { graphic?.value.cornerRadius }
+        set { PropGroupBox.edit(&graphic) { $0.cornerRadius = newValue } }
+    }
+    public var color: String? {
+        get { graphic?.value.color }
+        set { PropGroupBox.edit(&graphic) { $0.color = newValue } }
+    }
+
+    public var value: Double? {
+        get { progress?.value.value }
+        set { PropGroupBox.edit(&progress) { $0.value = newValue } }
+    }
+    public var start: Int64? {
+        get { progress?.value.start }
+        set { PropGroupBox.edit(&progress) { $0.start = newValue } }
+    }
+    public var end: Int64? {
+        get { progress?.value.end }
+        set { PropGroupBox.edit(&progress) { $0.end = newValue } }
+    }
+    public var progressStyle: ProgressStyle? {
+        get { progress?.value.progressStyle }
+        set { PropGroupBox.edit(&progress) { $0.progressStyle = newValue } }
+    }
 }
 
 /// A validated view node: what layout, matching and planning work on.

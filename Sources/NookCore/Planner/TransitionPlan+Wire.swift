@@ -7,7 +7,10 @@ extension TransitionPlan {
     /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
     ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
     ///   per subscriber, so this is not a planner setting.
-    public func wireDictionary(sampleRate: Double? = nil) -> [String: PropValue] {
+    /// - Parameter base: the scene (and its plan's serial) the subscriber is known to hold,
+    ///   for a subscriber with `scene_delta` (contract 1.1): the plan then carries
+    ///   `scene_delta` against it instead of `scene`, unless this plan starts a fresh window.
+    public func wireDictionary(sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil) -> [String: PropValue] {
         func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate)) }
         var chromeEntry: [String: PropValue] = [
             "from_rect": Self.wire(chrome.fromRect), "to_rect": Self.wire(chrome.toRect),
@@ -56,9 +59,13 @@ extension TransitionPlan {
             "reduce_motion": .bool(reduceMotion), "chrome": .dictionary(chromeEntry), "elements": .array(elementEntries),
             "layout": .array(layoutEntries), "slots": .array(slotEntries), "reveals": .array(revealEntries),
             "diagnostics": .array(diagnostics.map { .dictionary($0.wireDictionary) }),
-            "scene": .dictionary(scene.wireDictionary),
             "font_family": .string(fontFamily),
         ]
+        if let base, !freshWindow, let delta = scene.wireDelta(from: base.scene, baseSerial: base.serial) {
+            out["scene_delta"] = .dictionary(delta)
+        } else {
+            out["scene"] = .dictionary(scene.wireDictionary)
+        }
         if !causes.isEmpty { out["causes"] = .array(causes.map { .string($0.rawValue) }) }
         return out
     }
@@ -79,20 +86,29 @@ extension PlannerScene {
     /// `expanded_classes` when its classes name a theme rule (`rules.named`), and `suppressed`
     /// (contract 1.1, rule 10) on the pill copies the peek shows.
     public var wireDictionary: [String: PropValue] {
-        let nodeEntries: [PropValue] = nodes.map { node in
-            var entry = node.props.rawProps
-            entry["slot"] = .string(node.slot.rawValue)
-            entry["owner"] = .string(node.owner)
-            entry["path"] = .string(node.path)
-            entry["kind"] = .string(node.kind.rawValue)
-            entry["rect"] = TransitionPlan.wire(node.rect)
-            entry["variants"] = .array(node.variants.map { .dictionary($0.wireDictionary) })
-            if let expanded = node.expandedClasses { entry["expanded_classes"] = .string(expanded) }
-            // Contract 1.1: only on suppressed nodes, so other scenes keep their exact keys.
-            if suppressed.contains(node.path) { entry["suppressed"] = .bool(true) }
-            return .dictionary(entry)
-        }
-        return [
+        var out = wireFrame
+        out["nodes"] = .array(nodes.map { .dictionary(wireEntry(for: $0)) })
+        return out
+    }
+
+    /// One entry of `scene.nodes`.
+    func wireEntry(for node: SceneNode) -> [String: PropValue] {
+        var entry = node.props.rawProps
+        entry["slot"] = .string(node.slot.rawValue)
+        entry["owner"] = .string(node.owner)
+        entry["path"] = .string(node.path)
+        entry["kind"] = .string(node.kind.rawValue)
+        entry["rect"] = TransitionPlan.wire(node.rect)
+        entry["variants"] = .array(node.variants.map { .dictionary($0.wireDictionary) })
+        if let expanded = node.expandedClasses { entry["expanded_classes"] = .string(expanded) }
+        // Contract 1.1: only on suppressed nodes, so other scenes keep their exact keys.
+        if suppressed.contains(node.path) { entry["suppressed"] = .bool(true) }
+        return entry
+    }
+
+    /// Everything of the wire scene but its nodes: `presentation`, `chrome`, `capsules`.
+    var wireFrame: [String: PropValue] {
+        [
             "presentation": .string(presentation.rawValue),
             "chrome": .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)]),
             "capsules": .array(layout.capsules.map { capsule in
@@ -101,7 +117,6 @@ extension PlannerScene {
                     "radius": .double(capsule.shape.cornerRadius),
                 ])
             }),
-            "nodes": .array(nodeEntries),
         ]
     }
 }

@@ -6,15 +6,18 @@ extension RenderPlan {
     /// - Throws: `RenderPlanError` naming the first key it cannot read.
     /// - Parameter warnings: gains one line per thing the renderer will not draw faithfully
     ///   (unknown curve types, node kinds, props).
-    init(wire value: DBusValue, warnings: inout [String]) throws(RenderPlanError) {
+    /// - Parameter held: the scene the renderer holds and its plan's serial, which a plan with
+    ///   `scene_delta` edits; such a plan against any other base throws (the renderer then
+    ///   subscribes again for a whole scene).
+    init(wire value: DBusValue, held: (serial: UInt64, scene: RenderScene)? = nil, warnings: inout [String]) throws(RenderPlanError) {
         let top: [String: PropValue]
         do { top = try WireCodec.dictionary(value, at: "") } catch {
             throw RenderPlanError(key: error.path, message: error.message)
         }
-        try self.init(fields: WireFields(path: "", fields: top), warnings: &warnings)
+        try self.init(fields: WireFields(path: "", fields: top), held: held, warnings: &warnings)
     }
 
-    init(fields plan: WireFields, warnings: inout [String]) throws(RenderPlanError) {
+    init(fields plan: WireFields, held: (serial: UInt64, scene: RenderScene)? = nil, warnings: inout [String]) throws(RenderPlanError) {
         serial = try plan.uint("serial")
         interrupts = try plan.uint("interrupts", default: 0)
         from = try plan.string("from", default: "hidden")
@@ -74,7 +77,16 @@ extension RenderPlan {
         }
         self.reveals = reveals
 
-        scene = try RenderScene(fields: plan.record("scene"), warnings: &warnings)
+        if let delta = try plan.optionalRecord("scene_delta"), plan.fields["scene"] == nil {
+            let base = try delta.uint("base")
+            guard let held, held.serial == base else {
+                throw RenderPlanError(key: "scene_delta.base", message: RenderPlanError.unknownBase
+                                      + " (edits serial \(base); this renderer holds \(held.map { String($0.serial) } ?? "none"))")
+            }
+            scene = try RenderScene(delta: delta, base: held.scene, warnings: &warnings)
+        } else {
+            scene = try RenderScene(fields: plan.record("scene"), warnings: &warnings)
+        }
         warnings += unknownWords()
     }
 
@@ -117,24 +129,43 @@ extension RenderScene {
     init(fields scene: WireFields, warnings: inout [String]) throws(RenderPlanError) {
         var nodes: [RenderNode] = []
         for entry in try scene.records("nodes") {
-            let path = try entry.string("path")
-            let kind = try entry.string("kind")
-            if !Self.knownKinds.contains(kind) {
-                warnings.append("\(path): unknown node kind \"\(kind)\", its children drawn without it")
-            }
-            var props: [String: PropValue] = [:]
-            for (key, value) in entry.fields where !Self.sceneKeys.contains(key) {
-                props[key] = value
-                if !Self.knownProps.contains(key) { warnings.append("\(path): unknown prop \"\(key)\" ignored") }
-            }
-            var variants: [RenderVariant] = []
-            for variant in try entry.records("variants") {
-                variants.append(try RenderVariant(fields: variant))
-            }
-            nodes.append(RenderNode(
-                slot: try entry.string("slot"), owner: try entry.string("owner", default: ""), path: path, kind: kind,
-                rect: try entry.rect("rect"), props: props, variants: variants))
+            nodes.append(try RenderNode(fields: entry, warnings: &warnings))
         }
+        try self.init(frame: scene, nodes: nodes)
+    }
+
+    /// Contract 1.1, `scene_delta`: `base` without the `removed` and `upserted` nodes (order
+    /// kept), then each upserted node inserted at its `index`, lowest first; `presentation`,
+    /// `chrome` and `capsules` are the delta's own.
+    init(delta: WireFields, base: RenderScene, warnings: inout [String]) throws(RenderPlanError) {
+        var dropped: Set<RenderNode.Key> = []
+        for entry in try delta.records("removed") {
+            dropped.insert(RenderNode.Key(slot: try entry.string("slot"), owner: try entry.string("owner", default: ""),
+                                          path: try entry.string("path")))
+        }
+        var upserted: [(index: Int, node: RenderNode)] = []
+        for entry in try delta.records("upserted") {
+            let node = try RenderNode(fields: entry, warnings: &warnings)
+            let index = try entry.uint("index")
+            // Checked against the nodes before it when inserted; here only made an Int.
+            guard let position = Int(exactly: index) else {
+                throw RenderPlanError(key: entry.path + ".index", message: "position \(index) is beyond any scene")
+            }
+            dropped.insert(node.key)
+            upserted.append((position, node))
+        }
+        var nodes = base.nodes.filter { !dropped.contains($0.key) }
+        for (index, node) in upserted.sorted(by: { $0.index < $1.index }) {
+            guard index <= nodes.count else {
+                throw RenderPlanError(key: "scene_delta.upserted", message: "index \(index) is past the \(nodes.count) nodes before it")
+            }
+            nodes.insert(node, at: index)
+        }
+        try self.init(frame: delta, nodes: nodes)
+    }
+
+    /// The scene around `nodes`: `presentation`, `chrome`, `capsules` read from `frame`.
+    private init(frame scene: WireFields, nodes: [RenderNode]) throws(RenderPlanError) {
         var capsules: [CapsuleShape] = []
         for entry in try scene.records("capsules") {
             capsules.append(CapsuleShape(owner: try entry.string("owner", default: ""), rect: try entry.rect("rect"),
@@ -145,6 +176,41 @@ extension RenderScene {
             chrome = ChromeShape(rect: try shape.rect("rect"), radius: max(0, try shape.double("radius", default: 0)))
         }
         self.init(presentation: try scene.string("presentation", default: ""), chrome: chrome, capsules: capsules, nodes: nodes)
+    }
+}
+
+extension RenderNode {
+    /// A node's identity across scenes (contract 1.1, `scene_delta`).
+    struct Key: Hashable {
+        var slot: String
+        var owner: String
+        var path: String
+    }
+
+    var key: Key { Key(slot: slot, owner: owner, path: path) }
+
+    /// Keys of a `scene_delta.upserted` entry that are not props.
+    static let deltaKeys: Set<String> = RenderScene.sceneKeys.union(["index"])
+
+    /// One entry of `scene.nodes` (or of `scene_delta.upserted`, whose `index` is not a prop).
+    init(fields entry: WireFields, warnings: inout [String]) throws(RenderPlanError) {
+        let path = try entry.string("path")
+        let kind = try entry.string("kind")
+        if !RenderScene.knownKinds.contains(kind) {
+            warnings.append("\(path): unknown node kind \"\(kind)\", its children drawn without it")
+        }
+        var props: [String: PropValue] = [:]
+        for (key, value) in entry.fields where !Self.deltaKeys.contains(key) {
+            props[key] = value
+            if !RenderScene.knownProps.contains(key) { warnings.append("\(path): unknown prop \"\(key)\" ignored") }
+        }
+        var variants: [RenderVariant] = []
+        for variant in try entry.records("variants") {
+            variants.append(try RenderVariant(fields: variant))
+        }
+        self.init(
+            slot: try entry.string("slot"), owner: try entry.string("owner", default: ""), path: path, kind: kind,
+            rect: try entry.rect("rect"), props: props, variants: variants)
     }
 }
 

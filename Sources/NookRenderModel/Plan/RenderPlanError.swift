@@ -15,4 +15,10 @@ public struct RenderPlanError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     public var description: String { "\(key): \(message)" }
+
+    static let unknownBase = "the scene this delta edits is not the one held"
+
+    /// A `scene_delta` against a scene this renderer does not hold (it missed or refused a
+    /// plan): subscribing again brings a whole scene.
+    public var needsWholeScene: Bool { key == "scene_delta.base" }
 }

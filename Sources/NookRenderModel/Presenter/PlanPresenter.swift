@@ -135,7 +135,7 @@ public struct PlanPresenter: Sendable {
     ///   playing the previous plan.
     public mutating func receive(_ plan: DBusValue, at time: Double) throws(RenderPlanError) {
         var found: [String] = []
-        let decoded = try RenderPlan(wire: plan, warnings: &found)
+        let decoded = try RenderPlan(wire: plan, held: playback.map { ($0.plan.serial, $0.plan.scene) }, warnings: &found)
         found += Self.classWarnings(decoded.scene)
         var next = Playback(plan: decoded, start: time)
         if let current = playback {

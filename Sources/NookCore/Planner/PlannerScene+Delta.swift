@@ -1,0 +1,60 @@
+/// Contract 1.1, "Smaller plans": a scene sent as the nodes that changed since a scene the
+/// subscriber already holds.
+extension PlannerScene {
+    /// A node's identity across scenes: (`slot`, `owner`, `path`).
+    struct WireNodeKey: Hashable {
+        var slot: SlotName
+        var owner: String
+        var path: String
+
+        init(_ node: SceneNode) {
+            slot = node.slot
+            owner = node.owner
+            path = node.path
+        }
+    }
+
+    /// The plan's `scene_delta` that turns `base` (sent at `baseSerial`) into this scene:
+    /// `base`, `removed` (`slot`, `owner`, `path` of base nodes gone), `upserted` (whole node
+    /// entries as in `scene.nodes`, each with the addition `index`, its position in this
+    /// scene's `nodes`), plus this scene's `presentation`, `chrome` and `capsules`.
+    ///
+    /// Applying it: drop the removed and upserted nodes from the base's list, keeping order;
+    /// then insert each upserted node at its `index`, in ascending order. For that to give this
+    /// scene's order, a node kept from the base must keep its order relative to the other kept
+    /// ones, so a node that moved past others is sent as upserted even when unchanged.
+    /// - Returns: nil when a scene repeats a node identity (then only a full `scene` is exact).
+    func wireDelta(from base: PlannerScene, baseSerial: UInt64) -> [String: PropValue]? {
+        let baseNodes = base.nodes
+        var basePositions: [WireNodeKey: Int] = [:]
+        basePositions.reserveCapacity(baseNodes.count)
+        for (position, node) in baseNodes.enumerated() {
+            guard basePositions.updateValue(position, forKey: WireNodeKey(node)) == nil else { return nil }
+        }
+        var upserted: [PropValue] = []
+        var present: Set<WireNodeKey> = []
+        present.reserveCapacity(basePositions.count)
+        var lastKept = -1
+        for (index, node) in nodes.enumerated() {
+            let key = WireNodeKey(node)
+            guard present.insert(key).inserted else { return nil }
+            if let position = basePositions[key], position > lastKept, baseNodes[position] == node,
+               base.suppressed.contains(node.path) == suppressed.contains(node.path) {
+                lastKept = position
+                continue
+            }
+            var entry = wireEntry(for: node)
+            entry["index"] = .uint(UInt64(index))
+            upserted.append(.dictionary(entry))
+        }
+        var removed: [PropValue] = []
+        for node in baseNodes where !present.contains(WireNodeKey(node)) {
+            removed.append(.dictionary(["slot": .string(node.slot.rawValue), "owner": .string(node.owner), "path": .string(node.path)]))
+        }
+        var out = wireFrame
+        out["base"] = .uint(baseSerial)
+        out["removed"] = .array(removed)
+        out["upserted"] = .array(upserted)
+        return out
+    }
+}
