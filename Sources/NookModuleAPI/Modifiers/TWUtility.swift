@@ -59,11 +59,13 @@ public enum TWUtility: Hashable, Sendable {
 /// Class-string helpers shared by the `.tw` family.
 enum TWClasses {
     /// The tokens of `classes` that are animation classes (`animate-*`, `duration-*`,
-    /// `delay-*` that parse), in order; everything else is dropped.
+    /// `delay-*` that parse) or plain names, which may be named rules (`rules.named.<name>`,
+    /// the module's or the theme's), in order; layout, group, shared and variant classes are
+    /// dropped. A plain name no rule defines earns `unknown-class` from the broker.
     static func animationOnly(_ classes: String) -> String {
         classes.split(whereSeparator: { $0.isWhitespace }).filter { token in
             let list = ClassList(parsing: String(token))
-            return !list.animation.isEmpty && list.diagnostics.isEmpty
+            return (!list.animation.isEmpty && list.diagnostics.isEmpty) || ClassList.isPlainName(String(token))
         }.joined(separator: " ")
     }
 }
