@@ -6,7 +6,7 @@ import Testing
 /// registration (`Register` info `rules`).
 @Suite struct ModuleRulesSDKTests {
     @Test func twAnimationKeepsANamedRuleAndDropsLayout() throws {
-        let raw = try wire(Circle().twAnimation("my-rule p-2 group/hero animate-smooth duration-400", value: 1))
+        let raw = try wire(Circle().twAnimation("my-rule p-2 bg-red-500 my-2 group/hero animate-smooth duration-400", value: 1))
         #expect(raw.props["classes"] == .string("my-rule animate-smooth duration-400"))
         #expect(TWUtility.classes("my-rule").isAnimation, "a plain name may be a rule holding animation classes")
         #expect(!TWUtility.classes("p-2").isAnimation)
