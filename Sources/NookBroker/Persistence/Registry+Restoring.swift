@@ -32,6 +32,7 @@ extension Registry {
             do {
                 _ = try registry.register(module: module.id, info: Self.asFromTheBus(info), caller: caller, now: now)
                 callers[module.id] = caller
+                registry.restoreRules(module, caller: caller, now: now, rejected: &rejected)
                 // Dismissed ids are ids like any other: one that breaks the rules is set aside.
                 for activity in module.dismissed {
                     do {
@@ -90,6 +91,18 @@ extension Registry {
             }
         }
         return (registry, rejected)
+    }
+
+    /// The module's rules through `Register` info `rules`, after the module itself is back, so
+    /// rules the theme's validation now refuses are set aside without losing the module.
+    private mutating func restoreRules(_ module: RegistrySnapshot.Module, caller: String, now: BrokerTime, rejected: inout [RejectedEntry]) {
+        guard !module.rules.isEmpty else { return }
+        let rules = PropValue.dictionary(module.rules.mapValues(\.propValue))
+        do {
+            _ = try register(module: module.id, info: Self.asFromTheBus(["rules": rules]), caller: caller, now: now)
+        } catch {
+            rejected.append(RejectedEntry(.token, module: module.id, key: "rules", reason: error.message, stored: .value(StoredValue(rules))))
+        }
     }
 
     private static func isCompact(_ slot: String) -> Bool { ModuleSlot(rawValue: slot)?.isCompact ?? false }

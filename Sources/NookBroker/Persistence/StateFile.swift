@@ -66,14 +66,17 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         public var activities: [Activity]
         /// Activity ids a person dismissed, oldest first (`ModuleRecord.dismissed`).
         public var dismissed: [String] = []
+        /// `Register` info `rules` (`ModuleRecord.rules`), token path -> value.
+        public var rules: [String: StoredValue] = [:]
         /// Its views and activities that could not be decoded (not part of the file).
         var unreadable: [RejectedEntry] = []
 
         public init(
             id: String, displayName: String, version: String, content: [String: StoredNode], compactOrder: UInt64?,
-            dismissed: [String] = [], activities: [Activity]
+            dismissed: [String] = [], rules: [String: StoredValue] = [:], activities: [Activity]
         ) {
             self.dismissed = dismissed
+            self.rules = rules
             self.id = id
             self.displayName = displayName
             self.version = version
@@ -83,7 +86,7 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, version, content, activities, dismissed
+            case id, version, content, activities, dismissed, rules
             case displayName = "display_name"
             case compactOrder = "compact_order"
         }
@@ -123,6 +126,7 @@ extension Registry {
                     id: module.id, displayName: module.info.displayName, version: module.info.version,
                     content: Dictionary(uniqueKeysWithValues: module.content.map { ($0.key.rawValue, StoredNode($0.value.rawNode)) }),
                     compactOrder: module.compactOrder, dismissed: module.dismissed,
+                    rules: module.rules.tokens.mapValues(StoredValue.init),
                     activities: module.activities.values.sorted { $0.id < $1.id }.map { activity in
                         RegistrySnapshot.Activity(
                             id: activity.id, accessibilityLabel: activity.accessibilityLabel,
@@ -196,6 +200,8 @@ extension RegistrySnapshot.Module {
         version = try container.decode(String.self, forKey: .version)
         compactOrder = try container.decodeIfPresent(UInt64.self, forKey: .compactOrder)
         dismissed = (try? container.decodeIfPresent([String].self, forKey: .dismissed)) ?? []
+        // Unreadable rules are dropped here; readable ones are validated again when restored.
+        rules = (try? container.decodeIfPresent([String: StoredValue].self, forKey: .rules)) ?? [:]
         content = [:]
         for (slot, entry) in try container.decode([String: Lenient<StoredNode>].self, forKey: .content) {
             switch entry {

@@ -32,6 +32,8 @@ public struct ModuleRecord: Hashable, Sendable {
     public let id: String
     public var owner: ModuleOwner
     public var info: ModuleInfo
+    /// `Register` info `rules`: the module's own named rules, applied when it publishes a view.
+    public var rules: ModuleRules = .none
     /// Module-level views by slot.
     public var content: [ModuleSlot: ViewNode]
     /// Registry-wide counter value when compact content was last set; nil without any.

@@ -215,13 +215,16 @@ extension Registry {
         } catch {
             throw RegistryError.view(error, context: context)
         }
-        let classes = SlotNamespaces(resolving: view.root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
-        diagnostics += (view.diagnostics + classes).map { diagnostic in
+        // The module's own rules are resolved here, before anything stores or reads the view.
+        let root = modules[owner.module]?.rules.scoping(view.root) ?? view.root
+        let classes = SlotNamespaces(resolving: root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
+        let unresolved = ModuleRules.unresolvedScopeNames(in: root, slot: slot, themeRules: namedRules)
+        diagnostics += (view.diagnostics + classes + unresolved).map { diagnostic in
             var copy = diagnostic
             copy.message = "\(context): \(diagnostic.message)"
             return copy
         }
-        return view.root
+        return root
     }
 
     /// Rule 8 diagnostics that hold now and did not before the change.

@@ -153,7 +153,9 @@ public struct Registry: Hashable, Sendable {
         try reader.checkPayload(limit: limits.maxPayloadBytes)
         let displayName = try reader.string("display_name", maxBytes: limits.maxInfoStringBytes)
         let version = try reader.string("version", maxBytes: limits.maxInfoStringBytes)
-        let unknown = reader.unknownKeys(known: ["display_name", "version"], module: id)
+        var rules: ModuleRules?
+        if let value = reader.values["rules"] { rules = try ModuleRules(reading: value, context: "Register \"\(id)\" info") }
+        let unknown = reader.unknownKeys(known: ["display_name", "version", "rules"], module: id)
         if let held = moduleByConnection[caller], held != id {
             throw RegistryError(
                 .invalidArgs, "module \"\(id)\": this connection already registered module \"\(held)\" (one module per connection; Unregister first)")
@@ -194,6 +196,8 @@ public struct Registry: Hashable, Sendable {
         if displayName != nil || version != nil || modules[id]!.info == ModuleInfo() {
             modules[id]!.info = ModuleInfo(displayName: displayName ?? "", version: version ?? "")
         }
+        // Like display_name: a Register with `rules` replaces them, one without keeps them.
+        if let rules { modules[id]!.rules = rules }
         if !unknown.isEmpty { actions.append(.diagnostics(connection: caller, module: id, unknown)) }
         actions.append(.persist)
         return actions

@@ -26,6 +26,8 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
         case limitsExceeded
         /// `org.nook.Nook1.Error.ActivityDismissed` (an addition): a person dismissed that id.
         case activityDismissed
+        /// `org.nook.Nook1.Error.InvalidTheme`: `Register` info `rules` a token path refuses.
+        case invalidTheme
 
         /// The class of a refused view: limits, ids, anything else.
         public static func forView(_ code: ViewValidationError.Code) -> Kind {

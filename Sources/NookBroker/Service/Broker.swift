@@ -423,6 +423,7 @@ extension DBusError {
             case .accessDenied: .accessDenied
             case .limitsExceeded: .limitsExceeded
             case .activityDismissed: .activityDismissed
+            case .invalidTheme: .invalidTheme
             }
         self.init(nook: name, error.message)
     }

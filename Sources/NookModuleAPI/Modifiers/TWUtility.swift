@@ -59,11 +59,34 @@ public enum TWUtility: Hashable, Sendable {
 /// Class-string helpers shared by the `.tw` family.
 enum TWClasses {
     /// The tokens of `classes` that are animation classes (`animate-*`, `duration-*`,
-    /// `delay-*` that parse), in order; everything else is dropped.
+    /// `delay-*` that parse) or plain names outside Tailwind's utility families, which may be
+    /// named rules (`rules.named.<name>`, the module's or the theme's), in order; layout,
+    /// styling utilities, group, shared and variant classes are dropped. A plain name no rule defines earns `unknown-class` from the broker.
     static func animationOnly(_ classes: String) -> String {
         classes.split(whereSeparator: { $0.isWhitespace }).filter { token in
             let list = ClassList(parsing: String(token))
-            return !list.animation.isEmpty && list.diagnostics.isEmpty
+            return (!list.animation.isEmpty && list.diagnostics.isEmpty) || isRuleName(String(token))
         }.joined(separator: " ")
+    }
+
+    /// Tailwind's styling families: `bg-red-500` is a utility, never a rule name.
+    static let utilityPrefixes: [String] = [
+        "bg-", "text-", "font-", "opacity-", "rounded", "border", "ring", "shadow", "scale-", "rotate-", "translate-",
+        "leading-", "tracking-", "fill-", "stroke-", "outline", "blur", "from-", "via-", "to-",
+    ]
+    /// Spacing and position families, utilities only with a number, `[...]`, `px` or `auto`
+    /// after them (`my-2`), so a rule may still be called `my-card`.
+    static let measurePrefixes: [String] = ["m-", "mx-", "my-", "mt-", "mb-", "ms-", "me-", "ml-", "mr-", "z-", "inset-", "top-", "left-", "right-", "bottom-"]
+
+    static func isMeasureUtility(_ token: String) -> Bool {
+        guard let prefix = measurePrefixes.first(where: { token.hasPrefix($0) }) else { return false }
+        let rest = token.dropFirst(prefix.count)
+        return rest.first.map { $0.isNumber || $0 == "[" } ?? false || rest == "px" || rest == "auto"
+    }
+
+    /// A plain name (`ClassList.isPlainName`) outside Tailwind's utility families: possibly a
+    /// named rule, which `.twAnimation` keeps so the broker can expand it or say it is unknown.
+    static func isRuleName(_ token: String) -> Bool {
+        ClassList.isPlainName(token) && !utilityPrefixes.contains { token.hasPrefix($0) } && !isMeasureUtility(token)
     }
 }

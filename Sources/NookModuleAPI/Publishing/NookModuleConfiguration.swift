@@ -18,6 +18,9 @@ public struct NookModuleConfiguration: Hashable, Sendable {
     public let id: String
     public var displayName: String?
     public var version: String?
+    /// The module's own rules (`Register` info `rules`), token path -> value: used by its
+    /// views only, before the theme's rules of the same name. `rules(_:)` adds named ones.
+    public var ruleTokens: [String: PropValue] = [:]
     /// The content of each slot that has one.
     public private(set) var content: [ModuleSlot: SetContent] = [:]
 
@@ -32,7 +35,19 @@ public struct NookModuleConfiguration: Hashable, Sendable {
         var info: [String: PropValue] = [:]
         if let displayName { info["display_name"] = .string(displayName) }
         if let version { info["version"] = .string(version) }
+        if !ruleTokens.isEmpty { info["rules"] = .dictionary(ruleTokens) }
         return info
+    }
+
+    /// Named rules of this module's own (`rules.named.<name>`): a class naming one stands for
+    /// its classes in this module's views. A rule the broker refuses (a cycle, too many
+    /// classes) fails `Register` with `InvalidTheme` naming it.
+    ///
+    /// ```swift
+    /// configuration.rules(["card": "p-2 rounded-xl", "hero-scope": "group/hero animate-smooth"])
+    /// ```
+    public mutating func rules(_ named: [String: String]) {
+        for (name, classes) in named { ruleTokens["rules.named." + name] = .string(classes) }
     }
 
     /// The pill's left side while no activity of any module is shown.

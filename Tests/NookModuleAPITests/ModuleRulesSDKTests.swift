@@ -1,0 +1,21 @@
+import NookCore
+import Testing
+@testable import NookModuleAPI
+
+/// Issue 20 item 7: `.twAnimation` honours named rules, and a module passes its own rules at
+/// registration (`Register` info `rules`).
+@Suite struct ModuleRulesSDKTests {
+    @Test func twAnimationKeepsANamedRuleAndDropsLayout() throws {
+        let raw = try wire(Circle().twAnimation("my-rule p-2 bg-red-500 my-2 group/hero animate-smooth duration-400", value: 1))
+        #expect(raw.props["classes"] == .string("my-rule animate-smooth duration-400"))
+        #expect(TWUtility.classes("my-rule").isAnimation, "a plain name may be a rule holding animation classes")
+        #expect(!TWUtility.classes("p-2").isAnimation)
+    }
+
+    @Test func rulesReachRegisterInfo() {
+        var configuration = NookModuleConfiguration(id: "music", displayName: "Music")
+        #expect(configuration.registerInfo["rules"] == nil)
+        configuration.rules(["card": "p-2 rounded-xl"])
+        #expect(configuration.registerInfo["rules"] == .dictionary(["rules.named.card": .string("p-2 rounded-xl")]))
+    }
+}
