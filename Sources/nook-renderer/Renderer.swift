@@ -53,6 +53,8 @@ final class Renderer {
     private var pointerEntered = false
     private var tickCallback: guint = 0
     private var lastChrome: Rect?
+    /// The X shape last set (only where no compositor blends the window).
+    private var lastShape: WindowShape?
     private var lastFrameLog = ""
     private var reportedWarnings: Set<String> = []
     private var reportedOverflow = false
@@ -73,6 +75,7 @@ final class Renderer {
         connectSignals()
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: nil)
+        applyShape(.empty)
         Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
                  + "\(monitor.name) (\(nook.kindDescription), "
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
@@ -170,6 +173,11 @@ final class Renderer {
     private func tick(clock: OpaquePointer?) -> gboolean {
         gtk_widget_queue_draw(nook.widget)
         let now = frameTime(clock)
+        // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
+        // shape it to this frame before the paint, so a nook appearing is drawn.
+        if nook.needsShape {
+            applyShape(WindowShape(presenter.frame(at: now, unixTime: unixSeconds(), pointer: pointer, focus: controls.focused)))
+        }
         guard presenter.isAnimating(at: now) else {
             let mean = paintStats.frames > 0 ? paintStats.total / Double(paintStats.frames) : 0
             Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) frames=\(paintStats.frames) "
@@ -214,6 +222,7 @@ final class Renderer {
         cairo_paint(cr)
         cairo_restore(cr)
         Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
+        applyShape(WindowShape(list))
         // While the chrome dissolves into hidden only the fading shape is left to take input.
         let chrome = (list.chrome ?? list.fadingChrome)?.rect
         if chrome != lastChrome {
@@ -226,6 +235,15 @@ final class Renderer {
         }
         logFrame(list, at: now)
         controls.painted(list)
+    }
+
+    /// Without a compositor (X11) the window shows only what is drawn: set its shape when that
+    /// changes. Composited and layer-shell windows are transparent around the chrome already.
+    private func applyShape(_ shape: WindowShape) {
+        guard nook.needsShape, shape != lastShape else { return }
+        if lastShape == nil { Log.info("no compositor: the window shows only the chrome's shape (X shape)") }
+        lastShape = shape
+        shape.apply(to: nook.widget, size: NookWindow.size(on: monitor))
     }
 
     /// `--verbose`: the chrome's (and a dissolving chrome's source) and each shared element's
