@@ -8,7 +8,7 @@ import NookRenderModel
 /// compositor places where it likes. Where it goes (layer, output, margin, exclusive zone) comes from
 /// `RendererConfig`; `place` applies it again whenever the config or the outputs change. Either way it spans the monitor's width and the top part of its
 /// height, enough for the largest nook; outside the chrome it is transparent when a
-/// compositor can blend it, else painted `neutralBackground`, and it takes pointer input
+/// compositor can blend it, else cut away with an X shape (`WindowShape`), and it takes pointer input
 /// only over the chrome.
 struct NookWindow {
     /// What the nook's surroundings look like when the window cannot be transparent.
@@ -23,10 +23,13 @@ struct NookWindow {
     /// An X11 window (X11, Xvfb, XWayland): placed with `gtk_window_move` as a dock.
     let isX11: Bool
 
+    /// Where no compositor blends the window (X11 without one), it is shaped to the chrome.
+    var needsShape: Bool { isX11 && !isTransparent }
+
     /// What kind of surface this is, for the log, saying plainly what it cannot do.
     var kindDescription: String {
         if usesLayerShell { return "layer shell" }
-        if isX11 { return "X11 dock window" }
+        if isX11 { return isTransparent ? "X11 dock window" : "X11 dock window, no compositor: shaped to the chrome" }
         return "no layer-shell: showing a normal toplevel window; the nook cannot be placed at the top edge"
     }
 
@@ -50,6 +53,7 @@ struct NookWindow {
 
         let layerShell = gtk_layer_is_supported() != 0
         let isX11 = gdk_screen_get_display(screen).map { String(cString: g_type_name_from_instance(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GTypeInstance.self))) } == "GdkX11Display"
+        if isX11, !composited, let visual = rootVisual(of: screen) { gtk_widget_set_visual(widget, visual) }
         if layerShell {
             gtk_layer_init_for_window(window)
             gtk_layer_set_namespace(window, "nook")
@@ -64,6 +68,14 @@ struct NookWindow {
         let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited, isX11: isX11)
         nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config)
         return nook
+    }
+
+    /// The X screen's own visual. GDK picks another (GL-capable) one with a colormap of its own,
+    /// which nothing installs without a window manager, and then the desktop around the
+    /// shaped window is shown black (seen on Xvfb). Only for an X11 screen.
+    private static func rootVisual(of screen: OpaquePointer?) -> OpaquePointer? {
+        guard let screen, let xscreen = gdk_x11_screen_get_xscreen(screen), let xvisual = xscreen.pointee.root_visual else { return nil }
+        return gdk_x11_screen_lookup_visual(screen, xvisual.pointee.visualid)
     }
 
     /// The window's size for `monitor`, in points.

@@ -53,6 +53,10 @@ final class Renderer {
     private var pointerEntered = false
     private var tickCallback: guint = 0
     private var lastChrome: Rect?
+    /// The X shape last set (only where no compositor blends the window).
+    private var lastShape: WindowShape?
+    /// The display list last painted, which the next frame's damage is measured from.
+    private var lastPainted: DisplayList?
     private var lastFrameLog = ""
     private var reportedWarnings: Set<String> = []
     private var reportedOverflow = false
@@ -73,6 +77,7 @@ final class Renderer {
         connectSignals()
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: nil)
+        applyShape(.empty)
         Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
                  + "\(monitor.name) (\(nook.kindDescription), "
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
@@ -170,8 +175,12 @@ final class Renderer {
 
     /// One frame-clock tick: draw, and stop ticking once nothing moves.
     private func tick(clock: OpaquePointer?) -> gboolean {
-        gtk_widget_queue_draw(nook.widget)
         let now = frameTime(clock)
+        let list = presenter.frame(at: now, unixTime: unixSeconds(), pointer: pointer, focus: controls.focused)
+        // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
+        // shape it to this frame before the paint, so a nook appearing is drawn.
+        applyShape(WindowShape(list))
+        queueDamage(for: list)
         guard presenter.isAnimating(at: now) else {
             let mean = paintStats.frames > 0 ? paintStats.total / Double(paintStats.frames) : 0
             Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) frames=\(paintStats.frames) "
@@ -181,6 +190,17 @@ final class Renderer {
             return 0  // G_SOURCE_REMOVE
         }
         return 1
+    }
+
+    /// Queues only what changed since the last paint (`FrameDamage`), or everything.
+    private func queueDamage(for list: DisplayList) {
+        guard let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: NookWindow.size(on: monitor)) else {
+            gtk_widget_queue_draw(nook.widget)
+            return
+        }
+        for rect in rects {
+            gtk_widget_queue_draw_area(nook.widget, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+        }
     }
 
     private func frameTime(_ clock: OpaquePointer?) -> Double {
@@ -216,6 +236,8 @@ final class Renderer {
         cairo_paint(cr)
         cairo_restore(cr)
         Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
+        applyShape(WindowShape(list))
+        lastPainted = list
         // While the chrome dissolves into hidden only the fading shape is left to take input.
         let chrome = (list.chrome ?? list.fadingChrome)?.rect
         if chrome != lastChrome {
@@ -228,6 +250,15 @@ final class Renderer {
         }
         logFrame(list, at: now)
         controls.painted(list)
+    }
+
+    /// Without a compositor (X11) the window shows only what is drawn: set its shape when that
+    /// changes. Composited and layer-shell windows are transparent around the chrome already.
+    private func applyShape(_ shape: WindowShape) {
+        guard nook.needsShape, shape != lastShape else { return }
+        if lastShape == nil { Log.info("no compositor: the window shows only the chrome's shape (X shape)") }
+        lastShape = shape
+        shape.apply(to: nook.widget, size: NookWindow.size(on: monitor))
     }
 
     /// `--verbose`: the chrome's (and a dissolving chrome's source) and each shared element's

@@ -29,8 +29,8 @@ final class RendererNook: @unchecked Sendable {
     ///   - rendererEnvironment: added to the renderer's environment.
     static func start(slowMotion: Double, rendererConfig: String? = nil, rendererArguments: [String] = [],
                       gtkSettings: String? = nil, withMusic: Bool = true,
-                      rendererEnvironment: [String: String?] = [:]) async throws -> RendererNook {
-        let xvfb = try await XvfbServer.start()
+                      rendererEnvironment: [String: String?] = [:], root: String = XvfbServer.neutralRoot) async throws -> RendererNook {
+        let xvfb = try await XvfbServer.start(root: root)
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")
@@ -91,9 +91,9 @@ final class RendererNook: @unchecked Sendable {
 
     static func with<T>(slowMotion: Double = screenshotSlowMotion, rendererConfig: String? = nil, rendererArguments: [String] = [],
                         gtkSettings: String? = nil, withMusic: Bool = true, rendererEnvironment: [String: String?] = [:],
-                        _ body: (RendererNook) async throws -> T) async throws -> T {
+                        root: String = XvfbServer.neutralRoot, _ body: (RendererNook) async throws -> T) async throws -> T {
         let nook = try await start(slowMotion: slowMotion, rendererConfig: rendererConfig, rendererArguments: rendererArguments,
-                                   gtkSettings: gtkSettings, withMusic: withMusic, rendererEnvironment: rendererEnvironment)
+                                   gtkSettings: gtkSettings, withMusic: withMusic, rendererEnvironment: rendererEnvironment, root: root)
         do {
             let result = try await body(nook)
             await nook.stop()

@@ -11,9 +11,18 @@ final class XvfbServer: @unchecked Sendable {
     /// Starts a server whose screenshots have been proven to work (`checkScreenshots`, once per
     /// test process): a renderer test that cannot see the screen fails saying why, instead of
     /// failing later with "the cover never appeared" or being skipped.
-    static func start() async throws -> XvfbServer {
+    ///
+    /// The root window is painted `root` (`xsetroot`; `-noreset` keeps it after xsetroot
+    /// leaves). Xvfb has no compositor, so the renderer's window shows only the chrome (an X
+    /// shape) and the root shows around it: by default the grey a window that cannot be
+    /// transparent paints (nook-renderer's `NookWindow.neutralBackground`), which
+    /// `RGBImage.chromeBox` measures the chrome against.
+    static let neutralRoot = "#292b30"
+    static func start(root: String = neutralRoot) async throws -> XvfbServer {
         try await screenshotCheck.value
-        return try XvfbServer()
+        let server = try XvfbServer(arguments: ["-noreset"])
+        do { try await server.run("xsetroot", ["-solid", root]) } catch { server.stop(); throw error }
+        return server
     }
 
     /// The self-check's outcome, computed once.
