@@ -25,7 +25,7 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
     _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
 
     let module = try await BusConnection.connect(to: .address(bus.address))
-    let arrivals = ActionArrivals()
+    let arrivals = SignalArrivals()
     _ = try await module.addMatch(MatchRule(interface: "org.nook.Nook1.Modules", member: "ActionInvoked")) { _ in arrivals.arrived() }
     try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
     try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])], destination: forwarder.uniqueName)
@@ -96,7 +96,7 @@ private func activateTarget(in plan: DBusValue) -> DBusValue? {
 }
 
 /// One press: call `Activate`, wait for the module's signal, the time between.
-private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destination: String, module: ActionArrivals) async throws -> Double {
+private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destination: String, module: SignalArrivals) async throws -> Double {
     let before = module.count
     let start = ContinuousClock.now
     _ = try await renderer.call(destination: destination, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
@@ -105,13 +105,6 @@ private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destin
     return start.duration(to: module.lastArrival).microseconds
 }
 
-/// Arrival times of `ActionInvoked` at the module, recorded on its bus thread.
-private final class ActionArrivals: Sendable {
-    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
-    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
-    var count: Int { state.withLock { $0.count } }
-    var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
-}
 
 /// The baseline: a broker on raw sd-bus that does no work. `Register` remembers the module's
 /// connection; `Activate` replies and sends one small unicast `ActionInvoked` to it.

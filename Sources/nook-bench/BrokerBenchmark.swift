@@ -28,7 +28,7 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     let module = try await BusConnection.connect(to: .address(bus.address))
     let renderer = try await BusConnection.connect(to: .address(bus.address))
-    let arrivals = Arrivals()
+    let arrivals = SignalArrivals()
     _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in arrivals.arrived() }
     try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
     try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
@@ -97,7 +97,7 @@ func benchSpec(_ index: Int) -> [String: PropValue] {
 }
 
 /// One update at a time: send, wait for the renderer's signal, record the time between.
-private func measurePublish(_ module: BusConnection, renderer: Arrivals, destination: String, count: Int, offset: Int) async throws -> Samples {
+private func measurePublish(_ module: BusConnection, renderer: SignalArrivals, destination: String, count: Int, offset: Int) async throws -> Samples {
     var samples = Samples()
     let clock = ContinuousClock()
     for index in 0..<count {
@@ -113,13 +113,6 @@ private func measurePublish(_ module: BusConnection, renderer: Arrivals, destina
     return samples
 }
 
-/// Arrival times of plans at the renderer, recorded on its bus thread.
-private final class Arrivals: Sendable {
-    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
-    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
-    var count: Int { state.withLock { $0.count } }
-    var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
-}
 
 private func measureRSS(nookd: String, bus: PrivateBus) async throws -> Figure {
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-rss-\(UUID().uuidString)")

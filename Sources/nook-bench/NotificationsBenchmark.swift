@@ -32,7 +32,7 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     let zeroWork = try ZeroWorkNotifications.start(address: bus.address)
     defer { zeroWork.stop() }
 
-    let plans = PlanArrivals()
+    let plans = SignalArrivals()
     let renderer = try await BusConnection.connect(to: .address(bus.address))
     _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in plans.arrived() }
     _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
@@ -101,13 +101,6 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     ]
 }
 
-/// Plan arrivals at the benchmark's renderer, recorded on its bus thread.
-private final class PlanArrivals: Sendable {
-    private let state = Mutex<(count: Int, last: ContinuousClock.Instant)>((0, .now))
-    func arrived() { state.withLock { $0 = ($0.count + 1, .now) } }
-    var count: Int { state.withLock { $0.count } }
-    var lastArrival: ContinuousClock.Instant { state.withLock { $0.last } }
-}
 
 /// The baseline: a Notifications server on raw sd-bus that does no work: `Notify` replies
 /// with the id it was asked to replace (or 1).

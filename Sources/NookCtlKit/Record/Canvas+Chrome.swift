@@ -33,7 +33,7 @@ extension Canvas {
             // sampled from the plan's start.
             let begin = entry.start + entry.dip
             let originRadius = entry.dip > 0 ? 0 : fromRadius
-            let origin = entry.dip > 0 ? WireRect(x: from.x + from.width / 2, y: from.y, width: 0, height: 0) : from
+            let origin = entry.dip > 0 ? from.hiddenPoint : from
             tracks.x.jump(at: entry.start, to: origin.x)
             tracks.y.jump(at: entry.start, to: origin.y)
             tracks.width.jump(at: entry.start, to: max(0, origin.width))
@@ -98,7 +98,7 @@ struct Dissolve {
 
     init(entry: RecordingTimeline.Entry, from: WireRect, fromRadius: Double, to: WireRect, toRadius: Double, curve: Curve) {
         self.entry = entry
-        self.from = entry.dip > 0 ? WireRect(x: from.x + from.width / 2, y: from.y, width: 0, height: 0) : from
+        self.from = entry.dip > 0 ? from.hiddenPoint : from
         self.fromRadius = entry.dip > 0 ? 0 : fromRadius
         self.to = to
         self.toRadius = toRadius
@@ -166,4 +166,9 @@ extension Canvas {
         }
         return tracks
     }
+}
+
+extension WireRect {
+    /// Where a chrome hidden by a dip sits (rule 13): no size, at the top centre of `self`.
+    var hiddenPoint: WireRect { WireRect(x: x + width / 2, y: y, width: 0, height: 0) }
 }
