@@ -48,6 +48,17 @@ import Testing
                 == "#8 activity_updated: expanded -> expanded direct; moves nothing; layout move expanded/0/1")
     }
 
+    @Test func watchLineNamesEveryChangeAFrameCoalesced() {
+        let causes = DBusValue.array(element: "s", [.string("content_changed"), .string("activity_updated")])
+        #expect(PlanSummary.line(.vardict(["serial": .uint64(9), "cause": .string("show"), "causes": causes]))
+                == "#9 show (+content_changed, +activity_updated): - -> - direct; moves nothing")
+    }
+
+    @Test func aSerialPastTwoToTheSixtyFourDoesNotCrashTheFormatter() {
+        #expect(PlanSummary.line(.vardict(["serial": .double(1e300), "interrupts": .double(.infinity)]))
+                == "#0 : - -> - direct; moves nothing")
+    }
+
     @Test func jsonIsOneFaithfulObjectPerPlan() throws {
         let wire = PlanFixture.wire(tour[1])
         let line = PlanJSON.json(wire)

@@ -2,11 +2,15 @@ import NookBus
 
 /// One readable line per plan, for `watch`:
 ///
-/// `#12 open: pill "activity:music/song" -> expanded "home:music" direct; moves music/cover
+/// `#12 open (+content_changed): pill "activity:music/song" -> expanded "home:music" direct; moves music/cover
 /// (96,6,20,20)->(520,60,156,156); diagnostics no-counterpart`
 public enum PlanSummary {
     public static func line(_ plan: WireRecord) -> String {
-        var text = "#\(plan.uint("serial")) \(plan.string("cause")): "
+        // A frame's plan names its last change `cause` and the frame's other changes `causes`.
+        let others = plan.strings("causes")
+        var text = "#\(plan.uint("serial")) \(plan.string("cause"))"
+        if !others.isEmpty { text += " (+" + others.joined(separator: ", +") + ")" }
+        text += ": "
         text += side(plan.string("from"), plan.string("from_content")) + " -> " + side(plan.string("to"), plan.string("to_content"))
         text += " " + (plan.string("conversion").isEmpty ? "direct" : plan.string("conversion"))
         let interrupts = plan.uint("interrupts")

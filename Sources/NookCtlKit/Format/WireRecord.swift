@@ -40,8 +40,18 @@ public struct WireRecord: Hashable, Sendable {
         case .uint32(let n)?: UInt64(n)
         case .int64(let n)? where n >= 0: UInt64(n)
         case .int32(let n)? where n >= 0: UInt64(n)
-        case .double(let d)? where d >= 0 && d.isFinite: UInt64(d)
+        // Past 2^64 the conversion would trap: a broker's number never crashes nookctl.
+        case .double(let d)? where d >= 0 && d < 0x1p64: UInt64(d)
         default: 0
+        }
+    }
+
+    /// An `as` (other items are skipped).
+    public func strings(_ key: String) -> [String] {
+        guard case .array(_, let items)? = values[key] else { return [] }
+        return items.compactMap { item in
+            if case .string(let text) = item.unwrappingVariants { return text }
+            return nil
         }
     }
 
