@@ -9,6 +9,11 @@ extension Broker {
     /// Queues `action` for `connections` (every subscriber by default); their plans go out on
     /// their next frame. Never plans here: a call returns as soon as the registry is updated.
     func queue(_ action: PlanAction, for connections: [String]? = nil) {
+        // A pass under way plans from its snapshot to the end; the change waits for it.
+        if delivery.pass != nil {
+            delivery.pass!.hold(action, for: connections)
+            return
+        }
         // Every call passes here once per subscriber, so subscribers are changed in place
         // through their index: no copy of a subscriber (or of the dictionary) per call.
         if let connections {
@@ -25,7 +30,7 @@ extension Broker {
             }
             delivery.scheduler.changedAll()
         }
-        // Plans made earlier in this pass no longer show the latest state.
+        // Plans made earlier no longer show the latest state.
         delivery.shared.removeAll()
         armFrameTimer()
     }
@@ -63,39 +68,57 @@ extension Broker {
         }
     }
 
-    /// The frame timer fired: plan and send for the renderers that are due (at most
-    /// `renderersPerTurn`; the rest in the next turn), then re-arm.
+    /// The frame timer fired: plan and send for the renderers that are due, within
+    /// `turnBudget`; when some are left, the pass goes on in the next turn from the same
+    /// snapshot and with the same order of renderers (`DeliveryPass`), and calls are read in
+    /// between.
     func deliverDueFrames() {
         delivery.timer = nil
         delivery.timerDue = nil
         let now = self.now
-        let due = delivery.scheduler.due(at: now)
+        if delivery.pass == nil {
+            let due = delivery.scheduler.due(at: now)
+            guard !due.isEmpty else { return endPass() }
+            delivery.pass = DeliveryPass(
+                content: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
+                settings: settings, marks: registry.marks, due: due)
+        }
+        let pass = delivery.pass!
+        // Taken out while serving, so serving can change the rest of the delivery state.
+        var shared = delivery.shared
+        delivery.shared = [:]
+        var spent = 0
         var served = 0
-        if !due.isEmpty {
-            let content = SceneAssembler.content(for: machine.state, registry: registry)
-            // Taken out while serving, so serving can change the rest of the delivery state.
-            var shared = delivery.shared
-            delivery.shared = [:]
-            var spent = 0
-            for connection in due where spent < Self.turnBudget {
-                spent += deliver(to: connection, content: content, shared: &shared, now: now)
-                served += 1
-            }
-            delivery.shared = shared
+        for connection in pass.due where spent < Self.turnBudget {
+            served += 1
+            // Due when the pass began; a renderer that left or filled its window since is not.
+            guard delivery.scheduler.isDue(connection, at: now) else { continue }
+            spent += deliver(to: connection, in: pass, shared: &shared, now: now)
         }
-        if due.count > served {
+        delivery.shared = shared
+        delivery.pass!.due.removeFirst(served)
+        guard delivery.pass!.due.isEmpty else {
             armFrameTimer(at: now, now: now)
-        } else {
-            delivery.shared.removeAll()
-            armFrameTimer()
+            return
         }
+        endPass()
+    }
+
+    /// The pass is over: the changes it held are queued (for the next frame) and the timer set
+    /// for whoever is due next.
+    private func endPass() {
+        let held = delivery.pass?.held ?? []
+        delivery.pass = nil
+        delivery.shared.removeAll()
+        for change in held { queue(change.action, for: change.connections) }
+        armFrameTimer()
     }
 
     /// Sends one due renderer its plan: planned and encoded once per distinct inputs in this
     /// pass (`shared`), recorded as sent only once the bus has taken it.
     /// - Returns: what it cost, in `turnBudget` units.
     @discardableResult
-    private func deliver(to connection: String, content: SceneContent, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) -> Int {
+    private func deliver(to connection: String, in pass: DeliveryPass, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) -> Int {
         // Read in place (a subscriber holds whole scenes; copying one costs more than sending).
         guard let index = subscribers.index(forKey: connection) else {
             delivery.scheduler.remove(connection)
@@ -112,7 +135,8 @@ extension Broker {
         if let planned = shared[inputs] {
             plan = planned
         } else {
-            let planned = subscribers.values[index].planned(to: content, presentation: machine.state.presentation, action: action, settings: settings, now: now, marks: registry.marks)
+            let planned = subscribers.values[index].planned(
+                to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks)
             // Subscribers sharing these inputs share their origin plan, so a delta against it
             // is theirs too.
             let base = subscribers.values[index].deltaBase

@@ -17,8 +17,10 @@ struct RenderDelivery {
     var timer: BusExecutor.TimerID?
     var timerDue: BrokerTime?
     /// Plans made in the current delivery pass, for the renderers still to be served in it
-    /// (a pass spans several turns when many renderers are due). Emptied by every change.
+    /// (a pass spans several turns when many renderers are due).
     var shared: [PlanInputs: SharedPlan] = [:]
+    /// The pass under way when a frame's plans take more than one turn of the bus thread.
+    var pass: DeliveryPass?
     private var lastPlanID: UInt64 = 0
 
     enum PeerTracking {
@@ -48,4 +50,41 @@ struct SharedPlan {
     /// sharing their next plans too.
     let plannedAt: BrokerTime
     let signal: PreparedSignal
+}
+
+/// One frame's delivery, when it spans several turns of the bus thread (hundreds of renderers
+/// due at once). Every renderer served in it is planned from the same snapshot, so renderers
+/// with the same inputs keep sharing one plan (and one origin for the next): a change landing
+/// between turns would otherwise split them into groups that each need a plan of their own,
+/// frame after frame. Changes that land meanwhile are held and queued when the pass ends, so
+/// they go out on the next frame and the latest state is never lost.
+struct DeliveryPass {
+    let content: SceneContent
+    let presentation: Presentation
+    let settings: PlannerSettings
+    let marks: [String: ModuleMarks]
+    /// The renderers still to be served in this pass, in `FrameScheduler.due` order as it was
+    /// when the pass began (sorting once, not at every turn).
+    var due: [String]
+    /// Changes that landed during the pass, in order, with the subscribers they are for (nil:
+    /// every subscriber).
+    private(set) var held: [(action: PlanAction, connections: [String]?)] = []
+
+    init(content: SceneContent, presentation: Presentation, settings: PlannerSettings, marks: [String: ModuleMarks], due: [String]) {
+        self.content = content
+        self.due = due
+        self.presentation = presentation
+        self.settings = settings
+        self.marks = marks
+    }
+
+    /// Holds a change for the end of the pass. A flood during a pass stays one entry: changes
+    /// for the same subscribers coalesce as a subscriber's own queue does.
+    mutating func hold(_ action: PlanAction, for connections: [String]?) {
+        if let last = held.indices.last, held[last].connections == connections {
+            held[last].action = held[last].action.coalescing(action)
+        } else {
+            held.append((action, connections))
+        }
+    }
 }
