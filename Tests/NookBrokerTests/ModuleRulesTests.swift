@@ -117,4 +117,99 @@ import Testing
             #expect(await nookd.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// A card whose scope reads `animate-<preset>` (none: the default preset); `size` moves the
+    /// shape inside it, so changing it (with `value`) animates the scope.
+    static func scopeSpec(preset: String?, size: Int, value: String) -> [String: PropValue] {
+        let classes = "group/hero" + (preset.map { " animate-" + $0 } ?? "")
+        return D.spec(expanded: R.node("vstack", ["classes": .string(classes), "animation_value": .string(value)], [
+            R.node("shape", ["classes": .string("size-\(size)")]),
+            R.node("text", ["text": .string("card")]),
+        ]))
+    }
+
+    /// Every curve of a plan's layout changes, as (source, response) (response: 0 for a curve
+    /// that is no spring).
+    static func layoutCurves(_ plan: Vardict) -> [Curve] {
+        D.records(plan["layout"]).compactMap { change in
+            guard let curve = try? Vardict(change["curve"] ?? .bool(false)), case .string(let source)? = curve["source"] else { return nil }
+            if case .double(let response)? = curve["response"] { return Curve(source: source, response: response) }
+            return Curve(source: source, response: 0)
+        }
+    }
+
+    static func serial(_ plan: Vardict) -> UInt64 {
+        if case .uint64(let serial)? = plan["serial"] { serial } else { 0 }
+    }
+
+    struct Curve: CustomStringConvertible {
+        let source: String
+        let response: Double
+        var description: String { "\(source) (\(response))" }
+    }
+
+    /// Contract 1.1 "Module rules": a module's `rules.animations.<name>` and `rules.view.preset`
+    /// drive its own animation scopes, before the theme's of the same name; another module's
+    /// scope naming the same preset never meets them. They hold after SIGKILL and a restart.
+    @Test func aModulesAnimationsDriveItsOwnScopesOnlyAndSurviveARestart() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let rules: PropValue = .dictionary([
+            "rules.animations.wobble": .dictionary(["response": .double(0.61), "damping_fraction": .double(0.5)]),
+            "rules.animations.smooth": .dictionary(["response": .double(0.43), "damping_fraction": .double(0.9)]),
+            "rules.view.preset": .string("{rules.animations.wobble}"),
+        ])
+        try await PrivateBus.with { bus in
+            var nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let music = try await BrokerClient.connect(bus)
+            try await music.register("music", info: ["rules": rules])
+            let clock = try await BrokerClient.connect(bus)
+            try await clock.register("clock")
+            let renderer = try await R.Renderer.subscribe(bus)
+
+            /// Opens onto `module/cards` published with `preset` (scope value "a"), then changes
+            /// its size (value `next`): the layout curves of that change's plan.
+            func curves(_ client: BrokerClient, _ module: String, preset: String?, next: String) async throws -> [Curve] {
+                try await client.start("cards", Self.scopeSpec(preset: preset, size: 10, value: "a"))
+                // The open's own plan first: an update in the same frame would share its plan.
+                let opened = try await R.control(client, "Open", [WireCodec.vardict(["module": .string(module), "activity": .string("cards")])])
+                #expect(await renderer.plan(serial: opened) != nil, "no plan for the open: \(nookd.log)")
+                try await client.update("cards", Self.scopeSpec(preset: preset, size: 20, value: next))
+                let plan = await renderer.plan { Self.serial($0) > opened && !Self.layoutCurves($0).isEmpty }
+                try await client.end("cards")
+                return plan.map(Self.layoutCurves) ?? []
+            }
+            let wobble = try await curves(music, "music", preset: "wobble", next: "b")
+            #expect(!wobble.isEmpty && wobble.allSatisfy { $0.source == "animate-wobble -> rules.animations.wobble" && $0.response == 0.61 },
+                    "\(wobble)\n\(nookd.log)")
+            let smooth = try await curves(music, "music", preset: "smooth", next: "c")
+            #expect(!smooth.isEmpty && smooth.allSatisfy { $0.response == 0.43 }, "the theme's smooth came first: \(smooth)")
+            let theirs = try await curves(clock, "clock", preset: "wobble", next: "d")
+            #expect(!theirs.isEmpty && theirs.allSatisfy { $0.source.contains("(unknown)") && $0.response != 0.61 }, "clock met music's wobble: \(theirs)")
+            let plain = try await curves(clock, "clock", preset: nil, next: "e")
+            #expect(!plain.isEmpty && plain.allSatisfy { $0.response != 0.61 }, "clock met music's rules.view.preset: \(plain)")
+            let file = temp.stateDirectory.appendingPathComponent("state.json")
+            #expect(await eventually { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains("rules.animations.wobble") })
+            await nookd.stop(SIGKILL)
+            await music.close()
+            await clock.close()
+            await renderer.client.close()
+
+            nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let again = try await BrokerClient.connect(bus)
+            try await again.register("music")
+            let watching = try await R.Renderer.subscribe(bus)
+            try await again.start("cards", Self.scopeSpec(preset: nil, size: 10, value: "a"))
+            let opened = try await R.control(again, "Open", [WireCodec.vardict(["module": .string("music"), "activity": .string("cards")])])
+            #expect(await watching.plan(serial: opened) != nil, "no plan for the open: \(nookd.log)")
+            try await again.update("cards", Self.scopeSpec(preset: nil, size: 20, value: "b"))
+            let plan = await watching.plan { Self.serial($0) > opened && !Self.layoutCurves($0).isEmpty }
+            let restored = plan.map(Self.layoutCurves) ?? []
+            #expect(!restored.isEmpty && restored.allSatisfy { $0.source.hasPrefix("rules.view.preset") && $0.response == 0.61 },
+                    "\(restored)\n\(nookd.log)")
+            await watching.client.close()
+            await again.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
 }

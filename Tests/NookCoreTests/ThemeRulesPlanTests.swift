@@ -29,6 +29,33 @@ private typealias Card = PlannerContentTests
         #expect(unknown.elements.first?.curve.source.hasPrefix("animate-wobble (unknown) -> rules.view.preset") == true)
     }
 
+    /// Contract 1.1 "Module rules": a module's `rules.animations` and `rules.view` apply to its
+    /// own views (`Card.update` publishes as module `demo`), before the theme's of the same name.
+    @Test func aModulesOwnAnimationsAndViewPresetApplyToItsViewsOnly() throws {
+        let wobble = try Spring(response: 0.6, dampingFraction: 0.5)
+        var settings = F.settings()
+        settings.moduleThemes = ["demo": try Theme.builtIn.applying([
+            "rules.animations.wobble": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
+            "rules.animations.smooth": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
+            "rules.view.preset": .string("{rules.animations.wobble}"),
+        ])]
+        func cover(_ classes: String, _ settings: PlannerSettings) throws -> Curve {
+            try #require(Card.update(Card.heroCard(expanded: false, classes: classes), Card.heroCard(expanded: true, classes: classes),
+                                     settings: settings).elements.first).curve
+        }
+        #expect(try cover("group/hero animate-wobble", settings).kind == .spring(wobble))
+        // The module's own `smooth` comes before the theme's.
+        #expect(try cover("group/hero animate-smooth", settings).kind == .spring(wobble))
+        // Its `rules.view.preset` is the default of its scopes that name no preset.
+        #expect(try cover("group/hero", settings).kind == .spring(wobble))
+        // Another module (here: no module rules for `demo`) never meets them.
+        var others = settings
+        others.moduleThemes = ["clock": settings.moduleThemes["demo"]!]
+        #expect(try cover("group/hero animate-smooth", others).kind != .spring(wobble))
+        #expect(try cover("group/hero", others).kind != .spring(wobble))
+        #expect(try cover("group/hero animate-wobble", others).source.contains("(unknown)"))
+    }
+
     @Test func rulesViewPresetIsTheDefaultOfScopesThatNameNone() throws {
         let settings = try Self.theme(["rules.view.preset": .string("{rules.animations.bouncy}")])
         let plan = Card.update(Card.heroCard(expanded: false, classes: "group/hero duration-250"),

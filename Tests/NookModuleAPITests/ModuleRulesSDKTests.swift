@@ -18,4 +18,20 @@ import Testing
         configuration.rules(["card": "p-2 rounded-xl"])
         #expect(configuration.registerInfo["rules"] == .dictionary(["rules.named.card": .string("p-2 rounded-xl")]))
     }
+
+    @Test func animationsAndTheDefaultAnimationReachRegisterInfo() throws {
+        var configuration = NookModuleConfiguration(id: "music")
+        configuration.animations(["wobble": .spring(response: 0.6, dampingFraction: 0.5), "calm": .preset("smooth")])
+        configuration.defaultAnimation("wobble")
+        let rules: PropValue = .dictionary([
+            "rules.animations.wobble": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
+            "rules.animations.calm": .string("{rules.animations.smooth}"),
+            "rules.view.preset": .string("{rules.animations.wobble}"),
+        ])
+        #expect(configuration.registerInfo["rules"] == rules)
+        // What the broker validates them with: the theme's resolver.
+        guard case .dictionary(let tokens) = rules else { return }
+        let theme = try Theme.builtIn.applying(tokens)
+        #expect(theme.curve(at: "rules.view.preset")?.kind == .spring(try Spring(response: 0.6, dampingFraction: 0.5)))
+    }
 }

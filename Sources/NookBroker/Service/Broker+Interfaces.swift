@@ -186,6 +186,7 @@ extension Broker {
         try apply { registry, now throws(RegistryError) in
             try registry.register(module: module, info: info, caller: call.sender, now: now)
         }
+        refreshModuleThemes()
         return []
     }
 

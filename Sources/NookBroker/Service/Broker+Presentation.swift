@@ -168,6 +168,7 @@ extension Broker {
     func themeChanged() {
         registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
         registry.namedRules = settings.namedRules
+        refreshModuleThemes()
         let measurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         if measurement != settings.textMeasurement { settings.textMeasurement = measurement }
     }

@@ -59,6 +59,8 @@ public actor Broker {
     nonisolated let themeFile: URL?
     var tokenOverrides: [String: PropValue] = [:]
     var settings: PlannerSettings
+    /// What each module's theme in `settings.moduleThemes` was made from (Broker+ModuleThemes).
+    var moduleThemeSources: [String: ModuleThemeSource] = [:]
     /// Text is measured in the theme's `font.family` with fontconfig and HarfBuzz (else the
     /// estimate, `BrokerConfiguration.measuresTextWithFonts`).
     let measuresTextWithFonts: Bool
@@ -123,6 +125,7 @@ public actor Broker {
         }
         let broker = Broker(connection: connection, registry: registry, store: store, file: file, configuration: resolved)
         rejected += await broker.restorePresentation(file)
+        await broker.refreshModuleThemes()
         await broker.keepRejected(rejected)
         try await connection.export(broker.interfaces, at: broker.path)
         do {

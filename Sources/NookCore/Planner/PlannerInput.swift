@@ -28,6 +28,14 @@ public struct PlannerSettings: Hashable, Sendable {
     /// How layout measures text: `.estimate` (`TextMetrics`, for goldens and pure tests) unless
     /// the host sets a measurer for `fontFamily` (nookd: fontconfig and HarfBuzz).
     public var textMeasurement: TextMeasurement = .estimate
+    /// Each module's own rules (`Register` `rules`) applied over `theme`, by module id: the
+    /// theme that module's animation scopes read (`animate-<name>`, `rules.view.*`), so its
+    /// definitions come before the theme's of the same name and no other module meets them.
+    /// The host keeps it in step with `theme`.
+    public var moduleThemes: [String: Theme] = [:]
+
+    /// The theme `module`'s animation scopes read.
+    public func theme(forModule module: String) -> Theme { moduleThemes[module] ?? theme }
 
     public init(
         theme: Theme = .builtIn, display: DisplayInfo, reduceMotion: Bool = false,

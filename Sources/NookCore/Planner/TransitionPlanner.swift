@@ -448,7 +448,8 @@ struct PlanBuilder {
             }
             return
         }
-        let transition = ContentTransition(old: old, new: new, action: action, theme: theme, reduceMotion: reduceMotion,
+        let transition = ContentTransition(old: old, new: new, action: action, theme: settings.theme(forModule: new.owner.module),
+                                           reduceMotion: reduceMotion,
                                            claimed: claimed, marks: marks)
         elements += transition.elements
         if layout.isEmpty { layout = transition.layout } else { layout += transition.layout }

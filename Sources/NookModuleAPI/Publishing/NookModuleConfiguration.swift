@@ -50,6 +50,24 @@ public struct NookModuleConfiguration: Hashable, Sendable {
         for (name, classes) in named { ruleTokens["rules.named." + name] = .string(classes) }
     }
 
+    /// Animation presets of this module's own (`rules.animations.<name>`): `animate-<name>` in
+    /// its views, and `UpdateOptions.animation`, find them before the theme's preset of the same
+    /// name; other modules never see them.
+    ///
+    /// ```swift
+    /// configuration.animations(["wobble": .spring(response: 0.6, dampingFraction: 0.5)])
+    /// configuration.defaultAnimation("wobble")
+    /// ```
+    public mutating func animations(_ named: [String: ModuleAnimation]) {
+        for (name, animation) in named { ruleTokens["rules.animations." + name] = animation.token }
+    }
+
+    /// The preset this module's animation scopes run on when they name none and the update
+    /// carries no `animation` (`rules.view.preset`): one of its own `animations` or a theme's.
+    public mutating func defaultAnimation(_ name: String) {
+        ruleTokens["rules.view.preset"] = .string("{rules.animations." + name + "}")
+    }
+
     /// The pill's left side while no activity of any module is shown.
     public mutating func setCompactLeading(animate: Bool = true, @NookViewBuilder _ view: () -> some NookView) {
         set(.compactLeading, animate: animate, view()._encode())
@@ -83,5 +101,24 @@ public struct NookModuleConfiguration: Hashable, Sendable {
         var (node, actions) = view.finalizedRoot(key: slot.rawValue)
         if !animate { node.props.animate = false }
         content[slot] = SetContent(slot: slot, view: node, actions: actions)
+    }
+}
+
+/// A module's own animation preset (`NookModuleConfiguration.animations`), in the forms
+/// `SetTokens` takes.
+public enum ModuleAnimation: Hashable, Sendable {
+    /// A spring: `response` seconds (0.001...60), `dampingFraction` (0.01...10); outside those,
+    /// `Register` fails with `InvalidTheme`.
+    case spring(response: Double, dampingFraction: Double)
+    /// Another preset by name (`smooth`, `snappy`, `bouncy`, `linear`, or one of the theme's).
+    case preset(String)
+
+    var token: PropValue {
+        switch self {
+        case .spring(let response, let dampingFraction):
+            .dictionary(["response": .double(response), "damping_fraction": .double(dampingFraction)])
+        case .preset(let name):
+            .string("{rules.animations." + name + "}")
+        }
     }
 }
