@@ -53,7 +53,7 @@ let package = Package(
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
         ),
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
-        .target(name: "NookRenderModel", dependencies: ["NookCore", "NookBus"]),
+        .target(name: "NookRenderModel", dependencies: ["NookCore"]),
         // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
         .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion", "NookCommandLine"]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport", "NookNotifications"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
-        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookBus"]),
+        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore"]),
         .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],
