@@ -35,8 +35,10 @@ let package = Package(
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText"]),
         // NookVersion: the one version line every `--version` prints.
         .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookCommandLine"]),
-        // nookctl's verbs, plan formatting and SVG recording; the executable is a thin shell.
-        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine"]),
+        // A renderer's view of plans, without any toolkit: what to draw at an instant.
+        .target(name: "NookRenderModel", dependencies: ["NookCore"]),
+        // nookctl's verbs, plan formatting and SVG recording (plans played through NookRenderModel); the executable is a thin shell.
+        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine", "NookRenderModel"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
         // Fontconfig, FreeType and HarfBuzz: the broker measures text in the fonts renderers draw with.
         .systemLibrary(
@@ -52,8 +54,6 @@ let package = Package(
             pkgConfig: "gtk+-3.0 gtk-layer-shell-0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
         ),
-        // A renderer's view of plans, without any toolkit: what to draw at an instant.
-        .target(name: "NookRenderModel", dependencies: ["NookCore", "NookBus"]),
         // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
         .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "NookRenderModel", "NookBus", "NookCore", "NookVersion", "NookCommandLine"]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
@@ -73,12 +73,12 @@ let package = Package(
         .executableTarget(name: "nook-bench", dependencies: ["NookCommandLine", "NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "NookCommandLineTests", dependencies: ["NookCommandLine", "NookTestSupport"]),
-        .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport"]),
+        .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport", "NookRenderModel"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport", "NookNotifications"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
-        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookBus"]),
+        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore"]),
         .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],

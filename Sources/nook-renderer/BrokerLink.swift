@@ -124,7 +124,7 @@ actor BrokerLink {
     func activate(_ target: ControlTarget, action: String) async {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: "Activate", arguments: [target.activateArgument])
+                                          member: "Activate", arguments: [WireCodec.vardict(target.activateArgument)])
             Log.debug("activate sent action=\(action) serial=\(target.serial) path=\(target.node.path)")
         } catch let error as DBusError where error.name == "org.nook.Nook1.Error.UnknownTarget" {
             Log.info("activate \(action) at \(target.node.path) (serial \(target.serial)): the node is gone (\(error.message)); ignored")

@@ -150,7 +150,8 @@ final class Renderer {
     func receive(_ plan: DBusValue, source: String) {
         Log.debug(PlanSummary.line(plan, source: source))
         do {
-            try presenter.receive(plan, at: monotonicSeconds())
+            // The D-Bus value as the contract's values; NookRenderModel reads those.
+            try presenter.receive(try Self.contractValue(plan), at: monotonicSeconds())
             // Each plan's warnings, each logged once however many plans repeat it.
             for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
                 Log.info("plan drawn plainly: \(warning)")
@@ -163,6 +164,13 @@ final class Renderer {
         paintStats = (0, 0, 0)
         controls.planReceived()
         startFrames()
+    }
+
+    /// The D-Bus value as the contract's values, which NookRenderModel reads.
+    private static func contractValue(_ plan: DBusValue) throws(RenderPlanError) -> PropValue {
+        do { return try PropValue(wire: plan, at: "") } catch {
+            throw RenderPlanError(key: error.path.isEmpty ? "(argument)" : error.path, message: error.message)
+        }
     }
 
     private func startFrames() {

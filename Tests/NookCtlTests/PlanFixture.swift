@@ -67,6 +67,11 @@ enum PlanFixture {
         ]
     }
 
+    /// The plan a renderer subscribing now gets: a fresh window onto `scene`.
+    static func subscribe(_ scene: PlannerScene, serial: UInt64 = 1) -> TransitionPlan {
+        plan(Self.scene(.hidden, SceneContent()), scene, .subscribe, serial: serial)
+    }
+
     static func wire(_ plan: TransitionPlan) -> DBusValue { dbus(.dictionary(plan.wireDictionary())) }
 
     static func recorded(_ plans: [TransitionPlan], gap: Double = 1.5) -> [RecordedPlan] {

@@ -1,4 +1,5 @@
 import Foundation
+import NookCore
 import NookTestSupport
 import Testing
 @testable import NookCtlKit
@@ -56,23 +57,24 @@ import Testing
             #expect(svg.root["xmlns"] == "http://www.w3.org/2000/svg")
             #expect(svg.root["data-plans"] == String(tour.plans.count), "\(svg.root)")
             #expect(tour.plans.map { $0["cause"] as? String ?? "?" } == ["subscribe", "show", "peek", "end_peek", "open", "close"])
+            // Every moving shared element is drawn as items carrying its key (SVGRecordingTests
+            // checks their rects against the render model's frames).
+            let text = String(decoding: tour.svg, as: UTF8.self)
             var checked = 0
             for plan in tour.plans {
-                let serial = (plan["serial"] as? NSNumber)?.uint64Value ?? 0
-                for (number, element) in (plan["elements"] as? [[String: Any]] ?? []).enumerated() {
-                    guard let from = Self.rect(element["from_rect"]), let to = Self.rect(element["to_rect"]) else { continue }
-                    let id = "element-\(serial)-\(number)"
-                    let rect = try #require(svg.rects[id], "no \(id) for \(element["key"] ?? "?") in the SVG")
-                    for (index, name) in ["x", "y", "width", "height"].enumerated() {
-                        let ends = try #require(rect.ends(name), "\(id) has no \(name)")
-                        #expect(abs(ends.first - from[index]) <= 0.006, "\(id) \(name) starts at \(ends.first), plan says \(from[index])")
-                        #expect(abs(ends.last - max(0, to[index])) <= 0.006, "\(id) \(name) ends at \(ends.last), plan says \(to[index])")
-                    }
+                for element in plan["elements"] as? [[String: Any]] ?? [] {
+                    let key = try #require(element["key"] as? String)
+                    #expect(text.contains("data-key=\"\(key)\""), "no item for \(key) in the SVG")
                     checked += 1
                 }
             }
             // The cover moves pill -> peek, back, and pill -> home and back: at least four trips.
             #expect(checked >= 4, "only \(checked) moving elements in \(tour.plans.map { $0["cause"] ?? "?" })")
+            // The chrome ends where the last plan put it.
+            let last = try #require(tour.plans.last?["chrome"] as? [String: Any])
+            let to = try #require(Self.rect(last["to_rect"]))
+            let chrome = try #require(svg.rects["chrome"])
+            #expect(abs((chrome.ends("width")?.last ?? -1) - to[2]) <= 0.006 || to[2] == 0)
         }
     }
 
@@ -123,6 +125,35 @@ import Testing
         }
     }
 
+    /// The recording as a browser plays it is the render model's frames: headless Chromium,
+    /// paused at chosen instants (every tenth frame) of a tour and of an interrupted hide dip,
+    /// shows every item and the chrome where `PlanPresenter` draws them, within 1 point and
+    /// 0.05 opacity.
+    @Test func headlessChromiumShowsTheRenderModelsFrames() async throws {
+        guard let chromium = try? Tools.path(of: "chromium") else {
+            Issue.record("chromium is not installed, so no browser played the SVG: `make test` installs it (scripts/ensure-deps.sh), or run apt-get install chromium")
+            return
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-svg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for name in ["interrupted dip", "tour"] {
+            let recorded = SVGRecordingTests.recordings[name]!
+            let document = SVGRecording(plans: recorded).document
+            let duration = RecordingTimeline(recorded).total
+            let times = stride(from: 0, through: Int(duration * 60), by: 10).map { Double($0) / 60 }
+            let browser = ChromiumFrames(chromium: chromium, directory: scratch, svg: Data(document.utf8), width: 0, height: 0)
+            let shown = try await browser.drawn(at: times)
+            var failures: [String] = []
+            for (time, svg) in zip(times, shown) {
+                #expect(!svg.isEmpty, "\(name): chromium showed nothing at \(time) s")
+                let model = SVGSampling.drawn(SVGSampling.modelFrame(recorded, at: time))
+                failures += SVGSampling.mismatches(svg: svg, model: model).map { "\(time) s: \($0)" }
+            }
+            #expect(failures.isEmpty, "\(name): \(failures.count) differences, first: \(failures.prefix(4))")
+        }
+    }
+
     /// From the chrome's width animation: a time at rest just before its first move, and a
     /// time in the middle of that move (a sample that differs from both its neighbours).
     static func restAndMovingTimes(_ chrome: SVGDocument.Rect, duration: Double) -> (Double, Double)? {
@@ -162,6 +193,60 @@ struct ChromiumFrames {
     struct Pixels: CustomStringConvertible {
         var page = 0, backdrop = 0, dark = 0, other = 0
         var description: String { "page \(page), backdrop \(backdrop), dark \(dark), other \(other)" }
+    }
+
+    /// What Chromium shows at each of `times`: the SVG inline in a page whose script pauses
+    /// its animations, sets each time in turn and writes the chrome's and every item's
+    /// animated rect and computed opacity into the page, which `--dump-dom` prints.
+    func drawn(at times: [Double]) async throws -> [[SVGSampling.Drawn]] {
+        let page = directory.appendingPathComponent("sample-\(UUID().uuidString).html")
+        var body = String(decoding: svg, as: UTF8.self)
+        if body.hasPrefix("<?xml"), let end = body.range(of: "?>") { body = String(body[end.upperBound...]) }
+        let list = times.map { String($0) }.joined(separator: ",")
+        let html = """
+        <!DOCTYPE html><html><head></head><body>
+        \(body)
+        <pre id="out"></pre>
+        <script>
+        const svg = document.querySelector('svg'); svg.pauseAnimations();
+        const box = (r) => [r.x.animVal.value, r.y.animVal.value, r.width.animVal.value, r.height.animVal.value].join(' ');
+        let lines = [];
+        (async () => {
+        for (const t of [\(list)]) {
+          svg.setCurrentTime(t);
+          // Animated values follow a new time at the next frame.
+          await new Promise((done) => setTimeout(done, 50));
+          const chrome = document.getElementById('chrome');
+          lines.push(t + '\\t#chrome\\t\\t' + box(chrome) + '\\t' + getComputedStyle(chrome).opacity);
+          for (const g of document.querySelectorAll('g[id^="item-"]')) {
+            const r = g.querySelector('rect.box');
+            lines.push(t + '\\t' + g.dataset.path + '\\t' + (g.dataset.key || '') + '\\t' + box(r) + '\\t' + getComputedStyle(g).opacity);
+          }
+        }
+        document.getElementById('out').textContent = lines.join('\\n');
+        })();
+        </script></body></html>
+        """
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let result = try await Tools.run("timeout", [
+            "120", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--user-data-dir=\(directory.appendingPathComponent("chromium-profile").path)",
+            "--virtual-time-budget=30000", "--dump-dom", page.absoluteString,
+        ])
+        guard let start = result.stdout.range(of: "<pre id=\"out\">"), let end = result.stdout.range(of: "</pre>", range: start.upperBound..<result.stdout.endIndex) else {
+            throw SVGDocument.SVGProblem("chromium printed no samples (status \(result.status)): \(result.stderr.suffix(2000))")
+        }
+        var out = times.map { _ in [SVGSampling.Drawn]() }
+        for line in result.stdout[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, let time = Double(fields[0]), let at = times.firstIndex(where: { abs($0 - time) < 1e-9 }) else { continue }
+            let numbers = fields[3].split(separator: " ").compactMap { Double($0) }
+            guard numbers.count == 4, let opacity = Double(fields[4]) else { continue }
+            let path = fields[1].replacingOccurrences(of: "&amp;", with: "&")
+            out[at].append(SVGSampling.Drawn(path: path, key: fields[2].isEmpty ? nil : fields[2],
+                                             rect: NookCore.Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]), opacity: opacity))
+        }
+        return out
     }
 
     /// Renders the SVG inline in an HTML page whose script pauses its animations at `time`

@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 
@@ -13,10 +12,10 @@ enum ControlFixture {
     }
 
     /// What nookd sends for `plan`, with `marks` added to the scene nodes at their paths.
-    static func wire(_ plan: TransitionPlan, _ marks: [String: Mark]) -> DBusValue {
+    static func wire(_ plan: TransitionPlan, _ marks: [String: Mark]) -> PropValue {
         var dictionary = plan.wireDictionary(sampleRate: nil)
         guard case .dictionary(var scene)? = dictionary["scene"], case .array(let nodes)? = scene["nodes"] else {
-            return WireCodec.vardict(dictionary)
+            return PropValue.dictionary(dictionary)
         }
         scene["nodes"] = .array(nodes.map { entry in
             guard case .dictionary(var node) = entry, case .string(let path)? = node["path"], let mark = marks[path] else { return entry }
@@ -26,7 +25,7 @@ enum ControlFixture {
             return .dictionary(node)
         })
         dictionary["scene"] = .dictionary(scene)
-        return WireCodec.vardict(dictionary)
+        return PropValue.dictionary(dictionary)
     }
 
     static func marks(_ actions: [String: String]) -> [String: Mark] { actions.mapValues { Mark(action: $0) } }

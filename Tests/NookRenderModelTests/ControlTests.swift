@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 import Testing
@@ -300,12 +299,9 @@ private typealias C = ControlFixture
 
     @Test func activateArgumentCarriesSerialSlotOwnerAndPath() throws {
         let target = ControlTarget(serial: 42, node: ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/1"))
-        let record = try Vardict(target.activateArgument, at: "target")
-        #expect(record["serial"]?.unwrappingVariants == .uint64(42))
-        #expect(record["slot"]?.unwrappingVariants == .string("expanded"))
-        #expect(record["owner"]?.unwrappingVariants == .string("music/song"))
-        #expect(record["path"]?.unwrappingVariants == .string("expanded/1/1"))
-        #expect(target.activateArgument.signature.rawValue == "a{sv}")
+        #expect(target.activateArgument == [
+            "serial": .uint(42), "slot": .string("expanded"), "owner": .string("music/song"), "path": .string("expanded/1/1"),
+        ])
     }
 
     @Test func actionPropsAreKnownSoTheyRaiseNoWarning() throws {

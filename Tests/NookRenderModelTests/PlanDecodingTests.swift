@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 import Testing
@@ -7,10 +6,10 @@ private typealias F = PlanFixture
 
 /// Reading plans: what is refused (naming the key) and what draws plainly with a warning.
 @Suite struct PlanDecodingTests {
-    static func openWire(_ edit: (inout [String: PropValue]) -> Void) -> DBusValue {
+    static func openWire(_ edit: (inout [String: PropValue]) -> Void) -> PropValue {
         var dictionary = F.openSong().plan.wireDictionary()
         edit(&dictionary)
-        return WireCodec.vardict(dictionary)
+        return PropValue.dictionary(dictionary)
     }
 
     static func editRecord(_ value: inout PropValue?, _ edit: (inout [String: PropValue]) -> Void) {
@@ -26,7 +25,7 @@ private typealias F = PlanFixture
         value = .array(items)
     }
 
-    static let badPlans: [(key: String, plan: DBusValue)] = [
+    static let badPlans: [(key: String, plan: PropValue)] = [
         ("serial", openWire { $0["serial"] = nil }),
         ("to", openWire { $0["to"] = .uint(3) }),
         ("chrome.to_rect", openWire { editRecord(&$0["chrome"]) { $0["to_rect"] = .string("big") } }),

@@ -1,9 +1,8 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 
 /// Real plans for presenter tests: NookCore's own planner on real scenes, encoded the way
-/// nookd sends them (`WireCodec.vardict(plan.wireDictionary(sampleRate:))`).
+/// nookd sends them (`PropValue.dictionary(plan.wireDictionary(sampleRate:))`).
 enum PlanFixture {
     static let laptop = DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2)
 
@@ -92,8 +91,8 @@ enum PlanFixture {
     // MARK: Wire
 
     /// What nookd sends for `plan`.
-    static func wire(_ plan: TransitionPlan, sampleRate: Double? = nil) -> DBusValue {
-        WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))
+    static func wire(_ plan: TransitionPlan, sampleRate: Double? = nil) -> PropValue {
+        PropValue.dictionary(plan.wireDictionary(sampleRate: sampleRate))
     }
 
     /// A presenter that has drawn the subscribe plan of `from` and then received `plan` at `time`.

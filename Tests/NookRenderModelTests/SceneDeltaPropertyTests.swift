@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 import Testing
@@ -42,7 +41,7 @@ private typealias F = PlanFixture
 
     static func decode(_ plan: TransitionPlan, base: (serial: UInt64, scene: PlannerScene)?, held: (serial: UInt64, scene: RenderScene)?) throws -> RenderPlan {
         var warnings: [String] = []
-        return try RenderPlan(wire: WireCodec.vardict(plan.wireDictionary(base: base)), held: held, warnings: &warnings)
+        return try RenderPlan(wire: PropValue.dictionary(plan.wireDictionary(base: base)), held: held, warnings: &warnings)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
@@ -134,7 +133,7 @@ private typealias F = PlanFixture
         var presenter = PlanPresenter()
         // This renderer missed the subscribe plan the delta edits.
         try presenter.receive(F.wire(F.subscribe(opened.pill, serial: 3)), at: 0)
-        let wire = WireCodec.vardict(plan.wireDictionary(base: (sent.serial, sent.scene)))
+        let wire = PropValue.dictionary(plan.wireDictionary(base: (sent.serial, sent.scene)))
         #expect(throws: RenderPlanError.self) { try presenter.receive(wire, at: 1) }
         do {
             try presenter.receive(wire, at: 1)

@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 @testable import NookRenderModel
 import Testing
@@ -164,7 +163,7 @@ private typealias F = PlanFixture
         let normal = F.openSong().plan
         var dictionary = normal.wireDictionary()
         dictionary["reduce_motion"] = .bool(true)
-        let forced = WireCodec.vardict(dictionary)
+        let forced = PropValue.dictionary(dictionary)
         let pillCover = try #require(pill.slot(.compactLeading, owner: "music/song")?.rect(at: "compact_leading"))
         let openCover = try #require(normal.scene.nodes.first { $0.path == "expanded/0" }).rect
 

@@ -27,3 +27,47 @@ extension Curve {
         return out
     }
 }
+
+extension Curve {
+    /// The inverse of `wireDictionary`: reads `type`, its parameters, `delay`, `source` and
+    /// `initial_velocity`. A spring's `stiffness`, `damping`, `mass` and `settle_duration`,
+    /// and `samples`, follow from the rest and are not read. An unknown `type` (a newer
+    /// sender's) reads as `none` with a line in `warnings`; broken parameters are refused.
+    public init(wire fields: WireFields, warnings: inout [String]) throws(WireFieldError) {
+        let delay = try fields.double("delay", default: 0)
+        guard delay >= 0 else { throw fields.error("delay", "a delay cannot be negative") }
+        let type = try fields.string("type")
+        let kind: Kind
+        switch type {
+        case "spring":
+            let response = try fields.double("response")
+            let damping = try fields.double("damping_fraction")
+            do { kind = .spring(try Spring(response: response, dampingFraction: damping)) } catch {
+                throw fields.error(error.parameter == "response" ? "response" : "damping_fraction", error.message)
+            }
+        case "bezier":
+            let points = try fields.quad("points", what: "points (dddd)")
+            let duration = try fields.double("duration")
+            do { kind = .bezier(try CubicBezier(points[0], points[1], points[2], points[3]), duration: duration) } catch {
+                throw fields.error("points", error.message)
+            }
+        case "linear":
+            kind = .linear(duration: try fields.double("duration"))
+        case "none":
+            kind = .none
+        default:
+            warnings.append("\(fields.keyPath("type")): unknown curve type \"\(type)\", drawn without motion")
+            kind = .none
+        }
+        do {
+            try self.init(kind, delay: delay, source: try fields.string("source", default: ""),
+                          initialVelocity: try fields.double("initial_velocity", default: 0))
+        } catch let error as CurveError {
+            throw fields.error(error.parameter == "initialVelocity" ? "initial_velocity" : error.parameter, error.message)
+        } catch let error as WireFieldError {
+            throw error
+        } catch {
+            throw WireFieldError(key: fields.path, message: "\(error)")
+        }
+    }
+}

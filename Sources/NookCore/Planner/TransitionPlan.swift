@@ -4,7 +4,14 @@
 /// Plans are values: the same scenes, action and settings always give an equal plan, so they
 /// can be previewed, golden-tested and replayed. `wireDictionary` gives the contract's keys,
 /// `rendering` a stable text form for golden files.
-public struct TransitionPlan: Hashable, Sendable {
+///
+/// The planner's plan is `TransitionPlan` (its scene a `PlannerScene`); a plan read back from
+/// the wire is `ReceivedPlan` (its scene the `WireScene` the wire carries). Everything but the
+/// scene is the same value either way, so a renderer reads the planner's own types.
+public typealias TransitionPlan = Plan<PlannerScene>
+
+/// A plan with its destination scene as `Scene`; see `TransitionPlan`.
+public struct Plan<Scene: Hashable & Sendable>: Hashable, Sendable {
     /// Increases by one per plan (given by the caller, see `PlanAction.serial`).
     public var serial: UInt64
     /// The serial of the in-flight plan this one replaces, or 0 (rule 21).
@@ -34,7 +41,7 @@ public struct TransitionPlan: Hashable, Sendable {
     /// Why elements did or did not move, and what the modules should know.
     public var diagnostics: [Diagnostic]
     /// The destination, laid out.
-    public var scene: PlannerScene
+    public var scene: Scene
     /// The font family the scene's text was measured in (theme token `font.family`); the
     /// renderer draws text in it, so the text fits the rects laid out for it.
     public var fontFamily = Theme.defaultFontFamily
@@ -43,7 +50,7 @@ public struct TransitionPlan: Hashable, Sendable {
         serial: UInt64, interrupts: UInt64 = 0, cause: PlanCause, from: Presentation, to: Presentation,
         fromContent: String = "", toContent: String = "", conversion: Conversion = .direct, freshWindow: Bool = false,
         reduceMotion: Bool = false, chrome: ChromePlan, elements: [ElementMove] = [], layout: [LayoutChange] = [],
-        slots: [SlotChange] = [], reveals: [RowReveal] = [], diagnostics: [Diagnostic] = [], scene: PlannerScene
+        slots: [SlotChange] = [], reveals: [RowReveal] = [], diagnostics: [Diagnostic] = [], scene: Scene
     ) {
         self.serial = serial
         self.interrupts = interrupts
@@ -79,6 +86,17 @@ public struct TransitionPlan: Hashable, Sendable {
     public func element(to toPath: String) -> ElementMove? { elements.first { $0.toPath == toPath } }
     /// Diagnostics with this code.
     public func diagnostics(_ code: DiagnosticCode) -> [Diagnostic] { diagnostics.filter { $0.code == code } }
+
+    /// The same plan with `scene` in another form (the wire's, a renderer's).
+    public func withScene<Other>(_ scene: Other) -> Plan<Other> {
+        var out = Plan<Other>(
+            serial: serial, interrupts: interrupts, cause: cause, from: from, to: to, fromContent: fromContent,
+            toContent: toContent, conversion: conversion, freshWindow: freshWindow, reduceMotion: reduceMotion, chrome: chrome,
+            elements: elements, layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: scene)
+        out.causes = causes
+        out.fontFamily = fontFamily
+        return out
+    }
 }
 
 /// The chrome's move: its outline from one shape to the other on one curve.

@@ -1,3 +1,5 @@
+import NookCore
+
 /// Numbers as nookctl prints them: at most `decimals` decimals, trailing zeros dropped, no
 /// `-0`; the same value always prints the same way.
 enum NumberText {
@@ -20,7 +22,7 @@ enum NumberText {
         return units < 0 ? "-" + text : text
     }
 
-    static func rect(_ rect: WireRect) -> String {
-        "(" + rect.components.map { format($0) }.joined(separator: ",") + ")"
+    static func rect(_ rect: Rect) -> String {
+        "(" + [rect.x, rect.y, rect.width, rect.height].map { format($0) }.joined(separator: ",") + ")"
     }
 }

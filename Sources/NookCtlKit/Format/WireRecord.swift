@@ -1,4 +1,5 @@
 import NookBus
+import NookCore
 
 /// An `a{sv}` as received, read generically and leniently: every accessor names a contract
 /// key and gives a neutral default when the key is missing or has another type, so nookctl
@@ -60,10 +61,10 @@ public struct WireRecord: Hashable, Sendable {
         return false
     }
 
-    public func rect(_ key: String) -> WireRect? {
+    public func rect(_ key: String) -> Rect? {
         let numbers = values[key].map(WireRecord.numbers) ?? []
         guard numbers.count == 4 else { return nil }
-        return WireRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
     public func record(_ key: String) -> WireRecord { values[key].map(WireRecord.init) ?? WireRecord() }
@@ -97,29 +98,4 @@ public struct WireRecord: Hashable, Sendable {
         default: []
         }
     }
-}
-
-/// A rect `(dddd)` as the plan carries it: x, y, width, height in display points.
-public struct WireRect: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public static let zero = WireRect(x: 0, y: 0, width: 0, height: 0)
-
-    /// The rect `progress` of the way from `self` to `other` (beyond 1 for a spring's overshoot).
-    public func interpolated(to other: WireRect, _ progress: Double) -> WireRect {
-        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * progress }
-        return WireRect(x: mix(x, other.x), y: mix(y, other.y), width: mix(width, other.width), height: mix(height, other.height))
-    }
-
-    var components: [Double] { [x, y, width, height] }
 }

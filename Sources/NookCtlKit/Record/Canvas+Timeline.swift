@@ -15,7 +15,7 @@ extension Canvas {
         var rowEnds = [-Double.infinity, -Double.infinity]
         for entry in entries {
             let at = x(entry.start)
-            let label = "#\(entry.plan.uint("serial")) \(entry.plan.string("cause"))"
+            let label = "#\(entry.plan.serial) \(entry.plan.cause.rawValue)"
             out += "<line" + SVGText.attributes([("x1", n(at)), ("y1", n(axis - 4)), ("x2", n(at)), ("y2", n(axis + 4)),
                                                  ("stroke", "#3b404a"), ("stroke-width", "1")]) + ">"
                 + "<title>" + SVGText.escape(label) + "</title></line>"

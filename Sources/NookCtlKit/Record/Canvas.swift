@@ -1,27 +1,21 @@
 import NookCore
+import NookRenderModel
 
-/// The drawing state of one `SVGRecording`.
+/// Writes one `SVGRecording`: the sampled tracks as SMIL animations, then the timeline.
 struct Canvas {
     let timeline: RecordingTimeline
-    let frameRate: Double
+    let tracks: FrameTracks
     var total: Double { timeline.total }
     var entries: [RecordingTimeline.Entry] { timeline.entries }
-    /// Seconds when each node (plan index, path) is hidden because a copy of it travels.
-    var hidden: [String: [(Double, Double)]] = [:]
 
-    init(timeline: RecordingTimeline, frameRate: Double) {
-        self.timeline = timeline
-        self.frameRate = frameRate > 0 && frameRate.isFinite ? frameRate : 60
-    }
+    static let textColor = "#f5f6f8"
+    static let viewColor = "#4c7bd9"
+    static let imageColor = "#8b93a3"
 
-    static let jump = Track.jump
-
-    mutating func draw() -> String {
-        let bounds = self.bounds()
+    func draw() -> String {
+        let bounds = tracks.bounds
         let timelineTop = bounds.y + bounds.height
         let height = bounds.height + 44
-        collectHiddenNodes()
-        let chrome = chromeTracks()
         let n = SVGText.number
 
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -32,47 +26,74 @@ struct Canvas {
             ("data-plans", String(entries.count)), ("data-duration", n(total)),
         ]) + ">\n"
         out += "<title>nookctl record: \(entries.count) plans, \(n(total)) s</title>\n"
-        out += "<defs><clipPath id=\"chrome-clip\">" + rect(chrome, id: nil, fill: nil) + "</clipPath></defs>\n"
+        out += "<defs><clipPath id=\"chrome-clip\">" + shape(tracks.chrome, id: nil, fill: nil) + "</clipPath>"
+        if tracks.hasDissolve { out += "<clipPath id=\"chrome-fading-clip\">" + shape(tracks.fading, id: nil, fill: nil) + "</clipPath>" }
+        out += "</defs>\n"
         out += "<rect" + SVGText.attributes([("x", n(bounds.x)), ("y", n(bounds.y)), ("width", n(bounds.width)),
                                              ("height", n(height)), ("fill", "#dfe3ea")]) + "/>\n"
-        out += rect(chrome, id: "chrome", fill: "#000000") + "\n"
-        if hasDissolves { out += rect(fadingChromeTracks(), id: "chrome-fading", fill: "#000000") + "\n" }
-        out += "<g id=\"slots\">\n" + slots() + "</g>\n"
-        out += "<g id=\"capsules\">\n" + capsules() + "</g>\n"
-        out += "<g id=\"elements\">\n" + elements() + "</g>\n"
+        if tracks.hasDissolve { out += shape(tracks.fading, id: "chrome-fading", fill: "#000000") + "\n" }
+        out += shape(tracks.chrome, id: "chrome", fill: "#000000") + "\n"
+        out += "<g id=\"items\">\n"
+        for (index, item) in tracks.items.enumerated() { out += self.item(item, id: "item-\(index)") + "\n" }
+        out += "</g>\n"
         out += timelineStrip(left: bounds.x, width: bounds.width, top: timelineTop)
         out += "</svg>\n"
         return out
     }
 
-    // MARK: Geometry
+    /// A chrome rect (or its clip, with no id and fill): every attribute animated.
+    func shape(_ shape: FrameTracks.ShapeTracks, id: String?, fill: String?) -> String {
+        var attributes: [(String, String)] = id.map { [("id", $0)] } ?? []
+        let animated: [(String, Track)] = [("x", shape.x), ("y", shape.y), ("width", shape.width), ("height", shape.height), ("rx", shape.radius)]
+            + (fill == nil ? [] : [("opacity", shape.opacity)])
+        attributes += animated.map { ($0.0, SVGText.number($0.1.first ?? 0)) }
+        if let fill { attributes.append(("fill", fill)) }
+        return "<rect" + SVGText.attributes(attributes) + ">" + animated.map { SVGText.animate($0.0, $0.1, total: total) }.joined() + "</rect>"
+    }
 
-    /// Everything any plan puts anywhere, padded, at least 480 points wide.
-    func bounds() -> WireRect {
-        var rects: [WireRect] = []
-        for entry in entries {
-            let chrome = entry.plan.record("chrome")
-            rects += [chrome.rect("from_rect"), chrome.rect("to_rect")].compactMap { $0 }
-            for key in ["elements", "layout"] {
-                for item in entry.plan.records(key) { rects += [item.rect("from_rect"), item.rect("to_rect")].compactMap { $0 } }
-            }
-            let scene = entry.plan.record("scene")
-            rects += scene.records("nodes").compactMap { $0.rect("rect") }
-            rects += scene.records("capsules").compactMap { $0.rect("rect") }
+    /// One display item: a group whose opacity follows the item's, around its box and, for
+    /// text, the text on its baseline.
+    func item(_ item: FrameTracks.Item, id: String) -> String {
+        let n = SVGText.number
+        var group: [(String, String)] = [("id", id), ("data-path", item.path)]
+        if let key = item.sharedKey { group.append(("data-key", key)) }
+        switch item.clip {
+        case .chrome: group.append(("clip-path", "url(#chrome-clip)"))
+        case .fading: group.append(("clip-path", "url(#chrome-fading-clip)"))
+        case .none: break
         }
-        rects = rects.filter { $0.components.allSatisfy(\.isFinite) && ($0.width > 0 || $0.height > 0) }
-        guard var minX = rects.first?.x, var minY = rects.first?.y else { return WireRect(x: 0, y: 0, width: 480, height: 120) }
-        var maxX = minX, maxY = minY
-        for r in rects {
-            minX = min(minX, r.x); minY = min(minY, r.y)
-            maxX = max(maxX, r.x + r.width); maxY = max(maxY, r.y + r.height)
+        group.append(("opacity", n(item.opacity.first ?? 0)))
+        let box: [(String, Track)] = [("x", item.x), ("y", item.y), ("width", item.width), ("height", item.height)]
+        func element(_ name: String, _ tracks: [(String, Track)], _ extra: [(String, String)], body: String = "") -> String {
+            "<\(name)" + SVGText.attributes(tracks.map { ($0.0, n($0.1.first ?? 0)) } + extra) + ">"
+                + tracks.map { SVGText.animate($0.0, $0.1, total: total) }.joined() + body + "</\(name)>"
         }
-        let pad = 24.0
-        var box = WireRect(x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad)
-        if box.width < 480 {
-            box.x -= (480 - box.width) / 2
-            box.width = 480
+        var body: String
+        switch item.content {
+        case .text(let text, let style):
+            body = element("rect", box, [("class", "box"), ("fill", "none")])
+                + element("text", [("x", item.x), ("y", item.baseline), ("font-size", item.fontSize)],
+                          [("font-family", "sans-serif"), ("fill", Self.hex(style.color))], body: SVGText.escape(text))
+        case .shape(let kind, let fill, let radius):
+            let rounded = kind == .capsule || kind == .circle ? min(item.width.first ?? 0, item.height.first ?? 0) / 2 : radius
+            body = element("rect", box, [("class", "box"), ("rx", n(rounded)), ("fill", Self.hex(fill))])
+        case .image:
+            body = element("rect", box, [("class", "box"), ("rx", n(min(item.width.first ?? 0, item.height.first ?? 0) / 4)), ("fill", Self.imageColor)])
+        case .progress(_, _, let tint):
+            body = element("rect", box, [("class", "box"), ("fill", Self.hex(tint))])
+        case .custom:
+            body = element("rect", box, [("class", "box"), ("rx", "4"), ("fill", Self.viewColor)])
         }
-        return box
+        return "<g" + SVGText.attributes(group) + ">" + SVGText.animate("opacity", item.opacity, total: total) + body + "</g>"
+    }
+
+    /// `#rrggbb` (alpha is left to the item's opacity).
+    static func hex(_ colour: RGBA) -> String {
+        func byte(_ value: Double) -> String {
+            let clamped = Int((min(max(value.isFinite ? value : 0, 0), 1) * 255).rounded())
+            let digits = String(clamped, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return "#" + byte(colour.red) + byte(colour.green) + byte(colour.blue)
     }
 }

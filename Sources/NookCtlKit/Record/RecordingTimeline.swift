@@ -1,3 +1,4 @@
+import NookBus
 import NookCore
 
 /// The plans of a recording laid out on one clock: when each starts, how long it runs, and
@@ -5,17 +6,18 @@ import NookCore
 ///
 /// Idle time between plans is shortened to `maxIdle` seconds so a recording of a slow tour
 /// still plays briskly; a plan that arrived while the previous one was still running keeps
-/// its real start (that is an interruption, and the point of watching it).
+/// its real start (that is an interruption, and the point of watching it). A plan NookCore's
+/// reader refuses is left out, as a renderer would refuse it.
 struct RecordingTimeline {
     struct Entry {
-        var plan: WireRecord
+        /// The plan as the contract's values, for `PlanPresenter`.
+        var value: PropValue
+        var plan: ReceivedPlan
         var start: Double
         /// Seconds until everything in the plan has come to rest.
         var duration: Double
         /// When the next plan starts (or the recording ends).
         var end: Double
-        /// For `via_hidden`: seconds the chrome spends hidden before it grows again.
-        var dip: Double
     }
 
     static let maxIdle = 0.8
@@ -27,31 +29,24 @@ struct RecordingTimeline {
     init(_ plans: [RecordedPlan]) {
         var entries: [Entry] = []
         var clock = 0.0
-        for (index, recorded) in plans.enumerated() {
-            let plan = WireRecord(recorded.plan)
-            let dip = plan.string("conversion") == "via_hidden" ? max(0, plan.record("chrome").double("hide_dip") ?? 0.12) : 0
-            // The dip is in the curves' delays already.
-            let duration = Self.duration(of: plan)
-            if index > 0 {
-                let previous = entries[index - 1]
-                let gap = max(0, recorded.time - plans[index - 1].time)
+        var previousTime = 0.0
+        for recorded in plans {
+            var warnings: [String] = []
+            let held = entries.last.map { (serial: $0.plan.serial, scene: $0.plan.scene) }
+            guard let value = try? PropValue(wire: recorded.plan, at: ""),
+                  let plan = try? ReceivedPlan(wire: value, held: held, warnings: &warnings) else { continue }
+            if let previous = entries.last {
+                let gap = max(0, recorded.time - previousTime)
                 clock = previous.start + min(gap, previous.duration + Self.maxIdle)
-                entries[index - 1].end = clock
+                entries[entries.count - 1].end = clock
             }
-            entries.append(Entry(plan: plan, start: clock, duration: duration, end: clock + duration, dip: dip))
+            previousTime = recorded.time
+            entries.append(Entry(value: value, plan: plan, start: clock, duration: plan.duration, end: clock + plan.duration))
         }
         let last = entries.last.map { $0.start + $0.duration } ?? 0
-        total = max(1, last + Self.tail)
+        // Whole hundredths, as the SVG's `dur` writes it, so key times land where they were sampled.
+        total = (max(1, last + Self.tail) * 100).rounded(.up) / 100
         if !entries.isEmpty { entries[entries.count - 1].end = total }
         self.entries = entries
-    }
-
-    /// The longest curve of the plan, its delay included.
-    static func duration(of plan: WireRecord) -> Double {
-        var curves = [plan.record("chrome").record("curve")]
-        for key in ["elements", "layout", "slots", "reveals"] {
-            curves += plan.records(key).map { $0.record("curve") }
-        }
-        return curves.map { WireCurve.curve($0).totalDuration }.max() ?? 0
     }
 }

@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 
 /// A node as `Render.Activate` names it: its slot, owner and path, the same in every plan
@@ -28,10 +27,8 @@ public struct ControlTarget: Hashable, Sendable {
     }
 
     /// `Activate`'s `a{sv}` argument: `serial` t, `slot` s, `owner` s, `path` s.
-    public var activateArgument: DBusValue {
-        .vardict([
-            "serial": .uint64(serial), "slot": .string(node.slot), "owner": .string(node.owner), "path": .string(node.path),
-        ])
+    public var activateArgument: [String: PropValue] {
+        ["serial": .uint(serial), "slot": .string(node.slot), "owner": .string(node.owner), "path": .string(node.path)]
     }
 }
 

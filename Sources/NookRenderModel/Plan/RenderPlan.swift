@@ -1,90 +1,13 @@
 import NookCore
 
-/// A received plan, decoded into what a renderer needs: the contract's plan `a{sv}` with its
-/// keys typed (CONTRACT, "The plan `a{sv}`"; additions in docs/planner.md).
-struct RenderPlan: Hashable, Sendable {
-    var serial: UInt64
-    var interrupts: UInt64
-    var from: String
-    var to: String
-    var conversion: String
-    var freshWindow: Bool
-    var reduceMotion: Bool
-    var chrome: ChromeMove
-    var elements: [ElementTrip]
-    var layout: [LayoutEntry]
-    var slots: [SlotEntry]
-    var reveals: [RevealEntry]
-    var scene: RenderScene
-    /// The family the broker measured the scene's text in (`font_family`); nil from a broker
-    /// that does not say, when the renderer's own `font` applies.
-    var fontFamily: String?
+/// A received plan as a renderer plays it: NookCore's own plan read from the wire
+/// (`ReceivedPlan`), its scene indexed for drawing (CONTRACT, "The plan `a{sv}`"; additions
+/// in docs/planner.md). An empty `fontFamily` means the broker did not say, when the
+/// renderer's own `font` applies.
+typealias RenderPlan = Plan<RenderScene>
 
-    /// Seconds (of plan time) until everything is at rest.
-    var duration: Double {
-        var longest = chrome.curve.totalDuration
-        for element in elements { longest = max(longest, element.curve.totalDuration) }
-        for change in layout { longest = max(longest, change.curve.totalDuration) }
-        for slot in slots { longest = max(longest, slot.curve.totalDuration) }
-        for reveal in reveals { longest = max(longest, reveal.curve.totalDuration) }
-        return longest
-    }
-}
-
-/// The chrome's morph (or, with `crossFade`, its dissolve).
-struct ChromeMove: Hashable, Sendable {
-    var fromRect: Rect
-    var toRect: Rect
-    var fromRadius: Double
-    var toRadius: Double
-    var curve: PlanCurve
-    /// Seconds at `hidden` before growing (`via_hidden`, rule 13), else nil.
-    var hideDip: Double?
-    /// Rule 18: dissolve from the from-shape to the to-shape on `curve`, never in between.
-    var crossFade = false
-}
-
-/// One shared element's trip (the plan's `elements` entry).
-struct ElementTrip: Hashable, Sendable {
-    var fromPath: String
-    var toPath: String
-    var key: String
-    var fromRect: Rect
-    var toRect: Rect
-    /// `resize` or `scale` (anything else draws as `resize`).
-    var style: String
-    var crossFade: Bool
-    var hideSource: Bool
-    /// `chrome` or `none`.
-    var clip: String
-    var curve: PlanCurve
-}
-
-/// A content transition of one node (`layout` entry): `move`, `insert`, `remove`, `style`.
-struct LayoutEntry: Hashable, Sendable {
-    var path: String
-    var change: String
-    var fromRect: Rect
-    var toRect: Rect
-    var curve: PlanCurve
-}
-
-/// What a slot does: `appear`, `disappear`, `update`, `stay`.
-struct SlotEntry: Hashable, Sendable {
-    var slot: String
-    var owner: String
-    var change: String
-    /// The slot's root path in its scene (`expanded`, `timer/tea:minimal`).
-    var rootPath: String
-    var curve: PlanCurve
-
-    var identity: SlotKey { SlotKey(slot: slot, owner: owner) }
-}
-
-/// A delayed row of appearing content (`reveals`, rule 11).
-struct RevealEntry: Hashable, Sendable {
-    var path: String
-    var curve: PlanCurve
+extension SlotChange {
+    var identity: SlotKey { SlotKey(slot: slot.rawValue, owner: owner) }
 }
 
 /// A slot by name and owner: what stays the same while a slot stays on screen.
@@ -93,9 +16,10 @@ struct SlotKey: Hashable, Sendable {
     var owner: String
 }
 
-/// The plan's `scene`: the destination, laid out.
+/// The plan's `scene` as the wire carried it, indexed for drawing.
 struct RenderScene: Hashable, Sendable {
-    var presentation: String
+    /// What the plan said, kept so the next plan's `scene_delta` can edit it.
+    var wire: WireScene
     var chrome: ChromeShape?
     var capsules: [CapsuleShape]
     /// In the plan's order: slot order, then preorder (parents before children).
@@ -106,24 +30,48 @@ struct RenderScene: Hashable, Sendable {
     /// anything inside them.
     var suppressed: Set<String>
 
-    init(presentation: String, chrome: ChromeShape?, capsules: [CapsuleShape], nodes: [RenderNode]) {
-        self.presentation = presentation
-        self.chrome = chrome
-        self.capsules = capsules
-        self.nodes = nodes
+    /// - Parameter warnings: gains a line per node kind and prop this renderer does not know.
+    init(_ wire: WireScene, warnings: inout [String]) {
+        self.wire = wire
+        chrome = wire.chrome.map { ChromeShape(rect: $0.rect, radius: $0.cornerRadius) }
+        capsules = wire.capsules.map { CapsuleShape(owner: $0.owner, rect: $0.shape.rect, radius: $0.shape.cornerRadius) }
+        var nodes: [RenderNode] = []
+        nodes.reserveCapacity(wire.nodes.count)
         var index: [String: Int] = [:]
         var suppressed: Set<String> = []
-        for (position, node) in nodes.enumerated() {
+        for (position, node) in wire.nodes.enumerated() {
+            if !Self.knownKinds.contains(node.kind) {
+                warnings.append("\(node.path): unknown node kind \"\(node.kind)\", its children drawn without it")
+            }
+            for key in node.props.keys where !Self.knownProps.contains(key) { warnings.append("\(node.path): unknown prop \"\(key)\" ignored") }
+            nodes.append(RenderNode(node))
             if index[node.path] == nil { index[node.path] = position }
-            if node.props["suppressed"] == .bool(true) { suppressed.insert(node.path) }
+            if node.isSuppressed { suppressed.insert(node.path) }
         }
+        self.nodes = nodes
         self.index = index
         self.suppressed = suppressed
     }
 
-    static let empty = RenderScene(presentation: "hidden", chrome: nil, capsules: [], nodes: [])
+    static let empty: RenderScene = {
+        var none: [String] = []
+        return RenderScene(.empty, warnings: &none)
+    }()
 
     func node(at path: String) -> RenderNode? { index[path].map { nodes[$0] } }
+
+    /// The props a scene node may carry (CONTRACT's view-node table), beyond the scene keys.
+    static let knownProps: Set<String> = [
+        "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
+        "classes", "expanded_classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
+        "spacing", "alignment", "stagger", "text", "font_size", "font_weight", "monospaced_digits", "timer_end",
+        "symbol", "uri", "shape", "corner_radius", "color", "value", "start", "end", "style", "min_length", "name", "params",
+        // Contract 1.1, Touch: the node is a control (hit-tested, focusable, announced by its label).
+        "action", "action_label",
+        // Contract 1.1, rule 10: the pill copy the peek shows.
+        "suppressed",
+    ]
+    static let knownKinds: Set<String> = Set(NodeKind.allCases.map(\.rawValue))
 }
 
 /// A capsule beside the pill (`scene.capsules`).
@@ -144,41 +92,28 @@ struct RenderNode: Hashable, Sendable {
     /// The node's own props (everything but the scene keys `slot`, `owner`, `path`, `kind`,
     /// `rect`, `variants`).
     var props: [String: PropValue]
-    var variants: [RenderVariant]
+    var variants: [WireVariant]
     /// Read once when the plan arrives, since frames reuse them: the drawing utilities of
     /// `classes` at rest, the parent's path, the `opacity` prop.
     var baseStyle: ClassStyle
     var parentPath: String?
     var opacity: Double
 
-    init(slot: String, owner: String, path: String, kind: String, rect: Rect, props: [String: PropValue], variants: [RenderVariant]) {
-        self.slot = slot
-        self.owner = owner
-        self.path = path
-        self.kind = kind
-        self.rect = rect
-        self.props = props
-        self.variants = variants
+    init(_ node: WireSceneNode) {
+        slot = node.slot
+        owner = node.owner
+        path = node.path
+        kind = node.kind
+        rect = node.rect
+        props = node.props
+        variants = node.variants
         var style = ClassStyle()
         // A class naming a theme rule arrives expanded (`expanded_classes`): renderers never see `rules.named`.
-        if case .string(let classes)? = props["expanded_classes"] ?? props["classes"] { style.apply(classes) }
+        if case .string(let classes)? = node.props["expanded_classes"] ?? node.props["classes"] { style.apply(classes) }
         baseStyle = style
-        parentPath = path.lastIndex(of: "/").map { String(path[..<$0]) }
-        opacity = min(max(NodeContent.number(props["opacity"]) ?? 1, 0), 1)
+        parentPath = node.path.lastIndex(of: "/").map { String(node.path[..<$0]) }
+        opacity = min(max(NodeContent.number(node.props["opacity"]) ?? 1, 0), 1)
     }
 
     var slotKey: SlotKey { SlotKey(slot: slot, owner: owner) }
-}
-
-/// A resolved parent-state variant (rule 23): applies `classes` while every condition holds.
-struct RenderVariant: Hashable, Sendable {
-    struct Condition: Hashable, Sendable {
-        /// `hover`, `pressed`, `active`, `focus`, `disabled`, ...
-        var state: String
-        /// The group node whose state counts; `""` for the node's own state.
-        var groupPath: String
-    }
-
-    var conditions: [Condition]
-    var classes: String
 }

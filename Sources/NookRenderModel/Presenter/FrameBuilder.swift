@@ -79,11 +79,11 @@ struct FrameBuilder {
         drawCapsules()
 
         // Step 3: the previous scene's leaving content.
-        let leaving = Set(plan.slots.filter { $0.change == "disappear" }.map(\.identity))
-        let removals = plan.layout.filter { $0.change == "remove" && $0.curve.isMoving(at: time) }
+        let leaving = Set(plan.slots.filter { $0.change == .disappear }.map(\.identity))
+        let removals = plan.layout.filter { $0.change == .remove && $0.curve.isMoving(at: time) }
         let oldNodes = previous.nodes.filter { node in
             (leaving.contains(node.slotKey) || removals.contains { Self.path(node.path, isWithin: $0.path) })
-                && (!onlyCapsules || node.slot == "minimal")
+                && (!onlyCapsules || node.slot == SlotName.minimal.rawValue)
         }
         draw(oldNodes, in: previous, rectOf: { $0.rect }, fadeOf: { node in
             var fade = leaving.contains(node.slotKey) ? slotFades[node.slotKey] ?? 1 : 1
@@ -94,10 +94,10 @@ struct FrameBuilder {
         }, clip: leavingClip, scaled: false, sharedKey: nil, hidden: hiddenOld, serial: previousSerial)
 
         // Step 4: the new scene.
-        let moves = Dictionary(plan.layout.filter { $0.change != "remove" }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let inserts = plan.layout.filter { $0.change == "insert" }
-        let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == "minimal" } : scene.nodes
-        for entry in plan.layout where entry.change == "style" && entry.curve.isMoving(at: time) {
+        let moves = Dictionary(plan.layout.filter { $0.change != .remove }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let inserts = plan.layout.filter { $0.change == .insert }
+        let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == SlotName.minimal.rawValue } : scene.nodes
+        for entry in plan.layout where entry.change == .style && entry.curve.isMoving(at: time) {
             if let old = previous.node(at: entry.path) { styleChanges[entry.path] = (old, entry.curve.fraction(at: time)) }
         }
         defer { styleChanges = [:] }
@@ -123,13 +123,13 @@ struct FrameBuilder {
     // MARK: Steps
 
     mutating func drawCapsules() {
-        let minimalLeaving = plan.slots.filter { $0.slot == "minimal" && $0.change == "disappear" }
+        let minimalLeaving = plan.slots.filter { $0.slot == .minimal && $0.change == .disappear }
         for entry in minimalLeaving {
             guard let capsule = previous.capsules.first(where: { $0.owner == entry.owner }) else { continue }
             add(capsule, opacity: playback.slotOpacity(entry.identity, at: time))
         }
         for capsule in scene.capsules {
-            add(capsule, opacity: playback.slotOpacity(SlotKey(slot: "minimal", owner: capsule.owner), at: time))
+            add(capsule, opacity: playback.slotOpacity(SlotKey(slot: SlotName.minimal.rawValue, owner: capsule.owner), at: time))
         }
     }
 
@@ -142,10 +142,10 @@ struct FrameBuilder {
 
     /// One travelling element: the new node's subtree mapped into the moving rect, and with
     /// `cross_fade` the old node's subtree too, fading out.
-    mutating func drawTravelling(_ element: ElementTrip, chrome: ChromeShape) {
+    mutating func drawTravelling(_ element: ElementMove, chrome: ChromeShape) {
         let rect = playback.elementRect(element, at: time)
-        let clip = element.clip == "chrome" ? chrome : nil
-        let scaled = element.style == "scale"
+        let clip = element.clip == .chrome ? chrome : nil
+        let scaled = element.style == .scale
         let f = element.curve.fraction(at: time)
         // `resize` (rule 5): the subtree laid out again in the frame's rect; `scale`, or a
         // subtree that cannot be rebuilt: mapped proportionally from its laid-out rects.
@@ -211,7 +211,7 @@ struct FrameBuilder {
             guard opacity > 0 else { continue }
             let placed = own.transform.apply(rect)
             // Capsules sit beside the chrome, never inside it.
-            let clip = node.slot == "minimal" ? nil : clip
+            let clip = node.slot == SlotName.minimal.rawValue ? nil : clip
             if let control = scene.control(node, serial: serial) {
                 controls.append(DrawnControl(control: control, rect: placed, clip: clip))
                 if control.node == focus {

@@ -1,4 +1,3 @@
-import NookBus
 import NookCore
 
 /// Turns the plans a renderer receives into what to draw at any instant. No toolkit, no
@@ -107,9 +106,9 @@ public struct PlanPresenter: Sendable {
     /// The last plan's serial (0 before any).
     public var serial: UInt64 { playback?.plan.serial ?? 0 }
     /// The last plan's `to` (`hidden` before any).
-    public var presentation: String { playback?.plan.to ?? "hidden" }
+    public var presentation: String { playback?.plan.to.rawValue ?? Presentation.hidden.rawValue }
     /// The font family the current plan's text was measured in (`font_family`), if it says.
-    public var fontFamily: String? { playback?.plan.fontFamily }
+    public var fontFamily: String? { playback.flatMap { $0.plan.fontFamily.isEmpty ? nil : $0.plan.fontFamily } }
     /// How `resize` elements measure text when laid out again in flight (rule 5): the
     /// renderer's toolkit, ideally, so the text fits what it draws; `.estimate` by default.
     public var textMeasurement: TextMeasurement = .estimate
@@ -133,7 +132,7 @@ public struct PlanPresenter: Sendable {
     /// Decodes and starts a plan (the Plan signal's or Subscribe reply's `a{sv}`) at `time`.
     /// - Throws: `RenderPlanError` naming the key it cannot read; the presenter then keeps
     ///   playing the previous plan.
-    public mutating func receive(_ plan: DBusValue, at time: Double) throws(RenderPlanError) {
+    public mutating func receive(_ plan: PropValue, at time: Double) throws(RenderPlanError) {
         var found: [String] = []
         let decoded = try RenderPlan(wire: plan, held: playback.map { ($0.plan.serial, $0.plan.scene) }, warnings: &found)
         found += Self.classWarnings(decoded.scene)

@@ -26,7 +26,7 @@ struct Playback: Hashable, Sendable {
     /// elements leave.
     mutating func prepareRelayouts(previous: RenderScene) {
         relayouts = [:]
-        for element in plan.elements where element.style != "scale" {
+        for element in plan.elements where element.style != .scale {
             if relayouts[element.toPath] == nil, let relayout = ElementRelayout(subtree: plan.scene.subtree(at: element.toPath)) {
                 relayouts[element.toPath] = relayout
             }
@@ -41,7 +41,7 @@ struct Playback: Hashable, Sendable {
         self.start = start
     }
 
-    var isHiddenAtRest: Bool { plan.to == "hidden" }
+    var isHiddenAtRest: Bool { plan.to == .hidden }
 
     func isAnimating(at t: Double) -> Bool { t < plan.duration }
 
@@ -53,7 +53,7 @@ struct Playback: Hashable, Sendable {
     /// the shape an interrupting plan starts from and the one hit-testing uses.
     func chrome(at t: Double) -> ChromeShape {
         let move = plan.chrome
-        if let dip = move.hideDip, t < dip { return chromeOrigin }
+        if let dip = move.hideDip, dip > 0, t < dip { return chromeOrigin }
         if move.crossFade { return move.curve.fraction(at: t) >= 0.5 ? chromeDestination : chromeOrigin }
         let from = chromeOrigin
         let p = move.curve.progress(at: t)
@@ -65,7 +65,7 @@ struct Playback: Hashable, Sendable {
     /// one, else the plan's `from_rect`; after a hide dip, the hidden point (the top centre).
     var chromeOrigin: ChromeShape {
         let move = plan.chrome
-        if move.hideDip != nil {
+        if let dip = move.hideDip, dip > 0 {
             return ChromeShape(rect: Rect(x: move.fromRect.midX, y: move.fromRect.minY, width: 0, height: 0), radius: 0)
         }
         return chromeStart ?? ChromeShape(rect: move.fromRect, radius: move.fromRadius)
@@ -79,7 +79,7 @@ struct Playback: Hashable, Sendable {
     /// never moves.
     func chromeVelocity(at t: Double) -> [Double] {
         if plan.chrome.crossFade { return [0, 0, 0, 0] }
-        return Self.velocity(from: chromeOrigin.rect, to: plan.chrome.toRect, progressVelocity: plan.chrome.curve.velocity(at: t))
+        return Self.velocity(from: chromeOrigin.rect, to: plan.chrome.toRect, progressVelocity: plan.chrome.curve.presentedVelocity(at: t))
     }
 
     /// The chrome to draw at `t`: nil while hidden (an empty shape, the dip, or a finished hide).
@@ -123,39 +123,39 @@ struct Playback: Hashable, Sendable {
 
     /// Shared elements travel unless Reduce Motion is on (rule 18: each copy then comes and
     /// goes with its slot).
-    var travellingElements: [ElementTrip] { plan.reduceMotion ? [] : plan.elements }
+    var travellingElements: [ElementMove] { plan.reduceMotion ? [] : plan.elements }
 
-    func elementRect(_ element: ElementTrip, at t: Double) -> Rect {
+    func elementRect(_ element: ElementMove, at t: Double) -> Rect {
         Self.lerp(elementStarts[element.key] ?? element.fromRect, element.toRect, element.curve.progress(at: t))
     }
 
-    func elementVelocity(_ element: ElementTrip, at t: Double) -> [Double] {
+    func elementVelocity(_ element: ElementMove, at t: Double) -> [Double] {
         Self.velocity(from: elementStarts[element.key] ?? element.fromRect, to: element.toRect,
-                      progressVelocity: element.curve.velocity(at: t))
+                      progressVelocity: element.curve.presentedVelocity(at: t))
     }
 
     /// A `move` layout entry's rect at `t`; Reduce Motion takes the final geometry at once.
-    func layoutRect(_ entry: LayoutEntry, at t: Double) -> Rect {
-        guard entry.change == "move", !plan.reduceMotion else { return entry.toRect }
+    func layoutRect(_ entry: LayoutChange, at t: Double) -> Rect {
+        guard entry.change == .move, !plan.reduceMotion else { return entry.toRect }
         return Self.lerp(layoutStarts[entry.path] ?? entry.fromRect, entry.toRect, entry.curve.progress(at: t))
     }
 
-    func layoutVelocity(_ entry: LayoutEntry, at t: Double) -> [Double] {
-        guard entry.change == "move", !plan.reduceMotion else { return [0, 0, 0, 0] }
+    func layoutVelocity(_ entry: LayoutChange, at t: Double) -> [Double] {
+        guard entry.change == .move, !plan.reduceMotion else { return [0, 0, 0, 0] }
         return Self.velocity(from: layoutStarts[entry.path] ?? entry.fromRect, to: entry.toRect,
-                             progressVelocity: entry.curve.velocity(at: t))
+                             progressVelocity: entry.curve.presentedVelocity(at: t))
     }
 
     /// How opaque the slot's content is at `t`: appearing slots fade in, disappearing ones
     /// out (from the opacity presented when an interrupted fade was taken over); others 1.
     func slotOpacity(_ key: SlotKey, at t: Double) -> Double {
-        guard let entry = plan.slots.first(where: { $0.slot == key.slot && $0.owner == key.owner }) else { return 1 }
+        guard let entry = plan.slots.first(where: { $0.identity == key }) else { return 1 }
         let f = entry.curve.fraction(at: t)
         switch entry.change {
-        case "appear":
+        case .appear:
             let start = slotStarts[key] ?? 0
             return start + (1 - start) * f
-        case "disappear":
+        case .disappear:
             return (slotStarts[key] ?? 1) * (1 - f)
         default:
             return 1
@@ -171,7 +171,7 @@ struct Playback: Hashable, Sendable {
     mutating func continueFrom(_ previous: Playback, at previousTime: Double) {
         let presented = previous.chrome(at: previousTime)
         chromeStart = presented
-        if plan.chrome.hideDip == nil, !plan.chrome.crossFade {
+        if (plan.chrome.hideDip ?? 0) <= 0, !plan.chrome.crossFade {
             plan.chrome.curve.takeOver(Self.progressVelocity(
                 previous.chromeVelocity(at: previousTime), from: presented.rect, to: plan.chrome.toRect))
         }
@@ -183,15 +183,15 @@ struct Playback: Hashable, Sendable {
                     previous.elementVelocity(element, at: previousTime), from: start, to: plan.elements[index].toRect))
             }
         }
-        for entry in previous.plan.layout where entry.change == "move" {
-            for index in plan.layout.indices where plan.layout[index].path == entry.path && plan.layout[index].change == "move" {
+        for entry in previous.plan.layout where entry.change == .move {
+            for index in plan.layout.indices where plan.layout[index].path == entry.path && plan.layout[index].change == .move {
                 let start = previous.layoutRect(entry, at: previousTime)
                 layoutStarts[entry.path] = start
                 plan.layout[index].curve.takeOver(Self.progressVelocity(
                     previous.layoutVelocity(entry, at: previousTime), from: start, to: plan.layout[index].toRect))
             }
         }
-        for entry in previous.plan.slots where (entry.change == "appear" || entry.change == "disappear") && entry.curve.isMoving(at: previousTime) {
+        for entry in previous.plan.slots where (entry.change == .appear || entry.change == .disappear) && entry.curve.isMoving(at: previousTime) {
             slotStarts[entry.identity] = previous.slotOpacity(entry.identity, at: previousTime)
         }
     }

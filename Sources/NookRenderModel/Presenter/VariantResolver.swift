@@ -16,9 +16,9 @@ enum VariantResolver {
         return style
     }
 
-    static func holds(_ condition: RenderVariant.Condition, for node: RenderNode, in scene: RenderScene, pointer: PointerState,
+    static func holds(_ condition: ResolvedCondition, for node: RenderNode, in scene: RenderScene, pointer: PointerState,
                       focus: ControlNode? = nil, rectOf: (RenderNode) -> Rect) -> Bool {
-        guard let target = condition.groupPath.isEmpty ? node : scene.node(at: condition.groupPath) else { return false }
+        guard let target = condition.groupPath.map({ scene.node(at: $0) }) ?? node else { return false }
         let over = pointer.location.map { location in
             let rect = rectOf(target)
             return location.x >= rect.minX && location.x <= rect.maxX && location.y >= rect.minY && location.y <= rect.maxY
