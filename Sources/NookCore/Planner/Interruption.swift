@@ -47,7 +47,8 @@ struct Interruption {
         }
         let now = sample(from: running.fromRect, to: running.toRect, on: running.curve)
         chrome.fromRect = now.rect
-        chrome.fromRadius = RectMath.lerp(running.fromRadius, running.toRadius, progress)
+        // A spring overshoots: past its target a radius headed for 0 would go negative.
+        chrome.fromRadius = max(0, RectMath.lerp(running.fromRadius, running.toRadius, progress))
         guard !chrome.crossFade else { return }
         chrome.velocity = now.velocity
         chrome.curve = Self.continuing(chrome.curve, velocity: now.velocity, from: chrome.fromRect, to: chrome.toRect)
