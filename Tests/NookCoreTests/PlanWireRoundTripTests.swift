@@ -97,8 +97,8 @@ private typealias G = PlannerPropertyTests
         guard case .dictionary(var chrome)? = wire["chrome"] else { Issue.record("no chrome"); return }
         chrome["to_rect"] = .string("big")
         wire["chrome"] = .dictionary(chrome)
-        #expect(throws: WireFieldError(key: "chrome.to_rect", message: "expected a rect (dddd), found s")) { try Self.decode(wire) }
-        #expect(throws: WireFieldError(key: "(argument)", message: "expected a dictionary a{sv}, found s")) {
+        #expect(throws: WireFieldError(key: "chrome.to_rect", message: "expected type (dddd), found s", kind: .wrongType)) { try Self.decode(wire) }
+        #expect(throws: WireFieldError(key: "(argument)", message: "expected type a{sv}, found s", kind: .wrongType)) {
             var warnings: [String] = []
             _ = try ReceivedPlan(wire: .string("not a plan"), warnings: &warnings)
         }

@@ -18,8 +18,8 @@ extension Registry {
     public mutating func startActivity(_ id: String, spec: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: spec, context: "StartActivity \"\(InputQuote.text(id))\" spec")
-        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        let reader = FieldReader<RegistryError>(fields: spec, context: "StartActivity \"\(InputQuote.text(id))\" spec")
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         try reader.checkPayload(limit: limits.maxPayloadBytes)
         let module = modules[moduleId]!
@@ -37,14 +37,14 @@ extension Registry {
                 .limitsExceeded,
                 "activity \"\(id)\": module \"\(moduleId)\" already has \(module.activities.count) activities (maxActivitiesPerModule \(limits.maxActivitiesPerModule))")
         }
-        guard let label = try reader.string("accessibility_label", maxBytes: limits.maxLabelBytes) else {
+        guard let label = try reader.optionalString("accessibility_label", maxBytes: limits.maxLabelBytes) else {
             throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key 'accessibility_label'")
         }
         try Self.checkLabel(label, context: reader.context)
         var diagnostics: [Diagnostic] = []
         var views: [ActivitySlot: ViewNode] = [:]
         for slot in ActivitySlot.allCases {
-            guard let raw = try reader.node(slot.rawValue) else {
+            guard let raw = try reader.optionalNode(slot.rawValue) else {
                 if slot.isRequired {
                     throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key '\(slot.rawValue)'")
                 }
@@ -54,10 +54,10 @@ extension Registry {
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 diagnostics: &diagnostics)
         }
-        let relevance = try reader.double("relevance", in: .relevance) ?? 0
+        let relevance = try reader.number("relevance", in: .relevance) ?? 0
         let staleDate = try reader.date("stale_date")
-        let sequence = try reader.uint64("sequence")
-        let lifetime = try reader.choice("lifetime", ActivityLifetime.self) ?? .connection
+        let sequence = try reader.optionalUInt64("sequence")
+        let lifetime = try reader.optionalChoice("lifetime", ActivityLifetime.self) ?? .connection
         let dismissDate = try reader.date("dismiss_date")
         try checkLifetime(lifetime, dismissDate: dismissDate, context: reader.context)
         diagnostics += reader.unknownKeys(known: Self.startKeys, module: moduleId)
@@ -86,14 +86,14 @@ extension Registry {
     public mutating func updateActivity(_ id: String, changes: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: changes, context: "UpdateActivity \"\(InputQuote.text(id))\" changes")
-        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        let reader = FieldReader<RegistryError>(fields: changes, context: "UpdateActivity \"\(InputQuote.text(id))\" changes")
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         guard var record = modules[moduleId]!.activities[id] else {
             throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
         }
         try reader.checkPayload(limit: limits.maxPayloadBytes)
-        let sequence = try reader.uint64("sequence")
+        let sequence = try reader.optionalUInt64("sequence")
         if let sequence, let last = record.lastSequence, sequence < last {
             let warning = Diagnostic(
                 .staleUpdate, .warning,
@@ -103,24 +103,24 @@ extension Registry {
         }
         // Read everything first: a bad key refuses the whole update and changes nothing.
         var diagnostics: [Diagnostic] = []
-        if let label = try reader.string("accessibility_label", maxBytes: limits.maxLabelBytes) {
+        if let label = try reader.optionalString("accessibility_label", maxBytes: limits.maxLabelBytes) {
             try Self.checkLabel(label, context: reader.context)
             record.accessibilityLabel = label
         }
         for slot in ActivitySlot.allCases {
-            guard let raw = try reader.node(slot.rawValue) else { continue }
+            guard let raw = try reader.optionalNode(slot.rawValue) else { continue }
             record.views[slot] = try validate(
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 diagnostics: &diagnostics)
         }
-        if let relevance = try reader.double("relevance", in: .relevance) { record.relevance = relevance }
+        if let relevance = try reader.number("relevance", in: .relevance) { record.relevance = relevance }
         if let staleDate = try reader.date("stale_date") {
             // A new stale date makes the activity fresh again until the broker's clock passes it.
             record.staleDate = staleDate
             record.isStale = false
         }
         if let sequence { record.lastSequence = sequence }
-        if let lifetime = try reader.choice("lifetime", ActivityLifetime.self) { record.lifetime = lifetime }
+        if let lifetime = try reader.optionalChoice("lifetime", ActivityLifetime.self) { record.lifetime = lifetime }
         if let dismissDate = try reader.date("dismiss_date") { record.dismissDate = dismissDate }
         for key in try reader.removals(allowed: Self.removableKeys) {
             switch key {
@@ -131,8 +131,8 @@ extension Registry {
             }
         }
         try checkLifetime(record.lifetime, dismissDate: record.dismissDate, context: reader.context)
-        let animate = try reader.bool("animate") ?? true
-        let animation = try reader.string("animation", maxBytes: 256)
+        let animate = try reader.optionalBool("animate") ?? true
+        let animation = try reader.optionalString("animation", maxBytes: 256)
         diagnostics += reader.unknownKeys(known: Self.updateKeys, module: moduleId)
         record.adoptable = false
 
@@ -150,13 +150,13 @@ extension Registry {
     public mutating func endActivity(_ id: String, options: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = SpecReader(values: options, context: "EndActivity \"\(InputQuote.text(id))\" options")
-        let moduleId = try ownModule(caller: caller, named: try reader.string("module", maxBytes: 256))
+        let reader = FieldReader<RegistryError>(fields: options, context: "EndActivity \"\(InputQuote.text(id))\" options")
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         guard modules[moduleId]!.activities[id] != nil else {
             throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
         }
-        let dismissal = try reader.choice("dismissal", Dismissal.self) ?? .default
+        let dismissal = try reader.optionalChoice("dismissal", Dismissal.self) ?? .default
         let diagnostics = reader.unknownKeys(known: Self.endKeys, module: moduleId)
         modules[moduleId]!.activities[id] = nil
         var actions = deliver(diagnostics, module: moduleId)
@@ -169,12 +169,12 @@ extension Registry {
     /// ends an activity, as when a person dismisses it. The module learns of it through an
     /// `activity-dismissed` diagnostic, so it can stop updating it.
     public mutating func dismiss(_ ref: ActivityRef, options: [String: PropValue], now: BrokerTime) throws(RegistryError) -> [RegistryAction] {
-        let reader = SpecReader(values: options, context: "EndActivity \"\(ref)\" options")
+        let reader = FieldReader<RegistryError>(fields: options, context: "EndActivity \"\(ref)\" options")
         guard modules[ref.module] != nil else { throw RegistryError(.unknownModule, "no module \"\(ref.module)\"") }
         guard modules[ref.module]!.activities[ref.activity] != nil else {
             throw RegistryError(.unknownActivity, "module \"\(ref.module)\" has no activity \"\(ref.activity)\"")
         }
-        let dismissal = try reader.choice("dismissal", Dismissal.self) ?? .default
+        let dismissal = try reader.optionalChoice("dismissal", Dismissal.self) ?? .default
         var diagnostics = reader.unknownKeys(known: ["dismissal"], module: ref.module)
         diagnostics.append(Diagnostic(.activityDismissed, .info, "activity \"\(ref.activity)\" was ended from Control (dismissed by the user)",
                                       module: ref.module, id: ref.activity))

@@ -149,12 +149,12 @@ public struct Registry: Hashable, Sendable {
         throws(RegistryError) -> [RegistryAction]
     {
         try checkIdentifier(id, what: "module id")
-        let reader = SpecReader(values: info, context: "Register info")
+        let reader = FieldReader<RegistryError>(fields: info, context: "Register info")
         try reader.checkPayload(limit: limits.maxPayloadBytes)
-        let displayName = try reader.string("display_name", maxBytes: limits.maxInfoStringBytes)
-        let version = try reader.string("version", maxBytes: limits.maxInfoStringBytes)
+        let displayName = try reader.optionalString("display_name", maxBytes: limits.maxInfoStringBytes)
+        let version = try reader.optionalString("version", maxBytes: limits.maxInfoStringBytes)
         var rules: ModuleRules?
-        if let value = reader.values["rules"] { rules = try ModuleRules(reading: value, context: "Register \"\(id)\" info") }
+        if let value = reader.fields["rules"] { rules = try ModuleRules(reading: value, context: "Register \"\(id)\" info") }
         let unknown = reader.unknownKeys(known: ["display_name", "version", "rules"], module: id)
         if let held = moduleByConnection[caller], held != id {
             throw RegistryError(

@@ -57,3 +57,11 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String { "\(kind.rawValue): \(message)" }
 }
+
+extension RegistryError: FieldReadFailure {
+    /// A call argument the one `FieldReader` refused: `<context>: key '<path>': <what>`.
+    public init(field: WireFieldError) {
+        let prefix = field.context.isEmpty ? "" : field.context + ": "
+        self.init(field.kind == .tooLong ? .limitsExceeded : .invalidArgs, "\(prefix)key '\(field.key)': \(field.message)")
+    }
+}

@@ -76,11 +76,7 @@ extension Broker {
     }
 
     static func string(_ options: [String: PropValue], _ key: String) throws(DBusError) -> String? {
-        guard let value = options[key] else { return nil }
-        guard case .string(let text) = value else {
-            throw DBusError(nook: .invalidArgs, "key '\(key)': expected signature 's', found '\(value.typeName)'")
-        }
-        return text
+        do { return try FieldReader<RegistryError>(fields: options).optionalString(key) } catch { throw DBusError(error) }
     }
 
     /// A number (`d`, or any integer type) within `domain`; the error names the key, and says
@@ -88,15 +84,9 @@ extension Broker {
     static func number(_ options: [String: PropValue], _ key: String, in domain: NumberDomain, context: String = "")
         throws(DBusError) -> Double?
     {
-        guard let value = options[key] else { return nil }
-        let prefix = context.isEmpty ? "" : context + ": "
-        guard let number = value.lenientDouble else {
-            throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': expected a number ('d'), found type '\(value.typeName)'")
+        do { return try FieldReader<RegistryError>(fields: options, context: context).number(key, in: domain) } catch {
+            throw DBusError(error)
         }
-        if let problem = domain.problem(number) {
-            throw DBusError(nook: .invalidArgs, "\(prefix)key '\(key)': \(problem)")
-        }
-        return number
     }
 
     /// `SetSharedElementAnimation`'s curve: `type` `chrome`, `theme`, `spring`, `bezier`,

@@ -46,3 +46,17 @@ public struct ViewValidationError: Error, Hashable, Sendable, CustomStringConver
         }
     }
 }
+
+extension ViewValidationError: FieldReadFailure {
+    /// A prop the one `FieldReader` refused, under the matching view rule.
+    public init(field: WireFieldError) {
+        let code: Code =
+            switch field.kind {
+            case .wrongType: .wrongType
+            case .missing: .missingKey
+            case .tooLong: .stringTooLong
+            case .invalidValue: .invalidValue
+            }
+        self.init(path: field.key, code: code, message: field.message)
+    }
+}
