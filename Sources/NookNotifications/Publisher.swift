@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import NookModuleAPI
 
 /// Applies the table's changes to the broker, one batch at a time: starts, updates and ends
@@ -85,7 +86,7 @@ actor Publisher {
     func peek(at activity: String) async {
         let module = NotificationBridge.moduleID
         do {
-            _ = try await control("Peek", [.string(module), .string(activity)])
+            _ = try await control(ControlMember.peek.rawValue, [.string(module), .string(activity)])
         } catch {
             log("cannot peek at \(activity): \(error)")
             return
@@ -93,16 +94,16 @@ actor Publisher {
         let duration = settings.peekDuration
         Task {
             try? await Task.sleep(for: duration)
-            guard let reply = try? await self.control("GetState", []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
+            guard let reply = try? await self.control(ControlMember.getState.rawValue, []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }
-            _ = try? await self.control("EndPeek", [])
+            _ = try? await self.control(ControlMember.endPeek.rawValue, [])
         }
     }
 
     func control(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
         try await bus.call(
-            destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: member,
+            destination: NookNames.busName, path: .nook, interface: NookNames.controlInterface, member: member,
             arguments: arguments, timeout: .seconds(5))
     }
 

@@ -1,14 +1,15 @@
 import NookBus
+import NookCore
 import NookRenderModel
 
 /// The renderer's side of the contract: subscribes, receives plans, and sends pointer,
 /// open and display-change calls. Runs on NookBus's thread; whatever it hands the GTK side
 /// goes through `onPlan`, which posts to the GTK main loop.
 actor BrokerLink {
-    static let busName = "org.nook.Nook1"
-    static let path: ObjectPath = "/org/nook/Nook1"
-    static let render = "org.nook.Nook1.Render"
-    static let control = "org.nook.Nook1.Control"
+    static let busName = NookNames.busName
+    static let path = ObjectPath.nook
+    static let render = NookNames.renderInterface
+    static let control = NookNames.controlInterface
 
     private let connection: BusConnection
     private var display: MonitorInfo
@@ -34,7 +35,7 @@ actor BrokerLink {
     /// fresh subscription.
     func run() async throws {
         let onPlan = self.onPlan
-        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: "Plan")) { signal in
+        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.plan.rawValue)) { signal in
             if let plan = signal.arguments.first { onPlan(plan, "signal") }
         }
         let owners = try await connection.nameOwnerChanges(of: Self.busName)
@@ -55,7 +56,7 @@ actor BrokerLink {
         await sendReduceMotion()
         do {
             let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                                  member: "Subscribe", arguments: [.vardict(display.subscription)])
+                                                  member: RenderMember.subscribe.rawValue, arguments: [.vardict(display.subscription)])
             guard reply.count == 2 else {
                 Log.info("Subscribe replied with \(reply.count) values; expected (oa{sv})")
                 return
@@ -89,7 +90,7 @@ actor BrokerLink {
         guard let on = reduceMotion else { return }
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                                          member: "Set", arguments: [.string(Self.control), .string("ReduceMotion"), .variant(.bool(on))])
+                                          member: "Set", arguments: [.string(Self.control), .string(ControlMember.reduceMotion.rawValue), .variant(.bool(on))])
             Log.info("reduce motion set to \(on)")
         } catch {
             Log.info("cannot set ReduceMotion to \(on) (\(error)); trying again when nookd subscribes us")
@@ -100,7 +101,7 @@ actor BrokerLink {
     func pointer(_ event: String) async {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: "Pointer", arguments: [.string(event)])
+                                          member: RenderMember.pointer.rawValue, arguments: [.string(event)])
             Log.debug("pointer \(event) sent")
         } catch {
             Log.info("Pointer(\(event)) failed: \(error)")
@@ -111,7 +112,7 @@ actor BrokerLink {
     func open() async {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: "Open", arguments: [.vardict([String: DBusValue]())])
+                                          member: ControlMember.open.rawValue, arguments: [.vardict([String: DBusValue]())])
             Log.debug("open sent")
         } catch {
             Log.info("Open failed: \(error)")
@@ -124,9 +125,9 @@ actor BrokerLink {
     func activate(_ target: ControlTarget, action: String) async {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: "Activate", arguments: [WireCodec.vardict(target.activateArgument)])
+                                          member: RenderMember.activate.rawValue, arguments: [WireCodec.vardict(target.activateArgument)])
             Log.debug("activate sent action=\(action) serial=\(target.serial) path=\(target.node.path)")
-        } catch let error as DBusError where error.name == "org.nook.Nook1.Error.UnknownTarget" {
+        } catch let error as DBusError where error.name == NookErrorName.unknownTarget.rawValue {
             Log.info("activate \(action) at \(target.node.path) (serial \(target.serial)): the node is gone (\(error.message)); ignored")
         } catch {
             Log.info("Activate(\(action) at \(target.node.path)) failed: \(error)")
@@ -138,7 +139,7 @@ actor BrokerLink {
     func close() async {
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: "Close", arguments: [.vardict([String: DBusValue]())])
+                                          member: ControlMember.close.rawValue, arguments: [.vardict([String: DBusValue]())])
             Log.debug("close sent")
         } catch {
             Log.info("Close failed: \(error)")
@@ -151,7 +152,7 @@ actor BrokerLink {
         display = monitor
         do {
             _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: "DisplayChanged", arguments: [.vardict(monitor.displayRecord)])
+                                          member: ControlMember.displayChanged.rawValue, arguments: [.vardict(monitor.displayRecord)])
             Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
         } catch {
             Log.info("DisplayChanged failed: \(error)")

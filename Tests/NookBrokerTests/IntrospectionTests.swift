@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NookBus
+import NookCore
 import NookTestSupport
 
 /// The shipped contract (`data/org.nook.Nook1.xml`) and what nookd exports agree.
@@ -56,6 +57,23 @@ import NookTestSupport
         #expect(contract["org.nook.Nook1.Render"]?.count == 5, "4 of v1 and 1.1's Activate")
         #expect(contract["org.nook.Nook1.Modules"]?.contains("method StartActivity(in s activity, in a{sv} spec)") == true)
         #expect(contract["org.nook.Nook1.Render"]?.contains("method Subscribe(in a{sv} display, out o handle, out a{sv} plan)") == true)
+    }
+
+    /// The names declared once in NookCore (`NookNames`, `*Member`) are exactly the file's.
+    @Test func theDeclaredNamesAreTheContractFilesNames() throws {
+        let contract = Self.members(try String(contentsOf: Self.contractFile, encoding: .utf8))
+        func names(_ interface: String) -> Set<String> {
+            Set((contract[interface] ?? []).map { line in
+                let afterKind = line.drop { $0 != " " }.dropFirst()
+                return String(afterKind.prefix { $0 != "(" && $0 != " " })
+            })
+        }
+        #expect(Set(contract.keys) == [NookNames.modulesInterface, NookNames.controlInterface, NookNames.renderInterface])
+        #expect(names(NookNames.modulesInterface) == Set(ModulesMember.allCases.map(\.rawValue)))
+        #expect(names(NookNames.controlInterface) == Set(ControlMember.allCases.map(\.rawValue)))
+        #expect(names(NookNames.renderInterface) == Set(RenderMember.allCases.map(\.rawValue)))
+        let xml = try String(contentsOf: Self.contractFile, encoding: .utf8)
+        #expect(xml.contains("<node name=\"\(NookNames.objectPath)\">"))
     }
 
     @Test func theExportedInterfacesMatchTheContractFile() async throws {

@@ -53,7 +53,7 @@ import Testing
             #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { !FileManager.default.fileExists(atPath: marker.path) })
             await nookd.process?.stop(SIGKILL)
             let watcher = try await BusConnection.connect(to: .address(bus.address))
-            _ = await eventually { (try? await watcher.nameOwner(of: NookContract.busName)) == nil }
+            _ = await eventually { (try? await watcher.nameOwner(of: NookNames.busName)) == nil }
             await watcher.close()
             try await startNookd()
         }
@@ -132,7 +132,7 @@ import Testing
             // activity leaves after nookctl did; once its activity has ended, build's grace is over too.
             let witness = try await BusConnection.connect(to: .address(shell.bus.address))
             func call(_ member: String, _ arguments: [DBusValue]) async throws {
-                _ = try await witness.call(destination: NookContract.busName, path: NookContract.objectPath, interface: NookContract.modules,
+                _ = try await witness.call(destination: NookNames.busName, path: ObjectPath.nook, interface: NookNames.modulesInterface,
                                            member: member, arguments: arguments, timeout: .seconds(20))
             }
             let text = DBusValue.structure([.string("text"), WireCodec.vardict(["text": .string("w")]), .array(element: "v", [])])
@@ -209,7 +209,7 @@ import Testing
 
             // A module another live connection holds stays ModuleTaken, said plainly.
             let owner = try await BusConnection.connect(to: .address(shell.bus.address))
-            _ = try await owner.call(destination: NookContract.busName, path: NookContract.objectPath, interface: NookContract.modules,
+            _ = try await owner.call(destination: NookNames.busName, path: ObjectPath.nook, interface: NookNames.modulesInterface,
                                      member: "Register", arguments: [.string("taken"), WireCodec.vardict([:])], timeout: .seconds(20))
             let taken = try await shell.nookctl(["activity", "start", "taken/x", "--title", "T"])
             #expect(taken.status == 1, "\(taken.output)")

@@ -144,7 +144,7 @@ extension Broker {
             let path = self.path
             do {
                 let signal = try self.connection.assumeIsolated { bus in
-                    try bus.prepareSignal(path: path, interface: NookContract.renderInterface, member: "Plan", arguments: [argument])
+                    try bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, arguments: [argument])
                 }
                 plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
             } catch {

@@ -9,34 +9,34 @@ extension Broker {
     nonisolated var modulesInterface: DBusInterface {
         func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
         return DBusInterface(
-            NookContract.modulesInterface,
+            NookNames.modulesInterface,
             methods: [
-                DBusMethod("Register", in: [arg("module", "s"), arg("info", "a{sv}")]) { [self] call in
+                DBusMethod(ModulesMember.register.rawValue, in: [arg("module", "s"), arg("info", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleRegister(call) }
                 },
-                DBusMethod("Unregister") { [self] call in
+                DBusMethod(ModulesMember.unregister.rawValue) { [self] call in
                     try assumeIsolated { try $0.handleUnregister(call) }
                 },
-                DBusMethod("SetContent", in: [arg("slot", "s"), arg("view", "(sa{sv}av)")]) { [self] call in
+                DBusMethod(ModulesMember.setContent.rawValue, in: [arg("slot", "s"), arg("view", "(sa{sv}av)")]) { [self] call in
                     try assumeIsolated { try $0.handleSetContent(call) }
                 },
-                DBusMethod("ClearContent", in: [arg("slot", "s")]) { [self] call in
+                DBusMethod(ModulesMember.clearContent.rawValue, in: [arg("slot", "s")]) { [self] call in
                     try assumeIsolated { try $0.handleClearContent(call) }
                 },
-                DBusMethod("StartActivity", in: [arg("activity", "s"), arg("spec", "a{sv}")]) { [self] call in
+                DBusMethod(ModulesMember.startActivity.rawValue, in: [arg("activity", "s"), arg("spec", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleStartActivity(call) }
                 },
-                DBusMethod("UpdateActivity", in: [arg("activity", "s"), arg("changes", "a{sv}")]) { [self] call in
+                DBusMethod(ModulesMember.updateActivity.rawValue, in: [arg("activity", "s"), arg("changes", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleUpdateActivity(call) }
                 },
-                DBusMethod("EndActivity", in: [arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(ModulesMember.endActivity.rawValue, in: [arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleEndActivity(call) }
                 },
             ],
             signals: [
-                DBusSignal("Diagnostics", [arg("diagnostics", "aa{sv}")]),
+                DBusSignal(ModulesMember.diagnostics.rawValue, [arg("diagnostics", "aa{sv}")]),
                 // Contract 1.1 (Touch): unicast to the owning module's connection only.
-                DBusSignal("ActionInvoked", [arg("activity", "s"), arg("action", "s"), arg("info", "a{sv}")]),
+                DBusSignal(ModulesMember.actionInvoked.rawValue, [arg("activity", "s"), arg("action", "s"), arg("info", "a{sv}")]),
             ])
     }
 
@@ -52,24 +52,24 @@ extension Broker {
             }
         }
         return DBusInterface(
-            NookContract.controlInterface,
+            NookNames.controlInterface,
             methods: [
-                DBusMethod("Show") { [self] _ in try assumeIsolated { broker in _ = try broker.control(.show) }; return [] },
-                DBusMethod("Hide") { [self] _ in try assumeIsolated { broker in _ = try broker.control(.hide) }; return [] },
-                action("Open", in: [arg("options", "a{sv}")]) { call in try Broker.openAction(try Self.record(call, 0, "Open options")) },
-                action("Close", in: [arg("options", "a{sv}")]) { call in _ = try Self.record(call, 0, "Close options"); return .close },
-                action("Peek", in: [arg("module", "s"), arg("activity", "s")]) { call in
+                DBusMethod(ControlMember.show.rawValue) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.show) }; return [] },
+                DBusMethod(ControlMember.hide.rawValue) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.hide) }; return [] },
+                action(ControlMember.open.rawValue, in: [arg("options", "a{sv}")]) { call in try Broker.openAction(try Self.record(call, 0, "Open options")) },
+                action(ControlMember.close.rawValue, in: [arg("options", "a{sv}")]) { call in _ = try Self.record(call, 0, "Close options"); return .close },
+                action(ControlMember.peek.rawValue, in: [arg("module", "s"), arg("activity", "s")]) { call in
                     .peek(ActivityRef(module: try call.argument(0), activity: try call.argument(1)))
                 },
-                action("EndPeek") { _ in .endPeek },
-                action("OpenCompanion", in: [arg("module", "s")]) { call in .openCompanion(module: try call.argument(0)) },
-                action("CloseCompanion") { _ in .closeCompanion },
-                DBusMethod("DisplayChanged", in: [arg("display", "a{sv}")], out: serialOut) { [self] call in
+                action(ControlMember.endPeek.rawValue) { _ in .endPeek },
+                action(ControlMember.openCompanion.rawValue, in: [arg("module", "s")]) { call in .openCompanion(module: try call.argument(0)) },
+                action(ControlMember.closeCompanion.rawValue) { _ in .closeCompanion },
+                DBusMethod(ControlMember.displayChanged.rawValue, in: [arg("display", "a{sv}")], out: serialOut) { [self] call in
                     let record = try Self.record(call, 0, "DisplayChanged display")
                     return [.uint64(try assumeIsolated { broker in try broker.displayChanged(call.sender, display: record) })]
                 },
                 // An addition to contract v1: lets a person (nookctl, a shell) dismiss any activity.
-                DBusMethod("EndActivity", in: [arg("module", "s"), arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(ControlMember.endActivity.rawValue, in: [arg("module", "s"), arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
                     let ref = ActivityRef(module: try call.argument(0), activity: try call.argument(1))
                     let options = try Self.record(call, 2, "EndActivity options")
                     try assumeIsolated { broker in
@@ -78,7 +78,7 @@ extension Broker {
                     return []
                 },
                 // Contract 1.1 (Touch): a script presses a control (Broker+Touch.swift).
-                DBusMethod("Invoke", in: [arg("module", "s"), arg("activity", "s"), arg("action", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(ControlMember.invoke.rawValue, in: [arg("module", "s"), arg("activity", "s"), arg("action", "s"), arg("options", "a{sv}")]) { [self] call in
                     let module: String = try call.argument(0)
                     let activity: String = try call.argument(1)
                     let action: String = try call.argument(2)
@@ -88,28 +88,28 @@ extension Broker {
                     }
                     return []
                 },
-                DBusMethod("GetState", out: [arg("state", "a{sv}")]) { [self] _ in
+                DBusMethod(ControlMember.getState.rawValue, out: [arg("state", "a{sv}")]) { [self] _ in
                     assumeIsolated { $0.stateReply() }
                 },
-                DBusMethod("PreviewPlan", in: [arg("action", "s"), arg("options", "a{sv}")], out: [arg("plan", "a{sv}")]) { [self] call in
+                DBusMethod(ControlMember.previewPlan.rawValue, in: [arg("action", "s"), arg("options", "a{sv}")], out: [arg("plan", "a{sv}")]) { [self] call in
                     let name: String = try call.argument(0)
                     let options = try Self.record(call, 1, "PreviewPlan options")
                     return try assumeIsolated { broker in try broker.preview(name, options: options) }
                 },
-                DBusMethod("SetTokens", in: [arg("tokens", "a{sv}")]) { [self] call in
+                DBusMethod(ControlMember.setTokens.rawValue, in: [arg("tokens", "a{sv}")]) { [self] call in
                     let tokens = try Self.record(call, 0, "SetTokens tokens")
                     try assumeIsolated { broker in try broker.setTokens(tokens) }
                     return []
                 },
                 // An addition to contract v1: what SIGHUP does, with the outcome as the reply.
-                DBusMethod("ReloadTheme") { [self] _ in
+                DBusMethod(ControlMember.reloadTheme.rawValue) { [self] _ in
                     try assumeIsolated { broker in _ = try broker.reloadTheme() }
                     return []
                 },
-                DBusMethod("GetTokens", out: [arg("tokens", "a{sv}")]) { [self] _ in
+                DBusMethod(ControlMember.getTokens.rawValue, out: [arg("tokens", "a{sv}")]) { [self] _ in
                     [assumeIsolated { WireCodec.vardict($0.settings.theme.wireTokens) }]
                 },
-                DBusMethod("SetSharedElementAnimation", in: [arg("which", "s"), arg("curve", "a{sv}")]) { [self] call in
+                DBusMethod(ControlMember.setSharedElementAnimation.rawValue, in: [arg("which", "s"), arg("curve", "a{sv}")]) { [self] call in
                     let which: String = try call.argument(0)
                     let curve = try Broker.curveOverride(try Self.record(call, 1, "SetSharedElementAnimation curve"))
                     try assumeIsolated { broker in
@@ -124,14 +124,14 @@ extension Broker {
                 },
             ],
             // Contract 1.1: what GetState returns, broadcast at most once per 50 ms while it changes.
-            signals: [DBusSignal("StateChanged", [arg("state", "a{sv}")])],
+            signals: [DBusSignal(ControlMember.stateChanged.rawValue, [arg("state", "a{sv}")])],
             properties: [
-                DBusProperty("ReduceMotion", "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
+                DBusProperty(ControlMember.reduceMotion.rawValue, "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
                              set: { [self] value in
                                  guard case .bool(let on) = value else { return }
                                  assumeIsolated { $0.setReduceMotion(on) }
                              }),
-                DBusProperty("Presentation", "s", get: { [self] in assumeIsolated { .string($0.machine.state.presentation.rawValue) } }),
+                DBusProperty(ControlMember.presentation.rawValue, "s", get: { [self] in assumeIsolated { .string($0.machine.state.presentation.rawValue) } }),
             ])
     }
 
@@ -139,17 +139,17 @@ extension Broker {
     nonisolated var renderInterface: DBusInterface {
         func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
         return DBusInterface(
-            NookContract.renderInterface,
+            NookNames.renderInterface,
             methods: [
-                DBusMethod("Subscribe", in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
+                DBusMethod(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
                     let record = try Self.record(call, 0, "Subscribe display")
                     return try assumeIsolated { broker in try broker.subscribe(call.sender, display: record) }
                 },
-                DBusMethod("Unsubscribe") { [self] call in
+                DBusMethod(RenderMember.unsubscribe.rawValue) { [self] call in
                     assumeIsolated { $0.unsubscribe(call.sender) }
                     return []
                 },
-                DBusMethod("Pointer", in: [arg("event", "s")]) { [self] call in
+                DBusMethod(RenderMember.pointer.rawValue, in: [arg("event", "s")]) { [self] call in
                     let event: String = try call.argument(0)
                     let action: ControlAction
                     switch event {
@@ -161,13 +161,13 @@ extension Broker {
                     return []
                 },
                 // Contract 1.1 (Touch): a renderer presses a control it drew (Broker+Touch.swift).
-                DBusMethod("Activate", in: [arg("target", "a{sv}")]) { [self] call in
+                DBusMethod(RenderMember.activate.rawValue, in: [arg("target", "a{sv}")]) { [self] call in
                     let target = try Self.record(call, 0, "Activate target")
                     try assumeIsolated { broker in try broker.activate(call.sender, target: target) }
                     return []
                 },
             ],
-            signals: [DBusSignal("Plan", [arg("plan", "a{sv}")])])
+            signals: [DBusSignal(RenderMember.plan.rawValue, [arg("plan", "a{sv}")])])
     }
 
     /// Decodes an `a{sv}` argument of a Control or Render call, naming the offending key.

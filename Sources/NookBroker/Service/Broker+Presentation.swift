@@ -47,7 +47,7 @@ extension Broker {
         let path = self.path
         let value = DBusValue.string(machine.state.presentation.rawValue)
         try? connection.assumeIsolated { connection in
-            try connection.emitPropertiesChanged(path: path, interface: NookContract.controlInterface, changed: ["Presentation": value])
+            try connection.emitPropertiesChanged(path: path, interface: NookNames.controlInterface, changed: [ControlMember.presentation.rawValue: value])
         }
     }
 

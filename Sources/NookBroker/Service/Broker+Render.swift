@@ -13,7 +13,7 @@ extension Broker {
             throw DBusError(nook: .limitsExceeded, "Subscribe: maxRenderers (\(limit)) renderers are subscribed already")
         }
         subscriptionCount += 1
-        let handle = try! ObjectPath("\(NookContract.objectPath)/subscribers/\(subscriptionCount)")
+        let handle = try! ObjectPath("\(NookNames.objectPath)/subscribers/\(subscriptionCount)")
         let now = self.now
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,

@@ -81,7 +81,7 @@ extension Broker {
         let path = self.path
         do {
             try connection.assumeIsolated { bus in
-                try bus.emitSignal(path: path, interface: NookContract.controlInterface, member: "StateChanged", arguments: [.vardict(record)])
+                try bus.emitSignal(path: path, interface: NookNames.controlInterface, member: ControlMember.stateChanged.rawValue, arguments: [.vardict(record)])
             }
             stateBroadcast.lastSent = record
             stateBroadcast.lastSentAt = now

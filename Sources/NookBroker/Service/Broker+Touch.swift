@@ -32,7 +32,7 @@ extension Broker {
         guard let subscriber = subscribers[caller] else {
             throw DBusError(nook: .accessDenied, "Activate: connection \(caller) is not a subscribed renderer (call Subscribe first)")
         }
-        try chargeActivation(caller, member: "Activate")
+        try chargeActivation(caller, member: RenderMember.activate.rawValue)
         let serial = try Self.targetSerial(target)
         let slotName = try Self.targetString(target, "slot")
         let owner = try Self.targetString(target, "owner")
@@ -61,7 +61,7 @@ extension Broker {
     /// `Invoke(s module, s activity, s action, a{sv} options)`: presses the control with
     /// `action` in the module's current views of `activity` (`""`: its own views).
     func invoke(_ caller: String, module: String, activity: String, action: String, options: [String: PropValue]) throws(DBusError) {
-        try chargeActivation(caller, member: "Invoke")
+        try chargeActivation(caller, member: ControlMember.invoke.rawValue)
         if let problem = Identifier.problem(action) {
             throw DBusError(nook: .invalidArgs, "Invoke: action \"\(InputQuote.text(action))\" \(problem)")
         }
@@ -99,7 +99,7 @@ extension Broker {
         do {
             try connection.assumeIsolated { bus in
                 try bus.emitSignal(
-                    path: path, interface: NookContract.modulesInterface, member: "ActionInvoked",
+                    path: path, interface: NookNames.modulesInterface, member: ModulesMember.actionInvoked.rawValue,
                     arguments: [.string(activity), .string(action), WireCodec.vardict(info)], destination: owner)
             }
             log(.debug, "\(what) sent to \(owner)")

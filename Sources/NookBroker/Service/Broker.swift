@@ -23,7 +23,7 @@ public actor Broker {
     public nonisolated let connection: BusConnection
     public nonisolated var unownedExecutor: UnownedSerialExecutor { connection.unownedExecutor }
     nonisolated let log: Log
-    nonisolated let path: ObjectPath = ObjectPath(stringLiteral: NookContract.objectPath)
+    nonisolated let path: ObjectPath = .nook
     nonisolated let origin: ContinuousClock.Instant
     nonisolated let persistDelay: Duration
     nonisolated let store: StateStore
@@ -129,14 +129,14 @@ public actor Broker {
         await broker.keepRejected(rejected)
         try await connection.export(broker.interfaces, at: broker.path)
         do {
-            try await connection.requestName(NookContract.busName)
+            try await connection.requestName(NookNames.busName)
         } catch BusError.nameTaken(let name) {
             await connection.close()
             throw BrokerStartError.nameTaken(name)
         }
         await broker.rescheduleExpiry()
         await broker.rescheduleStale()
-        log(.info, "serving \(NookContract.busName) at \(NookContract.objectPath) as \(connection.uniqueName); module grace \(grace)s")
+        log(.info, "serving \(NookNames.busName) at \(NookNames.objectPath) as \(connection.uniqueName); module grace \(grace)s")
         return broker
     }
 
@@ -218,7 +218,7 @@ public actor Broker {
         do {
             try connection.assumeIsolated { connection in
                 try connection.emitSignal(
-                    path: path, interface: NookContract.modulesInterface, member: "Diagnostics",
+                    path: path, interface: NookNames.modulesInterface, member: ModulesMember.diagnostics.rawValue,
                     arguments: [argument], destination: target)
             }
         } catch {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import NookBus
+import NookCore
 
 /// `nookd`'s life: start the broker, report readiness, serve until SIGTERM or SIGINT, write
 /// the state file, exit. `main.swift` only parses arguments and calls `run`.
@@ -36,7 +37,7 @@ public enum BrokerDaemon {
             crashLoop.disarm()
             return 1
         }
-        ServiceNotify.notify("READY=1\nSTATUS=serving \(NookContract.busName)")
+        ServiceNotify.notify("READY=1\nSTATUS=serving \(NookNames.busName)")
         let reloader = Task.detached {
             for await _ in reloads {
                 ServiceNotify.notify("RELOADING=1")

@@ -65,17 +65,17 @@ public struct ActivityRequest: Hashable, Sendable {
 extension ContractCall {
     /// `Modules.Register(s, a{sv})`, as the module `module`, named after itself.
     static func register(_ module: String) -> ContractCall {
-        ContractCall(NookContract.modules, "Register", [.string(module), WireCodec.vardict(["display_name": .string(module)])],
+        ContractCall(NookNames.modulesInterface, ModulesMember.register.rawValue, [.string(module), WireCodec.vardict(["display_name": .string(module)])],
                      signature: "sa{sv}")
     }
     static func startActivity(_ activity: String, _ spec: [String: PropValue]) -> ContractCall {
-        ContractCall(NookContract.modules, "StartActivity", [.string(activity), WireCodec.vardict(spec)], signature: "sa{sv}")
+        ContractCall(NookNames.modulesInterface, ModulesMember.startActivity.rawValue, [.string(activity), WireCodec.vardict(spec)], signature: "sa{sv}")
     }
     static func updateActivity(_ activity: String, _ changes: [String: PropValue]) -> ContractCall {
-        ContractCall(NookContract.modules, "UpdateActivity", [.string(activity), WireCodec.vardict(changes)], signature: "sa{sv}")
+        ContractCall(NookNames.modulesInterface, ModulesMember.updateActivity.rawValue, [.string(activity), WireCodec.vardict(changes)], signature: "sa{sv}")
     }
     /// `Modules.EndActivity(s, a{sv})`: the owner ends its own activity.
     static func endModuleActivity(_ activity: String, _ options: [String: PropValue]) -> ContractCall {
-        ContractCall(NookContract.modules, "EndActivity", [.string(activity), WireCodec.vardict(options)], signature: "sa{sv}")
+        ContractCall(NookNames.modulesInterface, ModulesMember.endActivity.rawValue, [.string(activity), WireCodec.vardict(options)], signature: "sa{sv}")
     }
 }

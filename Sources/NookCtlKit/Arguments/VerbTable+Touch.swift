@@ -1,3 +1,5 @@
+import NookCore
+
 /// Arguments of the control verbs (`press`, `actions`; contract 1.1 Touch).
 extension VerbTable {
     /// `M/A` names an activity; a plain `M` the module's own views (activity `""`).
@@ -22,7 +24,7 @@ extension VerbTable {
 extension ContractCall {
     /// `Control.Invoke` (contract 1.1): presses a control as a script.
     public static func invoke(module: String, activity: String, action: String) -> ContractCall {
-        ContractCall(NookContract.control, "Invoke", [.string(module), .string(activity), .string(action), .vardict([:])],
+        ContractCall(NookNames.controlInterface, ControlMember.invoke.rawValue, [.string(module), .string(activity), .string(action), .vardict([:])],
                      signature: "sssa{sv}")
     }
 }

@@ -20,7 +20,7 @@ public struct NookControlClient: Sendable {
     /// Performs one contract call and returns the reply's arguments.
     /// - Throws: `DBusError` as the broker (or the bus) replied.
     public func call(_ call: ContractCall) async throws -> [DBusValue] {
-        try await connection.call(destination: NookContract.busName, path: NookContract.objectPath, interface: call.interface,
+        try await connection.call(destination: NookNames.busName, path: ObjectPath.nook, interface: call.interface,
                                   member: call.member, arguments: call.arguments, timeout: timeout)
     }
 
@@ -57,8 +57,8 @@ public struct NookControlClient: Sendable {
                 break
             }
             // Listen first, then read: no change between the two is lost.
-            let changes = try await connection.stream(matching: MatchRule(path: NookContract.objectPath, interface: NookContract.control,
-                                                                         member: "StateChanged")) { signal in signal.arguments.first }
+            let changes = try await connection.stream(matching: MatchRule(path: ObjectPath.nook, interface: NookNames.controlInterface,
+                                                                         member: ControlMember.stateChanged.rawValue)) { signal in signal.arguments.first }
             print(try await first(.getState))
             for await state in changes { print(state) }
         case .toggle:
@@ -94,7 +94,7 @@ public struct NookControlClient: Sendable {
                 output.out((json ? PlanJSON.json(recorded.plan) : PlanSummary.line(recorded.plan)) + "\n")
             }
             if end == .brokerLeft {
-                output.err("nookctl: \(NookContract.busName) left the bus\n")
+                output.err("nookctl: \(NookNames.busName) left the bus\n")
                 return .failure
             }
         case .record(let file, let limit, let display):
@@ -105,7 +105,7 @@ public struct NookControlClient: Sendable {
                     output.err("nookctl: recording into \(file) (SIGINT or SIGTERM stops and writes it)\n")
                 }
             }
-            if end == .brokerLeft { output.err("nookctl: \(NookContract.busName) left the bus; writing what was recorded\n") }
+            if end == .brokerLeft { output.err("nookctl: \(NookNames.busName) left the bus; writing what was recorded\n") }
             let plans = collector.plans
             let svg = SVGRecording(plans: plans).document
             do {
@@ -145,9 +145,9 @@ public struct NookControlClient: Sendable {
     @discardableResult
     public func subscribe(display: DisplayArguments, limit: RecordLimit?,
                           deliver: @escaping @Sendable (RecordedPlan) -> Void) async throws -> SubscriptionEnd {
-        let rule = MatchRule(path: NookContract.objectPath, interface: NookContract.render, member: "Plan")
+        let rule = MatchRule(path: ObjectPath.nook, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue)
         let plans = try await connection.stream(matching: rule) { signal in signal.arguments.first }
-        let owners = try await connection.nameOwnerChanges(of: NookContract.busName)
+        let owners = try await connection.nameOwnerChanges(of: NookNames.busName)
         let reply = try await call(.subscribe(display.subscription))
         let start = ContinuousClock.now
         guard reply.count == 2 else {

@@ -1,4 +1,5 @@
 import NookBus
+import NookCore
 
 /// A module's live link to the Nook broker: registers the module, publishes its content and
 /// activities, and keeps them published when the broker restarts.
@@ -41,10 +42,10 @@ import NookBus
 /// what the broker has). Views are checked in the module first with the broker's own
 /// validator, so a bad view is refused even while the broker is away.
 public actor NookModule {
-    static let brokerName = "org.nook.Nook1"
-    static let objectPath: ObjectPath = "/org/nook/Nook1"
-    static let modulesInterface = "org.nook.Nook1.Modules"
-    static let controlInterface = "org.nook.Nook1.Control"
+    static let brokerName = NookNames.busName
+    static let objectPath = ObjectPath.nook
+    static let modulesInterface = NookNames.modulesInterface
+    static let controlInterface = NookNames.controlInterface
 
     /// The module id.
     public nonisolated let id: String
@@ -165,7 +166,7 @@ public actor NookModule {
         defer { leaveGate() }
         var failure: NookModuleError?
         if let owner = registeredWith, owner == broker {
-            do { try await send("Unregister", []) } catch .refused(let error) { failure = error } catch {}
+            do { try await send(ModulesMember.unregister.rawValue, []) } catch .refused(let error) { failure = error } catch {}
         }
         entries.removeAll()
         startOrder.removeAll()

@@ -1,4 +1,5 @@
 import NookBus
+import NookCore
 
 /// A call the broker (or the SDK on its behalf) refused: the contract's error name and a
 /// message naming the offending key, path or id.
@@ -26,25 +27,9 @@ public struct NookModuleError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var description: String { "\(name): \(message)" }
 
-    /// The errors of the contract (CONTRACT.md, "Errors"), plus the one the SDK raises when it
-    /// cannot reach a bus at all.
-    public enum Code: String, Hashable, Sendable, CaseIterable {
-        case invalidId = "org.nook.Nook1.Error.InvalidId"
-        case notRegistered = "org.nook.Nook1.Error.NotRegistered"
-        case moduleTaken = "org.nook.Nook1.Error.ModuleTaken"
-        case unknownActivity = "org.nook.Nook1.Error.UnknownActivity"
-        case activityExists = "org.nook.Nook1.Error.ActivityExists"
-        case unknownModule = "org.nook.Nook1.Error.UnknownModule"
-        case invalidView = "org.nook.Nook1.Error.InvalidView"
-        case invalidTheme = "org.nook.Nook1.Error.InvalidTheme"
-        /// `StartActivity` of an id a person dismissed while this module was registered.
-        case activityDismissed = "org.nook.Nook1.Error.ActivityDismissed"
-        case invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
-        case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
-        case limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
-        /// The bus could not be reached (connect failed, or the connection closed).
-        case disconnected = "org.freedesktop.DBus.Error.Disconnected"
-    }
+    /// The errors of the contract (CONTRACT.md, "Errors"), plus `disconnected`, which the SDK
+    /// raises when it cannot reach a bus at all; declared once in NookCore.
+    public typealias Code = NookErrorName
 
     init(_ code: Code, _ message: String) { self.init(name: code.rawValue, message: message) }
 

@@ -1,14 +1,5 @@
 import NookBus
-
-/// The names nookctl talks to, exactly as CONTRACT.md spells them.
-public enum NookContract {
-    public static let busName = "org.nook.Nook1"
-    public static let objectPath: ObjectPath = "/org/nook/Nook1"
-    public static let control = "org.nook.Nook1.Control"
-    public static let render = "org.nook.Nook1.Render"
-    public static let modules = "org.nook.Nook1.Modules"
-    public static let properties = "org.freedesktop.DBus.Properties"
-}
+import NookCore
 
 /// One method call of the contract: which interface and member, with which arguments, and the
 /// signatures both ways (for help text and for tests that pin what each verb sends).
@@ -37,53 +28,53 @@ public struct ContractCall: Hashable, Sendable, CustomStringConvertible {
 
 extension ContractCall {
     static func control(_ member: String, _ arguments: [DBusValue] = [], signature: String = "", reply: String = "") -> ContractCall {
-        ContractCall(NookContract.control, member, arguments, signature: signature, reply: reply)
+        ContractCall(NookNames.controlInterface, member, arguments, signature: signature, reply: reply)
     }
 
-    public static let show = control("Show")
-    public static let hide = control("Hide")
-    public static let getState = control("GetState", reply: "a{sv}")
-    public static let getTokens = control("GetTokens", reply: "a{sv}")
+    public static let show = control(ControlMember.show.rawValue)
+    public static let hide = control(ControlMember.hide.rawValue)
+    public static let getState = control(ControlMember.getState.rawValue, reply: "a{sv}")
+    public static let getTokens = control(ControlMember.getTokens.rawValue, reply: "a{sv}")
     /// An addition to contract v1.
-    public static let reloadTheme = control("ReloadTheme")
-    public static let endPeek = control("EndPeek", reply: "t")
-    public static let closeCompanion = control("CloseCompanion", reply: "t")
+    public static let reloadTheme = control(ControlMember.reloadTheme.rawValue)
+    public static let endPeek = control(ControlMember.endPeek.rawValue, reply: "t")
+    public static let closeCompanion = control(ControlMember.closeCompanion.rawValue, reply: "t")
 
     public static func open(_ options: [String: DBusValue]) -> ContractCall {
-        control("Open", [.vardict(options)], signature: "a{sv}", reply: "t")
+        control(ControlMember.open.rawValue, [.vardict(options)], signature: "a{sv}", reply: "t")
     }
     public static func close(_ options: [String: DBusValue] = [:]) -> ContractCall {
-        control("Close", [.vardict(options)], signature: "a{sv}", reply: "t")
+        control(ControlMember.close.rawValue, [.vardict(options)], signature: "a{sv}", reply: "t")
     }
     public static func peek(module: String, activity: String) -> ContractCall {
-        control("Peek", [.string(module), .string(activity)], signature: "ss", reply: "t")
+        control(ControlMember.peek.rawValue, [.string(module), .string(activity)], signature: "ss", reply: "t")
     }
     public static func openCompanion(_ module: String) -> ContractCall {
-        control("OpenCompanion", [.string(module)], signature: "s", reply: "t")
+        control(ControlMember.openCompanion.rawValue, [.string(module)], signature: "s", reply: "t")
     }
     public static func displayChanged(_ display: [String: DBusValue]) -> ContractCall {
-        control("DisplayChanged", [.vardict(display)], signature: "a{sv}", reply: "t")
+        control(ControlMember.displayChanged.rawValue, [.vardict(display)], signature: "a{sv}", reply: "t")
     }
     public static func previewPlan(_ action: String, _ options: [String: DBusValue]) -> ContractCall {
-        control("PreviewPlan", [.string(action), .vardict(options)], signature: "sa{sv}", reply: "a{sv}")
+        control(ControlMember.previewPlan.rawValue, [.string(action), .vardict(options)], signature: "sa{sv}", reply: "a{sv}")
     }
     public static func setTokens(_ tokens: [String: DBusValue]) -> ContractCall {
-        control("SetTokens", [.vardict(tokens)], signature: "a{sv}")
+        control(ControlMember.setTokens.rawValue, [.vardict(tokens)], signature: "a{sv}")
     }
     public static func setSharedElementAnimation(_ which: String, _ curve: [String: DBusValue]) -> ContractCall {
-        control("SetSharedElementAnimation", [.string(which), .vardict(curve)], signature: "sa{sv}")
+        control(ControlMember.setSharedElementAnimation.rawValue, [.string(which), .vardict(curve)], signature: "sa{sv}")
     }
     public static func setReduceMotion(_ on: Bool) -> ContractCall {
-        ContractCall(NookContract.properties, "Set", [.string(NookContract.control), .string("ReduceMotion"), .variant(.bool(on))],
+        ContractCall(NookNames.propertiesInterface, "Set", [.string(NookNames.controlInterface), .string(ControlMember.reduceMotion.rawValue), .variant(.bool(on))],
                      signature: "ssv")
     }
     public static func subscribe(_ display: [String: DBusValue]) -> ContractCall {
-        ContractCall(NookContract.render, "Subscribe", [.vardict(display)], signature: "a{sv}", reply: "oa{sv}")
+        ContractCall(NookNames.renderInterface, RenderMember.subscribe.rawValue, [.vardict(display)], signature: "a{sv}", reply: "oa{sv}")
     }
-    public static let unsubscribe = ContractCall(NookContract.render, "Unsubscribe")
+    public static let unsubscribe = ContractCall(NookNames.renderInterface, RenderMember.unsubscribe.rawValue)
     /// `Control.EndActivity` (added to v1): ends any module's activity as the user.
     public static func endActivity(module: String, activity: String, dismissal: String) -> ContractCall {
-        ContractCall(NookContract.control, "EndActivity", [.string(module), .string(activity), .vardict(["dismissal": .string(dismissal)])],
+        ContractCall(NookNames.controlInterface, ModulesMember.endActivity.rawValue, [.string(module), .string(activity), .vardict(["dismissal": .string(dismissal)])],
                      signature: "ssa{sv}")
     }
 }
