@@ -68,7 +68,7 @@ let package = Package(
         // docs/quick-start.md's module, compiled (and its run script run) by the tests.
         .executableTarget(name: "QuickStart", dependencies: ["NookModuleAPI"], path: "Examples/QuickStart", exclude: ["run.sh"]),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
-        .target(name: "NookTestSupport"),
+        .target(name: "NookTestSupport", dependencies: ["NookCore"]),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
         .executableTarget(name: "nook-bench", dependencies: ["NookCommandLine", "NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),

@@ -11,7 +11,7 @@ import NookTestSupport
 final class LiveNook: Sendable {
     let bus: PrivateBus
     let scratch: URL
-    let nookd: PackageProcess
+    let nookd: NookdProcess
     let modules: [PackageProcess]
 
     /// What one nookctl invocation gave.
@@ -29,10 +29,8 @@ final class LiveNook: Sendable {
     static func start(timers: Int = 0, music: Bool = false) async throws -> LiveNook {
         let bus = try PrivateBus()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
-        let nookd = try PackageProcess(
-            "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
-            logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
+        let nookd: NookdProcess
+        do { nookd = try await NookdProcess(bus: bus, home: scratch) } catch { bus.stop(); throw error }
         var modules: [PackageProcess] = []
         if music {
             modules.append(try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"],
@@ -49,14 +47,14 @@ final class LiveNook: Sendable {
             return StateText.activities(state).count >= expected
         }
         guard ready else {
-            let logs = ([nookd] + modules).map { "\($0.logFile.lastPathComponent):\n\($0.log)" }.joined(separator: "\n")
+            let logs = ([nookd.process] + modules).map { "\($0.logFile.lastPathComponent):\n\($0.log)" }.joined(separator: "\n")
             await nook.stop()
             throw TestSupportError("nookd and \(expected) activities did not come up:\n\(logs)")
         }
         return nook
     }
 
-    private init(bus: PrivateBus, scratch: URL, nookd: PackageProcess, modules: [PackageProcess]) {
+    private init(bus: PrivateBus, scratch: URL, nookd: NookdProcess, modules: [PackageProcess]) {
         self.bus = bus
         self.scratch = scratch
         self.nookd = nookd
@@ -99,7 +97,7 @@ final class LiveNook: Sendable {
 
     /// Every process's log, for a failure message.
     var logs: String {
-        ([nookd] + modules).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n")
+        ([nookd.process] + modules).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n")
     }
 
     /// Runs `body` with a fresh nook, stopping everything afterwards whatever happens.

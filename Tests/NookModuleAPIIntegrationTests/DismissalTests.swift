@@ -20,7 +20,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Mutex<[NookModuleEvent]>([])
@@ -63,7 +63,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let raw = try await BusConnection.connect(to: .address(bus.address))
             @Sendable func call(_ member: String, _ arguments: [DBusValue]) async throws {

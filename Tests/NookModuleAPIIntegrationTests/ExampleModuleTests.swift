@@ -10,7 +10,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let timers = try ProductProcess(
                 "TimerModule", ["--timers", "2", "--duration", "600", "--address", bus.address], logDirectory: scratch.url)
@@ -41,7 +41,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let timers = try ProductProcess(
                 "TimerModule", ["--timers", "1", "--duration", "1", "--address", bus.address], logDirectory: scratch.url)
@@ -58,7 +58,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let music = try ProductProcess(
                 "nook-mpris", ["--simulate", "--track-seconds", "1", "--address", bus.address], logDirectory: scratch.url)

@@ -23,7 +23,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let plans = try await observer.recordPlans()
             let card = try ProductProcess("HeroCard", ["--address", bus.address], logDirectory: scratch.url)

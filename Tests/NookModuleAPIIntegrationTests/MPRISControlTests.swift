@@ -26,7 +26,7 @@ import Testing
         let file = scratch.url.appendingPathComponent("silence.wav")
         try MPRISTests.silentWAV(title: "Silent Control Tone", artist: "Nook Tests").write(to: file)
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let plans = try await observer.recordPlans()
             let mpv = try ProductProcess(

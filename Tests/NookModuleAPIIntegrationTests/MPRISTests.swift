@@ -40,7 +40,7 @@ import Synchronization
         let file = scratch.url.appendingPathComponent("silence.wav")
         try Self.silentWAV(title: title, artist: "Nook Tests").write(to: file)
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             // A renderer: the track's title must reach it in a plan's laid-out scene.
             let plans = Mutex<[String]>([])
@@ -98,7 +98,7 @@ import Synchronization
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             // mpv-mpris reports the file's own title: one file per player.
             func player(_ title: String) throws -> ProductProcess {
@@ -153,7 +153,7 @@ import Synchronization
         let file = scratch.url.appendingPathComponent("silence.wav")
         try Self.silentWAV(title: "Dismissed Tone", artist: "Nook Tests").write(to: file)
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let mpv = try ProductProcess(
                 "/usr/bin/mpv",

@@ -50,7 +50,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let presses = Presses()
             let module = try await NookModule.connect(NookModuleConfiguration(id: "music"), address: .bus(bus.address))
             let diagnostics = Recorder(module.diagnostics())

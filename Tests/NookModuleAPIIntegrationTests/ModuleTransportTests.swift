@@ -26,7 +26,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let module = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
             #expect(await module.isConnected)
@@ -64,7 +64,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
 
             // From the broker: a second connection for a module id that is held.
@@ -96,7 +96,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
             let diagnostics = Recorder(module.diagnostics())
             try await module.start(Self.timer("pasta"))
@@ -115,7 +115,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
             let diagnostics = Recorder(module.diagnostics())
             var pasta = Self.timer("pasta")
@@ -139,7 +139,7 @@ import Testing
         defer { scratch.remove() }
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let nookd = try await Nookd(bus: bus, home: scratch.url)
+        let nookd = try await NookdProcess(bus: bus, home: scratch.url)
         let closed = try await NookModule.connect(Self.kitchen(), address: .bus(bus.address))
         await closed.close()
         let afterClose = await #expect(throws: NookModuleError.self) { try await closed.start(Self.timer("pasta")) }

@@ -11,7 +11,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let first = try await Nookd(bus: bus, home: scratch.url)
+            let first = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
@@ -36,7 +36,7 @@ import Testing
             #expect(try await module.configure { $0.setHome { Text("home while away") } } == .queued)
 
             // Same state directory: the broker restores pasta and rice, the module takes them back.
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             #expect(await eventually { events.all.filter { $0 == .connected }.count == 1 }, "\(events.all)")
             #expect(await module.isConnected)
             #expect(await observer.activities() == ["kitchen/pasta", "kitchen/tea"])
@@ -68,7 +68,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let first = try await Nookd(bus: bus, home: scratch.url)
+            let first = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
             #expect(try await module.start(ModuleTransportTests.timer("pasta", text: "9:00")) == .delivered)
@@ -85,7 +85,7 @@ import Testing
 
             // The same socket path, a new daemon (new guid), nookd again with the same state.
             try bus.restart()
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             #expect(await eventually(timeout: .seconds(60)) { events.all.contains(.connected) }, "\(events.all)")
             if let lost = events.all.firstIndex(of: .disconnected), let back = events.all.lastIndex(of: .connected) {
                 #expect(lost < back, "\(events.all)")
@@ -120,7 +120,7 @@ import Testing
             #expect(try await module.start(ModuleTransportTests.timer("rice", mark: "rice-timer")) == .queued)
             #expect(try await module.end(activityID: "rice") == .queued)
 
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
             let observer = try await Observer.connect(bus)
             #expect(await observer.activities() == ["kitchen/pasta"])
@@ -137,7 +137,7 @@ import Testing
         let first = try Scratch(), second = try Scratch()
         defer { first.remove(); second.remove() }
         try await PrivateBus.with { bus in
-            let lost = try await Nookd(bus: bus, home: first.url)
+            let lost = try await NookdProcess(bus: bus, home: first.url)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
             try await module.start(ModuleTransportTests.timer("pasta", text: "7:00"))
@@ -145,7 +145,7 @@ import Testing
             #expect(await eventually { events.all.contains(.brokerLost) })
 
             // A new broker with an empty state directory: the module starts everything again.
-            let nookd = try await Nookd(bus: bus, home: second.url)
+            let nookd = try await NookdProcess(bus: bus, home: second.url)
             #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
             let observer = try await Observer.connect(bus)
             #expect(await observer.activities() == ["kitchen/pasta"])
@@ -163,7 +163,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let first = try await Nookd(bus: bus, home: scratch.url)
+            let first = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
             // The broker's limit is 32 activities per module: the 33rd is refused, by name.
@@ -182,7 +182,7 @@ import Testing
             #expect(try await module.end(activityID: "t1") == .queued)
             #expect(try await module.start(ModuleTransportTests.timer("t33", mark: "timer-33")) == .queued)
             #expect(try await module.start(ModuleTransportTests.timer("t34", mark: "timer-34")) == .queued)
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
             let failures = events.all.compactMap { event -> NookModuleError? in
                 if case .deliveryFailed(let error) = event { return error }
@@ -205,7 +205,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await PrivateBus.with { bus in
-            let first = try await Nookd(bus: bus, home: scratch.url)
+            let first = try await NookdProcess(bus: bus, home: scratch.url)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
             try await module.start(ModuleTransportTests.timer("pasta", text: "u0"))
@@ -220,7 +220,7 @@ import Testing
             #expect(await eventually { delivered.value >= 30 })
             await first.process.stop(SIGKILL)
             #expect(await eventually { events.all.contains(.brokerLost) })
-            let nookd = try await Nookd(bus: bus, home: scratch.url)
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             try await updates.value
             #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
             #expect(await eventually { nookd.storedActivities(of: "kitchen")["pasta"]?.contains("u1000") == true },
@@ -237,7 +237,7 @@ import Testing
         let first = try Scratch(), second = try Scratch()
         defer { first.remove(); second.remove() }
         try await PrivateBus.with { bus in
-            let old = try await Nookd(bus: bus, home: first.url)
+            let old = try await NookdProcess(bus: bus, home: first.url)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
             let events = Recorder(module.events())
             try await module.start(ModuleTransportTests.timer("pasta"))
@@ -252,7 +252,7 @@ import Testing
             await old.process.stop(SIGKILL)
             #expect(await eventually { events.all.contains(.brokerLost) })
 
-            let nookd = try await Nookd(bus: bus, home: second.url)
+            let nookd = try await NookdProcess(bus: bus, home: second.url)
             #expect(await eventually { events.all.contains(.connected) }, "\(events.all)")
             let observer = try await Observer.connect(bus)
             #expect(await eventually { await observer.activities() == ["kitchen/pasta"] })

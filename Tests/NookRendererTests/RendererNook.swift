@@ -11,7 +11,7 @@ final class RendererNook: @unchecked Sendable {
     let xvfb: XvfbServer
     let bus: PrivateBus
     let scratch: URL
-    private(set) var nookd: PackageProcess
+    private(set) var nookd: NookdProcess
     /// The simulated music player (nil when the test brings its own module).
     let music: PackageProcess?
     let renderer: PackageProcess
@@ -40,7 +40,8 @@ final class RendererNook: @unchecked Sendable {
             try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/gtk-3.0"), withIntermediateDirectories: true)
             try gtkSettings.write(to: scratch.appendingPathComponent("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
         }
-        let nookd = try startNookd(bus: bus, scratch: scratch)
+        let nookd: NookdProcess
+        do { nookd = try await startNookd(bus: bus, scratch: scratch) } catch { bus.stop(); xvfb.stop(); throw error }
         let music = withMusic
             ? try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
             : nil
@@ -65,13 +66,11 @@ final class RendererNook: @unchecked Sendable {
         return nook
     }
 
-    private static func startNookd(bus: PrivateBus, scratch: URL) throws -> PackageProcess {
-        try PackageProcess(
-            "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
-            logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
+    private static func startNookd(bus: PrivateBus, scratch: URL) async throws -> NookdProcess {
+        try await NookdProcess(bus: bus, home: scratch)
     }
 
-    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: PackageProcess, music: PackageProcess?, renderer: PackageProcess) {
+    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: NookdProcess, music: PackageProcess?, renderer: PackageProcess) {
         self.xvfb = xvfb
         self.bus = bus
         self.scratch = scratch
@@ -111,11 +110,11 @@ final class RendererNook: @unchecked Sendable {
     /// Ends nookd by its pid and starts a new one on the same bus and state.
     func restartNookd() async throws {
         await nookd.stop()
-        nookd = try Self.startNookd(bus: bus, scratch: scratch)
+        nookd = try await Self.startNookd(bus: bus, scratch: scratch)
     }
 
     var rendererLog: String { renderer.log }
-    var logs: String { ([renderer, nookd] + (music.map { [$0] } ?? [])).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
+    var logs: String { ([renderer, nookd.process] + (music.map { [$0] } ?? [])).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
 
     // MARK: The contract, from the test's own connection
 

@@ -8,33 +8,8 @@ import NookTestSupport
 /// file, ended by its pid: the shared helper from NookTestSupport.
 typealias ProductProcess = PackageProcess
 
-/// The real `nookd` on a private bus, with its own state and config directories.
-final class Nookd: Sendable {
-    let process: ProductProcess
-    let stateDirectory: URL
-
-    /// Starts nookd and waits until it owns `org.nook.Nook1`.
-    /// - Parameter grace: a `broker.moduleGrace` override, written to a private theme.
-    init(bus: PrivateBus, home: URL, grace: String? = nil) async throws {
-        stateDirectory = home.appendingPathComponent("state")
-        let config = home.appendingPathComponent("config")
-        try FileManager.default.createDirectory(at: config.appendingPathComponent("nook"), withIntermediateDirectories: true)
-        if let grace {
-            let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "\#(grace)"}}}"#
-            try theme.write(to: config.appendingPathComponent("nook/theme.json"), atomically: true, encoding: .utf8)
-        }
-        process = try ProductProcess(
-            "nookd", ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"], logDirectory: home,
-            environment: ["XDG_CONFIG_HOME": config.path])
-        let watcher = try await BusConnection.connect(to: .address(bus.address))
-        let process = self.process
-        let up = try await eventually { try await watcher.nameOwner(of: "org.nook.Nook1") != nil || !process.isRunning }
-        await watcher.close()
-        guard up, process.isRunning else { throw TestSupportError("nookd did not start: \(process.log)") }
-    }
-
-    var log: String { process.log }
-
+/// What the state file of a test's nookd holds.
+extension NookdProcess {
     /// The activities of `module` as the state file has them: id -> every string inside the
     /// record, keys included (labels, texts, symbols, prop names), so a test can look for
     /// what it sent.
