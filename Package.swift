@@ -64,7 +64,11 @@ let package = Package(
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/TimerModule"),
-        .executableTarget(name: "HeroCard", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/HeroCard"),
+        // The hero card's view, a library so the SDK tests test the example itself.
+        .target(name: "NookHeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard", sources: ["HeroCardView.swift"]),
+        .executableTarget(
+            name: "HeroCard", dependencies: ["NookModuleAPI", "NookCommandLine", "NookHeroCard"], path: "Examples/HeroCard",
+            exclude: ["HeroCardView.swift"]),
         // docs/quick-start.md's module, compiled (and its run script run) by the tests.
         .executableTarget(name: "QuickStart", dependencies: ["NookModuleAPI"], path: "Examples/QuickStart", exclude: ["run.sh"]),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
@@ -76,9 +80,9 @@ let package = Package(
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport", "NookRenderModel"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
         .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport", "NookNotifications"]),
-        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample"]),
+        .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample", "NookHeroCard"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
-        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore"]),
+        .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookTestSupport"]),
         .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],

@@ -7,17 +7,23 @@ import NookModuleAPI
 /// again), its `Button` the SDK's: a press in the nook runs `toggle` in the module (`Card`
 /// flips `expanded` and sends the card again). Its `@FocusState` is the `focused` flag the
 /// module passes to the group as explicit state.
-struct HeroCard: NookView {
-    var expanded = false
-    var focused = false
-    var toggle: @Sendable () async -> Void = {}
+public struct HeroCard: NookView {
+    public var expanded: Bool
+    public var focused: Bool
+    public var toggle: @Sendable () async -> Void
+
+    public init(expanded: Bool = false, focused: Bool = false, toggle: @escaping @Sendable () async -> Void = {}) {
+        self.expanded = expanded
+        self.focused = focused
+        self.toggle = toggle
+    }
 
     private var cover: some NookView {
         RoundedRectangle(cornerRadius: 16)
             .fill(.indigo)
     }
 
-    var body: some NookView {
+    public var body: some NookView {
         VStack {
             ZStack {
                 if expanded {
@@ -37,7 +43,7 @@ struct HeroCard: NookView {
 
 /// The hero card as a live activity: the card is the expanded view, a small cover the pill.
 /// Its Toggle button (action `toggle`) runs `toggle`.
-func heroActivity(expanded: Bool, focused: Bool, toggle: @escaping @Sendable () async -> Void = {}) -> NookLiveActivity {
+public func heroActivity(expanded: Bool, focused: Bool, toggle: @escaping @Sendable () async -> Void = {}) -> NookLiveActivity {
     var activity = NookLiveActivity(id: "card", accessibilityLabel: "Hero card") {
         RoundedRectangle(cornerRadius: 4).fill(.indigo).frame(width: 20, height: 20)
     } compactTrailing: {

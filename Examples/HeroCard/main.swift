@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NookCommandLine
+import NookHeroCard
 import NookModuleAPI
 
 // Seed 001's hero card as a module: one live activity whose expanded view is the card.

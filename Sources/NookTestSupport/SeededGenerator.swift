@@ -13,6 +13,15 @@ public struct SeededGenerator: RandomNumberGenerator {
         if let text = ProcessInfo.processInfo.environment["NOOK_TEST_SEED"], let seed = UInt64(text) { return seed }
         return UInt64.random(in: 0 ... .max)
     }
+
+    /// The seed of a randomised test that pins one: `NOOK_TEST_SEED` when set, else `pinned`.
+    public static func runSeed(pinned: UInt64) -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["NOOK_TEST_SEED"], let seed = UInt64(text) { return seed }
+        return pinned
+    }
+
+    /// What a failure message says of its seed: `seed 42 (NOOK_TEST_SEED=42 replays it)`.
+    public static func replay(_ seed: UInt64) -> String { "seed \(seed) (NOOK_TEST_SEED=\(seed) replays it)" }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,4 +1,5 @@
 import Testing
+import NookHeroCard
 @testable import NookModuleAPI
 
 // Modifier order checked against the broker's own layout engine, the oracle for what a

@@ -1,33 +1,7 @@
 import NookModuleAPI
 
-// Seed 001's samples, as a module writes them. The seed's `@State` becomes a stored property
-// (a module keeps state in its model and re-sends the view); its `Button` is the SDK's, whose
-// action runs in the module when the nook's control is pressed.
-
-struct HeroCard: NookView {
-    var expanded = false
-    var toggle: @Sendable () async -> Void = {}
-
-    private var cover: some NookView {
-        RoundedRectangle(cornerRadius: 16)
-            .fill(.indigo)
-    }
-
-    var body: some NookView {
-        VStack {
-            ZStack {
-                if expanded {
-                    cover.tw("shared-[cover] w-80 h-50")
-                } else {
-                    cover.tw("shared-[cover] w-20 h-20")
-                }
-            }
-            Button("Toggle", action: toggle)
-                .buttonStyle(.tw("button-primary"))
-        }
-        .tw("group/hero animate-smooth duration-400", value: expanded)
-    }
-}
+// Seed 001's "use your own namespace" sample, as a module writes it. (The hero card itself is
+// Examples/HeroCard's, tested as the example has it: NookHeroCard.)
 
 /// "Use your own namespace": the same pair, matched in a caller namespace.
 struct HeroTitleCard: NookView {

@@ -1,4 +1,5 @@
 import Testing
+import NookHeroCard
 @testable import NookModuleAPI
 
 // The seeds' code samples compile nearly verbatim (see SeedMusicSamples.swift and
@@ -82,9 +83,12 @@ private func marks(_ node: ViewNode, slot: String, owner: SlotOwner) -> [SharedE
     #expect(element.style == .scale)
 }
 
+/// Examples/HeroCard's card: the group scope animates on `expanded`, the cover is the shared
+/// mark, the button names its action `toggle`, and focus is the group's explicit state.
 @Test func seedHeroCardEncodesGroupScopeAndSharedCover() throws {
     let collapsed = try wire(HeroCard(expanded: false))
     let expanded = try wire(HeroCard(expanded: true))
+    let focused = try wire(HeroCard(expanded: false, focused: true))
     func cover(_ classes: String) -> RawNode {
         node(
             "shape",
@@ -93,19 +97,28 @@ private func marks(_ node: ViewNode, slot: String, owner: SlotOwner) -> [SharedE
                 "classes": .string(classes),
             ])
     }
-    func card(_ value: String, _ coverClasses: String) -> RawNode {
+    func card(_ value: String, _ coverClasses: String, focus: Bool = false) -> RawNode {
         node("view", ["name": .string("HeroCard")], [
             node(
                 "vstack",
-                ["classes": .string("group/hero animate-smooth duration-400"), "animation_value": .string(value)],
+                [
+                    "classes": .string("group/hero animate-smooth duration-400"), "animation_value": .string(value),
+                    "group_state": .dictionary(["focus": .bool(focus)]),
+                ],
                 [
                     node("zstack", [:], [cover(coverClasses)]),
-                    node("text", ["text": .string("Toggle"), "classes": .string("button-primary"), "action": .string("view.0.1")]),
+                    node(
+                        "text",
+                        [
+                            "text": .string("Toggle"), "action": .string("toggle"),
+                            "classes": .string("button-primary opacity-60 group-focus/hero:opacity-100 dark:group-hover/hero:opacity-70"),
+                        ]),
                 ])
         ])
     }
     #expect(collapsed == card("false", "shared-[cover] w-20 h-20"))
     #expect(expanded == card("true", "shared-[cover] w-80 h-50"))
+    #expect(focused == card("false", "shared-[cover] w-20 h-20", focus: true))
 }
 
 @Test func seedHeroCardClassesParseAsIntended() {

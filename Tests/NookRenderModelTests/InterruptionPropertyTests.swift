@@ -1,5 +1,6 @@
 import NookCore
 @testable import NookRenderModel
+import NookTestSupport
 import Testing
 
 private typealias F = PlanFixture
@@ -8,18 +9,6 @@ private typealias F = PlanFixture
 /// arriving at a random instant (often mid-flight, with the broker's estimate of the elapsed
 /// time off by up to 50 ms), and nothing on screen jumps when a plan arrives.
 @Suite struct InterruptionPropertyTests {
-    /// SplitMix64, so a failure replays from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum State: CaseIterable { case pill, peek, expanded }
 
     static let scenes: [State: PlannerScene] = [
@@ -39,7 +28,8 @@ private typealias F = PlanFixture
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func nothingJumpsWhenAPlanArrivesMidFlight(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        let runSeed = SeededGenerator.runSeed(pinned: seed)
+        var random = SeededGenerator(seed: runSeed)
         var presenter = PlanPresenter()
         var state = State.pill
         var current = F.subscribe(Self.scenes[.pill]!)
@@ -63,7 +53,7 @@ private typealias F = PlanFixture
             let after = presenter.frame(at: now, unixTime: 0)
 
             #expect(before.chrome == nil ? after.chrome == nil : F.isClose(before.chrome?.rect, after.chrome?.rect, tolerance: 1e-6),
-                    "seed \(seed) plan \(serial): the chrome jumped from \(String(describing: before.chrome)) to \(String(describing: after.chrome))")
+                    "\(SeededGenerator.replay(runSeed)) plan \(serial): the chrome jumped from \(String(describing: before.chrome)) to \(String(describing: after.chrome))")
             for element in plan.elements {
                 // Where the element was on screen: in flight under its key, or at rest at its source.
                 let shown = before.shared(element.key).first { $0.path == element.fromPath }
@@ -71,7 +61,7 @@ private typealias F = PlanFixture
                 guard let shown else { continue }  // hidden (rule 10): nothing to jump from
                 let moving = after.shared(element.key).first { $0.path == element.toPath }
                 #expect(F.isClose(moving?.rect, shown.rect, tolerance: 1e-6),
-                        "seed \(seed) plan \(serial): \(element.key) jumped from \(shown.rect) to \(String(describing: moving?.rect))")
+                        "\(SeededGenerator.replay(runSeed)) plan \(serial): \(element.key) jumped from \(shown.rect) to \(String(describing: moving?.rect))")
                 if wasMoving { continued += 1 }
             }
             // ... and what follows stays on the display (a velocity taken over at the wrong
@@ -79,7 +69,7 @@ private typealias F = PlanFixture
             for later in [0.02, 0.1, 0.3] {
                 let chrome = presenter.frame(at: now + later, unixTime: 0).chrome
                 #expect(chrome.map { $0.rect.minX >= 0 && $0.rect.maxX <= F.laptop.width && $0.rect.height > 0 && $0.rect.maxY < 400 } == true,
-                        "seed \(seed) plan \(serial) +\(later): \(String(describing: chrome))")
+                        "\(SeededGenerator.replay(runSeed)) plan \(serial) +\(later): \(String(describing: chrome))")
             }
             for item in after.items {
                 #expect(item.opacity >= 0 && item.opacity <= 1 && item.rect.width.isFinite && item.rect.x.isFinite)
@@ -88,6 +78,6 @@ private typealias F = PlanFixture
             current = plan
             start = now
         }
-        #expect(continued > 0, "seed \(seed): no plan arrived mid-flight")
+        #expect(continued > 0, "\(SeededGenerator.replay(runSeed)): no plan arrived mid-flight")
     }
 }

@@ -1,5 +1,6 @@
 import NookCore
 @testable import NookRenderModel
+import NookTestSupport
 import Testing
 
 private typealias F = PlanFixture
@@ -9,7 +10,7 @@ private typealias F = PlanFixture
 @Suite struct SceneDeltaPropertyTests {
     /// Random song-like content: texts change, nodes come and go, owners and slots reorder.
     struct Generator {
-        var random: InterruptionPropertyTests.Generator
+        var random: SeededGenerator
 
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
 
@@ -46,7 +47,8 @@ private typealias F = PlanFixture
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func applyingDeltasInOrderGivesTheWholeScene(seed: UInt64) throws {
-        var generator = Generator(random: InterruptionPropertyTests.Generator(state: seed))
+        let runSeed = SeededGenerator.runSeed(pinned: seed)
+        var generator = Generator(random: SeededGenerator(seed: runSeed))
         var sent = F.subscribe(generator.scene())
         var held = try Self.decode(sent, base: nil, held: nil)
         var deltas = 0
@@ -58,7 +60,7 @@ private typealias F = PlanFixture
             let wire = plan.wireDictionary(base: (sent.serial, sent.scene))
             if wire["scene_delta"] != nil { deltas += 1 }
             let applied = try Self.decode(plan, base: (sent.serial, sent.scene), held: (held.serial, held.scene))
-            #expect(applied.scene == whole.scene, "seed \(seed), serial \(serial)")
+            #expect(applied.scene == whole.scene, "\(SeededGenerator.replay(runSeed)), serial \(serial)")
             #expect(applied == whole)
             sent = plan
             held = applied
