@@ -52,61 +52,6 @@ public enum TransitionPlanner {
     }
 }
 
-extension ModuleMarks {
-    /// The nook ids each activity of `module` marks in the views of these scenes.
-    public static func reading(module: String, in scenes: [PlannerScene]) -> ModuleMarks {
-        reading(module: module, in: scenes.map(\.slots))
-    }
-
-    static func reading(module: String, in slotLists: [[PreparedSlot]]) -> ModuleMarks {
-        var activities: [String: Set<String>] = [:]
-        for slots in slotLists {
-            for index in slots.indices where slots[index].owner.module == module {
-                guard let activity = slots[index].owner.activity else { continue }
-                activities[activity, default: []].formUnion(slots[index].namespaces.nookIds)
-            }
-        }
-        return ModuleMarks(module: module, activities: activities)
-    }
-}
-
-/// Each module's marks (rule 8): the caller's when given, else read from the scenes, one
-/// module at a time and only for modules whose nook ids are in play.
-struct MarkReader {
-    let given: [String: ModuleMarks]?
-    /// The slots of the scenes to read from (just the slots: a whole scene is a large value).
-    let slotLists: [[PreparedSlot]]
-    private var read: [String: ModuleMarks] = [:]
-
-    init(given: [String: ModuleMarks]?, scenes: [PlannerScene]) {
-        self.given = given
-        slotLists = scenes.map(\.slots)
-    }
-
-    mutating func marks(of module: String) -> ModuleMarks {
-        if let given { return given[module] ?? ModuleMarks(module: module, activities: [:]) }
-        if let known = read[module] { return known }
-        let marks = ModuleMarks.reading(module: module, in: slotLists)
-        read[module] = marks
-        return marks
-    }
-}
-
-/// Which pair of presentations a move joins, for curve selection (rule 14).
-enum MoveKind {
-    /// Pill or peek to or from expanded content (and every other move).
-    case convert
-    /// Pill to or from its peek.
-    case peek
-
-    init(_ from: Presentation, _ to: Presentation) {
-        self = (from == .pill && to == .peek) || (from == .peek && to == .pill) ? .peek : .convert
-    }
-
-    /// The chrome's token, named in the source of a curve the theme could not give.
-    var chromeToken: String { self == .peek ? "transition.peek" : "transition.convert" }
-}
-
 /// The working state of one plan; each method is one step of `TransitionPlanner`'s contract.
 struct PlanBuilder {
     let before: PlannerScene
@@ -149,44 +94,18 @@ struct PlanBuilder {
         // Step 1: context.
         fresh = action.cause == .subscribe || action.cause == .displayChanged
             || (before.presentation == .hidden && after.presentation != .hidden)
-        let reduceMotion = settings.reduceMotion
 
         // Steps 2 and 3.
         diffSlots()
         chooseCurves()
 
         // Steps 4-6: surface transitions.
-        var claimed: (old: Set<String>, new: Set<String>) = ([], [])
-        if fresh {
-            explainFreshWindow()
-        } else {
-            let matching = SurfaceMatching(before: before, after: after, staying: (stayingOld, stayingNew), marks: &marks)
-            for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
-                diagnostics.append(suffixing)
-            }
-            newViewDiagnostics()
-            diagnostics += matching.diagnostics
-            explainCapsuleSwaps()
-            decideConversion(hasCounterpart: !matching.pairs.isEmpty)
-            for pair in matching.pairs {
-                claimed.old.insert(pair.old.element.path)
-                claimed.new.insert(pair.new.element.path)
-                if reduceMotion {
-                    diagnostics.append(
-                        Diagnostic(
-                            .reduceMotion, .info,
-                            "\(pair.key) would move from \(pair.old.element.path) to \(pair.new.element.path); Reduce Motion is on, so it fades with its slot",
-                            path: pair.new.element.path, module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: pair.new.element.id))
-                } else {
-                    elements.append(surfaceMove(pair))
-                }
-            }
-        }
+        let claimed = fresh ? explainFreshWindowClaimingNothing() : surfaceTransitions()
 
         // Step 7: content transitions.
         if !fresh {
             for (oldIndex, newIndex) in updated {
-                contentTransition(old: before.slots[oldIndex], new: after.slots[newIndex], reduceMotion: reduceMotion, claimed: claimed)
+                contentTransition(old: before.slots[oldIndex], new: after.slots[newIndex], reduceMotion: settings.reduceMotion, claimed: claimed)
             }
         }
 
@@ -198,19 +117,63 @@ struct PlanBuilder {
 
         // Step 9: interruption.
         var chrome = chromePlan()
-        var interrupts: UInt64 = 0
-        if let inFlight {
-            interrupts = inFlight.plan.serial
-            // A fresh window drops what was running instead of continuing it.
-            if !fresh {
-                let interruption = Interruption(inFlight)
-                interruption.apply(to: &chrome)
-                interruption.apply(to: &elements)
-                interruption.apply(to: &layout)
-            }
-        }
+        let interrupts = continueInFlight(chrome: &chrome)
 
         // Step 10: the cap.
+        capDurations(chrome: &chrome)
+
+        return assemble(chrome: chrome, interrupts: interrupts)
+    }
+
+    /// Step 4-6 for a fresh window: nothing moves, and the diagnostics say why.
+    private mutating func explainFreshWindowClaimingNothing() -> (old: Set<String>, new: Set<String>) {
+        explainFreshWindow()
+        return ([], [])
+    }
+
+    /// Steps 4-6: matches the surfaces and moves each pair (or explains why Reduce Motion
+    /// keeps it still); returns the element paths the pairs claimed, old and new.
+    private mutating func surfaceTransitions() -> (old: Set<String>, new: Set<String>) {
+        var claimed: (old: Set<String>, new: Set<String>) = ([], [])
+        let matching = SurfaceMatching(before: before, after: after, staying: (stayingOld, stayingNew), marks: &marks)
+        for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
+            diagnostics.append(suffixing)
+        }
+        newViewDiagnostics()
+        diagnostics += matching.diagnostics
+        explainCapsuleSwaps()
+        decideConversion(hasCounterpart: !matching.pairs.isEmpty)
+        for pair in matching.pairs {
+            claimed.old.insert(pair.old.element.path)
+            claimed.new.insert(pair.new.element.path)
+            if settings.reduceMotion {
+                diagnostics.append(
+                    Diagnostic(
+                        .reduceMotion, .info,
+                        "\(pair.key) would move from \(pair.old.element.path) to \(pair.new.element.path); Reduce Motion is on, so it fades with its slot",
+                        path: pair.new.element.path, module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: pair.new.element.id))
+            } else {
+                elements.append(surfaceMove(pair))
+            }
+        }
+        return claimed
+    }
+
+    /// Step 9: the plan in flight, if any, is the one this interrupts; unless the window is
+    /// fresh (which drops what was running), everything starts where it is, with its velocity.
+    private mutating func continueInFlight(chrome: inout ChromePlan) -> UInt64 {
+        guard let inFlight else { return 0 }
+        if !fresh {
+            let interruption = Interruption(inFlight)
+            interruption.apply(to: &chrome)
+            interruption.apply(to: &elements)
+            interruption.apply(to: &layout)
+        }
+        return inFlight.plan.serial
+    }
+
+    /// Step 10: every curve ends within `motion.maxDuration` (rule 22).
+    private mutating func capDurations(chrome: inout ChromePlan) {
         var cap = DurationCap(limit: settings.motion.maxDuration, settled: settings.settleTimes)
         chrome.curve = cap.apply(chrome.curve, what: "chrome")
         for index in elements.indices {
@@ -226,11 +189,14 @@ struct PlanBuilder {
             reveals[index].delay = reveals[index].curve.delay
         }
         if let capped = cap.diagnostic { diagnostics.append(capped) }
+    }
 
+    /// Step 11: the plan, its diagnostics in the order the steps added them.
+    private mutating func assemble(chrome: ChromePlan, interrupts: UInt64) -> TransitionPlan {
         var plan = TransitionPlan(
             serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
             to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
-            conversion: conversion, freshWindow: fresh, reduceMotion: reduceMotion, chrome: chrome, elements: elements,
+            conversion: conversion, freshWindow: fresh, reduceMotion: settings.reduceMotion, chrome: chrome, elements: elements,
             layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         plan.fontFamily = settings.fontFamily

@@ -1,0 +1,195 @@
+/// Rule 15's shared elements within one slot that stays (see `ContentTransition`'s contract):
+/// sources are matched by key, move (or are explained), and followers keep their place
+/// relative to the source that moved.
+extension ContentTransition {
+
+    /// Returns the index in `elements` of each key's move.
+    mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>))
+        -> [SharedKey: Int]
+    {
+        var moved: [SharedKey: Int] = [:]
+        // Keys in a fixed order: the new view's in preorder, then those only the old view has.
+        // Each key is hashed once per element: it gets an index into `order`, and the sources
+        // on each side are kept as indices into the slot's elements.
+        let oldElements = old.namespaces.elements
+        let newElements = new.namespaces.elements
+        var indexOfKey: [SharedKey: Int] = [:]
+        var order: [SharedKey] = []
+        var olds: [[Int]] = []
+        var news: [[Int]] = []
+        // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
+        indexOfKey.reserveCapacity(newElements.count)
+        order.reserveCapacity(newElements.count)
+        olds.reserveCapacity(newElements.count)
+        news.reserveCapacity(newElements.count)
+        for (position, element) in newElements.enumerated() where element.isSource && !claimed.new.contains(element.path) {
+            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+            news[index].append(position)
+        }
+        for (position, element) in oldElements.enumerated() where element.isSource && !claimed.old.contains(element.path) {
+            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+            olds[index].append(position)
+        }
+        let module = new.owner.module
+        let activity = new.owner.activity ?? ""
+        let oldPlaces = Self.places(of: old)
+        let newPlaces = Self.places(of: new)
+        // Built on the first cross-fade check: lets a node be found by its laid-out index.
+        var childPositions: (old: [Int], new: [Int])?
+        for (index, key) in order.enumerated() {
+            let a = olds[index].map { oldElements[$0] }
+            let b = news[index].map { newElements[$0] }
+            if a.count > 1 || b.count > 1 {
+                for (side, label) in [(a, "previous"), (b, "new")] where side.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .warning,
+                            "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
+                            path: side[0].path, module: module, activity: activity, id: side[0].id))
+                }
+                for (side, other) in [(a, b), (b, a)] where side.count == 1 && other.count > 1 {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .info,
+                            "\(key.key) at \(side[0].path) does not move: the key has more than one source in the other view",
+                            path: side[0].path, module: module, activity: activity, id: side[0].id))
+                }
+                continue
+            }
+            guard let from = a.first, let to = b.first else {
+                let only = a.first ?? b.first!
+                let gone = a.isEmpty ? "previous" : "new"
+                diagnostics.append(
+                    Diagnostic(
+                        .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
+                        path: only.path, module: module, activity: activity, id: only.id))
+                continue
+            }
+            guard let fromNode = oldPlaces[olds[index][0]], let toNode = newPlaces[news[index][0]] else { continue }
+            let fromRect = old.laidOut.layout.nodes[fromNode].rect
+            let toRect = new.laidOut.layout.nodes[toNode].rect
+            if from.path == to.path && fromRect.isClose(to: toRect) { continue }
+            let stillReason: (DiagnosticCode, String)?
+            let curve = scope(of: to.path) ?? scope(of: from.path)
+            if disabled {
+                stillReason = (.animationDisabled, "the update was sent with animate: false; it takes its new geometry at once")
+            } else if reduceMotion {
+                stillReason = (.reduceMotion, "Reduce Motion is on; it takes its new geometry at once")
+            } else if curve == nil {
+                stillReason =
+                    unchangedScopes.contains(where: { PathPrefix.contains($0, to.path) })
+                    ? (.valueUnchanged, "its animation scope's value did not change; the new geometry applies at once")
+                    : (.noAnimationScope, "no animation scope with a changed value and no caller animation hold it; the new geometry applies at once")
+            } else {
+                stillReason = nil
+            }
+            if let (code, why) = stillReason {
+                diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
+                continue
+            }
+            // Nook ids report their key after suffixing (rule 8), as surface moves do.
+            let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
+            elements.append(
+                ElementMove(
+                    fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
+                    activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
+                    fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
+                    toRect: toRect, style: to.style,
+                    crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
+                    hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
+            moved[key] = elements.count - 1
+        }
+        return moved
+    }
+
+    /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets
+    /// that move's curve, from where the source's move starts to its tracked rect, and its
+    /// subtree comes along; one whose source does not move takes its new geometry at once.
+    mutating func trackFollowers(moved: [SharedKey: Int]) {
+        let pairs = FollowerTracking.pairs(in: new.namespaces)
+        guard !pairs.isEmpty else { return }
+        for (follower, _) in pairs {
+            guard let start = new.laidOut.layout.index(of: follower.path), let count = new.node(at: follower.path)?.nodeCount
+            else { continue }
+            let nodes = new.laidOut.layout.nodes[start..<min(start + count, new.laidOut.layout.nodes.count)]
+            layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
+            guard let index = moved[follower.key] else { continue }
+            let move = elements[index]
+            let toRoot = nodes[start].rect
+            let ownBefore = old.laidOut.layout.rect(at: follower.path) ?? toRoot
+            let fromRoot = FollowerTracking.rect(following: move.fromRect, own: ownBefore, follower: follower)
+            for node in nodes {
+                let from = node.path == follower.path
+                    ? fromRoot : old.laidOut.layout.rect(at: node.path) ?? Self.map(node.rect, from: toRoot, into: fromRoot)
+                layout.append(LayoutChange(path: node.path, change: .move, fromRect: from, toRect: node.rect, curve: move.curve))
+            }
+        }
+    }
+
+    /// `rect`, placed in `outer` as it is in `inner`, scaled with it.
+    private static func map(_ rect: Rect, from inner: Rect, into outer: Rect) -> Rect {
+        let sx = inner.width > Geometry.epsilon ? outer.width / inner.width : 1
+        let sy = inner.height > Geometry.epsilon ? outer.height / inner.height : 1
+        return Rect(x: outer.x + (rect.x - inner.x) * sx, y: outer.y + (rect.y - inner.y) * sy,
+                    width: rect.width * sx, height: rect.height * sy)
+    }
+
+    /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key
+    /// is hashed once.
+    private static func index(of key: SharedKey, in indexOfKey: inout [SharedKey: Int], order: inout [SharedKey],
+                              olds: inout [[Int]], news: inout [[Int]]) -> Int {
+        let next = order.count
+        let index = read(&indexOfKey[key, default: next])
+        if index == next {
+            order.append(key)
+            olds.append([])
+            news.append([])
+        }
+        return index
+    }
+
+    /// Reads a value through an inout access (`dictionary[key, default: d]` accessed this way
+    /// stores `d` when the key is absent, in the same lookup).
+    private static func read(_ value: inout Int) -> Int { value }
+
+    /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
+    /// found through their parents' indices rather than by parsing their paths.
+    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int,
+                                 positions: inout (old: [Int], new: [Int])?) -> Bool {
+        if positions == nil {
+            positions = (old.laidOut.layout.childPositions(), new.laidOut.layout.childPositions())
+        }
+        let fromSteps = old.steps(toIndex: fromNode, childPositions: positions!.old)
+        let toSteps = new.steps(toIndex: toNode, childPositions: positions!.new)
+        // The views are read in place through their arrays; neither slot is captured (copied).
+        let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
+        return oldRoot.withUnsafeBufferPointer { before in
+            newRoot.withUnsafeBufferPointer { after in
+                // As `SameView.matches` by path: false when either node is missing.
+                PreparedSlot.descend(before.baseAddress!, by: fromSteps[...]) { a in
+                    PreparedSlot.descend(after.baseAddress!, by: toSteps[...]) { b in SameView.matches(a, b) } ?? false
+                } ?? false
+            }
+        }
+    }
+
+    /// The laid-out index of every marked node of `slot`, by index in its elements, found in
+    /// one pass over the laid-out nodes (both they and the marked nodes are in preorder, so one
+    /// cursor suffices); nil for an element whose node was not found.
+    private static func places(of slot: PreparedSlot) -> [Int?] {
+        let elements = slot.namespaces.elements
+        guard !elements.isEmpty else { return [] }
+        var out = [Int?](repeating: nil, count: elements.count)
+        var next = 0
+        slot.laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                guard next < elements.count else { return }
+                while next < elements.count && elements[next].path == nodes[index].path {
+                    out[next] = index
+                    next += 1
+                }
+            }
+        }
+        return out
+    }
+}

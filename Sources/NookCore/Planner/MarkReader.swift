@@ -1,0 +1,39 @@
+extension ModuleMarks {
+    /// The nook ids each activity of `module` marks in the views of these scenes.
+    public static func reading(module: String, in scenes: [PlannerScene]) -> ModuleMarks {
+        reading(module: module, in: scenes.map(\.slots))
+    }
+
+    static func reading(module: String, in slotLists: [[PreparedSlot]]) -> ModuleMarks {
+        var activities: [String: Set<String>] = [:]
+        for slots in slotLists {
+            for index in slots.indices where slots[index].owner.module == module {
+                guard let activity = slots[index].owner.activity else { continue }
+                activities[activity, default: []].formUnion(slots[index].namespaces.nookIds)
+            }
+        }
+        return ModuleMarks(module: module, activities: activities)
+    }
+}
+
+/// Each module's marks (rule 8): the caller's when given, else read from the scenes, one
+/// module at a time and only for modules whose nook ids are in play.
+struct MarkReader {
+    let given: [String: ModuleMarks]?
+    /// The slots of the scenes to read from (just the slots: a whole scene is a large value).
+    let slotLists: [[PreparedSlot]]
+    private var read: [String: ModuleMarks] = [:]
+
+    init(given: [String: ModuleMarks]?, scenes: [PlannerScene]) {
+        self.given = given
+        slotLists = scenes.map(\.slots)
+    }
+
+    mutating func marks(of module: String) -> ModuleMarks {
+        if let given { return given[module] ?? ModuleMarks(module: module, activities: [:]) }
+        if let known = read[module] { return known }
+        let marks = ModuleMarks.reading(module: module, in: slotLists)
+        read[module] = marks
+        return marks
+    }
+}
