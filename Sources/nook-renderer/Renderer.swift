@@ -421,6 +421,7 @@ final class Renderer {
         // An output plugged in or out: the configured one may have come back or gone.
         typealias MonitorHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
         let onMonitor: MonitorHandler = { _, _, data in
+            OutputConnectors.forget()
             Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().screenChanged()
         }
         let display = UnsafeMutableRawPointer(gdk_display_get_default()!)
