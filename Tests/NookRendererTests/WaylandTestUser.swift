@@ -36,13 +36,19 @@ struct WaylandTestUser: Sendable {
 
     /// `executable` with `arguments` as this user, with exactly `environment` (`setpriv
     /// --reset-env` then `env`, both of which exec, so the pid is the program's own).
+    ///
+    /// A test runner's threads block most signals, and a child inherits that mask: sway, which
+    /// never unblocks SIGTERM, then ignores `stop()` for good. So the command first clears the
+    /// mask (python3 sets it, then execs: still one pid).
     func command(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (executable: String, arguments: [String]) {
         let program = try Tools.path(of: executable)
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let env = ["-i"] + assignments + [program] + arguments
-        guard switches else { return ("/usr/bin/env", env) }
-        return (try Tools.path(of: "setpriv"),
-                ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--reset-env", "/usr/bin/env"] + env)
+        let env = ["/usr/bin/env", "-i"] + assignments + [program] + arguments
+        let switched = switches
+            ? [try Tools.path(of: "setpriv"), "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--reset-env"] + env
+            : env
+        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        return (try Tools.path(of: "python3"), ["-c", unblock] + switched)
     }
 
     /// A directory this user owns with mode 0700 (sway's `XDG_RUNTIME_DIR`, the clients' HOME).
