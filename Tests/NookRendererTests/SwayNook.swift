@@ -20,7 +20,9 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
     ///   - swayConfig: lines added to sway's config (a bar, a second output).
     ///   - rendererConfig: the renderer's `renderer.json` (nil: none, the defaults).
     ///   - outputs: how many headless outputs sway starts with.
-    static func start(slowMotion: Double, swayConfig: String = "", rendererConfig: String? = nil, outputs: Int = 1) async throws -> SwayNook {
+    ///   - rendererEnvironment: added to the renderer's environment.
+    static func start(slowMotion: Double, swayConfig: String = "", rendererConfig: String? = nil, outputs: Int = 1,
+                      rendererEnvironment: [String: String] = [:]) async throws -> SwayNook {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-sway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
         // The sway user reads the renderer's config from here.
@@ -52,7 +54,7 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
                     "XDG_CONFIG_DIRS": scratch.appendingPathComponent("system-config").path,
                     // No accessibility bus to find here.
                     "NO_AT_BRIDGE": "1",
-                ]) { $1 })
+                ].merging(rendererEnvironment) { $1 }) { $1 })
             let renderer = try PackageProcess(executable, arguments, logDirectory: scratch)
             started.append { await renderer.stop() }
             let nook = SwayNook(sway: sway, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
@@ -79,8 +81,9 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
     }
 
     static func with<T>(slowMotion: Double = RendererNook.screenshotSlowMotion, swayConfig: String = "", rendererConfig: String? = nil,
-                        outputs: Int = 1, _ body: (SwayNook) async throws -> T) async throws -> T {
-        let nook = try await start(slowMotion: slowMotion, swayConfig: swayConfig, rendererConfig: rendererConfig, outputs: outputs)
+                        outputs: Int = 1, rendererEnvironment: [String: String] = [:], _ body: (SwayNook) async throws -> T) async throws -> T {
+        let nook = try await start(slowMotion: slowMotion, swayConfig: swayConfig, rendererConfig: rendererConfig, outputs: outputs,
+                                   rendererEnvironment: rendererEnvironment)
         do {
             let result = try await body(nook)
             await nook.stop()

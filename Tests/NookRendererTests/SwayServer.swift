@@ -77,6 +77,7 @@ final class SwayServer: @unchecked Sendable {
     }
 
     var log: String { process.log }
+    var pid: Int32 { process.pid }
 
     func stop() async {
         await process.stop()
