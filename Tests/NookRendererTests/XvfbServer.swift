@@ -108,7 +108,7 @@ final class XvfbServer: @unchecked Sendable {
     }
 
     /// A command's stdout as bytes (Tools.run decodes text).
-    private static func output(of executable: String, _ arguments: [String]) async throws -> Data {
+    static func output(of executable: String, _ arguments: [String]) async throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
