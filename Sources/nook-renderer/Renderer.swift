@@ -7,6 +7,9 @@ import NookRenderModel
 /// pointer events into `Pointer`/`Open` calls, and notices monitor changes. Every method runs
 /// on the GTK main thread; the bus side reaches it only through `MainLoop.post`.
 final class Renderer {
+    /// Set when the window was destroyed from outside; the exit status says so.
+    /// nonisolated(unsafe): touched only on the GTK main thread.
+    nonisolated(unsafe) static var windowLost = false
     private var presenter = PlanPresenter()
     private var monitor: MonitorInfo
     /// The GDK monitor the window is on.
@@ -424,7 +427,15 @@ final class Renderer {
         connectSignal(widget, "button-press-event", onPress, me)
         connectSignal(widget, "button-release-event", onRelease, me)
         typealias DestroyHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
-        let onDestroy: DestroyHandler = { _, _ in gtk_main_quit() }
+        // Nothing here destroys the window (a signal ends the main loop with it alive), so
+        // a destroy comes from outside: the compositor closed the layer surface when its
+        // output went away, or the display did. Exit non-zero so the unit (Restart=on-failure)
+        // brings the nook back on an output that exists.
+        let onDestroy: DestroyHandler = { _, _ in
+            Log.info("the window was closed from outside (its output or the display went away); exiting with status 1")
+            Renderer.windowLost = true
+            gtk_main_quit()
+        }
         connectSignal(widget, "destroy", onDestroy, me)
         let screen = UnsafeMutableRawPointer(gtk_widget_get_screen(nook.widget)!)
         let onScreen: DestroyHandler = { _, data in

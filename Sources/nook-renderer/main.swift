@@ -85,4 +85,4 @@ Task.detached {
 }
 
 gtk_main()
-exit(0)
+exit(Renderer.windowLost ? 1 : 0)
