@@ -12,9 +12,9 @@ cd "$(dirname "$0")/.."
 
 # build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
 # the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango;
-# CFontText: fontconfig, FreeType, HarfBuzz).
+# CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client).
 build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev
-  libfontconfig-dev libfreetype-dev libharfbuzz-dev)
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev)
 
 # run: what `make demo` and the installed programs need at run time: a bus daemon, the
 # libraries nookd measures text with, and the icons and fonts nook-renderer draws with (the
@@ -29,12 +29,16 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # at-spi2-core (the accessibility bus) and gi's Atspi for the renderer's accessibility test;
 # for the install tests, systemd-analyze (systemd), desktop-file-validate, the shells whose
 # completions are generated, and groff for the man pages; libnotify-bin's notify-send as a
-# real Notifications client for nook-notifications.
+# real Notifications client for nook-notifications. The Wayland suite runs headless sway (and
+# swaybar) as an unprivileged user it creates (useradd: passwd; setpriv: util-linux), screenshots
+# with grim, and builds its virtual-pointer client with wayland-scanner (libwayland-bin), gcc and
+# libwayland-dev.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils bash zsh fish groff-base libnotify-bin
+  sway grim libwayland-bin libwayland-dev gcc passwd util-linux
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

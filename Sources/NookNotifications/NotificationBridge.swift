@@ -127,14 +127,31 @@ public final class NotificationBridge: Sendable {
     func notify(_ call: MethodCall) throws -> UInt32 {
         let request = try NotificationRequest(arguments: call.arguments)
         let id = table.withLock { $0.notify(request) }
-        wake.yield()
+        wakePublisherAfterReply()
         if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
         return id
     }
 
     func close(_ id: UInt32, _ reason: CloseReason) {
-        if table.withLock({ $0.close(id, reason) }) { wake.yield() }
+        if table.withLock({ $0.close(id, reason) }) { wakePublisherAfterReply() }
     }
+
+    /// Wakes the publisher a moment after the call being handled on the bus thread has been
+    /// answered. Woken at once, the publisher's thread ran first and the reply waited behind
+    /// it; woken just after the reply, its work (views, `UpdateActivity`, nookd's plan) still
+    /// competed with the reply's way back through dbus-daemon to the client. A notification
+    /// reaches the screen on a frame boundary anyway, so `replyHeadStart` costs it nothing
+    /// a person sees; what arrives meanwhile is coalesced.
+    private func wakePublisherAfterReply() {
+        guard bus.executor.isCurrentThread else {
+            wake.yield()
+            return
+        }
+        let wake = self.wake
+        bus.executor.runOnce(after: Self.replyHeadStart) { wake.yield() }
+    }
+
+    static let replyHeadStart = Duration.milliseconds(1)
 
     func expire(_ id: UInt32, generation: UInt64) {
         if table.withLock({ $0.expire(id, generation: generation) }) { wake.yield() }

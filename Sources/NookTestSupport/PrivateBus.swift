@@ -27,16 +27,36 @@ public final class PrivateBus: Sendable {
     private var configFile: URL { directory.appendingPathComponent("bus.conf") }
     private var socketFile: URL { directory.appendingPathComponent("socket") }
 
+    /// Whether users other than the daemon's own may connect (`init(allowingOtherUsers:)`).
+    private let allowsOtherUsers: Bool
+
     /// Starts a daemon and waits until it prints its address.
-    public init() throws {
+    /// - Parameter allowingOtherUsers: let processes of any local user connect, not only this
+    ///   process's user (dbus-daemon's default): the Wayland suite runs the renderer as an
+    ///   unprivileged user beside a nookd run as root. The socket is made writable by all
+    ///   (connecting to a Unix socket needs write permission) and the policy allows every user.
+    public init(allowingOtherUsers: Bool = false) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        try Self.config(socket: directory.appendingPathComponent("socket").path).write(to: config, atomically: true, encoding: .utf8)
+        var text = Self.config(socket: directory.appendingPathComponent("socket").path)
+        if allowingOtherUsers {
+            text = text.replacingOccurrences(of: "  <policy context=\"default\">\n", with: "  <policy context=\"default\">\n    <allow user=\"*\"/>\n")
+        }
+        try text.write(to: config, atomically: true, encoding: .utf8)
         let (process, address) = try Self.launch(config: config)
         self.daemon = Mutex(Daemon(process: process, address: address))
         self.directory = directory
         self.environment = nil
+        self.allowsOtherUsers = allowingOtherUsers
+        try openSocketToOtherUsers()
+    }
+
+    /// With `allowsOtherUsers`, the socket (and its directory) as every user may use them.
+    private func openSocketToOtherUsers() throws {
+        guard allowsOtherUsers else { return }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: socketFile.path)
     }
 
     /// Starts a daemon that activates services: it reads D-Bus `.service` files from
@@ -55,6 +75,7 @@ public final class PrivateBus: Sendable {
         self.daemon = Mutex(Daemon(process: process, address: address))
         self.directory = directory
         self.environment = environment
+        self.allowsOtherUsers = false
     }
 
     /// Starts `dbus-daemon` with `config` and waits until it prints its address.
@@ -113,6 +134,7 @@ public final class PrivateBus: Sendable {
             let (process, address) = try Self.launch(config: configFile, environment: environment)
             daemon = Daemon(process: process, address: address)
         }
+        try openSocketToOtherUsers()
     }
 
     deinit { stop() }

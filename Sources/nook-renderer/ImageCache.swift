@@ -50,6 +50,15 @@ final class ImageCache {
     static func iconName(_ source: String) -> String { SymbolNames.iconName(for: source) ?? source }
 
     /// The pixbuf for `source` at `pixels` (nil when it cannot be loaded).
+    /// Loads one symbolic icon and lets it go, so the icon theme's index and the SVG loader
+    /// are ready before the first real icon (which would otherwise slow the first paint).
+    func warmUp() {
+        if let pixbuf = gtk_icon_theme_load_icon(gtk_icon_theme_get_default(), "media-playback-start-symbolic", 16,
+                                                 GTK_ICON_LOOKUP_FORCE_SIZE, nil) {
+            g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        }
+    }
+
     func load(_ source: String, pixels: Int) -> OpaquePointer? {
         let key = "\(pixels) \(source)"
         if let cached = pixbufs[key] { return cached }

@@ -31,7 +31,7 @@ struct MonitorInfo: Hashable, Sendable {
         var work = GdkRectangle()
         gdk_monitor_get_workarea(monitor, &work)
         let millihertz = gdk_monitor_get_refresh_rate(monitor)
-        let model = Self.model(of: monitor)
+        let model = Self.connector(of: monitor) ?? Self.model(of: monitor)
         self.init(
             geometry: Rect(x: Double(area.x), y: Double(area.y), width: Double(area.width), height: Double(area.height)),
             workarea: Rect(x: Double(work.x), y: Double(work.y), width: Double(work.width), height: Double(work.height)),
@@ -54,6 +54,24 @@ struct MonitorInfo: Hashable, Sendable {
         gdk_monitor_get_model(monitor).map { String(cString: $0) } ?? ""
     }
 
+    /// The output's connector name (`DP-1`, `HEADLESS-2`): on X11 GDK's model, which is the
+    /// RandR output's name; on Wayland xdg-output's `name` (`OutputConnectors`; GTK 3 reads it
+    /// but does not expose it). Nil when the compositor has no xdg-output 2.
+    static func connector(of monitor: OpaquePointer?) -> String? {
+        guard let monitor, let display = gdk_monitor_get_display(monitor) else { return nil }
+        guard isWayland(display) else {
+            let model = model(of: monitor)
+            return model.isEmpty ? nil : model
+        }
+        guard let output = gdk_wayland_monitor_get_wl_output(monitor) else { return nil }
+        return OutputConnectors.name(of: output, on: gdk_wayland_display_get_wl_display(display))
+    }
+
+    static func isWayland(_ display: OpaquePointer?) -> Bool {
+        guard let display else { return false }
+        return String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(display).assumingMemoryBound(to: GTypeInstance.self))) == "GdkWaylandDisplay"
+    }
+
     /// The monitor `output` names, and whether it was found (else the primary one).
     static func monitor(for output: RendererConfig.Output) -> (monitor: OpaquePointer?, found: Bool) {
         let display = gdk_display_get_default()
@@ -74,7 +92,9 @@ struct MonitorInfo: Hashable, Sendable {
                 guard let monitor = gdk_display_get_monitor(display, index) else { continue }
                 let model = model(of: monitor)
                 let maker = gdk_monitor_get_manufacturer(monitor).map { String(cString: $0) } ?? ""
-                if model == name || (!maker.isEmpty && "\(maker) \(model)" == name) { return (monitor, true) }
+                if model == name || (!maker.isEmpty && "\(maker) \(model)" == name) || connector(of: monitor) == name {
+                    return (monitor, true)
+                }
             }
             return (primaryMonitor, false)
         }
@@ -83,7 +103,12 @@ struct MonitorInfo: Hashable, Sendable {
     /// The names `output` can match, for the log when it matches none.
     static var knownNames: [String] {
         let display = gdk_display_get_default()
-        return (0..<gdk_display_get_n_monitors(display)).map { model(of: gdk_display_get_monitor(display, $0)) }
+        return (0..<gdk_display_get_n_monitors(display)).map { index in
+            let monitor = gdk_display_get_monitor(display, index)
+            let model = model(of: monitor)
+            guard let connector = connector(of: monitor), connector != model else { return model }
+            return "\(connector) (\(model))"
+        }
     }
 
     /// The contract's display record (`Subscribe` adds `name` and `capabilities`).

@@ -6,7 +6,7 @@ enum PlanSummary {
     static func line(_ plan: DBusValue, source: String) -> String {
         guard let record = try? Vardict(plan, at: "plan") else { return "plan (not an a{sv}: \(plan.signature)) from \(source)" }
         var line = "plan serial=\(number(record["serial"])) cause=\(text(record["cause"])) from=\(text(record["from"]))"
-            + " to=\(text(record["to"])) reduce_motion=\(text(record["reduce_motion"])) via=\(source)"
+            + " to=\(text(record["to"])) reduce_motion=\(text(record["reduce_motion"])) fresh_window=\(text(record["fresh_window"])) via=\(source)"
         if let value = record["chrome"]?.unwrappingVariants, let chrome = try? Vardict(value, at: "chrome") {
             line += " chrome_from=\(rect(chrome["from_rect"])) chrome_to=\(rect(chrome["to_rect"]))"
                 + " chrome_cross_fade=\(text(chrome["cross_fade"]))"

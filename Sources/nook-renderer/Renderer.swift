@@ -7,6 +7,9 @@ import NookRenderModel
 /// pointer events into `Pointer`/`Open` calls, and notices monitor changes. Every method runs
 /// on the GTK main thread; the bus side reaches it only through `MainLoop.post`.
 final class Renderer {
+    /// Set when the window was destroyed from outside; the exit status says so.
+    /// nonisolated(unsafe): touched only on the GTK main thread.
+    nonisolated(unsafe) static var windowLost = false
     private var presenter = PlanPresenter()
     private var monitor: MonitorInfo
     /// The GDK monitor the window is on.
@@ -60,8 +63,11 @@ final class Renderer {
     private var lastFrameLog = ""
     private var reportedWarnings: Set<String> = []
     private var reportedOverflow = false
-    /// Frames painted since the last plan, and how long painting them took (for `settled`).
-    private var paintStats = (frames: 0, total: 0.0, longest: 0.0)
+    /// Paints and ticks since the last plan (for `settled`).
+    private var frameStats = FrameStats()
+    /// `NOOK_RENDERER_FULL_REPAINT=1`: every frame repaints the whole window, as before
+    /// damage-only repaint; only for measuring what `FrameDamage` saves (docs/PERFORMANCE.md).
+    private let repaintsEverything = getenv("NOOK_RENDERER_FULL_REPAINT").map { String(cString: $0) == "1" } ?? false
 
     init(config: RendererConfig, notchOverride: RendererConfig.Notch?, slowMotion: Double) {
         self.config = config
@@ -81,13 +87,19 @@ final class Renderer {
         Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
                  + "\(monitor.name) (\(nook.kindDescription), "
                  + "\(nook.isTransparent ? "transparent" : "opaque background"))")
-        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         let box = MainThreadBox(self)
+        // Fonts and icons loaded before they are first needed, so that paint fits in a frame.
+        MainLoop.post {
+            box.value.text.warmUp()
+            box.value.images.warmUp()
+        }
+        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
         MainLoop.onEachWallSecond {
             gtk_widget_queue_draw(box.value.nook.widget)
             box.value.followCompositorsOutput()
         }
         reportMissingOutput()
+        if repaintsEverything { Log.info("NOOK_RENDERER_FULL_REPAINT=1: every frame repaints the whole window (for measuring only)") }
         desktopAnimations = DesktopAnimations { [unowned self] enabled in
             Log.info("the desktop turned animations \(enabled ? "on" : "off")")
             self.updateReduceMotion()
@@ -161,7 +173,7 @@ final class Renderer {
             // A delta against a scene this renderer missed: only a whole scene helps.
             if error.needsWholeScene, let link { Task { await link.subscribeAgain() } }
         }
-        paintStats = (0, 0, 0)
+        frameStats = FrameStats()
         controls.planReceived()
         startFrames()
     }
@@ -184,15 +196,14 @@ final class Renderer {
     /// One frame-clock tick: draw, and stop ticking once nothing moves.
     private func tick(clock: OpaquePointer?) -> gboolean {
         let now = frameTime(clock)
+        frameStats.ticked(at: now, interval: 1 / monitor.refreshRate)
         let list = presenter.frame(at: now, unixTime: unixSeconds(), pointer: pointer, focus: controls.focused)
         // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
         // shape it to this frame before the paint, so a nook appearing is drawn.
         applyShape(WindowShape(list))
         queueDamage(for: list)
         guard presenter.isAnimating(at: now) else {
-            let mean = paintStats.frames > 0 ? paintStats.total / Double(paintStats.frames) : 0
-            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) frames=\(paintStats.frames) "
-                      + "paint_ms_mean=\(Self.milliseconds(mean)) paint_ms_max=\(Self.milliseconds(paintStats.longest))")
+            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) \(frameStats.logFields)")
             tickCallback = 0
             refreshPointer()
             return 0  // G_SOURCE_REMOVE
@@ -202,7 +213,7 @@ final class Renderer {
 
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
-        guard let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: NookWindow.size(on: monitor)) else {
+        guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: NookWindow.size(on: monitor)) else {
             gtk_widget_queue_draw(nook.widget)
             return
         }
@@ -222,7 +233,7 @@ final class Renderer {
         let started = monotonicSeconds()
         defer {
             let took = monotonicSeconds() - started
-            paintStats = (paintStats.frames + 1, paintStats.total + took, max(paintStats.longest, took))
+            frameStats.painted(taking: took)
         }
         let now = frameTime(gtk_widget_get_frame_clock(nook.widget))
         let unixTime = unixSeconds()
@@ -282,8 +293,6 @@ final class Renderer {
         lastFrameLog = line
         Log.info("frame serial=\(presenter.serial) t=\(PlanSummary.format(time)) \(line)")
     }
-
-    static func milliseconds(_ seconds: Double) -> String { String(Double(Int((seconds * 10_000).rounded())) / 10) }
 
     static func format(_ rect: Rect) -> String {
         [rect.x, rect.y, rect.width, rect.height].map(PlanSummary.format).joined(separator: ",")
@@ -418,7 +427,15 @@ final class Renderer {
         connectSignal(widget, "button-press-event", onPress, me)
         connectSignal(widget, "button-release-event", onRelease, me)
         typealias DestroyHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
-        let onDestroy: DestroyHandler = { _, _ in gtk_main_quit() }
+        // Nothing here destroys the window (a signal ends the main loop with it alive), so
+        // a destroy comes from outside: the compositor closed the layer surface when its
+        // output went away, or the display did. Exit non-zero so the unit (Restart=on-failure)
+        // brings the nook back on an output that exists.
+        let onDestroy: DestroyHandler = { _, _ in
+            Log.info("the window was closed from outside (its output or the display went away); exiting with status 1")
+            Renderer.windowLost = true
+            gtk_main_quit()
+        }
         connectSignal(widget, "destroy", onDestroy, me)
         let screen = UnsafeMutableRawPointer(gtk_widget_get_screen(nook.widget)!)
         let onScreen: DestroyHandler = { _, data in
@@ -429,6 +446,7 @@ final class Renderer {
         // An output plugged in or out: the configured one may have come back or gone.
         typealias MonitorHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
         let onMonitor: MonitorHandler = { _, _, data in
+            OutputConnectors.forget()
             Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().screenChanged()
         }
         let display = UnsafeMutableRawPointer(gdk_display_get_default()!)

@@ -36,9 +36,7 @@ guard gtk_init_check(nil, nil) != 0 else {
 
 // A Wayland compositor without layer shell (GNOME's Mutter) will not let a plain window pick
 // its place or stay on top; XWayland will, so start again as an X11 client when it is there.
-if let display = gdk_display_get_default(),
-   String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(display).assumingMemoryBound(to: GTypeInstance.self))) == "GdkWaylandDisplay",
-   gtk_layer_is_supported() == 0, getenv("DISPLAY") != nil, getenv("GDK_BACKEND") == nil {
+if MonitorInfo.isWayland(gdk_display_get_default()), gtk_layer_is_supported() == 0, getenv("DISPLAY") != nil, getenv("GDK_BACKEND") == nil {
     Log.info("this Wayland compositor has no layer shell: starting again on XWayland (GDK_BACKEND=x11)")
     setenv("GDK_BACKEND", "x11", 1)
     execv("/proc/self/exe", CommandLine.unsafeArgv)
@@ -87,4 +85,4 @@ Task.detached {
 }
 
 gtk_main()
-exit(0)
+exit(Renderer.windowLost ? 1 : 0)

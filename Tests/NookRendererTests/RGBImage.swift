@@ -31,8 +31,9 @@ struct RGBImage: Sendable {
     /// (white text, the magenta cover) is lighter than the background and never counts.
     /// Only the window's rows count: they start at the top and end where the left edge stops
     /// being background (below the window is the bare root window).
-    func chromeBox(margin: Int = 15) -> Blob? {
-        let background = 41 + 43 + 48
+    /// - Parameter background: the sum of the background's channels (headless sway's own
+    ///   background is 63, 63, 63).
+    func chromeBox(margin: Int = 15, background: Int = 41 + 43 + 48) -> Blob? {
         func sum(_ index: Int) -> Int { Int(bytes[index * 3]) + Int(bytes[index * 3 + 1]) + Int(bytes[index * 3 + 2]) }
         var windowRows = 0
         while windowRows < height, abs(sum(windowRows * width) - background) <= margin { windowRows += 1 }

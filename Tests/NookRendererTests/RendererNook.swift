@@ -115,72 +115,9 @@ final class RendererNook: @unchecked Sendable {
 
     var rendererLog: String { renderer.log }
     var logs: String { ([renderer, nookd.process] + (music.map { [$0] } ?? [])).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
-
-    // MARK: The contract, from the test's own connection
-
-    func control(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
-        let connection = try await BusConnection.connect(to: .address(bus.address), description: "renderer-test")
-        defer { Task { await connection.close() } }
-        return try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1",
-                                         interface: "org.nook.Nook1.Control", member: member, arguments: arguments,
-                                         timeout: .seconds(20))
-    }
-
-    /// `Control.Open(options)`: the serial of the plan it caused.
-    func open(_ options: [String: DBusValue] = [:]) async throws -> UInt64 {
-        guard case .uint64(let serial)? = try await control("Open", [.vardict(options)]).first else {
-            throw TestSupportError("Open replied without a serial")
-        }
-        return serial
-    }
-
-    func setReduceMotion(_ on: Bool) async throws {
-        let connection = try await BusConnection.connect(to: .address(bus.address), description: "renderer-test")
-        defer { Task { await connection.close() } }
-        _ = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1",
-                                      interface: "org.freedesktop.DBus.Properties", member: "Set",
-                                      arguments: [.string("org.nook.Nook1.Control"), .string("ReduceMotion"), .variant(.bool(on))])
-    }
-
-    struct State: Sendable {
-        var presentation: String
-        var activityCount: Int
-        var serial: UInt64
-    }
-
-    func state() async throws -> State {
-        guard let reply = try await control("GetState").first else { throw TestSupportError("GetState replied with nothing") }
-        let record = try Vardict(reply, at: "state")
-        var state = State(presentation: "", activityCount: 0, serial: 0)
-        if case .string(let p)? = record["presentation"]?.unwrappingVariants { state.presentation = p }
-        if case .array(_, let items)? = record["activities"]?.unwrappingVariants { state.activityCount = items.count }
-        if case .uint64(let s)? = record["serial"]?.unwrappingVariants { state.serial = s }
-        return state
-    }
-
-    // MARK: The renderer's --verbose log
-
-    /// The renderer's log lines of one kind (`plan`, `frame`, `settled`), parsed as key=value.
-    func logLines(_ kind: String) -> [LogLine] {
-        rendererLog.split(separator: "\n").compactMap { LogLine(String($0), kind: kind) }
-    }
-
-    /// Waits for the renderer to log the plan with `serial`.
-    func waitForPlan(serial: UInt64) async throws -> LogLine {
-        let find: @Sendable () -> LogLine? = { self.logLines("plan").first { $0["serial"] == String(serial) } }
-        _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { find() != nil }
-        guard let found = find() else { throw TestSupportError("the renderer never drew plan \(serial):\n\(logs)") }
-        return found
-    }
-
-    /// Waits until the renderer's frames for plan `serial` stop moving.
-    func waitUntilSettled(serial: UInt64, timeout: Duration = .seconds(120)) async throws {
-        let settled = await eventually(timeout: timeout, poll: .milliseconds(50)) {
-            self.logLines("settled").contains { UInt64($0["serial"] ?? "") ?? 0 >= serial }
-        }
-        guard settled else { throw TestSupportError("plan \(serial) never settled on screen:\n\(logs)") }
-    }
 }
+
+extension RendererNook: NookUnderTest {}
 
 /// `nook-renderer: plan serial=12 cause=open ...` as its words.
 struct LogLine: Sendable {

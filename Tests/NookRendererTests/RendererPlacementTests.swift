@@ -51,4 +51,21 @@ struct RendererPlacementTests {
             try await nook.showPillAtRest()
         }
     }
+
+    /// A window destroyed from outside (here `xdotool windowclose`, as a compositor closes a
+    /// layer surface whose output went away) ends the renderer with status 1 and a line saying
+    /// why, so the unit's `Restart=on-failure` brings the nook back. (Before: status 0, and the
+    /// nook stayed gone.)
+    @Test func aWindowClosedFromOutsideEndsTheRendererWithAFailure() async throws {
+        try await RendererNook.with(slowMotion: 1) { nook in
+            try await nook.showPillAtRest()
+            let search = try await nook.xvfb.run("xdotool", ["search", "--pid", String(nook.renderer.pid)])
+            let windows = search.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+            try #require(!windows.isEmpty, "no window of the renderer: \(nook.logs)")
+            for window in windows { _ = try? await nook.xvfb.run("xdotool", ["windowclose", window]) }
+            #expect(await nook.renderer.waitForExit(timeout: .seconds(30)), "the renderer kept running: \(nook.rendererLog)")
+            #expect(nook.renderer.exitStatus == 1, "\(nook.rendererLog)")
+            #expect(nook.rendererLog.contains("the window was closed from outside"), "\(nook.rendererLog)")
+        }
+    }
 }

@@ -99,16 +99,18 @@ final class XvfbServer: @unchecked Sendable {
         return RGBImage(width: width, height: rows, bytes: [UInt8](data))
     }
 
-    /// Runs an X client against this display (`xdotool`).
-    func run(_ tool: String, _ arguments: [String]) async throws {
+    /// Runs an X client against this display (`xdotool`); what it printed.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) async throws -> String {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
         let result = try await Tools.run(tool, arguments, environment: environment)
         guard result.status == 0 else { throw TestSupportError("\(tool) \(arguments) failed (\(result.status)): \(result.stderr)") }
+        return result.stdout
     }
 
     /// A command's stdout as bytes (Tools.run decodes text).
-    private static func output(of executable: String, _ arguments: [String]) async throws -> Data {
+    static func output(of executable: String, _ arguments: [String]) async throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
