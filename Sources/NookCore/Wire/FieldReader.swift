@@ -34,8 +34,6 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
 
     public func has(_ key: String) -> Bool { fields[key] != nil }
 
-    public subscript(key: String) -> PropValue? { fields[key] }
-
     public func error(_ key: String, _ message: String, kind: WireFieldError.Kind = .invalidValue) -> Failure {
         Failure(field: WireFieldError(key: keyPath(key), message: message, kind: kind, context: context))
     }
@@ -199,10 +197,6 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
         let numbers = try quad(key, what: "a rect (dddd)")
         guard numbers[2] >= 0, numbers[3] >= 0 else { throw error(key, "a rect's width and height cannot be negative") }
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
-    }
-
-    public func optionalRect(_ key: String) throws(Failure) -> Rect? {
-        fields[key] == nil ? nil : try rect(key)
     }
 
     public func record(_ key: String) throws(Failure) -> Self {
