@@ -11,7 +11,7 @@ enum WireCurve {
         switch record.string("type") {
         case "spring": text = "spring(response \(n("response")), damping \(n("damping_fraction")))"
         case "bezier":
-            let points = (record["points"].map(WireRecord.numbers) ?? []).map { NumberText.format($0) }
+            let points = record.numbers("points").map { NumberText.format($0) }
             text = "bezier(\(points.joined(separator: ","))) \(n("duration"))s"
         case "linear": text = "linear \(n("duration"))s"
         case "": text = "none"
