@@ -29,8 +29,7 @@ final class LiveNook: Sendable {
     static func start(timers: Int = 0, music: Bool = false) async throws -> LiveNook {
         let bus = try PrivateBus()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-live-\(UUID().uuidString)")
-        let nookd: NookdProcess
-        do { nookd = try await NookdProcess(bus: bus, home: scratch) } catch { bus.stop(); throw error }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         var modules: [PackageProcess] = []
         if music {
             modules.append(try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"],
@@ -39,6 +38,16 @@ final class LiveNook: Sendable {
         if timers > 0 {
             modules.append(try PackageProcess("TimerModule", ["--address", bus.address, "--timers", String(timers), "--duration", "900"],
                                               logDirectory: scratch))
+        }
+        // The modules start with nookd, not after it (as before the shared fixture): one that
+        // is up before the broker sends its whole model (activity and content) together when
+        // the broker appears. Started after nookd, the music module's content sometimes came
+        // as a plan of its own after its activity was listed, inside a test's plans.
+        let nookd: NookdProcess
+        do { nookd = try await NookdProcess(bus: bus, home: scratch) } catch {
+            for module in modules { await module.stop() }
+            bus.stop()
+            throw error
         }
         let nook = LiveNook(bus: bus, scratch: scratch, nookd: nookd, modules: modules)
         let expected = timers + (music ? 1 : 0)
