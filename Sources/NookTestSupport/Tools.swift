@@ -32,18 +32,20 @@ public enum Tools {
         // Read both pipes while the process runs so a chatty tool cannot fill them and stall.
         async let outData = PipeDrain.readToEnd(out.fileHandleForReading)
         async let errData = PipeDrain.readToEnd(err.fileHandleForReading)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                // Nothing will write: end the pipes so their readers finish.
-                try? out.fileHandleForWriting.close()
-                try? err.fileHandleForWriting.close()
-                continuation.resume(throwing: error)
-            }
+        do { try process.run() } catch {
+            // Nothing will write: end the pipes so their readers finish.
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+            _ = await (outData, errData)
+            throw error
         }
-        return Result(status: status, stdout: String(decoding: await outData, as: UTF8.self),
-                      stderr: String(decoding: await errData, as: UTF8.self))
+        let (stdout, stderr) = await (outData, errData)
+        // Not through `terminationHandler`, which may never fire (ChildExit).
+        guard let status = await ChildExit.status(of: process) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw TestSupportError("\(name) \(arguments.prefix(3)) did not exit within two minutes of closing its output")
+        }
+        return Result(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 

@@ -119,15 +119,15 @@ final class XvfbServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         async let data = PipeDrain.readToEnd(out.fileHandleForReading)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                try? out.fileHandleForWriting.close()
-                continuation.resume(throwing: error)
-            }
+        do { try process.run() } catch {
+            try? out.fileHandleForWriting.close()
+            _ = await data
+            throw error
         }
-        guard status == 0 else { throw TestSupportError("\(executable) \(arguments) exited with \(status)") }
-        return await data
+        let bytes = await data
+        // Not through `terminationHandler`, which may never fire (ChildExit).
+        let status = await ChildExit.status(of: process)
+        guard status == 0 else { throw TestSupportError("\(executable) \(arguments) exited with \(status.map(String.init) ?? "nothing: still running")") }
+        return bytes
     }
 }

@@ -91,13 +91,16 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// - Parameter marks: each module's marks from the registry (rule 8 judges "no other live
     ///   activity marks X" over every live activity, on screen or not); nil reads them from the
     ///   scenes.
+    /// - Parameter prepared: the destination already prepared for this subscriber's display from
+    ///   the same content, presentation and settings (another subscriber's, in the same pass);
+    ///   nil prepares it here.
     public func planned(
         to content: SceneContent, presentation: Presentation, action: PlanAction, settings base: PlannerSettings,
-        now: BrokerTime, marks: [String: ModuleMarks]? = nil
+        now: BrokerTime, marks: [String: ModuleMarks]? = nil, prepared: PlannerScene? = nil
     ) -> (plan: TransitionPlan, sent: TransitionPlan, sampleRate: Double?) {
         var settings = base
         settings.display = display
-        let destination = PlannerScene(presentation: presentation, content: content, settings: settings)
+        let destination = prepared ?? destination(for: content, presentation: presentation, settings: settings)
         // A subscriber that was never sent anything starts from hidden; the planner treats
         // `subscribe` and `display_changed` as fresh windows (rule 19).
         let origin = presented
@@ -109,6 +112,15 @@ public struct RenderSubscriber: Hashable, Sendable {
             from: origin ?? PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings),
             to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running, marks: marks)
         return (plan, PlanDowngrade.apply(plan, for: capabilities), capabilities.contains(.spring) ? nil : refreshRate)
+    }
+
+    /// The scene `content` makes on this subscriber's display, prepared reusing what the last
+    /// scene sent it already resolved: a slot whose view did not change keeps its namespaces
+    /// (most plans change one slot of several).
+    public func destination(for content: SceneContent, presentation: Presentation, settings base: PlannerSettings) -> PlannerScene {
+        var settings = base
+        settings.display = display
+        return PlannerScene(presentation: presentation, content: content, settings: settings, reusing: presented.map { [$0] } ?? [])
     }
 
     /// The scene a `scene_delta` for this subscriber edits, with its plan's serial: the last

@@ -135,8 +135,13 @@ extension Broker {
         if let planned = shared[inputs] {
             plan = planned
         } else {
+            let display = subscribers.values[index].display
+            let destination = delivery.pass?.destinations[display]
+                ?? subscribers.values[index].destination(for: pass.content, presentation: pass.presentation, settings: pass.settings)
+            delivery.pass?.destinations[display] = destination
             let planned = subscribers.values[index].planned(
-                to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks)
+                to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks,
+                prepared: destination)
             // Subscribers sharing these inputs share their origin plan, so a delta against it
             // is theirs too.
             let base = subscribers.values[index].deltaBase

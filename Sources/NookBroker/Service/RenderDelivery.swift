@@ -66,6 +66,9 @@ struct DeliveryPass {
     /// The renderers still to be served in this pass, in `FrameScheduler.due` order as it was
     /// when the pass began (sorting once, not at every turn).
     var due: [String]
+    /// Destinations prepared in this pass, by display: renderers on the same display whose
+    /// plans differ (another origin, a fresh window) still share the destination.
+    var destinations: [DisplayInfo: PlannerScene] = [:]
     /// Changes that landed during the pass, in order, with the subscribers they are for (nil:
     /// every subscriber).
     private(set) var held: [(action: PlanAction, connections: [String]?)] = []

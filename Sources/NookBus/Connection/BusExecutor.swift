@@ -121,7 +121,10 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
                 } while processed > 0 && budget > 0
                 moreMessages = processed > 0
                 // -ENOTCONN / -ECONNRESET: the bus is gone; keep serving jobs so callers get errors.
-                if processed < 0 {
+                // A bus that is closing also counts: sd-bus then reports no fd or events to
+                // poll, and waiting for one would sleep forever (seen under load: a test
+                // whose dbus-daemon was killed never saw its connection close).
+                if processed < 0 || (processed == 0 && sd_bus_is_open(bus) <= 0) {
                     busAlive = false
                     busLostHandler.withLock { handler in
                         let run = handler
