@@ -1,6 +1,7 @@
 import Foundation
 import NookBus
 import NookTestSupport
+import Testing
 
 /// A running nook a renderer test drives: the private bus nookd is on and the renderer's
 /// `--verbose` log (`RendererNook` on Xvfb, `SwayNook` on headless sway). The contract calls
@@ -68,6 +69,30 @@ extension NookUnderTest {
         _ = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { find() != nil }
         guard let found = find() else { throw TestSupportError("the renderer never drew plan \(serial):\n\(logs)") }
         return found
+    }
+
+    /// SPEC rule 7 mid-flight, on any screen: waits until the renderer has logged a frame of
+    /// plan `serial` with the shared element `key` part-way from `from` to `to`, then takes
+    /// `screenshot` and checks the cover on it is part-way too, at neither end.
+    /// - Returns: the mid-transition screenshot.
+    func screenshotWithCoverPartWay(
+        serial: UInt64, key: String, from: LoggedRect, to: LoggedRect, screenshot: () async throws -> RGBImage
+    ) async throws -> RGBImage {
+        let midFrame = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
+            self.logLines("frame").contains { line in
+                guard line["serial"] == String(serial), let shared = line["shared"], shared.hasPrefix(key + "@"),
+                      let rect = LoggedRect(String(shared.dropFirst(key.count + 1))) else { return false }
+                let progress = RendererScreenshotTests.progress(of: rect.midX, rect.midY, from: from, to: to)
+                return progress > 0.2 && progress < 0.6
+            }
+        }
+        #expect(midFrame, "the renderer never logged a frame with the cover part-way:\n\(logs)")
+        let mid = try await screenshot()
+        let moving = try #require(mid.coverBlobs().first, "no cover on screen mid-transition")
+        let progress = RendererScreenshotTests.progress(of: moving.midX, moving.midY, from: from, to: to)
+        #expect(progress > 0.05 && progress < 0.95, "mid: cover at \(moving) is \(progress) of the way from \(from) to \(to)")
+        #expect(!from.matches(moving) && !to.matches(moving), "mid: cover at \(moving) sits at an end")
+        return mid
     }
 
     /// Waits until the renderer's frames for plan `serial` stop moving.

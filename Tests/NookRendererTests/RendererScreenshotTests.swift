@@ -24,20 +24,9 @@ struct RendererScreenshotTests {
             #expect(from.matches(pillCover), "before: cover at \(pillCover), plan's from_rect \(from)")
 
             // Mid-transition: once the renderer has drawn the cover a quarter of the way.
-            let midFrame = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
-                nook.logLines("frame").contains { line in
-                    guard line["serial"] == String(serial), let shared = line["shared"], shared.hasPrefix(key + "@"),
-                          let rect = LoggedRect(String(shared.dropFirst(key.count + 1))) else { return false }
-                    let progress = Self.progress(of: rect.midX, rect.midY, from: from, to: to)
-                    return progress > 0.2 && progress < 0.6
-                }
+            _ = try await nook.screenshotWithCoverPartWay(serial: serial, key: key, from: from, to: to) {
+                try await nook.xvfb.screenshot()
             }
-            #expect(midFrame, "the renderer never logged a frame with the cover part-way:\n\(nook.logs)")
-            let mid = try await nook.xvfb.screenshot()
-            let moving = try #require(mid.coverBlobs().first, "no cover on screen mid-transition")
-            let progress = Self.progress(of: moving.midX, moving.midY, from: from, to: to)
-            #expect(progress > 0.05 && progress < 0.95, "mid: cover at \(moving) is \(progress) of the way from \(from) to \(to)")
-            #expect(!from.matches(moving) && !to.matches(moving), "mid: cover at \(moving) sits at an end")
 
             try await nook.waitUntilSettled(serial: serial)
             let after = try await nook.xvfb.screenshot()

@@ -58,20 +58,9 @@ struct SwayLayerShellTests {
             #expect(before.chromeBox(background: SwayServer.backgroundSum).map { pillChrome.matches($0, tolerance: 2) } == true,
                     "before: chrome at \(String(describing: before.chromeBox(background: SwayServer.backgroundSum))), plan's chrome_from \(pillChrome)")
 
-            let midFrame = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
-                nook.logLines("frame").contains { line in
-                    guard line["serial"] == String(serial), let shared = line["shared"], shared.hasPrefix(key + "@"),
-                          let rect = LoggedRect(String(shared.dropFirst(key.count + 1))) else { return false }
-                    let progress = RendererScreenshotTests.progress(of: rect.midX, rect.midY, from: from, to: to)
-                    return progress > 0.2 && progress < 0.6
-                }
+            let mid = try await nook.screenshotWithCoverPartWay(serial: serial, key: key, from: from, to: to) {
+                try await nook.sway.screenshot()
             }
-            #expect(midFrame, "the renderer never logged a frame with the cover part-way:\n\(nook.logs)")
-            let mid = try await nook.sway.screenshot()
-            let moving = try #require(mid.coverBlobs().first, "no cover on screen mid-transition")
-            let progress = RendererScreenshotTests.progress(of: moving.midX, moving.midY, from: from, to: to)
-            #expect(progress > 0.05 && progress < 0.95, "mid: cover at \(moving) is \(progress) of the way from \(from) to \(to)")
-            #expect(!from.matches(moving) && !to.matches(moving), "mid: cover at \(moving) sits at an end")
             // The chrome is between the pill's and the expanded shape too.
             let chromeTo = try #require(LoggedRect(plan["chrome_to"]), "\(plan.text)")
             let midChrome = try #require(mid.chromeBox(background: SwayServer.backgroundSum), "no chrome mid-transition")
