@@ -75,7 +75,9 @@ import Testing
         defer { temp.remove() }
         try await PrivateBus.with { bus in
             let nook = try await Fixture.start(bus, temp)
-            let posted = try await nook.notifySend(["-p", "-a", "Builder", "Build done", "All <b>42</b> tests &amp; lints passed"])
+            // `-t 0`: never expires, so a loaded machine cannot let it lapse (10 s by default)
+            // before the `-r` below, which would then post a new notification.
+            let posted = try await nook.notifySend(["-p", "-t", "0", "-a", "Builder", "Build done", "All <b>42</b> tests &amp; lints passed"])
             #expect(posted.status == 0, "\(posted.stderr)")
             #expect(posted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
             // The pill's summary, and the peek's body with its markup taken out.
@@ -84,7 +86,7 @@ import Testing
             #expect(try await nook.observer.activities() == ["notifications/n1"])
 
             // -r: the same activity, new content.
-            let replaced = try await nook.notifySend(["-p", "-r", "1", "Build failed", "1 test failed"])
+            let replaced = try await nook.notifySend(["-p", "-t", "0", "-r", "1", "Build failed", "1 test failed"])
             #expect(replaced.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
             #expect(await eventually { nook.texts(1).contains("Build failed") }, "\(nook.texts(1))")
             #expect(try await nook.observer.activities() == ["notifications/n1"])
@@ -104,7 +106,8 @@ import Testing
         defer { temp.remove() }
         try await PrivateBus.with { bus in
             let nook = try await Fixture.start(bus, temp)
-            async let waiting = nook.notifySend(["--action=ok=OK", "--action=later=Later", "--wait", "Update ready", "Restart now?"])
+            // `-t 0`: it must not lapse (10 s by default) before the press on a loaded machine.
+            async let waiting = nook.notifySend(["-t", "0", "--action=ok=OK", "--action=later=Later", "--wait", "Update ready", "Restart now?"])
             #expect(await eventually { (try? await nook.observer.activities()) == ["notifications/n1"] }, "\(nook.bridge.log)")
             let nookctl = try PackageProcess.executable("nookctl").path
             let press = try await Tools.run(nookctl, ["--address", bus.address, "press", "notifications/n1", "ok"])
