@@ -190,6 +190,8 @@ final class BenchProcess: @unchecked Sendable {
         try process.run()
     }
 
+    var pid: Int32 { process.processIdentifier }
+
     var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""

@@ -24,10 +24,11 @@ func runManyRenderersBenchmark(rounds: Int = 3) async throws -> [Figure] {
     let one = FloodRound.median(ones)
     let many = FloodRound.median(manys)
     let ratio = many.p99 / one.p99
-    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   (medians; p99 per round)")
+    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   CPU/plan (µs)   (medians; p99 per round)")
     for (count, round, all) in [(1, one, ones), (200, many, manys)] {
         print("  " + "\(count)".leftPadding(9) + fmt(round.p50).leftPadding(24) + fmt(round.p99).leftPadding(11)
               + fmt(round.seconds).leftPadding(12) + "\(round.plans)".leftPadding(17) + fmt(Double(round.rssKiB) / 1024).leftPadding(18)
+              + fmt(round.cpuPerPlan).leftPadding(16)
               + "   " + all.map { fmt($0.p99) }.joined(separator: ", "))
     }
     print("  goals: p99 with 200 renderers at most 2x one renderer's (\(fmt(ratio))x: \(ratio <= 2 ? "met" : "NOT met")), "
@@ -37,6 +38,8 @@ func runManyRenderersBenchmark(rounds: Int = 3) async throws -> [Figure] {
                goal: "ratio to 1 renderer <= 2", ratio: ratio, met: ratio <= 2),
         Figure(name: "broker other module's UpdateActivity p99 during a flood, 1 renderer", value: one.p99, unit: "µs",
                goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "broker + bus daemon CPU per plan received, flood with 200 renderers", value: many.cpuPerPlan, unit: "µs",
+               goal: "none (informational)", ratio: nil, met: nil),
         Figure(name: "rss after 2,000 updates with 200 renderers", value: Double(many.rssKiB) / 1024, unit: "MiB", goal: "< 64 MiB",
                ratio: nil, met: many.rssKiB < 64 * 1024),
     ]
@@ -48,13 +51,17 @@ private struct FloodRound {
     var seconds: Double
     var plans: Int
     var rssKiB: Int
+    /// CPU time nookd and dbus-daemon spent over the flood, per plan the renderers received:
+    /// unlike the latencies, barely moved by what else the machine runs.
+    var cpuPerPlan: Double
 
     /// Each figure's median over `rounds` (RSS: the largest).
     static func median(_ rounds: [FloodRound]) -> FloodRound {
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return FloodRound(
             p50: middle(rounds.map(\.p50)), p99: middle(rounds.map(\.p99)), seconds: middle(rounds.map(\.seconds)),
-            plans: Int(middle(rounds.map { Double($0.plans) })), rssKiB: rounds.map(\.rssKiB).max() ?? 0)
+            plans: Int(middle(rounds.map { Double($0.plans) })), rssKiB: rounds.map(\.rssKiB).max() ?? 0,
+            cpuPerPlan: middle(rounds.map(\.cpuPerPlan)))
     }
 }
 
@@ -96,6 +103,7 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
         renderers.append(renderer)
     }
     let before = plans.value.load(ordering: .relaxed)
+    let cpuBefore = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid)
     let done = Flag()
     let clock = ContinuousClock()
     let start = clock.now
@@ -117,7 +125,19 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     let seconds = start.duration(to: clock.now) / .seconds(1)
     let rss = broker.residentKiB
     let received = plans.value.load(ordering: .relaxed) - before
+    let cpu = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid) - cpuBefore
     for connection in renderers + [flooder, other, watcher] { await connection.close() }
     broker.stop()
-    return FloodRound(p50: samples.p50, p99: samples.p99, seconds: seconds, plans: received, rssKiB: rss)
+    return FloodRound(p50: samples.p50, p99: samples.p99, seconds: seconds, plans: received, rssKiB: rss,
+                      cpuPerPlan: cpu / Double(max(1, received)))
+}
+
+/// User and system CPU time of `pid` so far, in µs (`/proc/PID/stat`, clock ticks).
+func cpuMicroseconds(of pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) * 1_000_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
 }

@@ -23,4 +23,28 @@ import Testing
         // 90 sends over 10 renderers: each gets 9, none is left behind.
         #expect(ids.allSatisfy { served[$0] == 9 }, "sends per renderer: \(served.sorted { $0.key < $1.key })")
     }
+
+    /// One answer to a ping sent after two plans acknowledges both: the window opens by two,
+    /// never below empty, and an answer freeing a window that stayed full past `stallTime`
+    /// still asks for a fresh window.
+    @Test func oneAnswerAcknowledgesEveryPlanItsPingFollowed() {
+        var scheduler = FrameScheduler(window: 4, stallTime: 1)
+        scheduler.add("r", rate: 60, at: BrokerTime(seconds: 0))
+        for frame in 1...4 {
+            let now = FrameScheduler.start(of: Int64(frame), rate: 60)
+            scheduler.changed("r")
+            #expect(scheduler.isDue("r", at: now))
+            scheduler.sent("r", covering: scheduler.version(of: "r"), at: now)
+        }
+        scheduler.changed("r")
+        let later = BrokerTime(seconds: 3)
+        #expect(!scheduler.isDue("r", at: later), "a full window is not due")
+        let resumed = scheduler.acknowledged("r", plans: 2, at: later)
+        #expect(resumed, "freed after a stall: a fresh window")
+        #expect(scheduler.subscribers["r"]?.unacknowledged == 2)
+        #expect(scheduler.isDue("r", at: later))
+        let again = scheduler.acknowledged("r", plans: 5, at: later)
+        #expect(!again)
+        #expect(scheduler.subscribers["r"]?.unacknowledged == 0)
+    }
 }

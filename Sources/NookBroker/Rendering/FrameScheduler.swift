@@ -10,7 +10,8 @@
 ///    version; a plan covers the version it was built at, so a change landing while a plan is
 ///    being built (or a send that fails) leaves the subscriber due again on a later frame.
 /// 3. **A bounded window.** At most `window` plans may be unacknowledged (the broker pings
-///    after each plan; the answer acknowledges it). While the window is full the subscriber is
+///    after every second plan, and whenever the window fills; an answer acknowledges every
+///    plan sent before its ping). While the window is full the subscriber is
 ///    not due: changes pile up as one latest state, not as queued messages. An acknowledgement
 ///    that frees a window which stayed full for `stallTime` or longer while a change waited
 ///    says so: the renderer had stopped reading, and the broker sends it a fresh-window plan of
@@ -168,16 +169,17 @@ public struct FrameScheduler: Hashable, Sendable {
         subscribers[id] = subscriber
     }
 
-    /// `id` acknowledged its oldest unacknowledged plan at `now`.
+    /// `id` acknowledged its `plans` oldest unacknowledged plans at `now` (one answer to a
+    /// ping acknowledges every plan sent before that ping).
     /// - Returns: true when this freed a window that had been full for `stallTime` or longer
     ///   while a change waited: the renderer had stopped reading, and its next plan should
     ///   start a fresh window.
     @discardableResult
-    public mutating func acknowledged(_ id: String, at now: BrokerTime) -> Bool {
-        guard var subscriber = subscribers[id], subscriber.unacknowledged > 0 else { return false }
+    public mutating func acknowledged(_ id: String, plans: Int = 1, at now: BrokerTime) -> Bool {
+        guard var subscriber = subscribers[id], subscriber.unacknowledged > 0, plans > 0 else { return false }
         let stalled = subscriber.fullSince.map { now.seconds - $0.seconds >= stallTime } ?? false
         let resumed = subscriber.unacknowledged >= window && subscriber.isWaiting && stalled
-        subscriber.unacknowledged -= 1
+        subscriber.unacknowledged -= min(plans, subscriber.unacknowledged)
         if subscriber.unacknowledged < window { subscriber.fullSince = nil }
         subscribers[id] = subscriber
         return resumed

@@ -5,7 +5,7 @@ public struct RenderLimits: Hashable, Sendable {
     /// `LimitsExceeded`. (A connection is one renderer: subscribing again replaces its
     /// subscription and is never refused.)
     public var maxRenderers: Int
-    /// Plans sent to one renderer and not yet acknowledged (the broker pings after each plan;
+    /// Plans sent to one renderer and not yet acknowledged (the broker pings after every second plan;
     /// the answer acknowledges it). While this many wait, the renderer gets nothing more until
     /// it reads.
     public var maxUnacknowledgedPlans: Int

@@ -171,39 +171,58 @@ extension Broker {
         }
         subscribers[connection]?.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
         delivery.scheduler.sent(connection, covering: version, at: now)
-        ping(connection)
+        acknowledgeLater(connection)
         return cost
     }
 
     // MARK: Acknowledgements
 
-    /// Pings `connection` right after a plan: its answer acknowledges that plan.
-    private func ping(_ connection: String) {
-        delivery.pingsInFlight[connection, default: 0] += 1
+    /// Plans one ping acknowledges. Messages on a connection arrive in order, so the answer to
+    /// a ping sent after a plan says the renderer has read every plan before it: one ping per
+    /// two plans halves the acknowledgement traffic (two messages through the bus daemon per
+    /// ping) that hundreds of renderers in a flood cost, and the window stays as it was.
+    static let plansPerPing = 2
+
+    /// Counts a plan just sent to `connection`, and pings it once it has `plansPerPing` plans
+    /// unpinged, or at once when its window is now full (only an answer can open it again).
+    private func acknowledgeLater(_ connection: String) {
+        let unpinged = (delivery.plansSincePing[connection] ?? 0) + 1
+        let windowFull = (delivery.scheduler.subscribers[connection]?.unacknowledged ?? 0) >= delivery.scheduler.window
+        guard unpinged >= Self.plansPerPing || windowFull else {
+            delivery.plansSincePing[connection] = unpinged
+            return
+        }
+        delivery.plansSincePing[connection] = nil
+        ping(connection, covering: unpinged)
+    }
+
+    /// Pings `connection`: its answer acknowledges the `plans` sent before the ping.
+    private func ping(_ connection: String, covering plans: Int) {
+        delivery.plansAwaitingAnswer[connection, default: 0] += plans
         do {
             try self.connection.assumeIsolated { bus in
                 try bus.ping(connection) { [weak self] outcome in
-                    self?.assumeIsolated { $0.pingEnded(connection, outcome) }
+                    self?.assumeIsolated { $0.pingEnded(connection, covering: plans, outcome) }
                 }
             }
         } catch {
-            // No ping, no answer: free the place now rather than never.
-            pingEnded(connection, .answered)
+            // No ping, no answer: free the places now rather than never.
+            pingEnded(connection, covering: plans, .answered)
         }
     }
 
-    private func pingEnded(_ connection: String, _ outcome: PingOutcome) {
-        let left = (delivery.pingsInFlight[connection] ?? 1) - 1
-        delivery.pingsInFlight[connection] = left > 0 ? left : nil
+    private func pingEnded(_ connection: String, covering plans: Int, _ outcome: PingOutcome) {
+        let left = (delivery.plansAwaitingAnswer[connection] ?? plans) - plans
+        delivery.plansAwaitingAnswer[connection] = left > 0 ? left : nil
         // Unanswered: the renderer left the bus; peer tracking drops its subscription.
         guard outcome == .answered else { return }
         let now = self.now
-        if delivery.scheduler.acknowledged(connection, at: now) {
+        if delivery.scheduler.acknowledged(connection, plans: plans, at: now) {
             subscribers[connection]?.freshWindow = .subscribe
             log(.debug, "renderer \(connection) caught up; it gets a fresh window of the current scene")
         }
         // Only a renderer this answer lets through needs the timer (and only it is looked at:
-        // answers arrive once per plan, for every renderer).
+        // answers arrive once per ping, for every renderer).
         if let due = delivery.scheduler.nextDue(of: connection, after: now) { armFrameTimer(at: due, now: now) }
     }
 

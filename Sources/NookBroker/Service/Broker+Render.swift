@@ -22,7 +22,7 @@ extension Broker {
         subscribers[caller] = subscriber
         tellModules(about: plan)
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
-        delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.pingsInFlight[caller] ?? 0)
+        delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.plansAwaitingAnswer[caller] ?? 0)
         trackRenderer(caller)
         log(.info, "renderer \(caller) subscribed (\(Int(subscriber.display.width))x\(Int(subscriber.display.height)) at \(subscriber.refreshRate) Hz)")
         return [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
@@ -32,6 +32,8 @@ extension Broker {
     func unsubscribe(_ caller: String) {
         subscribers[caller] = nil
         delivery.scheduler.remove(caller)
+        // Plans not yet pinged count for nothing now; those a ping covers stay until it ends.
+        delivery.plansSincePing[caller] = nil
         untrackRenderer(caller)
     }
 

@@ -10,9 +10,12 @@ struct RenderDelivery {
     /// Subscribed renderers whose departure from the bus is watched. One match rule per
     /// connection, however often it subscribes and unsubscribes.
     var tracking: [String: PeerTracking] = [:]
-    /// Pings sent and not yet ended, per connection. Kept apart from the subscription so that
-    /// subscribing again cannot reset the window of a renderer that does not read.
-    var pingsInFlight: [String: Int] = [:]
+    /// Plans covered by pings sent and not yet ended, per connection. Kept apart from the
+    /// subscription so that subscribing again cannot reset the window of a renderer that does
+    /// not read.
+    var plansAwaitingAnswer: [String: Int] = [:]
+    /// Plans sent to each connection since its last ping (`Broker.plansPerPing`).
+    var plansSincePing: [String: Int] = [:]
     /// The frame timer, and the time it is set for.
     var timer: BusExecutor.TimerID?
     var timerDue: BrokerTime?
