@@ -6,7 +6,8 @@ import Synchronization
 
 /// "2,000 updates with 200 renderers": one module sends 2,000 `UpdateActivity` calls back to
 /// back while another module's own `UpdateActivity` round trips are timed; with one subscribed
-/// renderer and with 200, each round on a fresh nookd. Rounds alternate (1, 200, 1, 200, ...)
+/// renderer and with 200 (`RendererCrowd`: raw sd-bus connections on one thread), each round
+/// on a fresh nookd. Rounds alternate (1, 200, 1, 200, ...)
 /// and each figure is the median over its rounds: a p99 from one round moves by 3x with what
 /// else the machine runs. Goals: the other module's p99 with 200 renderers at most 2x the
 /// one-renderer figure, nookd's RSS under 64 MiB.
@@ -65,11 +66,6 @@ private struct FloodRound {
     }
 }
 
-/// Plans received by all the benchmark's renderers, counted on their bus threads.
-private final class PlanCount: Sendable {
-    let value = Atomic<Int>(0)
-}
-
 private final class Flag: Sendable {
     let value = Atomic<Bool>(false)
 }
@@ -89,20 +85,11 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     try await nookCall(other, "org.nook.Nook1.Modules", "Register", [.string("other"), .vardict([:])])
     try await nookCall(other, "org.nook.Nook1.Modules", "StartActivity", [.string("tick"), WireCodec.vardict(benchSpec(0))])
 
-    let plans = PlanCount()
-    var renderers: [BusConnection] = []
-    let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
-                                        "notch_height": .double(32), "refresh_rate": .double(60)]
-    for _ in 0..<count {
-        let renderer = try await BusConnection.connect(to: .address(bus.address))
-        _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in
-            plans.value.add(1, ordering: .relaxed)
-        }
-        _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                    member: "Subscribe", arguments: [.vardict(display)])
-        renderers.append(renderer)
-    }
-    let before = plans.value.load(ordering: .relaxed)
+    let crowd = try RendererCrowd(address: bus.address, count: count, display: [
+        ("width", 1512), ("height", 982), ("notch_width", 200), ("notch_height", 32), ("refresh_rate", 60),
+    ])
+    defer { crowd.stop() }
+    let before = crowd.plans
     let cpuBefore = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid)
     let done = Flag()
     let clock = ContinuousClock()
@@ -124,9 +111,10 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     try await flood.value
     let seconds = start.duration(to: clock.now) / .seconds(1)
     let rss = broker.residentKiB
-    let received = plans.value.load(ordering: .relaxed) - before
+    let received = crowd.plans - before
     let cpu = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid) - cpuBefore
-    for connection in renderers + [flooder, other, watcher] { await connection.close() }
+    crowd.stop()
+    for connection in [flooder, other, watcher] { await connection.close() }
     broker.stop()
     return FloodRound(p50: samples.p50, p99: samples.p99, seconds: seconds, plans: received, rssKiB: rss,
                       cpuPerPlan: cpu / Double(max(1, received)))
