@@ -17,12 +17,11 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
     print("broker: activate-to-module latency through dbus-daemon (renderer Activate -> module ActionInvoked)")
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-activate-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: state) }
-    let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
+    let setup = try await BusConnection.connect(to: .address(bus.address))
+    let broker = try await BenchProcess.nookd(nookd, bus: bus, stateDirectory: state, using: setup)
     defer { broker.stop() }
     let forwarder = try ZeroWorkForwarder.start(address: bus.address)
     defer { forwarder.stop() }
-    let setup = try await BusConnection.connect(to: .address(bus.address))
-    _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
 
     let module = try await BusConnection.connect(to: .address(bus.address))
     let arrivals = SignalArrivals()
