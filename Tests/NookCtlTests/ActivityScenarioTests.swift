@@ -69,15 +69,15 @@ import Testing
             return (process.exitStatus, process.log)
         }
 
-        func state() async throws -> WireRecord {
+        func state() async throws -> WireFields {
             let connection = try await BusConnection.connect(to: .address(bus.address), description: "scenario-state")
             defer { Task { await connection.close() } }
-            return WireRecord(try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState).first ?? .bool(false))
+            return try WireFields(reply: try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState).first ?? .bool(false))
         }
 
         func activities() async -> [String] {
             guard let state = try? await state() else { return [] }
-            return StateText.activities(state).map { "\($0.module)/\($0.activity)" }
+            return ((try? StateText.activities(state)) ?? []).map { "\($0.module)/\($0.activity)" }
         }
 
         func stop() async {
@@ -103,9 +103,8 @@ import Testing
 
         /// The `value` of build/job's progress ring right of the notch in a plan's scene.
         static func ringValue(_ plan: DBusValue, owner: String = "build/job") -> Double? {
-            WireRecord(plan).record("scene").records("nodes").first {
-                $0.string("owner") == owner && $0.string("slot") == "compact_trailing" && $0.string("kind") == "progress"
-            }?.double("value")
+            let ring = (try? ReceivedPlan(reply: plan))?.scene.nodes.first { $0.owner == owner && $0.slot == "compact_trailing" && $0.kind == "progress" }
+            return ring?.props["value"]?.lenientDouble
         }
 
         var last: DBusValue? { plans.plans.last?.plan }
@@ -116,6 +115,9 @@ import Testing
             await connection.close()
         }
     }
+
+    /// A recorded plan as NookCore reads it; nil for one it refuses.
+    static func plan(_ recorded: RecordedPlan) -> ReceivedPlan? { try? ReceivedPlan(reply: recorded.plan) }
 
     @Test func aShellScriptPublishesUpdatesAndEndsAnActivityWithNookctlAlone() async throws {
         let shell = try await Shell()
@@ -143,10 +145,10 @@ import Testing
             await witness.close()
             #expect(await eventually { await !shell.activities().contains("witness/w") }, "the witness outlived its grace")
             #expect(await shell.activities() == ["build/job"])
-            let module = try #require(try await shell.state().records("modules").first { $0.string("module") == "build" })
-            #expect(module.bool("connected") == false)
+            let module = try #require(try await shell.state().records("modules").first { (try? $0.string("module")) == "build" })
+            #expect(try module.bool("connected") == false)
             #expect(first.last.flatMap { Renderer.ringValue($0) } == 0.1, "the renderer no longer shows it")
-            #expect(!first.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" && WireRecord($0.plan).string("from_content").contains("build") })
+            #expect(!first.plans.plans.contains { Self.plan($0)?.cause == .activityEnded && Self.plan($0)?.fromContent.contains("build") == true })
 
             // 5. kill -9 and a restart lose nothing.
             try await shell.killAndRestartNookd(onceSaved: "Building, 10%", lacks: "witness")
@@ -164,7 +166,7 @@ import Testing
             #expect(changed, "no plan showed 60 %")
             let plan = try #require(second.plans.plans.dropFirst(before).first { Renderer.ringValue($0.plan) == 0.6 })
             // UpdateActivity's cause in the contract is `activity_updated` (`content_changed` is SetContent's).
-            #expect(WireRecord(plan.plan).string("cause") == "activity_updated", "\(WireRecord(plan.plan).string("cause"))")
+            #expect(Self.plan(plan)?.cause == .activityUpdated, "\(String(describing: Self.plan(plan)?.cause))")
             let label = try #require(try await shell.state().records("items").first).string("accessibility_label")
             #expect(label == "Building, 60%")
 
@@ -177,7 +179,7 @@ import Testing
             let end = try await shell.nookctl(["activity", "end", "build/job"])
             #expect(end.status == 0, "\(end.output) \(shell.nookd.process?.log ?? "")")
             #expect(await shell.activities().isEmpty)
-            #expect(await eventually { third.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" } })
+            #expect(await eventually { third.plans.plans.contains { Self.plan($0)?.cause == .activityEnded } })
             await third.close()
         } catch {
             await shell.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import NookTestSupport
 @testable import NookCtlKit
 
@@ -53,7 +54,7 @@ final class LiveNook: Sendable {
         let expected = timers + (music ? 1 : 0)
         let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
             guard nookd.isRunning, let state = try? await nook.state() else { return false }
-            return StateText.activities(state).count >= expected
+            return (try? StateText.activities(state))?.count ?? 0 >= expected
         }
         guard ready else {
             let logs = ([nookd.process] + modules).map { "\($0.logFile.lastPathComponent):\n\($0.log)" }.joined(separator: "\n")
@@ -86,17 +87,17 @@ final class LiveNook: Sendable {
     }
 
     /// `Control.GetState` through a connection of the test's own.
-    func state() async throws -> WireRecord {
+    func state() async throws -> WireFields {
         let connection = try await BusConnection.connect(to: .address(bus.address), description: "nookctl-test")
         defer { Task { await connection.close() } }
         let reply = try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState)
         guard let first = reply.first else { throw TestSupportError("GetState replied with nothing") }
-        return WireRecord(first)
+        return try WireFields(reply: first)
     }
 
     /// `module/activity` of every live activity, in display order.
     func activities() async throws -> [String] {
-        StateText.activities(try await state()).map { "\($0.module)/\($0.activity)" }
+        try StateText.activities(try await state()).map { "\($0.module)/\($0.activity)" }
     }
 
     /// The nookctl executable on this bus, its output in a log file, ended by its pid.
