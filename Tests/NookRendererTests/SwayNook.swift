@@ -100,17 +100,8 @@ final class SwayNook: NookUnderTest, StoppableFixture, @unchecked Sendable {
 
     /// Shows the nook and waits until the pill is drawn at rest with its cover on `output`.
     func showPill(on output: SwayServer.Output = SwayServer.firstOutput) async throws {
-        _ = try await control("Show")
-        let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-            (try? await self.state().presentation) == "pill"
+        try await showPillAtRest(on: "\(output)") {
+            try await self.sway.screenshot(x: output.x, y: output.y, width: output.width, height: 200)
         }
-        guard shown else { throw TestSupportError("the nook never showed its pill:\n\(logs)") }
-        let serial = try await state().serial
-        _ = try await waitForPlan(serial: serial)
-        try await waitUntilSettled(serial: serial)
-        let drawn = await eventually(timeout: .seconds(30), poll: .milliseconds(200)) {
-            (try? await self.sway.screenshot(x: output.x, y: output.y, width: output.width, height: 200).coverBlobs().isEmpty) == false
-        }
-        guard drawn else { throw TestSupportError("the pill's cover never appeared on \(output):\n\(logs)") }
     }
 }
