@@ -42,9 +42,9 @@ public final class NookStack: @unchecked Sendable {
     }
 
     /// nookd on `bus` with its state and config in the scratch directory (the same again after a
-    /// restart), serving once this returns.
-    public func nookd(on bus: PrivateBus) async throws -> NookdProcess {
-        let nookd = try await NookdProcess(bus: bus, home: scratch)
+    /// restart), serving once this returns; `grace` as in `NookdProcess`.
+    public func nookd(on bus: PrivateBus, grace: String? = nil) async throws -> NookdProcess {
+        let nookd = try await NookdProcess(bus: bus, home: scratch, grace: grace)
         onStop { await nookd.stop() }
         return nookd
     }

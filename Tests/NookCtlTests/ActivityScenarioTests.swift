@@ -11,33 +11,28 @@ import Testing
 @Suite(.serialized) struct ActivityScenarioTests {
     /// A private bus, a nookd with a 200 ms module grace, and nookctl runs with their own
     /// `XDG_STATE_HOME` (where nookctl remembers content), each process ended by its pid.
-    final class Shell: Sendable {
+    final class Shell: StoppableFixture, @unchecked Sendable {
+        // @unchecked: `nookd` is replaced only by `killAndRestartNookd`, from the test's one task.
+        let stack: NookStack
         let bus: PrivateBus
-        let scratch: URL
-        let nookd: LockedProcess
+        private(set) var nookd: NookdProcess
+        var scratch: URL { stack.scratch }
+        static let grace = "200ms"
 
-        init() async throws {
-            bus = try PrivateBus()
-            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-activity-\(UUID().uuidString)")
-            let config = scratch.appendingPathComponent("config/nook")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "200ms"}}}"#
-            try theme.write(to: config.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
-            nookd = LockedProcess()
-            try await startNookd()
+        static func start() async throws -> Shell {
+            try await NookStack.build(named: "nookctl-activity") { stack in
+                let bus = try stack.bus()
+                return Shell(stack: stack, bus: bus, nookd: try await stack.nookd(on: bus, grace: grace))
+            }
+        }
+
+        private init(stack: NookStack, bus: PrivateBus, nookd: NookdProcess) {
+            self.stack = stack
+            self.bus = bus
+            self.nookd = nookd
         }
 
         var stateFile: URL { scratch.appendingPathComponent("state/state.json") }
-
-        func startNookd() async throws {
-            let process = try PackageProcess(
-                "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
-                logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
-            nookd.set(process)
-            guard await eventually(timeout: .seconds(60), { (try? await self.state()) != nil || !process.isRunning }), process.isRunning else {
-                throw TestSupportError("nookd did not come up: \(process.log)")
-            }
-        }
 
         /// kill -9, once the broker has written `contains` (and no longer `lacks`) to its state
         /// file (it writes within a second of a change), then a new nookd on the same state
@@ -51,11 +46,11 @@ import Testing
             }, "state.json never held \(contains) without \(lacks)")
             let marker = scratch.appendingPathComponent("state/nookd.starting")
             #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { !FileManager.default.fileExists(atPath: marker.path) })
-            await nookd.process?.stop(SIGKILL)
+            await nookd.stop(SIGKILL)
             let watcher = try await BusConnection.connect(to: .address(bus.address))
             _ = await eventually { (try? await watcher.nameOwner(of: NookNames.busName)) == nil }
             await watcher.close()
-            try await startNookd()
+            nookd = try await stack.nookd(on: bus, grace: Self.grace)
         }
 
         /// Runs the nookctl executable to its end: exit status and everything it printed.
@@ -80,11 +75,7 @@ import Testing
             return ((try? StateText.activities(state)) ?? []).map { "\($0.module)/\($0.activity)" }
         }
 
-        func stop() async {
-            await nookd.process?.stop()
-            bus.stop()
-            try? FileManager.default.removeItem(at: scratch)
-        }
+        func stop() async { await stack.stop() }
     }
 
     /// A renderer: its own connection, subscribed, collecting every plan until nookd leaves.
@@ -120,8 +111,7 @@ import Testing
     static func plan(_ recorded: RecordedPlan) -> ReceivedPlan? { try? ReceivedPlan(reply: recorded.plan) }
 
     @Test func aShellScriptPublishesUpdatesAndEndsAnActivityWithNookctlAlone() async throws {
-        let shell = try await Shell()
-        do {
+        try await Shell.start().use { shell in
             let first = try await Renderer(shell.bus)
 
             // 1. Start: exit 0.
@@ -155,7 +145,7 @@ import Testing
             await first.close()
             let second = try await Renderer(shell.bus)
             let restored = await shell.activities()
-            #expect(restored == ["build/job"], "\(restored) \(shell.nookd.process?.log ?? "")")
+            #expect(restored == ["build/job"], "\(restored) \(shell.nookd.log)")
             #expect(second.plans.plans.first.flatMap { Renderer.ringValue($0.plan) } == 0.1, "the restarted nookd's scene lacks it")
 
             // 3. Update: only the progress changes; the title nookctl remembered stays.
@@ -177,20 +167,15 @@ import Testing
 
             // 4. End removes it.
             let end = try await shell.nookctl(["activity", "end", "build/job"])
-            #expect(end.status == 0, "\(end.output) \(shell.nookd.process?.log ?? "")")
+            #expect(end.status == 0, "\(end.output) \(shell.nookd.log)")
             #expect(await shell.activities().isEmpty)
             #expect(await eventually { third.plans.plans.contains { Self.plan($0)?.cause == .activityEnded } })
             await third.close()
-        } catch {
-            await shell.stop()
-            throw error
         }
-        await shell.stop()
     }
 
     @Test func badInputIsRefusedClearly() async throws {
-        let shell = try await Shell()
-        do {
+        try await Shell.start().use { shell in
             let tooLong = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--expires", "48h"])
             #expect(tooLong.status == 2 && tooLong.output.contains("at most 24h"), "\(tooLong.output)")
 
@@ -222,19 +207,6 @@ import Testing
             let list = try await shell.nookctl(["activity", "list", "--json"])
             let items = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]], "\(list.output)")
             #expect(items.map { "\($0["module"] ?? "")/\($0["activity"] ?? "")" } == ["build/json"])
-        } catch {
-            await shell.stop()
-            throw error
         }
-        await shell.stop()
     }
-}
-
-/// nookd's current process, replaced on a restart.
-final class LockedProcess: @unchecked Sendable {
-    // @unchecked: every access takes `lock`.
-    private let lock = NSLock()
-    private var current: PackageProcess?
-    var process: PackageProcess? { lock.withLock { current } }
-    func set(_ process: PackageProcess) { lock.withLock { current = process } }
 }
