@@ -16,8 +16,8 @@ public final class PrivateBus: Sendable {
     public var pid: Int32 { daemon.withLock { $0.process.processIdentifier } }
     private let daemon: Mutex<Daemon>
     private let directory: URL
-    /// Added to the daemon's environment (which services it activates inherit); nil: none.
-    private let environment: [String: String]?
+    /// Added to the daemon's environment (which services it activates inherit).
+    private let environment: [String: String]
 
     private struct Daemon {
         var process: Process
@@ -31,24 +31,27 @@ public final class PrivateBus: Sendable {
     private let allowsOtherUsers: Bool
 
     /// Starts a daemon and waits until it prints its address.
-    /// - Parameter allowingOtherUsers: let processes of any local user connect, not only this
-    ///   process's user (dbus-daemon's default): the Wayland suite runs the renderer as an
-    ///   unprivileged user beside a nookd run as root. The socket is made writable by all
-    ///   (connecting to a Unix socket needs write permission) and the policy allows every user.
-    public init(allowingOtherUsers: Bool = false) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
+    /// - Parameters:
+    ///   - allowingOtherUsers: let processes of any local user connect, not only this process's
+    ///     user (dbus-daemon's default): the Wayland suite runs the renderer as an unprivileged
+    ///     user beside a nookd run as root. The socket is made writable by all (connecting to a
+    ///     Unix socket needs write permission) and the policy allows every user.
+    ///   - serviceDirectories: D-Bus `.service` files to activate from, as a session bus reads
+    ///     `share/dbus-1/services`: the daemon starts the program a file names on the first call
+    ///     to its bus name. Activated programs inherit this process's environment with
+    ///     `environment` added (point their state and config away from the user's). They are
+    ///     the daemon's children, not the test's: end them by the pid
+    ///     `GetConnectionUnixProcessID` reports.
+    public init(allowingOtherUsers: Bool = false, serviceDirectories: [URL] = [], environment: [String: String] = [:]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
-        var text = Self.config(socket: directory.appendingPathComponent("socket").path)
-        if allowingOtherUsers {
-            text = text.replacingOccurrences(of: "  <policy context=\"default\">\n", with: "  <policy context=\"default\">\n    <allow user=\"*\"/>\n")
-        }
-        try text.write(to: config, atomically: true, encoding: .utf8)
-        let (process, address) = try Self.launch(config: config)
-        self.daemon = Mutex(Daemon(process: process, address: address))
-        self.directory = directory
-        self.environment = nil
-        self.allowsOtherUsers = allowingOtherUsers
+        self.environment = environment
+        allowsOtherUsers = allowingOtherUsers
+        let socket = directory.appendingPathComponent("socket").path
+        try Self.config(socket: socket, allowingOtherUsers: allowingOtherUsers, serviceDirectories: serviceDirectories)
+            .write(to: directory.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
+        let (process, address) = try Self.launch(config: directory.appendingPathComponent("bus.conf"), environment: environment)
+        daemon = Mutex(Daemon(process: process, address: address))
         try openSocketToOtherUsers()
     }
 
@@ -59,31 +62,10 @@ public final class PrivateBus: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: socketFile.path)
     }
 
-    /// Starts a daemon that activates services: it reads D-Bus `.service` files from
-    /// `serviceDirectories`, as a session bus reads `share/dbus-1/services`, and starts the
-    /// program a file names on the first call to its bus name. Activated programs inherit this
-    /// process's environment with `environment` added (point their state and config away from
-    /// the user's). They are the daemon's children, not the test's: end them by the pid
-    /// `GetConnectionUnixProcessID` reports.
-    public init(serviceDirectories: [URL], environment: [String: String] = [:]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
-        try Self.config(socket: directory.appendingPathComponent("socket").path, serviceDirectories: serviceDirectories)
-            .write(to: config, atomically: true, encoding: .utf8)
-        let (process, address) = try Self.launch(config: config, environment: environment)
-        self.daemon = Mutex(Daemon(process: process, address: address))
-        self.directory = directory
-        self.environment = environment
-        self.allowsOtherUsers = false
-    }
-
     /// Starts `dbus-daemon` with `config` and waits until it prints its address.
-    private static func launch(config: URL, environment: [String: String]? = nil) throws -> (Process, String) {
+    private static func launch(config: URL, environment: [String: String]) throws -> (Process, String) {
         let process = Process()
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "dbus-daemon"))
         process.arguments = ["--nofork", "--nopidfile", "--config-file=\(config.path)", "--print-address=1"]
         let output = Pipe()
@@ -146,17 +128,12 @@ public final class PrivateBus: Sendable {
         return try await body(bus)
     }
 
-    /// The same policy and limits, and a `<servicedir>` for each directory to activate from.
-    static func config(socket: String, serviceDirectories: [URL]) -> String {
-        let directories = serviceDirectories.map { "  <servicedir>\(xmlEscaped($0.path))</servicedir>\n" }.joined()
-        return config(socket: socket).replacingOccurrences(of: "  <auth>EXTERNAL</auth>\n", with: "  <auth>EXTERNAL</auth>\n" + directories)
-    }
-
     static func xmlEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    static func config(socket: String) -> String {
+    /// A session bus's policy and limits, and a `<servicedir>` for each directory to activate from.
+    static func config(socket: String, allowingOtherUsers: Bool = false, serviceDirectories: [URL] = []) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -164,7 +141,9 @@ public final class PrivateBus: Sendable {
           <type>session</type>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
+        \(serviceDirectories.map { "  <servicedir>\(xmlEscaped($0.path))</servicedir>\n" }.joined())\
           <policy context="default">
+        \(allowingOtherUsers ? "    <allow user=\"*\"/>\n" : "")\
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>

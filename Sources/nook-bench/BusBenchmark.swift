@@ -133,11 +133,14 @@ enum RawEchoClient {
     }
 }
 
+/// Two decimals, by integer arithmetic (no libm needed): `12.50`, `-0.25`; a value beyond
+/// what an Int holds in hundredths as Swift prints it.
 func fmt(_ value: Double) -> String {
-    guard value.isFinite else { return String(value) }
+    guard value.isFinite, abs(value) < 1e15 else { return String(value) }
     let hundredths = Int((value * 100).rounded())
+    let whole = hundredths / 100
     let fraction = abs(hundredths % 100)
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    return "\(hundredths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
 extension String {

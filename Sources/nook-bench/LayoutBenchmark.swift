@@ -33,11 +33,12 @@ func runLayoutBenchmark() -> [Figure] {
         let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
         perNode[nodes] = p50 * 1000 / Double(nodes)
         if nodes == 10_000 { p50At10k = p50 }
-        print(pad(nodes, 7), pad(runs, 8), pad(p50, 12), pad(p99, 12), pad(perNode[nodes]!, 19), "   (checksum \(Int(checksum) % 1000))")
+        print(String(nodes).leftPadding(7), String(runs).leftPadding(8), fmt(p50).leftPadding(12), fmt(p99).leftPadding(12),
+              fmt(perNode[nodes]!).leftPadding(19), "   (checksum \(Int(checksum) % 1000))")
     }
     let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
-    print("  per-node cost, 10,000 vs 64 nodes: \(format(ratio))x (about 1 means linear growth)")
-    print("  10,000 nodes under 10 ms (p50 \(format(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+    print("  per-node cost, 10,000 vs 64 nodes: \(fmt(ratio))x (about 1 means linear growth)")
+    print("  10,000 nodes under 10 ms (p50 \(fmt(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
     runSceneGeometryBenchmark()
     let relayout = runRelayoutBenchmark()
     return relayout + [
@@ -74,27 +75,9 @@ private func runSceneGeometryBenchmark() {
         }
         samples.sort()
         let name = presentation.rawValue + String(repeating: " ", count: max(0, 12 - presentation.rawValue.count))
-        print("  " + name, pad(runs, 7), pad(samples[runs / 2], 12), pad(samples[runs * 99 / 100], 12), "   (checksum \(checksum % 1000))")
+        print("  " + name, String(runs).leftPadding(7), fmt(samples[runs / 2]).leftPadding(12), fmt(samples[runs * 99 / 100]).leftPadding(12),
+              "   (checksum \(checksum % 1000))")
     }
-}
-
-func format(_ value: Double) -> String {
-    // Two decimals by integer arithmetic (no libm needed).
-    guard value.isFinite else { return String(value) }
-    let hundredths = Int(value * 100 + (value < 0 ? -0.5 : 0.5))
-    let whole = hundredths / 100
-    let fraction = abs(hundredths % 100)
-    return "\(hundredths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-}
-
-private func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return String(repeating: " ", count: max(0, width - text.count)) + text
-}
-
-private func pad(_ value: Double, _ width: Int) -> String {
-    let text = format(value)
-    return String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
 /// Content shaped like a long expanded view: sections of rows, each row an icon, a title

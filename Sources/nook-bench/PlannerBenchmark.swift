@@ -36,7 +36,7 @@ func runPlannerBenchmark() -> [Figure] {
         return TransitionPlanner.plan(from: measuredPill, to: after, action: PlanAction(cause: .open, serial: 2), settings: measured)
     }
     let measuredRatio = typicalMeasured / max(typicalWarm, .leastNonzeroMagnitude)
-    print("  real text metrics vs the estimate, typical scene reusing: \(plannerFormat(measuredRatio))x")
+    print("  real text metrics vs the estimate, typical scene reusing: \(fmt(measuredRatio))x")
     _ = plannerMeasure("close, recent scenes reused (8 x 64 nodes)", nodes: 8 * 64, runs: 20_000) {
         let after = PlannerScene(presentation: .pill, content: typical.pill, settings: settings, reusing: [pill])
         return TransitionPlanner.plan(from: expanded, to: after, action: PlanAction(cause: .close, serial: 3), settings: settings)
@@ -73,10 +73,10 @@ func runPlannerBenchmark() -> [Figure] {
         }
     }
     let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
-    print("  per-node cost, 10,000 vs 64 nodes: \(plannerFormat(ratio))x (about 1 means linear growth)")
-    print("  typical scene p50 under 50 µs: cold \(plannerFormat(typicalOpen)) µs \(typicalOpen < 50 ? "yes" : "NO"), "
-          + "reusing recent scenes \(plannerFormat(typicalWarm)) µs \(typicalWarm < 50 ? "yes" : "NO")")
-    print("  10,000 nodes under 10 ms (p50 \(plannerFormat(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
+    print("  per-node cost, 10,000 vs 64 nodes: \(fmt(ratio))x (about 1 means linear growth)")
+    print("  typical scene p50 under 50 µs: cold \(fmt(typicalOpen)) µs \(typicalOpen < 50 ? "yes" : "NO"), "
+          + "reusing recent scenes \(fmt(typicalWarm)) µs \(typicalWarm < 50 ? "yes" : "NO")")
+    print("  10,000 nodes under 10 ms (p50 \(fmt(p50At10k / 1000)) ms): \(p50At10k < 10_000 ? "yes" : "NO")")
     return [
         Figure(name: "planner typical scene p50 (8 x 64, cold)", value: typicalOpen, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalOpen < 50),
         Figure(name: "planner typical scene p50 (8 x 64, reusing)", value: typicalWarm, unit: "µs", goal: "< 50 µs", ratio: nil, met: typicalWarm < 50),
@@ -105,26 +105,9 @@ private func plannerMeasure(_ label: String, nodes: Int, runs: Int, _ body: () -
     let p50 = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
     let name = label + String(repeating: " ", count: max(0, 42 - label.count))
-    print("  \(name)", plannerPad(nodes, 7), plannerPad(runs, 7), plannerPad(p50, 11), plannerPad(p99, 11),
-          plannerPad(p50 * 1000 / Double(nodes), 19), "  (checksum \(checksum % 1000))")
+    print("  \(name)", String(nodes).leftPadding(7), String(runs).leftPadding(7), fmt(p50).leftPadding(11), fmt(p99).leftPadding(11),
+          fmt(p50 * 1000 / Double(nodes)).leftPadding(19), "  (checksum \(checksum % 1000))")
     return p50
-}
-
-private func plannerFormat(_ value: Double) -> String {
-    guard value.isFinite else { return String(value) }
-    let hundredths = Int(value * 100 + (value < 0 ? -0.5 : 0.5))
-    let fraction = abs(hundredths % 100)
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-}
-
-private func plannerPad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return String(repeating: " ", count: max(0, width - text.count)) + text
-}
-
-private func plannerPad(_ value: Double, _ width: Int) -> String {
-    let text = plannerFormat(value)
-    return String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
 /// Scenes for the planner benchmark.

@@ -35,6 +35,6 @@ func runRelayoutBenchmark() -> [Figure] {
     let p50 = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
     print("relayout: a 64-node resize element laid out in each frame's rect (\(runs) flights of \(frames) frames)")
-    print("  p50 \(format(p50)) µs, p99 \(format(p99)) µs per frame (checksum \(checksum % 1000)); p50 well under 1 ms: \(p50 < 1000 ? "yes" : "NO")")
+    print("  p50 \(fmt(p50)) µs, p99 \(fmt(p99)) µs per frame (checksum \(checksum % 1000)); p50 well under 1 ms: \(p50 < 1000 ? "yes" : "NO")")
     return [Figure(name: "relayout 64-node element per frame p50", value: p50, unit: "µs", goal: "well under 1 ms", ratio: nil, met: p50 < 1000)]
 }

@@ -11,33 +11,28 @@ import Testing
 @Suite(.serialized) struct ActivityScenarioTests {
     /// A private bus, a nookd with a 200 ms module grace, and nookctl runs with their own
     /// `XDG_STATE_HOME` (where nookctl remembers content), each process ended by its pid.
-    final class Shell: Sendable {
+    final class Shell: StoppableFixture, @unchecked Sendable {
+        // @unchecked: `nookd` is replaced only by `killAndRestartNookd`, from the test's one task.
+        let stack: NookStack
         let bus: PrivateBus
-        let scratch: URL
-        let nookd: LockedProcess
+        private(set) var nookd: NookdProcess
+        var scratch: URL { stack.scratch }
+        static let grace = "200ms"
 
-        init() async throws {
-            bus = try PrivateBus()
-            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nookctl-activity-\(UUID().uuidString)")
-            let config = scratch.appendingPathComponent("config/nook")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            let theme = #"{"broker": {"moduleGrace": {"$type": "duration", "$value": "200ms"}}}"#
-            try theme.write(to: config.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
-            nookd = LockedProcess()
-            try await startNookd()
+        static func start() async throws -> Shell {
+            try await NookStack.build(named: "nookctl-activity") { stack in
+                let bus = try stack.bus()
+                return Shell(stack: stack, bus: bus, nookd: try await stack.nookd(on: bus, grace: grace))
+            }
+        }
+
+        private init(stack: NookStack, bus: PrivateBus, nookd: NookdProcess) {
+            self.stack = stack
+            self.bus = bus
+            self.nookd = nookd
         }
 
         var stateFile: URL { scratch.appendingPathComponent("state/state.json") }
-
-        func startNookd() async throws {
-            let process = try PackageProcess(
-                "nookd", ["--address", bus.address, "--state-dir", scratch.appendingPathComponent("state").path, "--verbose"],
-                logDirectory: scratch, environment: ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path])
-            nookd.set(process)
-            guard await eventually(timeout: .seconds(60), { (try? await self.state()) != nil || !process.isRunning }), process.isRunning else {
-                throw TestSupportError("nookd did not come up: \(process.log)")
-            }
-        }
 
         /// kill -9, once the broker has written `contains` (and no longer `lacks`) to its state
         /// file (it writes within a second of a change), then a new nookd on the same state
@@ -51,11 +46,11 @@ import Testing
             }, "state.json never held \(contains) without \(lacks)")
             let marker = scratch.appendingPathComponent("state/nookd.starting")
             #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { !FileManager.default.fileExists(atPath: marker.path) })
-            await nookd.process?.stop(SIGKILL)
+            await nookd.stop(SIGKILL)
             let watcher = try await BusConnection.connect(to: .address(bus.address))
             _ = await eventually { (try? await watcher.nameOwner(of: NookNames.busName)) == nil }
             await watcher.close()
-            try await startNookd()
+            nookd = try await stack.nookd(on: bus, grace: Self.grace)
         }
 
         /// Runs the nookctl executable to its end: exit status and everything it printed.
@@ -69,22 +64,18 @@ import Testing
             return (process.exitStatus, process.log)
         }
 
-        func state() async throws -> WireRecord {
+        func state() async throws -> WireFields {
             let connection = try await BusConnection.connect(to: .address(bus.address), description: "scenario-state")
             defer { Task { await connection.close() } }
-            return WireRecord(try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState).first ?? .bool(false))
+            return try WireFields(reply: try await NookControlClient(connection: connection, timeout: .seconds(20)).call(.getState).first ?? .bool(false))
         }
 
         func activities() async -> [String] {
             guard let state = try? await state() else { return [] }
-            return StateText.activities(state).map { "\($0.module)/\($0.activity)" }
+            return ((try? StateText.activities(state)) ?? []).map { "\($0.module)/\($0.activity)" }
         }
 
-        func stop() async {
-            await nookd.process?.stop()
-            bus.stop()
-            try? FileManager.default.removeItem(at: scratch)
-        }
+        func stop() async { await stack.stop() }
     }
 
     /// A renderer: its own connection, subscribed, collecting every plan until nookd leaves.
@@ -103,9 +94,8 @@ import Testing
 
         /// The `value` of build/job's progress ring right of the notch in a plan's scene.
         static func ringValue(_ plan: DBusValue, owner: String = "build/job") -> Double? {
-            WireRecord(plan).record("scene").records("nodes").first {
-                $0.string("owner") == owner && $0.string("slot") == "compact_trailing" && $0.string("kind") == "progress"
-            }?.double("value")
+            let ring = (try? ReceivedPlan(reply: plan))?.scene.nodes.first { $0.owner == owner && $0.slot == "compact_trailing" && $0.kind == "progress" }
+            return ring?.props["value"]?.lenientDouble
         }
 
         var last: DBusValue? { plans.plans.last?.plan }
@@ -117,9 +107,11 @@ import Testing
         }
     }
 
+    /// A recorded plan as NookCore reads it; nil for one it refuses.
+    static func plan(_ recorded: RecordedPlan) -> ReceivedPlan? { try? ReceivedPlan(reply: recorded.plan) }
+
     @Test func aShellScriptPublishesUpdatesAndEndsAnActivityWithNookctlAlone() async throws {
-        let shell = try await Shell()
-        do {
+        try await Shell.start().use { shell in
             let first = try await Renderer(shell.bus)
 
             // 1. Start: exit 0.
@@ -143,17 +135,17 @@ import Testing
             await witness.close()
             #expect(await eventually { await !shell.activities().contains("witness/w") }, "the witness outlived its grace")
             #expect(await shell.activities() == ["build/job"])
-            let module = try #require(try await shell.state().records("modules").first { $0.string("module") == "build" })
-            #expect(module.bool("connected") == false)
+            let module = try #require(try await shell.state().records("modules").first { (try? $0.string("module")) == "build" })
+            #expect(try module.bool("connected") == false)
             #expect(first.last.flatMap { Renderer.ringValue($0) } == 0.1, "the renderer no longer shows it")
-            #expect(!first.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" && WireRecord($0.plan).string("from_content").contains("build") })
+            #expect(!first.plans.plans.contains { Self.plan($0)?.cause == .activityEnded && Self.plan($0)?.fromContent.contains("build") == true })
 
             // 5. kill -9 and a restart lose nothing.
             try await shell.killAndRestartNookd(onceSaved: "Building, 10%", lacks: "witness")
             await first.close()
             let second = try await Renderer(shell.bus)
             let restored = await shell.activities()
-            #expect(restored == ["build/job"], "\(restored) \(shell.nookd.process?.log ?? "")")
+            #expect(restored == ["build/job"], "\(restored) \(shell.nookd.log)")
             #expect(second.plans.plans.first.flatMap { Renderer.ringValue($0.plan) } == 0.1, "the restarted nookd's scene lacks it")
 
             // 3. Update: only the progress changes; the title nookctl remembered stays.
@@ -164,7 +156,7 @@ import Testing
             #expect(changed, "no plan showed 60 %")
             let plan = try #require(second.plans.plans.dropFirst(before).first { Renderer.ringValue($0.plan) == 0.6 })
             // UpdateActivity's cause in the contract is `activity_updated` (`content_changed` is SetContent's).
-            #expect(WireRecord(plan.plan).string("cause") == "activity_updated", "\(WireRecord(plan.plan).string("cause"))")
+            #expect(Self.plan(plan)?.cause == .activityUpdated, "\(String(describing: Self.plan(plan)?.cause))")
             let label = try #require(try await shell.state().records("items").first).string("accessibility_label")
             #expect(label == "Building, 60%")
 
@@ -175,20 +167,15 @@ import Testing
 
             // 4. End removes it.
             let end = try await shell.nookctl(["activity", "end", "build/job"])
-            #expect(end.status == 0, "\(end.output) \(shell.nookd.process?.log ?? "")")
+            #expect(end.status == 0, "\(end.output) \(shell.nookd.log)")
             #expect(await shell.activities().isEmpty)
-            #expect(await eventually { third.plans.plans.contains { WireRecord($0.plan).string("cause") == "activity_ended" } })
+            #expect(await eventually { third.plans.plans.contains { Self.plan($0)?.cause == .activityEnded } })
             await third.close()
-        } catch {
-            await shell.stop()
-            throw error
         }
-        await shell.stop()
     }
 
     @Test func badInputIsRefusedClearly() async throws {
-        let shell = try await Shell()
-        do {
+        try await Shell.start().use { shell in
             let tooLong = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--expires", "48h"])
             #expect(tooLong.status == 2 && tooLong.output.contains("at most 24h"), "\(tooLong.output)")
 
@@ -220,19 +207,6 @@ import Testing
             let list = try await shell.nookctl(["activity", "list", "--json"])
             let items = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]], "\(list.output)")
             #expect(items.map { "\($0["module"] ?? "")/\($0["activity"] ?? "")" } == ["build/json"])
-        } catch {
-            await shell.stop()
-            throw error
         }
-        await shell.stop()
     }
-}
-
-/// nookd's current process, replaced on a restart.
-final class LockedProcess: @unchecked Sendable {
-    // @unchecked: every access takes `lock`.
-    private let lock = NSLock()
-    private var current: PackageProcess?
-    var process: PackageProcess? { lock.withLock { current } }
-    func set(_ process: PackageProcess) { lock.withLock { current = process } }
 }

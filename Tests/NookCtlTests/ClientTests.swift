@@ -27,7 +27,7 @@ import Testing
             #expect(status.status == Status.ok, "\(status.err)")
             #expect(status.err.isEmpty)
             let state = try await nook.state()
-            #expect(status.out == StateText.status(state))
+            #expect(try status.out == StateText.status(state))
             #expect(status.out.contains("activities     3\n"))
             let activities = await nook.ctl(["activities"])
             #expect(activities.status == Status.ok)
@@ -43,10 +43,10 @@ import Testing
             let show = await nook.ctl(["show"])
             #expect(show.status == Status.ok && show.out.isEmpty && show.err.isEmpty, "\(show)")
             let now = try await nook.state()
-            #expect(now.string("presentation") == "pill")
+            #expect(try now.string("presentation") == "pill")
             #expect(await nook.ctl(["hide"]).status == Status.ok)
             let later = try await nook.state()
-            #expect(later.string("presentation") == "hidden")
+            #expect(try later.string("presentation") == "hidden")
         }
     }
 
@@ -77,9 +77,9 @@ import Testing
                 #expect(serial > last, "\(step.arguments): serial \(serial) after \(last)")
                 last = serial
                 let state = try await nook.state()
-                #expect(state.uint("serial") == serial, "\(step.arguments)")
-                #expect(state.string("presentation") == step.presentation, "\(step.arguments)")
-                if !step.module.isEmpty { #expect(state.string("module") == step.module, "\(step.arguments)") }
+                #expect(try state.uint("serial") == serial, "\(step.arguments)")
+                #expect(try state.string("presentation") == step.presentation, "\(step.arguments)")
+                if !step.module.isEmpty { #expect(try state.string("module") == step.module, "\(step.arguments)") }
             }
         }
     }
@@ -137,8 +137,8 @@ import Testing
                 #expect(run.status == Status.ok, "\(run.err)")
                 let serial = try #require(UInt64(run.out.trimmingCharacters(in: .newlines)), "toggle printed '\(run.out)'")
                 let state = try await nook.state()
-                #expect(state.string("presentation") == expected)
-                #expect(state.uint("serial") == serial)
+                #expect(try state.string("presentation") == expected)
+                #expect(try state.uint("serial") == serial)
             }
         }
     }
@@ -195,7 +195,7 @@ import Testing
             #expect(elements.contains { $0["key"] as? String == "music/cover" }, "\(elements)")
             for element in elements { #expect(Set(element.keys).isSubset(of: Self.elementKeys), "\(element.keys)") }
             let after = try await nook.state()
-            #expect(after.string("presentation") == before.string("presentation") && after.uint("serial") == before.uint("serial"))
+            #expect(try after.string("presentation") == before.string("presentation") && after.uint("serial") == before.uint("serial"))
         }
     }
 
@@ -266,11 +266,11 @@ import Testing
         try await LiveNook.with { nook in
             #expect(await nook.ctl(["set", "reduce-motion", "on"]).status == Status.ok)
             let now = try await nook.state()
-            #expect(now.bool("reduce_motion") == true)
+            #expect(try now.bool("reduce_motion") == true)
             #expect(await nook.ctl(["status"]).out.contains("reduce motion  on\n"))
             #expect(await nook.ctl(["set", "reduce-motion", "off"]).status == Status.ok)
             let later = try await nook.state()
-            #expect(later.bool("reduce_motion") == false)
+            #expect(try later.bool("reduce_motion") == false)
         }
     }
 

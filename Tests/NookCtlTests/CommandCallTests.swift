@@ -52,10 +52,10 @@ import Testing
         let subscribe = try #require(try calls(["watch", "--width", "1920", "--height", "1080", "--notch", "0x0"]).first)
         #expect(subscribe.interface == "org.nook.Nook1.Render" && subscribe.member == "Subscribe")
         #expect(subscribe.signature == "a{sv}" && subscribe.replySignature == "oa{sv}")
-        let display = WireRecord(subscribe.arguments[0])
-        #expect(display.double("width") == 1920 && display.double("height") == 1080)
-        #expect(display.double("notch_width") == 0 && display.double("notch_height") == 0)
-        #expect(display["capabilities"] == .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade")]))
+        let display = try WireFields(reply: subscribe.arguments[0])
+        #expect(try display.double("width") == 1920 && display.double("height") == 1080)
+        #expect(try display.double("notch_width") == 0 && display.double("notch_height") == 0)
+        #expect(try display.strings("capabilities") == ["relayout", "spring", "crossfade"])
         #expect(try calls(["record", "--svg", "x.svg"]).map(\.member) == ["Subscribe"])
     }
 

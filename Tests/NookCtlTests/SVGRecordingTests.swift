@@ -174,8 +174,8 @@ import Testing
         #expect(opacities.contains { $0 > 0.2 && $0 < 0.8 }, "no dissolve: \(opacities)")
         #expect(values(chrome, "width").contains(SVGText.number(plans[1].chrome.toRect.width)))
         #expect(values(fading, "width").contains(SVGText.number(plans[2].chrome.fromRect.width)))
-        #expect(PlanExplanation.text(F.wire(plans[1])).contains("the chrome dissolves"))
-        #expect(!PlanExplanation.text(F.wire(tour[1])).contains("the chrome dissolves"))
+        #expect(try PlanExplanation.text(F.wire(plans[1])).contains("the chrome dissolves"))
+        #expect(try !PlanExplanation.text(F.wire(tour[1])).contains("the chrome dissolves"))
         // Without Reduce Motion there is no second shape.
         #expect(!svg.contains("chrome-fading"))
     }
@@ -275,7 +275,7 @@ import Testing
         let chrome = try #require(try parse(document).first { $0.attributes["id"] == "chrome" })
         let opacity = try #require(chrome.animate("opacity")?.attributes["values"]).split(separator: ";")
         #expect(opacity.first == "0" && opacity.last == "1")
-        #expect(PlanExplanation.text(F.wire(dip)).contains("the chrome dips through hidden"))
+        #expect(try PlanExplanation.text(F.wire(dip)).contains("the chrome dips through hidden"))
 
         // As the renderer draws it: the chrome sits at its hidden point (no width) for the dip,
         // then grows from there; it never comes back at the pill's size first, and the dip is

@@ -18,7 +18,7 @@ import Testing
             #expect(run.out.hasSuffix("}\n") && run.out.split(separator: "\n").count == 1)
             let items = try #require(object["items"] as? [[String: Any]])
             #expect(items.first?["module"] as? String == "timer" && items.first?["role"] as? String != nil, "\(items)")
-            #expect(object["presentation"] as? String == (try await nook.state()).string("presentation"))
+            #expect(try object["presentation"] as? String == (try await nook.state()).string("presentation"))
         }
     }
 
@@ -51,8 +51,8 @@ import Testing
         }
     }
 
-    @Test func waybarTextIsEmptyWithNothingLive() {
-        let state = WireRecord(["presentation": .string("hidden"), "items": .array(element: "a{sv}", [])])
-        #expect(StateText.waybar(state) == #"{"text": "", "tooltip": "", "class": "hidden", "alt": ""}"#)
+    @Test func waybarTextIsEmptyWithNothingLive() throws {
+        let state = WireFields(fields: ["presentation": .string("hidden"), "items": .array([])])
+        #expect(try StateText.waybar(state) == #"{"text": "", "tooltip": "", "class": "hidden", "alt": ""}"#)
     }
 }

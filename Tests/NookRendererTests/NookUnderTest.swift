@@ -71,6 +71,23 @@ extension NookUnderTest {
         return found
     }
 
+    /// Shows the nook and waits until the renderer has drawn the pill at rest, with the cover
+    /// on `screenshot` (of `place`, for the failure message).
+    func showPillAtRest(on place: String, screenshot: @escaping @Sendable () async throws -> RGBImage) async throws {
+        _ = try await control("Show")
+        let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+            (try? await self.state().presentation) == "pill"
+        }
+        guard shown else { throw TestSupportError("the nook never showed its pill:\n\(logs)") }
+        let serial = try await state().serial
+        _ = try await waitForPlan(serial: serial)
+        try await waitUntilSettled(serial: serial)
+        let drawn = await eventually(timeout: .seconds(30), poll: .milliseconds(200)) {
+            (try? await screenshot().coverBlobs().isEmpty) == false
+        }
+        guard drawn else { throw TestSupportError("the pill's cover never appeared on \(place):\n\(logs)") }
+    }
+
     /// SPEC rule 7 mid-flight, on any screen: waits until the renderer has logged a frame of
     /// plan `serial` with the shared element `key` part-way from `from` to `to`, then takes
     /// `screenshot` and checks the cover on it is part-way too, at neither end.

@@ -126,20 +126,7 @@ struct RendererConfigOnScreenTests {
 
 extension RendererNook {
     /// Shows the nook and waits until the renderer has drawn the pill at rest with the cover.
-    func showPillAtRest() async throws {
-        _ = try await control("Show")
-        let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-            (try? await self.state().presentation) == "pill"
-        }
-        guard shown else { throw TestSupportError("the nook never showed its pill:\n\(logs)") }
-        let serial = try await state().serial
-        _ = try await waitForPlan(serial: serial)
-        try await waitUntilSettled(serial: serial)
-        let drawn = await eventually(timeout: .seconds(30), poll: .milliseconds(200)) {
-            (try? await self.xvfb.screenshot().coverBlobs().isEmpty) == false
-        }
-        guard drawn else { throw TestSupportError("the pill's cover never appeared on screen:\n\(logs)") }
-    }
+    func showPillAtRest() async throws { try await showPillAtRest(on: "screen") { try await self.xvfb.screenshot() } }
 
     /// The broker's `Control.ReduceMotion`, through `org.freedesktop.DBus.Properties.Get`.
     func reduceMotion() async throws -> Bool {

@@ -5,16 +5,17 @@ import NookTestSupport
 /// Everything a screenshot test needs, as real processes: Xvfb, a private bus, nookd, the
 /// simulated music player, and nook-renderer drawing on the Xvfb display in slow motion.
 /// `stop()` ends each by its pid, newest first.
-final class RendererNook: @unchecked Sendable {
+final class RendererNook: StoppableFixture, @unchecked Sendable {
     // @unchecked: `nookd` is replaced only by `restartNookd()`, which tests call from their one
     // task; everything else is immutable.
+    let stack: NookStack
     let xvfb: XvfbServer
     let bus: PrivateBus
-    let scratch: URL
     private(set) var nookd: NookdProcess
     /// The simulated music player (nil when the test brings its own module).
     let music: PackageProcess?
     let renderer: PackageProcess
+    var scratch: URL { stack.scratch }
     /// How many times slower the renderer plays curves in tests that screenshot a transition:
     /// slow enough that a screenshot taken after the renderer logs a mid-transition frame still
     /// lands mid-transition on a busy machine.
@@ -30,77 +31,52 @@ final class RendererNook: @unchecked Sendable {
     static func start(slowMotion: Double, rendererConfig: String? = nil, rendererArguments: [String] = [],
                       gtkSettings: String? = nil, withMusic: Bool = true,
                       rendererEnvironment: [String: String?] = [:], root: String = XvfbServer.neutralRoot) async throws -> RendererNook {
-        let xvfb = try await XvfbServer.start(root: root)
-        let bus: PrivateBus
-        do { bus = try PrivateBus() } catch { xvfb.stop(); throw error }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-renderer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
-        if let rendererConfig { try rendererConfig.write(to: configFile(in: scratch), atomically: true, encoding: .utf8) }
-        if let gtkSettings {
-            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/gtk-3.0"), withIntermediateDirectories: true)
-            try gtkSettings.write(to: scratch.appendingPathComponent("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
+        try await NookStack.build(named: "nook-renderer") { stack in
+            let scratch = stack.scratch
+            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
+            if let rendererConfig { try rendererConfig.write(to: configFile(in: scratch), atomically: true, encoding: .utf8) }
+            if let gtkSettings {
+                try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/gtk-3.0"), withIntermediateDirectories: true)
+                try gtkSettings.write(to: scratch.appendingPathComponent("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
+            }
+            let xvfb = try await XvfbServer.start(root: root)
+            stack.onStop { xvfb.stop() }
+            let bus = try stack.bus()
+            let nookd = try await stack.nookd(on: bus)
+            let music = withMusic ? try stack.process("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"]) : nil
+            let renderer = try stack.process(
+                "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)] + rendererArguments,
+                environment: [
+                    "DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11",
+                    // The test's own renderer.json (or none), never the machine's.
+                    "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
+                    "XDG_CONFIG_DIRS": scratch.appendingPathComponent("system-config").path,
+                ].merging(rendererEnvironment) { $1 })
+            let nook = RendererNook(stack: stack, xvfb: xvfb, bus: bus, nookd: nookd, music: music, renderer: renderer)
+            try await stack.waitUntil("nookd, the music module and the renderer", logs: nook.logs) {
+                guard let state = try? await nook.state() else { return false }
+                return (!withMusic || state.activityCount >= 1) && nook.rendererLog.contains("subscribed (1)")
+            }
+            return nook
         }
-        let nookd: NookdProcess
-        do { nookd = try await startNookd(bus: bus, scratch: scratch) } catch { bus.stop(); xvfb.stop(); throw error }
-        let music = withMusic
-            ? try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
-            : nil
-        let renderer = try PackageProcess(
-            "nook-renderer", ["--address", bus.address, "--verbose", "--slow-motion", String(slowMotion)] + rendererArguments,
-            logDirectory: scratch, environment: [
-                "DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": "x11",
-                // The test's own renderer.json (or none), never the machine's.
-                "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
-                "XDG_CONFIG_DIRS": scratch.appendingPathComponent("system-config").path,
-            ].merging(rendererEnvironment) { $1 })
-        let nook = RendererNook(xvfb: xvfb, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
-        let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-            guard let state = try? await nook.state() else { return false }
-            return (!withMusic || state.activityCount >= 1) && nook.rendererLog.contains("subscribed (1)")
-        }
-        guard ready else {
-            let logs = nook.logs
-            await nook.stop()
-            throw TestSupportError("nookd, the music module and the renderer did not come up:\n\(logs)")
-        }
-        return nook
     }
 
-    private static func startNookd(bus: PrivateBus, scratch: URL) async throws -> NookdProcess {
-        try await NookdProcess(bus: bus, home: scratch)
-    }
-
-    private init(xvfb: XvfbServer, bus: PrivateBus, scratch: URL, nookd: NookdProcess, music: PackageProcess?, renderer: PackageProcess) {
+    private init(stack: NookStack, xvfb: XvfbServer, bus: PrivateBus, nookd: NookdProcess, music: PackageProcess?, renderer: PackageProcess) {
+        self.stack = stack
         self.xvfb = xvfb
         self.bus = bus
-        self.scratch = scratch
         self.nookd = nookd
         self.music = music
         self.renderer = renderer
     }
 
-    func stop() async {
-        await renderer.stop()
-        await music?.stop()
-        await nookd.stop()
-        bus.stop()
-        xvfb.stop()
-        try? FileManager.default.removeItem(at: scratch)
-    }
+    func stop() async { await stack.stop() }
 
     static func with<T>(slowMotion: Double = screenshotSlowMotion, rendererConfig: String? = nil, rendererArguments: [String] = [],
                         gtkSettings: String? = nil, withMusic: Bool = true, rendererEnvironment: [String: String?] = [:],
                         root: String = XvfbServer.neutralRoot, _ body: (RendererNook) async throws -> T) async throws -> T {
-        let nook = try await start(slowMotion: slowMotion, rendererConfig: rendererConfig, rendererArguments: rendererArguments,
-                                   gtkSettings: gtkSettings, withMusic: withMusic, rendererEnvironment: rendererEnvironment, root: root)
-        do {
-            let result = try await body(nook)
-            await nook.stop()
-            return result
-        } catch {
-            await nook.stop()
-            throw error
-        }
+        try await start(slowMotion: slowMotion, rendererConfig: rendererConfig, rendererArguments: rendererArguments,
+                        gtkSettings: gtkSettings, withMusic: withMusic, rendererEnvironment: rendererEnvironment, root: root).use(body)
     }
 
     /// Where the renderer reads `renderer.json`.
@@ -110,11 +86,11 @@ final class RendererNook: @unchecked Sendable {
     /// Ends nookd by its pid and starts a new one on the same bus and state.
     func restartNookd() async throws {
         await nookd.stop()
-        nookd = try await Self.startNookd(bus: bus, scratch: scratch)
+        nookd = try await stack.nookd(on: bus)
     }
 
     var rendererLog: String { renderer.log }
-    var logs: String { ([renderer, nookd.process] + (music.map { [$0] } ?? [])).map { "--- \($0.logFile.lastPathComponent)\n\($0.log)" }.joined(separator: "\n") }
+    var logs: String { PackageProcess.logs([renderer, nookd.process] + (music.map { [$0] } ?? [])) }
 }
 
 extension RendererNook: NookUnderTest {}

@@ -6,15 +6,16 @@ import NookTestSupport
 /// join, nookd and the simulated music player (as the test's user), and nook-renderer on sway
 /// as the sway user, with `WAYLAND_DEBUG=1` so its log also holds every Wayland request it
 /// made (`LayerSurfaceTrace` reads them). `stop()` ends each by its pid, newest first.
-final class SwayNook: NookUnderTest, @unchecked Sendable {
+final class SwayNook: NookUnderTest, StoppableFixture, @unchecked Sendable {
     // @unchecked: `pointer` is set once by the test's one task; everything else is immutable.
+    let stack: NookStack
     let sway: SwayServer
     let bus: PrivateBus
-    let scratch: URL
     let nookd: NookdProcess
     let music: PackageProcess
     let renderer: PackageProcess
     private var startedPointer: VirtualPointer?
+    var scratch: URL { stack.scratch }
 
     /// - Parameters:
     ///   - swayConfig: lines added to sway's config (a bar, a second output).
@@ -23,23 +24,19 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
     ///   - rendererEnvironment: added to the renderer's environment.
     static func start(slowMotion: Double, swayConfig: String = "", rendererConfig: String? = nil, outputs: Int = 1,
                       rendererEnvironment: [String: String] = [:]) async throws -> SwayNook {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-sway-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
-        // The sway user reads the renderer's config from here.
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
-        if let rendererConfig {
-            try rendererConfig.write(to: scratch.appendingPathComponent("config/nook/renderer.json"), atomically: true, encoding: .utf8)
-        }
-        let sway = try await SwayServer(config: swayConfig, outputs: outputs, in: scratch)
-        var started: [() async -> Void] = [{ await sway.stop() }]
-        func unwind() async { for stop in started.reversed() { await stop() } }
-        do {
-            let bus = try PrivateBus(allowingOtherUsers: true)
-            started.append { bus.stop() }
-            let nookd = try await NookdProcess(bus: bus, home: scratch)
-            started.append { await nookd.stop() }
-            let music = try PackageProcess("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"], logDirectory: scratch)
-            started.append { await music.stop() }
+        try await NookStack.build(named: "nook-sway") { stack in
+            let scratch = stack.scratch
+            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("config/nook"), withIntermediateDirectories: true)
+            // The sway user reads the renderer's config from here.
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
+            if let rendererConfig {
+                try rendererConfig.write(to: scratch.appendingPathComponent("config/nook/renderer.json"), atomically: true, encoding: .utf8)
+            }
+            let sway = try await SwayServer(config: swayConfig, outputs: outputs, in: scratch)
+            stack.onStop { await sway.stop() }
+            let bus = try stack.bus(allowingOtherUsers: true)
+            let nookd = try await stack.nookd(on: bus)
+            let music = try stack.process("nook-mpris", ["--address", bus.address, "--simulate", "--track-seconds", "600"])
             let home = scratch.appendingPathComponent("home")
             try sway.user.makePrivateDirectory(home)
             let (executable, arguments) = try sway.user.command(
@@ -54,25 +51,22 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
                     "NO_AT_BRIDGE": "1",
                 ].merging(rendererEnvironment) { $1 }) { $1 })
             let renderer = try PackageProcess(executable, arguments, logDirectory: scratch)
-            started.append { await renderer.stop() }
-            let nook = SwayNook(sway: sway, bus: bus, scratch: scratch, nookd: nookd, music: music, renderer: renderer)
-            let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+            stack.onStop { await renderer.stop() }
+            let nook = SwayNook(stack: stack, sway: sway, bus: bus, nookd: nookd, music: music, renderer: renderer)
+            try await stack.waitUntil("nookd, the music module and the renderer on sway", logs: nook.logs) {
                 guard let state = try? await nook.state() else { return false }
                 return state.activityCount >= 1 && nook.rendererLog.contains("subscribed (1)")
             }
-            guard ready else { throw TestSupportError("nookd, the music module and the renderer did not come up on sway:\n\(nook.logs)") }
+            // The pointer, once a test starts one, is stopped first.
+            stack.onStop { nook.startedPointer?.stop() }
             return nook
-        } catch {
-            await unwind()
-            try? FileManager.default.removeItem(at: scratch)
-            throw error
         }
     }
 
-    private init(sway: SwayServer, bus: PrivateBus, scratch: URL, nookd: NookdProcess, music: PackageProcess, renderer: PackageProcess) {
+    private init(stack: NookStack, sway: SwayServer, bus: PrivateBus, nookd: NookdProcess, music: PackageProcess, renderer: PackageProcess) {
+        self.stack = stack
         self.sway = sway
         self.bus = bus
-        self.scratch = scratch
         self.nookd = nookd
         self.music = music
         self.renderer = renderer
@@ -80,16 +74,8 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
 
     static func with<T>(slowMotion: Double = RendererNook.screenshotSlowMotion, swayConfig: String = "", rendererConfig: String? = nil,
                         outputs: Int = 1, rendererEnvironment: [String: String] = [:], _ body: (SwayNook) async throws -> T) async throws -> T {
-        let nook = try await start(slowMotion: slowMotion, swayConfig: swayConfig, rendererConfig: rendererConfig, outputs: outputs,
-                                   rendererEnvironment: rendererEnvironment)
-        do {
-            let result = try await body(nook)
-            await nook.stop()
-            return result
-        } catch {
-            await nook.stop()
-            throw error
-        }
+        try await start(slowMotion: slowMotion, swayConfig: swayConfig, rendererConfig: rendererConfig, outputs: outputs,
+                        rendererEnvironment: rendererEnvironment).use(body)
     }
 
     /// The virtual pointer, started on first use.
@@ -100,15 +86,7 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
         return pointer
     }
 
-    func stop() async {
-        startedPointer?.stop()
-        await renderer.stop()
-        await music.stop()
-        await nookd.stop()
-        bus.stop()
-        await sway.stop()
-        try? FileManager.default.removeItem(at: scratch)
-    }
+    func stop() async { await stack.stop() }
 
     var rendererLog: String { renderer.log }
     var logs: String {
@@ -122,17 +100,8 @@ final class SwayNook: NookUnderTest, @unchecked Sendable {
 
     /// Shows the nook and waits until the pill is drawn at rest with its cover on `output`.
     func showPill(on output: SwayServer.Output = SwayServer.firstOutput) async throws {
-        _ = try await control("Show")
-        let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-            (try? await self.state().presentation) == "pill"
+        try await showPillAtRest(on: "\(output)") {
+            try await self.sway.screenshot(x: output.x, y: output.y, width: output.width, height: 200)
         }
-        guard shown else { throw TestSupportError("the nook never showed its pill:\n\(logs)") }
-        let serial = try await state().serial
-        _ = try await waitForPlan(serial: serial)
-        try await waitUntilSettled(serial: serial)
-        let drawn = await eventually(timeout: .seconds(30), poll: .milliseconds(200)) {
-            (try? await self.sway.screenshot(x: output.x, y: output.y, width: output.width, height: 200).coverBlobs().isEmpty) == false
-        }
-        guard drawn else { throw TestSupportError("the pill's cover never appeared on \(output):\n\(logs)") }
     }
 }

@@ -21,8 +21,13 @@ extension NookControlClient {
                 output.out("ended \(module)/\(activity)\n")
             case .list(let json):
                 let state = try await call(.getState).first ?? WireCodec.vardict([:])
-                let items = WireRecord(state)["items"] ?? .array(element: "a{sv}", [])
-                output.out(json ? PlanJSON.json(items) + "\n" : ActivityListText.text(items))
+                if json {
+                    // The items as sent, D-Bus types and all.
+                    let items = (try? Vardict(state, at: "state"))?["items"] ?? .array(element: "a{sv}", [])
+                    output.out(PlanJSON.json(items) + "\n")
+                } else {
+                    output.out(try ActivityListText.text(try WireFields(reply: state).records("items")))
+                }
             }
         } catch let problem as ActivityProblem {
             output.err("nookctl: \(problem.message)\n")
@@ -101,12 +106,12 @@ extension NookControlClient {
 
 /// `activity list` as text: one line per activity in display order, `MODULE/ACTIVITY  ROLE  LABEL`.
 enum ActivityListText {
-    static func text(_ items: DBusValue) -> String {
-        guard case .array(_, let entries) = items.unwrappingVariants else { return "" }
-        let rows = entries.map { entry -> (String, String, String) in
-            let record = WireRecord(entry)
-            return (record.string("module") + "/" + record.string("activity"), record.string("role") + (record.bool("stale") ? ", stale" : ""),
-                    record.string("accessibility_label"))
+    static func text(_ items: [WireFields]) throws(WireFieldError) -> String {
+        var rows: [(String, String, String)] = []
+        for item in items {
+            rows.append((try item.string("module", default: "") + "/" + item.string("activity", default: ""),
+                         try item.string("role", default: "") + (try item.bool("stale", default: false) ? ", stale" : ""),
+                         try item.string("accessibility_label", default: "")))
         }
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let roleWidth = rows.map(\.1.count).max() ?? 0

@@ -1,4 +1,5 @@
 import NookBus
+import NookCore
 
 extension NookControlClient {
     /// `press` and `actions` (contract 1.1 Touch).
@@ -14,7 +15,7 @@ extension NookControlClient {
                 throw DBusError(.invalidSignature, "PreviewPlan replied with nothing; expected 'a{sv}'")
             }
             let owner = activity.isEmpty ? module : module + "/" + activity
-            let controls = ActionList.controls(in: WireRecord(plan).record("scene"), owner: owner)
+            let controls = ActionList.controls(in: try ReceivedPlan(reply: plan).scene, owner: owner)
             if controls.isEmpty {
                 output.err("nookctl: no control of \(owner) is on screen now\n")
                 return .failure

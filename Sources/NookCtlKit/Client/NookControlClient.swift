@@ -32,11 +32,11 @@ public struct NookControlClient: Sendable {
         case .help(let verb):
             output.out(HelpText.help(for: verb))
         case .status, .activities, .modules:
-            let state = WireRecord(try await first(.getState))
+            let state = try WireFields(reply: try await first(.getState))
             switch command {
-            case .status: output.out(StateText.status(state))
-            case .activities: output.out(StateText.activityList(state))
-            default: output.out(StateText.moduleList(state))
+            case .status: output.out(try StateText.status(state))
+            case .activities: output.out(try StateText.activityList(state))
+            default: output.out(try StateText.moduleList(state))
             }
         case .reload:
             _ = try await call(.reloadTheme)
@@ -51,19 +51,19 @@ public struct NookControlClient: Sendable {
             }
             output.out("\(serial)\n")
         case .statusAs(let format, let follow):
-            let print = { (state: DBusValue) in output.out(StateText.formatted(WireRecord(state), as: format, value: state)) }
+            let print = { (state: DBusValue) throws(WireFieldError) in output.out(try StateText.formatted(state, as: format)) }
             guard follow else {
-                print(try await first(.getState))
+                try print(try await first(.getState))
                 break
             }
             // Listen first, then read: no change between the two is lost.
             let changes = try await connection.stream(matching: MatchRule(path: ObjectPath.nook, interface: NookNames.controlInterface,
                                                                          member: ControlMember.stateChanged.rawValue)) { signal in signal.arguments.first }
-            print(try await first(.getState))
-            for await state in changes { print(state) }
+            try print(try await first(.getState))
+            for await state in changes { try print(state) }
         case .toggle:
-            let state = WireRecord(try await first(.getState))
-            let isOpen = ["expanded", "peek", "companion"].contains(state.string("presentation"))
+            let state = try WireFields(reply: try await first(.getState))
+            let isOpen = ["expanded", "peek", "companion"].contains(try state.string("presentation", default: ""))
             let reply = try await first(isOpen ? .close() : .open([:]))
             guard case .uint64(let serial) = reply.unwrappingVariants else {
                 throw DBusError(.invalidSignature, "\(isOpen ? "Close" : "Open") replied '\(reply.signature)'; expected 't'")
@@ -71,9 +71,9 @@ public struct NookControlClient: Sendable {
             output.out("\(serial)\n")
         case .preview(_, _, let json):
             let plan = try await first(command.calls[0])
-            output.out(json ? PlanJSON.json(plan) + "\n" : PlanExplanation.text(plan))
+            output.out(json ? PlanJSON.json(plan) + "\n" : try PlanExplanation.text(plan))
         case .themeShow:
-            output.out(StateText.tokens(WireRecord(try await first(.getTokens))))
+            output.out(StateText.tokens(try await first(.getTokens)))
         case .themeLoad(let path):
             let tokens: [String: DBusValue]
             do {

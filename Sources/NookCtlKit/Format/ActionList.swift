@@ -1,5 +1,5 @@
 import Foundation
-import NookBus
+import NookCore
 
 /// The controls of one owner in a plan's scene, as `nookctl actions` prints them.
 public enum ActionList {
@@ -12,20 +12,19 @@ public enum ActionList {
     }
 
     /// Every node of `scene` owned by `owner` that carries an `action`, in scene order.
-    public static func controls(in scene: WireRecord, owner: String) -> [Control] {
-        guard case .array(_, let items)? = scene["nodes"] else { return [] }
-        let nodes = items.map(WireRecord.init).filter { $0.string("owner") == owner }
+    public static func controls(in scene: WireScene, owner: String) -> [Control] {
+        let nodes = scene.nodes.filter { $0.owner == owner }
+        func text(_ node: WireSceneNode, _ key: String) -> String { if case .string(let text)? = node.props[key] { text } else { "" } }
         return nodes.compactMap { node in
-            let action = node.string("action")
+            let action = text(node, "action")
             guard !action.isEmpty else { return nil }
-            var label = node.string("action_label")
+            var label = text(node, "action_label")
             if label.isEmpty {
                 // Scene paths nest by `/`: the texts below the control, in order.
-                let path = node.string("path"), slot = node.string("slot")
-                label = nodes.filter { $0.string("slot") == slot && ($0.string("path") == path || $0.string("path").hasPrefix(path + "/")) }
-                    .map { $0.string("text") }.filter { !$0.isEmpty }.joined(separator: " ")
+                label = nodes.filter { $0.slot == node.slot && ($0.path == node.path || $0.path.hasPrefix(node.path + "/")) }
+                    .map { text($0, "text") }.filter { !$0.isEmpty }.joined(separator: " ")
             }
-            return Control(action: action, label: label, slot: node.string("slot"), path: node.string("path"))
+            return Control(action: action, label: label, slot: node.slot, path: node.path)
         }
     }
 

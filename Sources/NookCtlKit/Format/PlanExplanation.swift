@@ -1,104 +1,89 @@
 import NookBus
+import NookCore
 
 /// `preview`'s multi-line account of a plan: where the chrome goes, each element that moves
 /// and why, each one that does not (from the plan's diagnostics), and what the slots do.
 public enum PlanExplanation {
-    public static func text(_ plan: WireRecord) -> String {
+    public static func text(_ plan: ReceivedPlan) -> String {
         var lines: [String] = []
-        lines.append("plan #\(plan.uint("serial")) (\(plan.string("cause")))")
-        lines.append("  " + PlanSummary.side(plan.string("from"), plan.string("from_content")) + " -> "
-                     + PlanSummary.side(plan.string("to"), plan.string("to_content")))
-        let chrome = plan.record("chrome")
-        if let from = chrome.rect("from_rect"), let to = chrome.rect("to_rect") {
-            lines.append("  chrome \(NumberText.rect(from)) r\(NumberText.format(chrome.double("from_radius") ?? 0)) -> "
-                         + "\(NumberText.rect(to)) r\(NumberText.format(chrome.double("to_radius") ?? 0)) on "
-                         + WireCurve.text(chrome.record("curve")))
-        }
+        lines.append("plan #\(plan.serial) (\(plan.cause.rawValue))")
+        lines.append("  " + PlanSummary.side(plan.from.rawValue, plan.fromContent) + " -> " + PlanSummary.side(plan.to.rawValue, plan.toContent))
+        let chrome = plan.chrome
+        lines.append("  chrome \(NumberText.rect(chrome.fromRect)) r\(NumberText.format(chrome.fromRadius)) -> "
+                     + "\(NumberText.rect(chrome.toRect)) r\(NumberText.format(chrome.toRadius)) on " + CurveText.text(chrome.curve))
         lines += context(plan)
 
-        let elements = plan.records("elements")
-        lines.append("moves (\(elements.count)):")
-        if elements.isEmpty { lines.append("  nothing") }
-        for element in elements { lines += move(element) }
+        lines.append("moves (\(plan.elements.count)):")
+        if plan.elements.isEmpty { lines.append("  nothing") }
+        for element in plan.elements { lines += move(element) }
 
-        let diagnostics = plan.records("diagnostics")
-        lines.append("stays still or notes (\(diagnostics.count)):")
-        if diagnostics.isEmpty { lines.append("  nothing to report") }
-        for diagnostic in diagnostics {
-            var place = diagnostic.string("module")
-            let id = diagnostic.string("id")
-            if !id.isEmpty { place += " id \(id)" }
-            let path = diagnostic.string("path")
-            if !path.isEmpty { place += " at \(path)" }
-            lines.append("  \(diagnostic.string("severity")) \(diagnostic.string("code")) [\(place)]: \(diagnostic.string("message"))")
+        lines.append("stays still or notes (\(plan.diagnostics.count)):")
+        if plan.diagnostics.isEmpty { lines.append("  nothing to report") }
+        for diagnostic in plan.diagnostics {
+            var place = diagnostic.module
+            if !diagnostic.id.isEmpty { place += " id \(diagnostic.id)" }
+            if !diagnostic.path.isEmpty { place += " at \(diagnostic.path)" }
+            lines.append("  \(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) [\(place)]: \(diagnostic.message)")
         }
 
-        let layout = plan.records("layout")
-        if !layout.isEmpty {
-            lines.append("layout (\(layout.count)):")
-            for change in layout {
-                let from = change.rect("from_rect").map(NumberText.rect) ?? "?"
-                let to = change.rect("to_rect").map(NumberText.rect) ?? "?"
-                lines.append("  \(change.string("change")) \(change.string("path")) \(from) -> \(to) on \(WireCurve.text(change.record("curve")))")
+        if !plan.layout.isEmpty {
+            lines.append("layout (\(plan.layout.count)):")
+            for change in plan.layout {
+                lines.append("  \(change.change.rawValue) \(change.path) \(NumberText.rect(change.fromRect)) -> \(NumberText.rect(change.toRect))"
+                             + " on \(CurveText.text(change.curve))")
             }
         }
 
-        let slots = plan.records("slots")
-        lines.append("slots (\(slots.count)):")
-        for slot in slots {
-            var line = "  \(slot.string("change")) \(slot.string("slot")) of \(slot.string("owner")): \(slotVerb(slot.string("change")))"
-            if ["appear", "disappear", "update"].contains(slot.string("change")) { line += " on " + WireCurve.text(slot.record("curve")) }
+        lines.append("slots (\(plan.slots.count)):")
+        for slot in plan.slots {
+            var line = "  \(slot.change.rawValue) \(slot.slot.rawValue) of \(slot.owner): "
+            switch slot.change {
+            case .appear: line += "fades in on " + CurveText.text(slot.curve)
+            case .disappear: line += "fades out on " + CurveText.text(slot.curve)
+            case .update: line += "changes content on " + CurveText.text(slot.curve)
+            default: line += "stays"
+            }
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func text(_ plan: DBusValue) -> String { text(WireRecord(plan)) }
+    /// - Throws: `WireFieldError` naming the key NookCore's plan reader refuses.
+    public static func text(_ plan: DBusValue) throws(WireFieldError) -> String { text(try ReceivedPlan(reply: plan)) }
 
     /// Plan-wide reasons that decide whether anything can move at all.
-    static func context(_ plan: WireRecord) -> [String] {
+    static func context(_ plan: ReceivedPlan) -> [String] {
         var lines: [String] = []
-        if plan.string("conversion") == "via_hidden" {
+        if plan.conversion == .viaHidden {
             lines.append("  the chrome dips through hidden: nothing on screen has a counterpart in the destination (rule 13)")
-        } else if plan.string("conversion") == "direct", plan.string("cause") == "open" {
+        } else if plan.cause == .open {
             lines.append("  the chrome converts directly (a hover, or a shared element on screen has a counterpart)")
         }
-        if plan.bool("fresh_window") { lines.append("  a rebuilt window: elements arrive with their slots, nothing moves (rule 19)") }
-        if plan.bool("reduce_motion") { lines.append("  Reduce Motion is on: nothing moves, slots only fade (rule 18)") }
-        if plan.record("chrome").bool("cross_fade") {
+        if plan.freshWindow { lines.append("  a rebuilt window: elements arrive with their slots, nothing moves (rule 19)") }
+        if plan.reduceMotion { lines.append("  Reduce Motion is on: nothing moves, slots only fade (rule 18)") }
+        if plan.chrome.crossFade {
             lines.append("  the chrome dissolves from its old shape to its new one instead of morphing (rule 18)")
         }
-        let interrupts = plan.uint("interrupts")
-        if interrupts != 0 { lines.append("  interrupts plan #\(interrupts): moves start from where things are now (rule 21)") }
+        if plan.interrupts != 0 { lines.append("  interrupts plan #\(plan.interrupts): moves start from where things are now (rule 21)") }
         return lines
     }
 
-    static func move(_ element: WireRecord) -> [String] {
-        let from = element.rect("from_rect").map(NumberText.rect) ?? "?"
-        let to = element.rect("to_rect").map(NumberText.rect) ?? "?"
+    static func move(_ element: ElementMove) -> [String] {
         // Paths start with their slot (`expanded/0`); the slot alone when a plan gives no path.
-        let fromPath = element.string("from_path").isEmpty ? element.string("from_slot") : element.string("from_path")
-        let toPath = element.string("to_path").isEmpty ? element.string("to_slot") : element.string("to_path")
-        var lines = ["  \(element.string("key")) (\(element.string("namespace"))): \(fromPath) \(from) -> \(toPath) \(to)"]
+        let fromPath = element.fromPath.isEmpty ? element.fromSlot.rawValue : element.fromPath
+        let toPath = element.toPath.isEmpty ? element.toSlot.rawValue : element.toPath
+        var lines = ["  \(element.key) (\(element.namespace.rawValue)): \(fromPath) \(NumberText.rect(element.fromRect)) -> \(toPath) \(NumberText.rect(element.toRect))"]
         var why = "one source on each side for this key, so it moves"
-        why += element.string("style") == "scale" ? "; laid out once at its destination size and scaled" : "; laid out at every frame"
-        why += element.string("clip") == "chrome" ? "; clipped to the chrome" : "; not clipped"
+        why += element.style == .scale ? "; laid out once at its destination size and scaled" : "; laid out at every frame"
+        why += element.clip == .chrome ? "; clipped to the chrome" : "; not clipped"
         lines.append("    why: " + why)
-        lines.append("    curve: " + WireCurve.text(element.record("curve")))
-        if element.bool("cross_fade") { lines.append("    the two views differ: they cross-fade inside the moving frame") }
-        if element.bool("hide_source") { lines.append("    the copy staying in the pill hides until this one lands back") }
-        let properties = element.string("properties")
-        if !properties.isEmpty, properties != "frame" { lines.append("    matches its \(properties) only (anchor \(element.string("anchor")))") }
-        if let velocity = element.rect("velocity") { lines.append("    starts moving at \(NumberText.rect(velocity)) pt/s") }
-        return lines
-    }
-
-    static func slotVerb(_ change: String) -> String {
-        switch change {
-        case "appear": "fades in"
-        case "disappear": "fades out"
-        case "update": "changes content"
-        default: "stays"
+        lines.append("    curve: " + CurveText.text(element.curve))
+        if element.crossFade { lines.append("    the two views differ: they cross-fade inside the moving frame") }
+        if element.hideSource { lines.append("    the copy staying in the pill hides until this one lands back") }
+        if element.properties != .frame { lines.append("    matches its \(element.properties.rawValue) only (anchor \(element.anchor.rawValue))") }
+        if let v = element.velocity {
+            lines.append("    starts moving at \(NumberText.rect(Rect(x: v.x, y: v.y, width: v.width, height: v.height))) pt/s")
         }
+        return lines
     }
 }
