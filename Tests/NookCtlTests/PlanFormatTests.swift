@@ -51,7 +51,8 @@ import Testing
 
     @Test func watchLineNamesEveryChangeAFrameCoalesced() {
         var plan = tour[0]
-        plan.causes = [.contentChanged, .activityUpdated]
+        // As the broker sends it: `causes` ends with the plan's own `cause`, which the line names once.
+        plan.causes = [.contentChanged, .activityUpdated, .show]
         #expect(PlanSummary.line(PlanFixture.wire(plan)).hasPrefix("#1 show (+content_changed, +activity_updated): hidden -> pill direct, fresh window; moves nothing"))
     }
 

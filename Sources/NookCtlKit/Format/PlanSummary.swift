@@ -7,9 +7,11 @@ import NookCore
 /// (96,6,20,20)->(520,60,156,156); diagnostics no-counterpart`
 public enum PlanSummary {
     public static func line(_ plan: ReceivedPlan) -> String {
-        // A frame's plan names its last change `cause` and the frame's other changes `causes`.
+        // A frame's plan names its last change `cause`, and `causes` every kind it covers,
+        // `cause` included: the line adds the others.
         var text = "#\(plan.serial) \(plan.cause.rawValue)"
-        if !plan.causes.isEmpty { text += " (+" + plan.causes.map(\.rawValue).joined(separator: ", +") + ")" }
+        let others = plan.causes.filter { $0 != plan.cause }
+        if !others.isEmpty { text += " (+" + others.map(\.rawValue).joined(separator: ", +") + ")" }
         text += ": " + side(plan.from.rawValue, plan.fromContent) + " -> " + side(plan.to.rawValue, plan.toContent)
         text += " " + plan.conversion.rawValue
         if plan.interrupts != 0 { text += ", interrupts #\(plan.interrupts)" }
