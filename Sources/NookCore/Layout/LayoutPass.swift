@@ -184,8 +184,7 @@ struct LayoutPass {
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
                 var childPath = path
-                childPath.append("/")
-                childPath.append(String(offset))
+                NodePath.appendChild(offset, to: &childPath)
                 let child = flatten(children.baseAddress! + offset, path: childPath, parent: index, parentAxis: axis)
                 order.append(child)
             }
