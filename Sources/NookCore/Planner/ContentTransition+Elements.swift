@@ -30,6 +30,7 @@ extension ContentTransition {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             olds[index].append(position)
         }
+        moved.reserveCapacity(order.count)
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)

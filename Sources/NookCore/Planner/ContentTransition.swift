@@ -57,6 +57,9 @@ struct ContentTransition {
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
             new.withRoot { after in
+                // A scope at the root moves about every node: room for a change per node, made
+                // once rather than regrown (a change is a large value) as the walk appends.
+                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(new.laidOut.layout.nodes.count) }
                 if before.pointee.kind == after.pointee.kind {
                     walk(before, after, scope: rootScope, styleClasses: nil)
                 } else {
@@ -151,6 +154,12 @@ struct ContentTransition {
                 for index in common..<news.count { insert(news.baseAddress! + index, scope: scope) }
             }
         }
+    }
+
+    /// True when `after` has an animation value that `before` does not share (a changed scope).
+    private static func valueChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>) -> Bool {
+        guard let value = after.pointee.props.animationValue else { return false }
+        return before.pointee.props.animationValue != value
     }
 
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
