@@ -50,7 +50,7 @@ struct ContentTransition {
 
         var rootScope: Int?
         if callerAnimation != nil {
-            let curve = scopeCurve(at: new.rootPath)
+            let curve = scopeCurve(at: new.rootPath, node: 0)
             rootScope = curve
             changedScopes.append((new.rootPath, curve))
         }
@@ -86,9 +86,10 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
-    /// The index in `curves` of the curve for a scope at `path`.
-    private mutating func scopeCurve(at path: String) -> Int {
-        let classes = new.namespaces.classes[path]?.animation ?? AnimationClasses()
+    /// The index in `curves` of the curve for a scope at `path`, the new view's node at
+    /// preorder index `node`.
+    private mutating func scopeCurve(at path: String, node: Int) -> Int {
+        let classes = new.namespaces.classList(atNode: node)?.animation ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
             diagnostic.path = NodePath.prop(path, "classes")
@@ -108,13 +109,15 @@ struct ContentTransition {
         let fromRect = old.laidOut.layout.nodes[oldCursor].rect
         let toRect = new.laidOut.layout.nodes[newCursor].rect
         let path = new.laidOut.layout.nodes[newCursor].path
+        // Laid-out nodes are in the views' preorder, so these also index each slot's namespaces.
+        let (oldIndex, newIndex) = (oldCursor, newCursor)
         oldCursor += 1
         newCursor += 1
 
         var scope = scope
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
-                let curve = scopeCurve(at: path)
+                let curve = scopeCurve(at: path, node: newIndex)
                 changedScopes.append((path, curve))
                 scope = curve
             } else {
@@ -125,14 +128,14 @@ struct ContentTransition {
             changedGroupStates[path] = states
         }
         var styleCurve = styleClasses
-        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classes[path]?.animation, !classes.isEmpty {
+        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classList(atNode: newIndex)?.animation, !classes.isEmpty {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
             layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
-        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path) {
+        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path, nodes: (oldIndex, newIndex)) {
             layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
@@ -178,7 +181,9 @@ struct ContentTransition {
 
     /// Opacity, colour, the classes renderers draw with (passthrough and variants), or the
     /// state of a group one of its variants reads.
-    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String) -> Bool {
+    /// `nodes` are the two nodes' preorder indices in their views (they share `path`).
+    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String,
+                              nodes: (old: Int, new: Int)) -> Bool {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
             return true
         }
@@ -190,8 +195,8 @@ struct ContentTransition {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
-        let a = old.namespaces.classes[path]
-        let b = new.namespaces.classes[path]
+        let a = old.namespaces.classList(atNode: nodes.old)
+        let b = new.namespaces.classList(atNode: nodes.new)
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 
