@@ -106,9 +106,9 @@ struct ContentTransition {
     private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
                                styleClasses: Int?) {
         // Fields are read one by one: binding a whole laid-out node would retain and release its path.
-        let fromRect = old.laidOut.layout.nodes[oldCursor].rect
-        let toRect = new.laidOut.layout.nodes[newCursor].rect
-        let path = new.laidOut.layout.nodes[newCursor].path
+        let fromRect = old.laidOut.layout.rect(atIndex: oldCursor)
+        let toRect = new.laidOut.layout.rect(atIndex: newCursor)
+        let path = new.laidOut.layout.path(atIndex: newCursor)
         // Laid-out nodes are in the views' preorder, so these also index each slot's namespaces.
         let (oldIndex, newIndex) = (oldCursor, newCursor)
         oldCursor += 1

@@ -419,7 +419,9 @@ struct PlanBuilder {
         let transition = ContentTransition(old: old, new: new, action: action, theme: settings.theme(forModule: new.owner.module),
                                            reduceMotion: reduceMotion,
                                            claimed: claimed, marks: marks)
-        elements += transition.elements
+        // Taken whole when there is nothing yet (the usual case): appending would copy each
+        // move and change, large values with many strings.
+        if elements.isEmpty { elements = transition.elements } else { elements += transition.elements }
         if layout.isEmpty { layout = transition.layout } else { layout += transition.layout }
         diagnostics += transition.diagnostics
     }
