@@ -193,8 +193,9 @@ struct SurfaceMatching {
                 // Only where a pair could have been meant: the other scene shows the same module,
                 // or marks the same id. An activity arriving in (or leaving) a scene that has
                 // nothing of its module has no counterpart by nature, and says nothing.
-                if reach == nil { reach = Reach(label == "previous" ? new : old) }
-                guard reach!.modules.contains(candidate.owner.module) || reach!.markedIds.contains(candidate.element.id) else { continue }
+                let otherSide = reach ?? Reach(label == "previous" ? new : old)
+                reach = otherSide
+                guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
                 diagnostics.append(
                     Diagnostic(
                         .noCounterpart, .info,
