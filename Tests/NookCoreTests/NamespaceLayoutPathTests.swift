@@ -32,6 +32,20 @@ import Testing
         #expect(!plain.elements.isEmpty && !plain.variants.isEmpty && !plain.diagnostics.isEmpty)
     }
 
+    /// The planner reads a node's classes by its preorder index; each index gives the list
+    /// the path of the laid-out node at that index gives, and nodes without classes give nil.
+    @Test func classListsByPreorderIndexMatchThoseByPath() {
+        let layout = LayoutEngine.layout(Self.tree, rootPath: "expanded", proposal: ProposedSize(width: 400, height: nil))
+        let spaces = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner, namedRules: [:], laidOut: layout.nodes)
+        let byPath = spaces.classes
+        #expect(byPath.count == Self.tree.nodeCount - 1)  // every node but the shape marked by prop
+        for (index, node) in layout.nodes.enumerated() {
+            #expect(spaces.classList(atNode: index) == byPath[node.path], "\(node.path)")
+        }
+        #expect(spaces.classList(atNode: layout.nodes.count) == nil)
+        #expect(spaces.classList(atNode: -1) == nil)
+    }
+
     @Test func aLayoutOfAnotherTreeOrRootIsNotUsed() {
         let plain = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner)
         // Same node count, another shape: the 12 texts moved under the first stack.

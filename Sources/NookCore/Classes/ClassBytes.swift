@@ -1,9 +1,14 @@
 /// Byte-level helpers for class strings that are pure ASCII, where every byte is one
 /// `Character`, so comparing bytes gives exactly what comparing characters would, without
 /// grapheme breaking.
+///
+/// Each helper reads the bytes through one contiguous buffer when the string has one (native
+/// strings always do): stepping `Substring.UTF8View` indices one byte at a time costs several
+/// times more, and class strings are parsed for every node that has one, on every plan.
 enum ClassBytes {
     static func isASCII(_ text: Substring) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+            ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// The ASCII bytes `Character.isWhitespace` accepts: tab, line feed, vertical tab, form
@@ -12,9 +17,19 @@ enum ClassBytes {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
+    /// True when `text` holds `byte`.
+    static func contains(_ text: Substring, _ byte: UInt8) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(byte) } ?? text.utf8.contains(byte)
+    }
+
     /// `text.hasPrefix(prefix)` for an ASCII `text` and ASCII `prefix`.
     static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.count >= count && memoryEquals(bytes.baseAddress, prefix.utf8Start, count)
+        }) {
+            return answer
+        }
         let utf8 = text.utf8
         guard utf8.count >= count else { return false }
         var index = utf8.startIndex
@@ -28,5 +43,13 @@ enum ClassBytes {
     /// `text == word` for an ASCII `text` and ASCII `word`.
     static func equals(_ text: Substring, _ word: StaticString) -> Bool {
         text.utf8.count == word.utf8CodeUnitCount && hasPrefix(text, word)
+    }
+
+    /// The first `count` bytes at `a` and `b` are equal (`a` may be nil only when `count` is 0).
+    private static func memoryEquals(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard let a else { return false }
+        for offset in 0..<count where a[offset] != b[offset] { return false }
+        return true
     }
 }

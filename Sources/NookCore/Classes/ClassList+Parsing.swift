@@ -41,7 +41,22 @@ private struct ClassParser {
         // ASCII: every byte is a character, so splitting bytes on the ASCII whitespace
         // `Character.isWhitespace` knows (tab through carriage return, space) gives the same
         // tokens without grapheme breaking (~10x cheaper).
+        // Tokens are found in the contiguous bytes (native strings always have them) and
+        // sliced out by byte offset, which a native string answers without walking.
         let utf8 = classes.utf8
+        let found: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                while offset < bytes.count, ClassBytes.isWhitespace(bytes[offset]) { offset += 1 }
+                let start = offset
+                while offset < bytes.count, !ClassBytes.isWhitespace(bytes[offset]) { offset += 1 }
+                if start < offset {
+                    let from = utf8.index(utf8.startIndex, offsetBy: start)
+                    take(classes[from..<utf8.index(from, offsetBy: offset - start)], expanding: expanding, ascii: true)
+                }
+            }
+        }
+        guard found == nil else { return }
         var index = utf8.startIndex
         let end = utf8.endIndex
         while index < end {
@@ -74,7 +89,7 @@ private struct ClassParser {
     mutating func classify(_ token: Substring, ascii: Bool) {
         guard ascii else { return classifyCharacters(token) }
         // No ':' byte means no ':' character, hence no variant chain (and no array to split into).
-        if token.utf8.contains(UInt8(ascii: ":")) {
+        if ClassBytes.contains(token, UInt8(ascii: ":")) {
             let parts = Self.splitVariants(token)
             if parts.count > 1 { return variant(token, parts) }
         }
@@ -186,6 +201,11 @@ private struct ClassParser {
     mutating func shared(_ token: Substring, ascii: Bool) {
         let utf8 = token.utf8
         let option = ascii ? token[utf8.index(utf8.startIndex, offsetBy: 7)...] : token.dropFirst("shared-".count)
+        // Most tokens are `shared-[id]`: one byte says so, before any option is compared
+        // (matching a `Substring` against string literals costs far more).
+        if ascii, option.utf8.first == UInt8(ascii: "[") {
+            return sharedID(token, option: option, ascii: true)
+        }
         switch option {
         case "frame", "position", "size":
             let properties = SharedProperties(rawValue: String(option))!
@@ -204,6 +224,11 @@ private struct ClassParser {
         default:
             break
         }
+        sharedID(token, option: option, ascii: ascii)
+    }
+
+    /// `shared-[id]` or `shared-[id]/<name>`; `option` is the token after `shared-`.
+    mutating func sharedID(_ token: Substring, option: Substring, ascii: Bool) {
         guard ascii ? option.utf8.first == UInt8(ascii: "[") : option.hasPrefix("[") else {
             note(.unknownClass, .info, "\"\(token)\" is not a shared class (shared-[id], shared-[id]/name, shared-frame|position|size, shared-source|follower); ignored")
             return

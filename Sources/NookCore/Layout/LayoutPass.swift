@@ -184,8 +184,7 @@ struct LayoutPass {
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
                 var childPath = path
-                childPath.append("/")
-                childPath.append(String(offset))
+                NodePath.appendChild(offset, to: &childPath)
                 let child = flatten(children.baseAddress! + offset, path: childPath, parent: index, parentAxis: axis)
                 order.append(child)
             }
@@ -401,23 +400,29 @@ struct LayoutPass {
     }
 
     /// Stable sort of child slots by flexibility (least first), ties in document order.
+    /// Both arrays are read through their buffers: a closure capturing `scratch` would
+    /// allocate a context and retain the array on every stack measured.
     private mutating func sortByFlexibility(order range: Range<Int>, flexibilityAt base: Int) {
-        let flexibility = { [scratch] (slot: Int) in scratch[base + 2 * slot + 1] }
-        if range.count <= 16 {
-            // Insertion sort: stable and allocation-free for the usual handful of children.
-            var position = range.lowerBound + 1
-            while position < range.upperBound {
-                let slot = order[position]
-                var hole = position
-                while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
-                    order[hole] = order[hole - 1]
-                    hole -= 1
+        scratch.withUnsafeBufferPointer { scratch in
+            order.withUnsafeMutableBufferPointer { order in
+                let flexibility = { (slot: Int) in scratch[base + 2 * slot + 1] }
+                if range.count <= 16 {
+                    // Insertion sort: stable and allocation-free for the usual handful of children.
+                    var position = range.lowerBound + 1
+                    while position < range.upperBound {
+                        let slot = order[position]
+                        var hole = position
+                        while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
+                            order[hole] = order[hole - 1]
+                            hole -= 1
+                        }
+                        order[hole] = slot
+                        position += 1
+                    }
+                } else {
+                    order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
                 }
-                order[hole] = slot
-                position += 1
             }
-        } else {
-            order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
         }
     }
 

@@ -37,6 +37,13 @@ public struct LayoutResult: Hashable, Sendable {
         self.subtreeEnds = subtreeEnds
     }
 
+    /// The rect of the node at preorder `index`, read in place (subscripting `nodes` copies
+    /// the whole node, path included, in hot loops).
+    func rect(atIndex index: Int) -> Rect { nodes.withUnsafeBufferPointer { $0[index].rect } }
+
+    /// The path of the node at preorder `index`, read in place.
+    func path(atIndex index: Int) -> String { nodes.withUnsafeBufferPointer { $0[index].path } }
+
     /// The root's node (the first in preorder); nil only for an empty result.
     public var root: LaidOutNode? { nodes.first }
 

@@ -16,7 +16,10 @@ extension SlotNamespaces {
         var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
         // The tree is read in place through pointers: a view node is a large value.
         withUnsafePointer(to: root) { root in
-            if laidOut.first?.path == slot, Self.hasShape(of: root, laidOut) { walk.laidOut = laidOut }
+            if laidOut.first?.path == slot, Self.hasShape(of: root, laidOut) {
+                walk.laidOut = laidOut
+                walk.result.classListOfNode.reserveCapacity(laidOut.count)
+            }
             walk.visit(root, path: slot, enclosing: [])
         }
         self = walk.result
@@ -66,6 +69,7 @@ private struct NamespaceWalk {
     /// `enclosing` lists the ancestor groups, innermost last.
     mutating func visit(_ node: UnsafePointer<ViewNode>, path: String, enclosing: [GroupNode]) {
         cursor += 1
+        result.classListOfNode.append(-1)
         var classes: ClassList?
         if let text = node.pointee.props.classes {
             var list = ClassList(parsing: text, namedRules: namedRules)
@@ -79,7 +83,10 @@ private struct NamespaceWalk {
                     return diagnostic
                 }
             }
-            result.classes[path] = list
+            // Kept by preorder index: the planner finds a node's classes without hashing its path.
+            result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
+            result.classLists.append(list)
+            result.classListPaths.append(path)
             classes = list
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }

@@ -26,8 +26,17 @@ public struct SlotNamespaces: Hashable, Sendable {
     /// Resolved variants by node path (only nodes that have variants).
     public var variants: [String: [ResolvedVariant]]
     /// Parsed class strings by node path (only nodes with a `classes` prop), so later stages
-    /// (layout, animation scope) need not parse again.
-    public var classes: [String: ClassList]
+    /// (layout, animation scope) need not parse again. Built on demand from `classLists`;
+    /// the planner reads them by preorder node index (`classList(atNode:)`).
+    public var classes: [String: ClassList] {
+        Dictionary(zip(classListPaths, classLists), uniquingKeysWith: { _, last in last })
+    }
+    /// The parsed class strings, in preorder of the nodes that have one.
+    var classLists: [ClassList] = []
+    /// The path of the node each of `classLists` belongs to.
+    var classListPaths: [String] = []
+    /// For each node in preorder, its entry in `classLists`, or -1 when it has no classes.
+    var classListOfNode: [Int32] = []
     /// Class diagnostics and resolution diagnostics, in tree order.
     public var diagnostics: [Diagnostic]
     /// By node path, the class strings that name a theme rule, with the rules expanded
@@ -36,13 +45,19 @@ public struct SlotNamespaces: Hashable, Sendable {
 
     public init(
         elements: [SharedElement] = [], groups: [GroupNode] = [], variants: [String: [ResolvedVariant]] = [:],
-        classes: [String: ClassList] = [:], diagnostics: [Diagnostic] = []
+        diagnostics: [Diagnostic] = []
     ) {
         self.elements = elements
         self.groups = groups
         self.variants = variants
-        self.classes = classes
         self.diagnostics = diagnostics
+    }
+
+    /// The parsed classes of the node at preorder `index` of the slot's tree; nil when it has none.
+    func classList(atNode index: Int) -> ClassList? {
+        guard index >= 0, index < classListOfNode.count else { return nil }
+        let entry = Int(classListOfNode[index])
+        return entry < 0 ? nil : classLists[entry]
     }
 }
 

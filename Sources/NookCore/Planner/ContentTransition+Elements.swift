@@ -30,6 +30,7 @@ extension ContentTransition {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             olds[index].append(position)
         }
+        moved.reserveCapacity(order.count)
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)
@@ -37,6 +38,12 @@ extension ContentTransition {
         // Built on the first cross-fade check: lets a node be found by its laid-out index.
         var childPositions: (old: [Int], new: [Int])?
         for (index, key) in order.enumerated() {
+            // The usual key has one source a side: read it in place rather than gathering copies.
+            if olds[index].count == 1, news[index].count == 1 {
+                matchPair(key, from: olds[index][0], to: news[index][0], places: (oldPlaces, newPlaces),
+                          disabled: disabled, reduceMotion: reduceMotion, positions: &childPositions, moved: &moved)
+                continue
+            }
             let a = olds[index].map { oldElements[$0] }
             let b = news[index].map { newElements[$0] }
             if a.count > 1 || b.count > 1 {
@@ -56,50 +63,59 @@ extension ContentTransition {
                 }
                 continue
             }
-            guard let from = a.first, let to = b.first else {
-                let only = a.first ?? b.first!
-                let gone = a.isEmpty ? "previous" : "new"
-                diagnostics.append(
-                    Diagnostic(
-                        .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
-                        path: only.path, module: module, activity: activity, id: only.id))
-                continue
-            }
-            guard let fromNode = oldPlaces[olds[index][0]], let toNode = newPlaces[news[index][0]] else { continue }
-            let fromRect = old.laidOut.layout.nodes[fromNode].rect
-            let toRect = new.laidOut.layout.nodes[toNode].rect
-            if from.path == to.path && fromRect.isClose(to: toRect) { continue }
-            let stillReason: (DiagnosticCode, String)?
-            let curve = scope(of: to.path) ?? scope(of: from.path)
-            if disabled {
-                stillReason = (.animationDisabled, "the update was sent with animate: false; it takes its new geometry at once")
-            } else if reduceMotion {
-                stillReason = (.reduceMotion, "Reduce Motion is on; it takes its new geometry at once")
-            } else if curve == nil {
-                stillReason =
-                    unchangedScopes.contains(where: { PathPrefix.contains($0, to.path) })
-                    ? (.valueUnchanged, "its animation scope's value did not change; the new geometry applies at once")
-                    : (.noAnimationScope, "no animation scope with a changed value and no caller animation hold it; the new geometry applies at once")
-            } else {
-                stillReason = nil
-            }
-            if let (code, why) = stillReason {
-                diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
-                continue
-            }
-            // Nook ids report their key after suffixing (rule 8), as surface moves do.
-            let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
-            elements.append(
-                ElementMove(
-                    fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
-                    activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
-                    fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
-                    toRect: toRect, style: to.style,
-                    crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
-                    hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
-            moved[key] = elements.count - 1
+            // At most one source a side and not one each: the key is on one side only.
+            let only = a.first ?? b.first!
+            let gone = a.isEmpty ? "previous" : "new"
+            diagnostics.append(
+                Diagnostic(
+                    .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
+                    path: only.path, module: module, activity: activity, id: only.id))
         }
         return moved
+    }
+
+    /// One key with one source on each side (`from` and `to` index the slots' elements): it
+    /// moves, or a diagnostic says why it stays.
+    private mutating func matchPair(_ key: SharedKey, from fromElement: Int, to toElement: Int, places: (old: [Int?], new: [Int?]),
+                                    disabled: Bool, reduceMotion: Bool, positions childPositions: inout (old: [Int], new: [Int])?,
+                                    moved: inout [SharedKey: Int]) {
+        let from = old.namespaces.elements[fromElement]
+        let to = new.namespaces.elements[toElement]
+        let module = new.owner.module
+        let activity = new.owner.activity ?? ""
+        guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return }
+        let fromRect = old.laidOut.layout.nodes[fromNode].rect
+        let toRect = new.laidOut.layout.nodes[toNode].rect
+        if from.path == to.path && fromRect.isClose(to: toRect) { return }
+        let stillReason: (DiagnosticCode, String)?
+        let curve = scope(of: to.path) ?? scope(of: from.path)
+        if disabled {
+            stillReason = (.animationDisabled, "the update was sent with animate: false; it takes its new geometry at once")
+        } else if reduceMotion {
+            stillReason = (.reduceMotion, "Reduce Motion is on; it takes its new geometry at once")
+        } else if curve == nil {
+            stillReason =
+                unchangedScopes.contains(where: { PathPrefix.contains($0, to.path) })
+                ? (.valueUnchanged, "its animation scope's value did not change; the new geometry applies at once")
+                : (.noAnimationScope, "no animation scope with a changed value and no caller animation hold it; the new geometry applies at once")
+        } else {
+            stillReason = nil
+        }
+        if let (code, why) = stillReason {
+            diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
+            return
+        }
+        // Nook ids report their key after suffixing (rule 8), as surface moves do.
+        let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
+        elements.append(
+            ElementMove(
+                fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
+                activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
+                fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
+                toRect: toRect, style: to.style,
+                crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
+                hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
+        moved[key] = elements.count - 1
     }
 
     /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets

@@ -50,13 +50,16 @@ struct ContentTransition {
 
         var rootScope: Int?
         if callerAnimation != nil {
-            let curve = scopeCurve(at: new.rootPath)
+            let curve = scopeCurve(at: new.rootPath, node: 0)
             rootScope = curve
             changedScopes.append((new.rootPath, curve))
         }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
             new.withRoot { after in
+                // A scope at the root moves about every node: room for a change per node, made
+                // once rather than regrown (a change is a large value) as the walk appends.
+                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(new.laidOut.layout.nodes.count) }
                 if before.pointee.kind == after.pointee.kind {
                     walk(before, after, scope: rootScope, styleClasses: nil)
                 } else {
@@ -83,9 +86,10 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
-    /// The index in `curves` of the curve for a scope at `path`.
-    private mutating func scopeCurve(at path: String) -> Int {
-        let classes = new.namespaces.classes[path]?.animation ?? AnimationClasses()
+    /// The index in `curves` of the curve for a scope at `path`, the new view's node at
+    /// preorder index `node`.
+    private mutating func scopeCurve(at path: String, node: Int) -> Int {
+        let classes = new.namespaces.classList(atNode: node)?.animation ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
             diagnostic.path = NodePath.prop(path, "classes")
@@ -102,16 +106,18 @@ struct ContentTransition {
     private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
                                styleClasses: Int?) {
         // Fields are read one by one: binding a whole laid-out node would retain and release its path.
-        let fromRect = old.laidOut.layout.nodes[oldCursor].rect
-        let toRect = new.laidOut.layout.nodes[newCursor].rect
-        let path = new.laidOut.layout.nodes[newCursor].path
+        let fromRect = old.laidOut.layout.rect(atIndex: oldCursor)
+        let toRect = new.laidOut.layout.rect(atIndex: newCursor)
+        let path = new.laidOut.layout.path(atIndex: newCursor)
+        // Laid-out nodes are in the views' preorder, so these also index each slot's namespaces.
+        let (oldIndex, newIndex) = (oldCursor, newCursor)
         oldCursor += 1
         newCursor += 1
 
         var scope = scope
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
-                let curve = scopeCurve(at: path)
+                let curve = scopeCurve(at: path, node: newIndex)
                 changedScopes.append((path, curve))
                 scope = curve
             } else {
@@ -122,14 +128,14 @@ struct ContentTransition {
             changedGroupStates[path] = states
         }
         var styleCurve = styleClasses
-        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classes[path]?.animation, !classes.isEmpty {
+        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classList(atNode: newIndex)?.animation, !classes.isEmpty {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
             layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
-        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path) {
+        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path, nodes: (oldIndex, newIndex)) {
             layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
@@ -153,6 +159,12 @@ struct ContentTransition {
         }
     }
 
+    /// True when `after` has an animation value that `before` does not share (a changed scope).
+    private static func valueChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>) -> Bool {
+        guard let value = after.pointee.props.animationValue else { return false }
+        return before.pointee.props.animationValue != value
+    }
+
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
     private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?) {
         let laid = old.laidOut.layout.nodes[oldCursor]
@@ -169,7 +181,9 @@ struct ContentTransition {
 
     /// Opacity, colour, the classes renderers draw with (passthrough and variants), or the
     /// state of a group one of its variants reads.
-    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String) -> Bool {
+    /// `nodes` are the two nodes' preorder indices in their views (they share `path`).
+    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String,
+                              nodes: (old: Int, new: Int)) -> Bool {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
             return true
         }
@@ -181,8 +195,8 @@ struct ContentTransition {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
-        let a = old.namespaces.classes[path]
-        let b = new.namespaces.classes[path]
+        let a = old.namespaces.classList(atNode: nodes.old)
+        let b = new.namespaces.classList(atNode: nodes.new)
         return a?.passthrough != b?.passthrough || a?.variants != b?.variants
     }
 

@@ -26,7 +26,18 @@ struct DurationCap {
     /// two curves, and a spring's settle time is solved for, so it is worth remembering.
     private var known: [(curve: Curve, total: Double)] = []
 
+    /// The curve checked last and its total: a plan's layout changes mostly share one curve,
+    /// and comparing with it is cheaper than hashing its spring again.
+    private var last: (curve: Curve, total: Double)?
+
     private mutating func total(_ curve: Curve) -> Double {
+        if let last, last.curve == curve { return last.total }
+        let total = uncachedTotal(curve)
+        last = (curve, total)
+        return total
+    }
+
+    private mutating func uncachedTotal(_ curve: Curve) -> Double {
         if case .spring(let spring) = curve.kind {
             if curve.initialVelocity == 0, let settle = settled[spring] { return curve.delay + settle }
             if let hit = known.first(where: { $0.curve == curve }) { return hit.total }
@@ -36,6 +47,12 @@ struct DurationCap {
             return total
         }
         return curve.totalDuration
+    }
+
+    /// True when `curve` runs past the limit, so `apply` would shorten it. Most curves do
+    /// not, and the caller then leaves them untouched rather than writing them back.
+    mutating func exceeds(_ curve: Curve) -> Bool {
+        total(curve) > limit + 1e-9
     }
 
     /// `curve`, shortened when too long; counts what it shortened for the diagnostic.

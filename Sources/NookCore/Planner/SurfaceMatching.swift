@@ -40,8 +40,9 @@ struct SurfaceMatching {
         var suffixing: [Diagnostic] = []
         /// Every module with a view in the scene, and every id marked in it: what makes a lone
         /// mark on the other side worth a `no-counterpart` (the module could have meant a pair).
-        var modules: Set<String> = []
-        var markedIds: Set<String> = []
+        /// Listed, not hashed: most plans never ask (`Reach` hashes them when one does).
+        var modules: [String] = []
+        var markedIds: [String] = []
     }
 
     var pairs: [Pair] = []
@@ -62,7 +63,7 @@ struct SurfaceMatching {
     static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
         for index in scene.slots.indices {
-            side.modules.insert(scene.slots[index].owner.module)
+            side.modules.append(scene.slots[index].owner.module)
         }
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
@@ -71,7 +72,7 @@ struct SurfaceMatching {
             let owner = scene.slots[index].owner
             let identity = scene.slots[index].identity
             for element in scene.slots[index].namespaces.elements where element.key.namespace == .nook || isCompanion {
-                side.markedIds.insert(element.id)
+                side.markedIds.append(element.id)
                 let keys = answerKeys(element, owner: owner, marks: &marks)
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
                 let candidate = Candidate(
@@ -175,6 +176,7 @@ struct SurfaceMatching {
 
         // Everything marked in a slot that comes or goes, and not paired, is explained.
         for (label, side, used) in [("previous", old, usedOld), ("new", new, usedNew)] {
+            var reach: Reach?
             for (index, candidate) in side.sources.enumerated() where !used.contains(index) && !candidate.staying {
                 if let key = candidate.keys.keys.first(where: blocked.contains) {
                     // The warning above names the duplicated copies; the lone copy facing them is told here.
@@ -191,7 +193,8 @@ struct SurfaceMatching {
                 // Only where a pair could have been meant: the other scene shows the same module,
                 // or marks the same id. An activity arriving in (or leaving) a scene that has
                 // nothing of its module has no counterpart by nature, and says nothing.
-                let otherSide = label == "previous" ? new : old
+                let otherSide = reach ?? Reach(label == "previous" ? new : old)
+                reach = otherSide
                 guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
                 diagnostics.append(
                     Diagnostic(
@@ -213,6 +216,17 @@ struct SurfaceMatching {
                         "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
                         path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
             }
+        }
+    }
+
+    /// A side's modules and marked ids, hashed once for the candidates that ask.
+    struct Reach {
+        var modules: Set<String>
+        var markedIds: Set<String>
+
+        init(_ side: Side) {
+            modules = Set(side.modules)
+            markedIds = Set(side.markedIds)
         }
     }
 

@@ -175,17 +175,19 @@ struct PlanBuilder {
     /// Step 10: every curve ends within `motion.maxDuration` (rule 22).
     private mutating func capDurations(chrome: inout ChromePlan) {
         var cap = DurationCap(limit: settings.motion.maxDuration, settled: settings.settleTimes)
-        chrome.curve = cap.apply(chrome.curve, what: "chrome")
-        for index in elements.indices {
+        if cap.exceeds(chrome.curve) { chrome.curve = cap.apply(chrome.curve, what: "chrome") }
+        for index in elements.indices where cap.exceeds(elements[index].curve) {
             elements[index].curve = cap.apply(elements[index].curve, what: "element " + elements[index].toPath)
         }
-        for index in layout.indices { layout[index].curve = cap.apply(layout[index].curve, what: "layout " + layout[index].path) }
+        for index in layout.indices where cap.exceeds(layout[index].curve) {
+            layout[index].curve = cap.apply(layout[index].curve, what: "layout " + layout[index].path)
+        }
         for index in slots.indices {
-            slots[index].curve = cap.apply(slots[index].curve, what: "slot " + slots[index].rootPath)
+            if cap.exceeds(slots[index].curve) { slots[index].curve = cap.apply(slots[index].curve, what: "slot " + slots[index].rootPath) }
             slots[index].delay = slots[index].curve.delay
         }
         for index in reveals.indices {
-            reveals[index].curve = cap.apply(reveals[index].curve, what: "row " + reveals[index].path)
+            if cap.exceeds(reveals[index].curve) { reveals[index].curve = cap.apply(reveals[index].curve, what: "row " + reveals[index].path) }
             reveals[index].delay = reveals[index].curve.delay
         }
         if let capped = cap.diagnostic { diagnostics.append(capped) }
@@ -417,7 +419,9 @@ struct PlanBuilder {
         let transition = ContentTransition(old: old, new: new, action: action, theme: settings.theme(forModule: new.owner.module),
                                            reduceMotion: reduceMotion,
                                            claimed: claimed, marks: marks)
-        elements += transition.elements
+        // Taken whole when there is nothing yet (the usual case): appending would copy each
+        // move and change, large values with many strings.
+        if elements.isEmpty { elements = transition.elements } else { elements += transition.elements }
         if layout.isEmpty { layout = transition.layout } else { layout += transition.layout }
         diagnostics += transition.diagnostics
     }

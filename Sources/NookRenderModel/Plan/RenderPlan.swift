@@ -111,7 +111,7 @@ struct RenderNode: Hashable, Sendable {
         // A class naming a theme rule arrives expanded (`expanded_classes`): renderers never see `rules.named`.
         if case .string(let classes)? = node.props["expanded_classes"] ?? node.props["classes"] { style.apply(classes) }
         baseStyle = style
-        parentPath = node.path.lastIndex(of: "/").map { String(node.path[..<$0]) }
+        parentPath = NodePath.parent(of: node.path)
         opacity = min(max(NodeContent.number(node.props["opacity"]) ?? 1, 0), 1)
     }
 
