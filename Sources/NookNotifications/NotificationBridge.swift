@@ -67,7 +67,7 @@ public final class NotificationBridge: Sendable {
         let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
         let interface = NotificationsInterface.interface(
             version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? 0 },
-            close: { [weak bridge] id in bridge?.close(id, .closedByCall) })
+            close: { [weak bridge] id in try bridge?.closeNotification(id) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
@@ -125,12 +125,21 @@ public final class NotificationBridge: Sendable {
     // MARK: The interface's methods (bus thread)
 
     func notify(_ call: MethodCall) throws -> UInt32 {
-        let request = try NotificationRequest(arguments: call.arguments)
+        let request = try NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays)
         let id = table.withLock { $0.notify(request) }
         wakePublisherAfterReply()
         if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
         return id
     }
+
+    /// `CloseNotification`: reason 3. Spec 1.2: "If the notification no longer exists, an
+    /// empty D-BUS Error message is sent back": `InvalidArgs` with no text, and no signal.
+    func closeNotification(_ id: UInt32) throws {
+        guard table.withLock({ $0.close(id, .closedByCall) }) else { throw Self.noSuchNotification }
+        wakePublisherAfterReply()
+    }
+
+    static let noSuchNotification = DBusError(.invalidArgs, "")
 
     func close(_ id: UInt32, _ reason: CloseReason) {
         if table.withLock({ $0.close(id, reason) }) { wakePublisherAfterReply() }

@@ -16,6 +16,9 @@ public struct MethodCall: Sendable {
     public let interface: String
     public let member: String
     public let arguments: [DBusValue]
+    /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
+    /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
+    public var skippedByteArrays: [Int] = []
 
     /// Decodes argument `index`, or throws `InvalidArgs` naming it.
     public func argument<T: DBusConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
@@ -44,6 +47,9 @@ public struct DBusMethod: Sendable {
     public let inputs: [DBusArgument]
     public let outputs: [DBusArgument]
     public let handler: Handler
+    /// The longest byte array (`ay`) read into `MethodCall.arguments`; a longer one is skipped
+    /// unread (see `MethodCall.skippedByteArrays`), so its cost is the message's bytes alone.
+    public var maxByteArrayCount: Int = .max
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],

@@ -62,12 +62,14 @@ final class ExportRegistration {
     }
 
     private func dispatch(_ method: DBusMethod, of interface: DBusInterface, message: OpaquePointer) {
-        let call: MethodCall
+        var call: MethodCall
         do {
+            var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
             call = MethodCall(
                 sender: sd_bus_message_get_sender(message).map { String(cString: $0) } ?? "",
                 path: path, interface: interface.name, member: method.name,
-                arguments: try DBusValue.readAll(from: message))
+                arguments: try DBusValue.readAll(from: message, budget: &budget))
+            call.skippedByteArrays = budget.skippedCounts
         } catch {
             Self.replyError(to: message, DBusError(.invalidArgs, "\(method.name): unreadable arguments: \(error)"))
             return
