@@ -77,6 +77,15 @@ final class ExportRegistration {
         switch method.handler {
         case .immediate(let handler):
             Self.complete(message, method: method, result: Result { try handler(call) })
+        case .replyFirst(let handler):
+            var afterReply: (() -> Void)?
+            let result = Result { () throws -> [DBusValue] in
+                let (reply, after) = try handler(call)
+                afterReply = after
+                return reply
+            }
+            Self.complete(message, method: method, result: result)
+            afterReply?()
         case .deferred(let handler):
             let pending = RetainedMessage(message)
             Task { [weak connection] in
