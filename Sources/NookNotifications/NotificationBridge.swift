@@ -13,9 +13,10 @@ public struct BridgeStartError: Error, CustomStringConvertible {
 /// The freedesktop Notifications server that publishes each notification as a Nook activity.
 ///
 /// `Notify` and `CloseNotification` run on the service connection's thread: they change the
-/// `NotificationTable` under a lock and reply at once (the id), so a client never waits for
-/// the broker. A `Publisher` then applies the table's queued changes to the broker, in order,
-/// coalescing what piled up meanwhile (a flood of 1,000 costs at most `capacity` activities).
+/// `NotificationTable` under a lock and reply at once (`Notify` reads its request only after
+/// replying with the id), so a client never waits for the broker. A `Publisher` then applies
+/// the table's queued changes to the broker, in order, coalescing what piled up meanwhile (a
+/// flood of 1,000 costs at most `capacity` activities).
 public final class NotificationBridge: Sendable {
     public static let moduleID = "notifications"
 
@@ -66,8 +67,8 @@ public final class NotificationBridge: Sendable {
         let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
         let interface = NotificationsInterface.interface(
-            version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? 0 },
-            close: { [weak bridge] id in bridge?.close(id, .closedByCall) })
+            version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
+            close: { [weak bridge] id in try bridge?.closeNotification(id) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
@@ -124,13 +125,31 @@ public final class NotificationBridge: Sendable {
 
     // MARK: The interface's methods (bus thread)
 
-    func notify(_ call: MethodCall) throws -> UInt32 {
-        let request = try NotificationRequest(arguments: call.arguments)
-        let id = table.withLock { $0.notify(request) }
-        wakePublisherAfterReply()
-        if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
-        return id
+    /// `Notify`: the id (the reply) and the work after it. Only `replaces_id` is read before
+    /// the reply; the request (markup, bounds, image-data) is read right after it, on this
+    /// thread and before the next message, so the table is never behind the ids handed out.
+    func notify(_ call: MethodCall) throws -> (UInt32, () -> Void) {
+        guard call.arguments.count == 8, case .uint32(let replacesID) = call.arguments[1] else {
+            throw DBusError(.invalidArgs, "Notify: expected arguments of signature 'susssasa{sv}i'")
+        }
+        let id = table.withLock { $0.reserveID(replacing: replacesID) }
+        return (id, { [self] in
+            // The export checked the signature, so the request reads; it cannot throw here.
+            guard let request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
+            table.withLock { $0.notify(request, as: id) }
+            wakePublisherAfterReply()
+            if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
+        })
     }
+
+    /// `CloseNotification`: reason 3. Spec 1.2: "If the notification no longer exists, an
+    /// empty D-BUS Error message is sent back": `InvalidArgs` with no text, and no signal.
+    func closeNotification(_ id: UInt32) throws {
+        guard table.withLock({ $0.close(id, .closedByCall) }) else { throw Self.noSuchNotification }
+        wakePublisherAfterReply()
+    }
+
+    static let noSuchNotification = DBusError(.invalidArgs, "")
 
     func close(_ id: UInt32, _ reason: CloseReason) {
         if table.withLock({ $0.close(id, reason) }) { wakePublisherAfterReply() }

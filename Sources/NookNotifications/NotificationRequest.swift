@@ -55,7 +55,8 @@ public struct NotificationRequest: Hashable, Sendable {
 
     /// Reads `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
     /// a{sv} hints, i expire_timeout)`; the signature was checked by the export.
-    public init(arguments: [DBusValue]) throws {
+    /// `skippedByteArrays`: the byte arrays the bus left unread for their size (`MethodCall`).
+    public init(arguments: [DBusValue], skippedByteArrays: [Int] = []) throws {
         guard arguments.count == 8,
             case .string(let appName) = arguments[0], case .uint32(let replacesID) = arguments[1],
             case .string(let appIcon) = arguments[2], case .string(let summary) = arguments[3],
@@ -107,7 +108,7 @@ public struct NotificationRequest: Hashable, Sendable {
         }
         imageData = nil
         if let raw = hints["image-data"] ?? hints["image_data"] ?? hints["icon_data"] {
-            do { imageData = try Self.rawImage(raw) } catch { problems.append("\(error)") }
+            do { imageData = try Self.rawImage(raw, skippedByteArrays: skippedByteArrays) } catch { problems.append("\(error)") }
         }
     }
 
@@ -122,11 +123,17 @@ public struct NotificationRequest: Hashable, Sendable {
         return out
     }
 
-    static func rawImage(_ value: DBusValue) throws(RawImage.Problem) -> RawImage {
+    static func rawImage(_ value: DBusValue, skippedByteArrays: [Int] = []) throws(RawImage.Problem) -> RawImage {
         guard case .structure(let fields) = value, fields.count == 7,
             case .int32(let width) = fields[0], case .int32(let height) = fields[1], case .int32(let rowstride) = fields[2],
             case .bool(let alpha) = fields[3], case .int32(let bits) = fields[4], case .int32(let channels) = fields[5]
         else { throw RawImage.Problem(description: "image-data: expected '(iiibiiay)', got '\(value.signature)'") }
+        guard (1...RawImage.maxSide).contains(width), (1...RawImage.maxSide).contains(height) else {
+            throw RawImage.Problem(description: "image-data: \(width)x\(height) is outside 1...\(RawImage.maxSide) on a side")
+        }
+        if case .array(_, let items) = fields[6], items.isEmpty, let skipped = skippedByteArrays.max() {
+            throw RawImage.Problem(description: "image-data: \(skipped) bytes of pixels, more than \(RawImage.maxPixelBytes); not read")
+        }
         let pixels: [UInt8]
         switch fields[6] {
         case .array(_, let items):

@@ -34,22 +34,33 @@ public struct NotificationTable: Sendable {
     /// A `Notify`: replaces a live `replacesID` in place, else takes a new id.
     /// - Returns: the notification's id (the reply to `Notify`).
     public mutating func notify(_ request: NotificationRequest) -> UInt32 {
+        let id = reserveID(replacing: request.replacesID)
+        notify(request, as: id)
+        return id
+    }
+
+    /// The id a `Notify` replacing `replacesID` gets, before its request is read: that id
+    /// when live, else a new one. `notify(_:as:)` with it must come before the next reserve.
+    public mutating func reserveID(replacing replacesID: UInt32) -> UInt32 {
+        replacesID != 0 && entries[replacesID] != nil ? replacesID : nextID()
+    }
+
+    /// Records `request` as notification `id` (from `reserveID`): in place when live, else
+    /// as the newest, ending the oldest beyond `capacity`.
+    public mutating func notify(_ request: NotificationRequest, as id: UInt32) {
         generations &+= 1
-        let id: UInt32
-        if request.replacesID != 0, entries[request.replacesID] != nil {
-            id = request.replacesID
-        } else {
-            id = nextID()
+        let isNew = entries[id] == nil
+        let entry = Entry(request: request, generation: generations)
+        entries[id] = entry
+        if isNew {
             order.append(id)
-            while order.count > capacity {
-                let victim = order.first { entries[$0]?.request.urgency != .critical } ?? order[0]
+            // Never the new one itself (when every other one was critical, picking it ended nothing, forever).
+            while order.count > capacity,
+                let victim = order.first(where: { $0 != id && entries[$0]?.request.urgency != .critical }) ?? order.first(where: { $0 != id }) {
                 close(victim, .expired)
             }
         }
-        let entry = Entry(request: request, generation: generations)
-        entries[id] = entry
         queue(id, .show(id, entry))
-        return id
     }
 
     /// Ends `id` if it is live; false when it is not.

@@ -18,21 +18,34 @@ public enum NotificationsInterface {
         DBusSignal("ActivationToken", [arg("id", "u"), arg("activation_token", "s")]),
     ]
 
-    /// The interface; `notify` and `close` run on the connection's thread and reply at once.
+    /// `Notify`, reading at most `RawImage.maxPixelBytes` of any byte array (the image-data).
+    /// `notify` gives the id, answered at once, and the work that reads the request after it.
+    static func notifyMethod(_ notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void)) -> DBusMethod {
+        var method = DBusMethod.replyingFirst(
+            "Notify",
+            in: [arg("app_name", "s"), arg("replaces_id", "u"), arg("app_icon", "s"), arg("summary", "s"), arg("body", "s"),
+                 arg("actions", "as"), arg("hints", "a{sv}"), arg("expire_timeout", "i")],
+            out: [arg("id", "u")]
+        ) { call in
+            let (id, afterReply) = try notify(call)
+            return ([.uint32(id)], afterReply)
+        }
+        method.maxByteArrayCount = RawImage.maxPixelBytes
+        return method
+    }
+
+    /// The interface; `notify` and `close` run on the connection's thread and reply at once
+    /// (`notify` reads the request after its reply; `close` throws the spec's error for an id
+    /// that is not live).
     static func interface(
-        version: String, notify: @escaping @Sendable (MethodCall) throws -> UInt32, close: @escaping @Sendable (UInt32) -> Void
+        version: String, notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void), close: @escaping @Sendable (UInt32) throws -> Void
     ) -> DBusInterface {
         DBusInterface(
             name,
             methods: [
-                DBusMethod(
-                    "Notify",
-                    in: [arg("app_name", "s"), arg("replaces_id", "u"), arg("app_icon", "s"), arg("summary", "s"), arg("body", "s"),
-                         arg("actions", "as"), arg("hints", "a{sv}"), arg("expire_timeout", "i")],
-                    out: [arg("id", "u")]
-                ) { call in [.uint32(try notify(call))] },
+                notifyMethod(notify),
                 DBusMethod("CloseNotification", in: [arg("id", "u")]) { call in
-                    close(try call.argument(0, as: UInt32.self))
+                    try close(try call.argument(0, as: UInt32.self))
                     return []
                 },
                 DBusMethod("GetCapabilities", out: [arg("capabilities", "as")]) { _ in

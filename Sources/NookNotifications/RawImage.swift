@@ -4,6 +4,12 @@ public struct RawImage: Hashable, Sendable {
     /// The largest width and height accepted; bigger images are refused (the nook shows at
     /// most 64 points of it).
     public static let maxSide: Int32 = 512
+    /// The most pixel bytes an accepted image can use (512 rows of 512 RGBA pixels, each row
+    /// padded by at most 64 bytes). `Notify` skips a longer pixel array unread: a 4096x4096
+    /// RGBA image (64 MiB, the most D-Bus carries) then costs the message's bytes, not the
+    /// gigabytes its decoded values would.
+    public static let maxPixelBytes = Int(maxSide) * (Int(maxSide) * 4 + maxRowPadding)
+    static let maxRowPadding = 64
 
     public let width: Int
     public let height: Int
@@ -28,7 +34,7 @@ public struct RawImage: Hashable, Sendable {
             throw Problem(description: "image-data: \(channels) channels with has_alpha \(hasAlpha)")
         }
         let row = Int(width) * Int(channels)
-        guard rowstride >= row, rowstride <= row + 64 else {
+        guard rowstride >= row, rowstride <= row + Self.maxRowPadding else {
             throw Problem(description: "image-data: rowstride \(rowstride) for rows of \(row) bytes")
         }
         let needed = Int(rowstride) * (Int(height) - 1) + row

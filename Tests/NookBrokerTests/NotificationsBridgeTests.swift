@@ -101,6 +101,45 @@ import Testing
         }
     }
 
+    @Test func closeNotificationOfAnIdNotLiveRepliesTheSpecsEmptyError() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            // Spec 1.2, CloseNotification: "If the notification no longer exists, an empty
+            // D-BUS Error message is sent back." The first close works; the second, and an id
+            // never handed out, get the error and no NotificationClosed.
+            let closes = try await nook.python("""
+                print(notifications.Notify("Clock", 0, "", "Tea", "ready", [], {}, 0))
+                def close(id):
+                    try:
+                        notifications.CloseNotification(dbus.UInt32(id))
+                        print("closed", id)
+                    except dbus.exceptions.DBusException as error:
+                        print("error", id, error.get_dbus_name(), repr(error.get_dbus_message()))
+                close(1)
+                close(1)
+                close(4242)
+                close(0)
+                """)
+            #expect(closes.stdout == """
+                1
+                closed 1
+                error 1 org.freedesktop.DBus.Error.InvalidArgs ''
+                error 4242 org.freedesktop.DBus.Error.InvalidArgs ''
+                error 0 org.freedesktop.DBus.Error.InvalidArgs ''
+
+                """, "\(closes.stdout) \(closes.stderr)")
+            #expect(await eventually { nook.signals.closed == [Closed(id: 1, reason: 3)] }, "\(nook.signals.closed)")
+            #expect(await eventually { (try? await nook.observer.activities()) == [] })
+            // The bridge still serves: the next Notify gets the next id.
+            let next = try await nook.notifySend(["-p", "-t", "0", "After", "the errors"])
+            #expect(next.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(next.stderr)")
+            #expect(nook.signals.closed == [Closed(id: 1, reason: 3)])
+            await nook.stop()
+        }
+    }
+
     @Test func anActionPressedThroughNookctlReachesNotifySendWait() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -117,6 +156,11 @@ import Testing
             // ActionInvoked, then NotificationClosed reason 2 (not resident), and the activity is gone.
             #expect(nook.signals.invoked.contains(Invoked(id: 1, key: "ok")), "\(nook.signals.invoked)")
             #expect(await eventually { nook.signals.closed.contains(Closed(id: 1, reason: 2)) }, "\(nook.signals.closed)")
+            // ActivationToken is declared (spec 1.2) but never sent: no token reaches the
+            // bridge with a press (docs/notifications.md); a made-up one would be refused.
+            #expect(nook.signals.tokens.isEmpty, "\(nook.signals.tokens)")
+            let introspected = try await nook.python("print(bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications').Introspect(dbus_interface='org.freedesktop.DBus.Introspectable'))")
+            #expect(introspected.stdout.contains("<signal name=\"ActivationToken\">"), "\(introspected.stdout) \(introspected.stderr)")
             #expect(await eventually { (try? await nook.observer.activities()) == [] })
             await nook.stop()
         }
@@ -197,6 +241,53 @@ import Testing
         }
     }
 
+    @Test func aHugeImageDataIsSkippedUnreadAndMemoryStaysBounded() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let before = try Self.peakMemory(nook.bridge.pid)
+            // 4096x4095 RGBA, 64 MiB less 16 KiB of pixels: the largest that fits, as D-Bus caps
+            // an array (here the hints) at 64 MiB; then 256x256 with pixels past the bound;
+            // then 512x512 RGBA, the largest image kept.
+            let posted = try await nook.python("""
+                def image(width, height, size):
+                    return dbus.Struct((width, height, width * 4, True, 8, 4, dbus.ByteArray(b"\\x80" * size)), signature="iiibiiay")
+                print(notifications.Notify("Camera", 0, "", "Huge", "4096x4095", [], {"image-data": image(4096, 4095, 4096 * 4095 * 4)}, 0))
+                print(notifications.Notify("Camera", 0, "", "Padded", "256x256", [], {"image-data": image(256, 256, 2 * 1024 * 1024)}, 0))
+                print(notifications.Notify("Camera", 0, "", "Largest", "512x512", [], {"image-data": image(512, 512, 512 * 512 * 4)}, 0))
+                """)
+            #expect(posted.stdout == "1\n2\n3\n", "\(posted.stdout) \(posted.stderr)")
+            #expect(await eventually { (try? await nook.observer.activities())?.count == 3 }, "\(nook.bridge.log)")
+            #expect(nook.bridge.log.contains("notification 1 from"), "\(nook.bridge.log)")
+            #expect(nook.bridge.log.contains("image-data: 4096x4095 is outside 1...512"), "\(nook.bridge.log)")
+            #expect(nook.bridge.log.contains("image-data: 2097152 bytes of pixels, more than \(RawImage.maxPixelBytes); not read"), "\(nook.bridge.log)")
+            #expect(!nook.bridge.log.contains("notification 3 from"), "the 512x512 image is kept: \(nook.bridge.log)")
+            // The kept one is drawn in the expanded view from its PNG file.
+            _ = try await nook.observer.call("Open", [WireCodec.vardict(["module": .string("notifications"), "activity": .string("n3")])],
+                                             interface: "org.nook.Nook1.Control")
+            let uris: @Sendable () -> [DBusValue] = { nook.scenes.nodes(owner: "notifications/n3").compactMap { $0["uri"] } }
+            #expect(await eventually { uris().contains { if case .string(let uri) = $0 { uri.hasSuffix("/3.png") } else { false } } }, "\(uris())")
+            // The skipped pixels cost the message's bytes, not their decoded values (a 64 MiB
+            // array read byte by byte into values would take gigabytes): peak RSS grows by
+            // less than twice the largest message.
+            let grown = try Self.peakMemory(nook.bridge.pid) - before
+            #expect(grown < 2 * 64 * 1024 * 1024, "peak RSS grew by \(grown / 1024) KiB")
+            print("bridge peak RSS grew by \(grown / 1024) KiB for a 64 MiB image-data")
+            #expect(nook.bridge.isRunning)
+            await nook.stop()
+        }
+    }
+
+    /// A process's peak resident memory (`VmHWM`), in bytes.
+    static func peakMemory(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { throw TestSupportError("no VmHWM in /proc/\(pid)/status") }
+        return kib * 1024
+    }
+
     @Test func aFloodIsBoundedOldestFirst() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -266,7 +357,7 @@ struct Invoked: Hashable, Sendable {
 /// The spec's `NotificationClosed` and `ActionInvoked`, as any client on the bus sees them.
 final class NotificationSignals: Sendable {
     let connection: BusConnection
-    private let seen = Mutex<(closed: [Closed], invoked: [Invoked])>(([], []))
+    private let seen = Mutex<(closed: [Closed], invoked: [Invoked], tokens: [String])>(([], [], []))
 
     private init(connection: BusConnection) { self.connection = connection }
 
@@ -281,11 +372,16 @@ final class NotificationSignals: Sendable {
             guard case .uint32(let id)? = signal.arguments.first, case .string(let key)? = signal.arguments.last else { return }
             watcher.seen.withLock { $0.invoked.append(Invoked(id: id, key: key)) }
         }
+        _ = try await connection.addMatch(MatchRule(interface: "org.freedesktop.Notifications", member: "ActivationToken")) { signal in
+            guard case .string(let token)? = signal.arguments.last else { return }
+            watcher.seen.withLock { $0.tokens.append(token) }
+        }
         return watcher
     }
 
     var closed: [Closed] { seen.withLock { $0.closed } }
     var invoked: [Invoked] { seen.withLock { $0.invoked } }
+    var tokens: [String] { seen.withLock { $0.tokens } }
     func close() async { await connection.close() }
 }
 

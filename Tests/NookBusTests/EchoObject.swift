@@ -22,6 +22,11 @@ final class EchoObject: Sendable {
                     try await Task.sleep(for: .milliseconds(5))
                     return call.arguments
                 }),
+                Self.bytes,
+                // Replies with the count, then bumps it: the bump runs before the next message.
+                DBusMethod.replyingFirst("CountThenBump", out: [DBusArgument("count", "i")]) { [self] _ in
+                    ([.int32(counter.withLock { $0 })], { self.counter.withLock { $0 += 1 } })
+                },
                 DBusMethod("Never", deferred: { _ in
                     try await Task.sleep(for: .seconds(3600))
                     return []
@@ -37,6 +42,18 @@ final class EchoObject: Sendable {
                 DBusMethod("Hello", out: [DBusArgument("greeting", "s")]) { _ in [.string("hello")] },
             ]),
         ]
+    }
+}
+
+extension EchoObject {
+    /// `Bytes(ay) -> (u, au)`: how many bytes it read, and the lengths it skipped (over 8).
+    static var bytes: DBusMethod {
+        var method = DBusMethod("Bytes", in: [DBusArgument("bytes", "ay")], out: [DBusArgument("read", "u"), DBusArgument("skipped", "au")]) { call in
+            guard case .array(_, let items)? = call.arguments.first else { return [] }
+            return [.uint32(UInt32(items.count)), .array(element: "u", call.skippedByteArrays.map { .uint32(UInt32($0)) })]
+        }
+        method.maxByteArrayCount = 8
+        return method
     }
 }
 

@@ -13,6 +13,31 @@ import Foundation
         }
     }
 
+    @Test func aByteArrayOverTheMethodsBoundIsSkippedUnread() async throws {
+        try await PrivateBus.with { bus in
+            let fixture = try await EchoFixture.make(on: bus.address)
+            let eight = DBusValue.array(element: "y", (1...8).map { .byte($0) })
+            #expect(try await fixture.call("Bytes", [eight]) == [.uint32(8), .array(element: "u", [])])
+            let nine = DBusValue.array(element: "y", (1...9).map { .byte($0) })
+            #expect(try await fixture.call("Bytes", [nine]) == [.uint32(0), .array(element: "u", [.uint32(9)])])
+            // Bytes read in one piece come back as they went.
+            let all = DBusValue.array(element: "y", (0...255).map { .byte(UInt8($0)) })
+            #expect(try await fixture.call("Echo", [.variant(all)]) == [.variant(all)])
+            await fixture.close()
+        }
+    }
+
+    @Test func workAfterTheReplyRunsBeforeTheNextMessage() async throws {
+        try await PrivateBus.with { bus in
+            let fixture = try await EchoFixture.make(on: bus.address)
+            #expect(try await fixture.call("CountThenBump") == [.int32(0)])
+            #expect(try await fixture.call("CountThenBump") == [.int32(1)])
+            let count = try await fixture.call("Get", [.string(EchoObject.interface), .string("Count")], interface: "org.freedesktop.DBus.Properties")
+            #expect(count == [.variant(.int32(2))])
+            await fixture.close()
+        }
+    }
+
     @Test func errorsTravelWithTheirNames() async throws {
         try await PrivateBus.with { bus in
             let fixture = try await EchoFixture.make(on: bus.address)

@@ -104,6 +104,25 @@ struct NotificationsUnitTests {
         #expect(table.order == [1, 3])
     }
 
+    @Test func whenAllAreCriticalTheOldestGoes() throws {
+        // Every live one critical at capacity: the oldest is ended, not the new one (which
+        // once looped forever: picking the new id as the victim closed nothing).
+        var table = NotificationTable(capacity: 2)
+        for name in ["first", "second", "third"] { _ = table.notify(try Self.notify(name, hints: ["urgency": .byte(2)])) }
+        #expect(table.order == [2, 3])
+        #expect(table.takePending().contains(.close(1, .expired)))
+    }
+
+    @Test func aReservedIDIsTheReplyAndTheRequestFollows() throws {
+        var table = NotificationTable(capacity: 4)
+        let first = table.reserveID(replacing: 0)
+        table.notify(try Self.notify("one"), as: first)
+        // A live replaces_id is kept; one that is not live gets a new id.
+        #expect(table.reserveID(replacing: first) == first)
+        #expect(table.reserveID(replacing: 99) == 2)
+        #expect(table.order == [1])
+    }
+
     @Test func actionIDsAreTheKeysWhenValid() {
         #expect(NotificationViews.actionID("ok", index: 0) == "ok")
         #expect(NotificationViews.actionID("inline reply", index: 3) == "action-3")

@@ -16,6 +16,9 @@ public struct MethodCall: Sendable {
     public let interface: String
     public let member: String
     public let arguments: [DBusValue]
+    /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
+    /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
+    public var skippedByteArrays: [Int] = []
 
     /// Decodes argument `index`, or throws `InvalidArgs` naming it.
     public func argument<T: DBusConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
@@ -38,12 +41,18 @@ public struct DBusMethod: Sendable {
         case immediate(@Sendable (MethodCall) throws -> [DBusValue])
         /// Runs in a task; the reply is sent when it returns.
         case deferred(@Sendable (MethodCall) async throws -> [DBusValue])
+        /// Runs on the connection's thread and replies at once, then runs the work it returned,
+        /// still there and before any other message: work the caller need not wait for.
+        case replyFirst(@Sendable (MethodCall) throws -> (reply: [DBusValue], afterReply: () -> Void))
     }
 
     public let name: String
     public let inputs: [DBusArgument]
     public let outputs: [DBusArgument]
-    public let handler: Handler
+    public private(set) var handler: Handler
+    /// The longest byte array (`ay`) read into `MethodCall.arguments`; a longer one is skipped
+    /// unread (see `MethodCall.skippedByteArrays`), so its cost is the message's bytes alone.
+    public var maxByteArrayCount: Int = .max
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
@@ -63,6 +72,17 @@ public struct DBusMethod: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = .deferred(handler)
+    }
+
+    /// A method that replies at once and then does the work `handler` returned with the reply
+    /// (a named constructor: as an `init`, a plain trailing closure would be ambiguous).
+    public static func replyingFirst(
+        _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
+        _ handler: @escaping @Sendable (MethodCall) throws -> (reply: [DBusValue], afterReply: () -> Void)
+    ) -> DBusMethod {
+        var method = DBusMethod(name, in: inputs, out: outputs) { _ in [] }
+        method.handler = .replyFirst(handler)
+        return method
     }
 
     var inputSignature: String { inputs.map(\.signature.rawValue).joined() }

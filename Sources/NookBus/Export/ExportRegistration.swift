@@ -62,12 +62,14 @@ final class ExportRegistration {
     }
 
     private func dispatch(_ method: DBusMethod, of interface: DBusInterface, message: OpaquePointer) {
-        let call: MethodCall
+        var call: MethodCall
         do {
+            var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
             call = MethodCall(
                 sender: sd_bus_message_get_sender(message).map { String(cString: $0) } ?? "",
                 path: path, interface: interface.name, member: method.name,
-                arguments: try DBusValue.readAll(from: message))
+                arguments: try DBusValue.readAll(from: message, budget: &budget))
+            call.skippedByteArrays = budget.skippedCounts
         } catch {
             Self.replyError(to: message, DBusError(.invalidArgs, "\(method.name): unreadable arguments: \(error)"))
             return
@@ -75,6 +77,15 @@ final class ExportRegistration {
         switch method.handler {
         case .immediate(let handler):
             Self.complete(message, method: method, result: Result { try handler(call) })
+        case .replyFirst(let handler):
+            var afterReply: (() -> Void)?
+            let result = Result { () throws -> [DBusValue] in
+                let (reply, after) = try handler(call)
+                afterReply = after
+                return reply
+            }
+            Self.complete(message, method: method, result: result)
+            afterReply?()
         case .deferred(let handler):
             let pending = RetainedMessage(message)
             Task { [weak connection] in

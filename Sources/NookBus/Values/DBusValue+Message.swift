@@ -7,6 +7,16 @@ import Glibc
 /// A message pointer confined to the bus thread.
 typealias MessagePointer = OpaquePointer
 
+/// How long a byte array (`ay`) reading a message may turn into values: each byte becomes a
+/// `DBusValue`, tens of bytes of memory, so a 64 MiB array (the most D-Bus allows) would take
+/// gigabytes. A longer one is skipped unread, reads as an empty array, and its length is kept.
+struct ByteArrayBudget {
+    let maxCount: Int
+    var skippedCounts: [Int] = []
+
+    static var unlimited: ByteArrayBudget { ByteArrayBudget(maxCount: .max) }
+}
+
 extension DBusValue {
     /// Appends this value to `message`. The value must be valid (see `validate()`).
     func append(to message: MessagePointer) throws(BusError) {
@@ -75,13 +85,20 @@ extension DBusValue {
 
     /// Reads every remaining value at the current level of `message`.
     static func readAll(from message: MessagePointer) throws(BusError) -> [DBusValue] {
+        var budget = ByteArrayBudget.unlimited
+        return try readAll(from: message, budget: &budget)
+    }
+
+    /// Reads every remaining value at the current level of `message`, skipping byte arrays
+    /// over `budget`.
+    static func readAll(from message: MessagePointer, budget: inout ByteArrayBudget) throws(BusError) -> [DBusValue] {
         var values: [DBusValue] = []
-        while let value = try read(from: message) { values.append(value) }
+        while let value = try read(from: message, budget: &budget) { values.append(value) }
         return values
     }
 
     /// Reads the next value, or nil at the end of the current container.
-    static func read(from message: MessagePointer) throws(BusError) -> DBusValue? {
+    static func read(from message: MessagePointer, budget: inout ByteArrayBudget) throws(BusError) -> DBusValue? {
         var type: CChar = 0
         var contentsPointer: UnsafePointer<CChar>? = nil
         let peeked = try check(sd_bus_message_peek_type(message, &type, &contentsPointer), "sd_bus_message_peek_type")
@@ -115,11 +132,11 @@ extension DBusValue {
             return .signature(Signature(unchecked: text))
         case UInt8(ascii: "v"):
             return try inContainer(message, type, contents) { () throws(BusError) in
-                guard let inner = try read(from: message) else { throw BusError.system(function: "sd_bus_message_read(variant)", errno: EBADMSG) }
+                guard let inner = try read(from: message, budget: &budget) else { throw BusError.system(function: "sd_bus_message_read(variant)", errno: EBADMSG) }
                 return .variant(inner)
             }
         case UInt8(ascii: "r"):
-            return try inContainer(message, type, contents) { () throws(BusError) in .structure(try readAll(from: message)) }
+            return try inContainer(message, type, contents) { () throws(BusError) in .structure(try readAll(from: message, budget: &budget)) }
         case UInt8(ascii: "a"):
             if contents.first == "{" {
                 // `{kv}`: the key is one basic type code, the value the rest.
@@ -129,7 +146,7 @@ extension DBusValue {
                 return try inContainer(message, type, contents) { () throws(BusError) in
                     var entries: [DictEntry] = []
                     while try check(inner.withCString { sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), $0) }, "sd_bus_message_enter_container") > 0 {
-                        guard let key = try read(from: message), let value = try read(from: message) else {
+                        guard let key = try read(from: message, budget: &budget), let value = try read(from: message, budget: &budget) else {
                             throw BusError.system(function: "sd_bus_message_read(dict entry)", errno: EBADMSG)
                         }
                         entries.append(DictEntry(key, value))
@@ -138,12 +155,26 @@ extension DBusValue {
                     return .dictionary(key: parts[0], value: parts[1], entries)
                 }
             }
+            if contents == "y" { return try readBytes(from: message, budget: &budget) }
             return try inContainer(message, type, contents) { () throws(BusError) in
-                .array(element: Signature(unchecked: contents), try readAll(from: message))
+                .array(element: Signature(unchecked: contents), try readAll(from: message, budget: &budget))
             }
         default:
             throw BusError.system(function: "sd_bus_message_peek_type(unknown type \(code))", errno: EBADMSG)
         }
+    }
+
+    /// An `ay` in one call (sd-bus hands out the bytes in place): a byte at a time, a 1 MiB
+    /// array took a million peeks. One longer than the budget allows is skipped unread.
+    private static func readBytes(from message: MessagePointer, budget: inout ByteArrayBudget) throws(BusError) -> DBusValue {
+        var start: UnsafeRawPointer? = nil
+        var count = 0
+        try check(sd_bus_message_read_array(message, CChar(UInt8(ascii: "y")), &start, &count), "sd_bus_message_read_array")
+        guard count <= budget.maxCount else {
+            budget.skippedCounts.append(count)
+            return .array(element: "y", [])
+        }
+        return .array(element: "y", UnsafeRawBufferPointer(start: start, count: count).map { DBusValue.byte($0) })
     }
 
     private static func objectPath(_ text: String) throws(BusError) -> ObjectPath {
