@@ -178,18 +178,26 @@ public final class NotificationBridge: Sendable {
 
     func takePending() -> [NotificationTable.Change] { table.withLock { $0.takePending() } }
 
-    func isResident(_ id: UInt32) -> Bool { table.withLock { $0.entries[id]?.request.resident ?? false } }
-
     /// A press of action `key` on notification `id`: `ActionInvoked`, then (unless the
     /// notification is resident) `NotificationClosed` reason 2.
     func invoke(_ id: UInt32, _ key: String) async {
-        guard table.withLock({ $0.entries[id] != nil }) else { return }
+        // A client may answer ActionInvoked at once with CloseNotification (notify-send
+        // --wait does): the press ends a notification that is not resident before the signal
+        // goes out, so that call finds it gone instead of closing it again (reason 3), and
+        // its close (reason 2) is announced after the signal.
+        let dismissed: Bool? = table.withLock { table in
+            guard let entry = table.entries[id] else { return nil }
+            return entry.request.resident ? false : table.withdraw(id)
+        }
+        guard let dismissed else { return }
         do {
             try await bus.emitSignal(
                 path: NotificationsInterface.path, interface: NotificationsInterface.name, member: "ActionInvoked",
                 arguments: [.uint32(id), .string(key)])
         } catch { log("cannot emit ActionInvoked: \(error)") }
-        if !isResident(id) { close(id, .dismissed) }
+        guard dismissed else { return }
+        table.withLock { $0.announceClose(id, .dismissed) }
+        wakePublisherAfterReply()
     }
 
     /// Closes every notification (reason 4, announced), ends their activities, unregisters

@@ -66,10 +66,25 @@ public struct NotificationTable: Sendable {
     /// Ends `id` if it is live; false when it is not.
     @discardableResult
     public mutating func close(_ id: UInt32, _ reason: CloseReason) -> Bool {
+        guard withdraw(id) else { return false }
+        announceClose(id, reason)
+        return true
+    }
+
+    /// Takes `id` out of the live notifications without announcing it yet: a press withdraws
+    /// it before `ActionInvoked` goes out, so a `CloseNotification` that answers the signal
+    /// finds it gone, and announces its close (`announceClose`) after the signal.
+    /// - Returns: whether it was live.
+    public mutating func withdraw(_ id: UInt32) -> Bool {
         guard entries.removeValue(forKey: id) != nil else { return false }
         order.removeAll { $0 == id }
-        queue(id, .close(id, reason))
         return true
+    }
+
+    /// Queues the end of a withdrawn `id` for the publisher (its activity ends, and
+    /// `NotificationClosed` says `reason`).
+    public mutating func announceClose(_ id: UInt32, _ reason: CloseReason) {
+        queue(id, .close(id, reason))
     }
 
     /// Expires `id` if it is still live at `generation` (no later `Notify` replaced it).

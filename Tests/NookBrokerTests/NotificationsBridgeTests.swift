@@ -166,6 +166,48 @@ import Testing
         }
     }
 
+    /// A client may answer `ActionInvoked` at once with `CloseNotification` (libnotify's
+    /// `notify-send --wait` does): the press has already ended the notification, so it is
+    /// closed once, reason 2 (dismissed by the user), never reason 3 (closed by a call).
+    /// Seen once in a loaded full run before the fix: `notify-send --wait` got reason 3.
+    @Test func aCloseAnsweringActionInvokedFindsItAlreadyDismissed() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let presses = 12
+            let client = try LineProcess(python: """
+                import dbus, sys
+                from dbus.mainloop.glib import DBusGMainLoop
+                from gi.repository import GLib
+                DBusGMainLoop(set_as_default=True)
+                bus = dbus.bus.BusConnection(\(pythonString(bus.address)))
+                notifications = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                               "org.freedesktop.Notifications")
+                def invoked(id, key):
+                    notifications.CloseNotification(id, reply_handler=lambda: None, error_handler=lambda e: None)
+                bus.add_signal_receiver(invoked, signal_name="ActionInvoked", dbus_interface="org.freedesktop.Notifications")
+                ids = [int(notifications.Notify("Updater", 0, "", "Update %d" % n, "Restart?", ["ok", "OK"], {}, 0)) for n in range(\(presses))]
+                print("posted", " ".join(map(str, ids)), flush=True)
+                GLib.MainLoop().run()
+                """)
+            defer { client.stop() }
+            let posted = try #require(await client.line(startingWith: "posted")).split(separator: " ").dropFirst().compactMap { UInt32($0) }
+            #expect(posted.count == presses)
+            #expect(await eventually { (try? await nook.observer.activities())?.count == presses }, "\(nook.bridge.log)")
+            let nookctl = try PackageProcess.executable("nookctl").path
+            for id in posted {
+                let press = try await Tools.run(nookctl, ["--address", bus.address, "press", "notifications/n\(id)", "ok"])
+                #expect(press.status == 0, "\(press.stderr)")
+            }
+            #expect(await eventually { nook.signals.closed.count >= presses }, "\(nook.signals.closed)")
+            #expect(Set(nook.signals.closed) == Set(posted.map { Closed(id: $0, reason: 2) }), "\(nook.signals.closed)")
+            #expect(nook.signals.closed.count == presses, "closed twice: \(nook.signals.closed)")
+            #expect(await eventually { (try? await nook.observer.activities()) == [] })
+            await nook.stop()
+        }
+    }
+
     @Test func pythonDbusHintsMapToProgressUrgencyAndImage() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }

@@ -96,6 +96,21 @@ struct NotificationsUnitTests {
         #expect(!expired)
     }
 
+    /// A press withdraws the notification before its `ActionInvoked`: a close that answers
+    /// the signal finds nothing, and the press's own close (reason 2) is the one announced.
+    @Test func aWithdrawnNotificationIsClosedOnlyByItsAnnouncement() throws {
+        var table = NotificationTable(capacity: 4)
+        let id = table.notify(try Self.notify("update", actions: ["ok", "OK"]))
+        _ = table.takePending()
+        let withdrawn = table.withdraw(id)
+        let closedByCall = table.close(id, .closedByCall)
+        #expect(withdrawn && !closedByCall)
+        #expect(table.takePending().isEmpty, "nothing is announced before the signal")
+        table.announceClose(id, .dismissed)
+        #expect(table.takePending() == [.close(id, .dismissed)])
+        #expect(table.entries.isEmpty && table.order.isEmpty)
+    }
+
     @Test func criticalNotificationsAreEvictedLast() throws {
         var table = NotificationTable(capacity: 2)
         _ = table.notify(try Self.notify("critical", hints: ["urgency": .byte(2)]))
