@@ -82,11 +82,19 @@ public actor StateStore {
     /// Writes `file` atomically unless a newer generation was written already.
     public func save(_ file: StateFile, generation: UInt64) throws {
         guard generation > lastGeneration else { return }
+        let size = try encodeAndWrite(file)
+        lastGeneration = generation
+        // The encoder's values and the bytes are freed by now: a big state left many free pages.
+        if size >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
+    }
+
+    /// - Returns: the size of the file written.
+    private func encodeAndWrite(_ file: StateFile) throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(file)
         try Self.writeAtomically(data, to: fileURL, directory: directory)
-        lastGeneration = generation
+        return data.count
     }
 
     static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {
