@@ -32,7 +32,7 @@ let package = Package(
         // The SDK module authors write against.
         .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus"]),
         // The broker's logic; `nookd` is a thin shell over it.
-        .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText"]),
+        .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText", "CMalloc"]),
         // NookVersion: the one version line every `--version` prints.
         .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookCommandLine"]),
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
@@ -46,6 +46,8 @@ let package = Package(
             pkgConfig: "fontconfig freetype2 harfbuzz",
             providers: [.apt(["libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev"])]
         ),
+        // glibc's allocator controls: nookd keeps its heap small (docs/PERFORMANCE.md, session 6).
+        .systemLibrary(name: "CMalloc"),
         // Text measured with fontconfig and HarfBuzz (a NookCore `TextMeasurer`), for the broker.
         .target(name: "NookText", dependencies: ["CFontText", "NookCore"]),
         // GTK3, gtk-layer-shell, Cairo and Pango, for the on-screen renderer only.

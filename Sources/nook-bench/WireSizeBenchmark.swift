@@ -3,7 +3,7 @@ import NookCore
 
 /// Issue 21's wire-size figure: the bytes of a typical content update's plan as D-Bus
 /// marshals it (the signal body), with the whole scene (contract v1) and as a `scene_delta`
-/// (contract 1.1), in the same run. The update: the 8 x 64 typical scene, expanded, where the
+/// (contract 1.1, with its compact form: "Smaller plans"), in the same run. The update: the 8 x 64 typical scene, expanded, where the
 /// first row's progress advances and its title changes (same width).
 func runWireSizeBenchmark() -> [Figure] {
     print("wire size: a typical content update's Plan (8 activities x 64 nodes, expanded; the first row's progress advances and its title changes)")

@@ -1,14 +1,18 @@
 import NookBus
+import NookCore
 
 /// One line per plan for `--verbose`: serial, cause, presentations, the chrome's rects (and
 /// whether it dissolves), and each moving shared element's rects. Tests read these lines; nothing else depends on them.
 enum PlanSummary {
-    static func line(_ plan: DBusValue, source: String) -> String {
+    /// - Parameter chrome: the chrome's rects as the presenter read them, when it did.
+    static func line(_ plan: DBusValue, source: String, chrome read: (from: Rect, to: Rect)? = nil) -> String {
         guard let record = try? Vardict(plan, at: "plan") else { return "plan (not an a{sv}: \(plan.signature)) from \(source)" }
         var line = "plan serial=\(number(record["serial"])) cause=\(text(record["cause"])) from=\(text(record["from"]))"
             + " to=\(text(record["to"])) reduce_motion=\(text(record["reduce_motion"])) fresh_window=\(text(record["fresh_window"])) via=\(source)"
         if let value = record["chrome"]?.unwrappingVariants, let chrome = try? Vardict(value, at: "chrome") {
-            line += " chrome_from=\(rect(chrome["from_rect"])) chrome_to=\(rect(chrome["to_rect"]))"
+            let from = read.map { rect($0.from) } ?? rect(chrome["from_rect"])
+            let to = read.map { rect($0.to) } ?? rect(chrome["to_rect"])
+            line += " chrome_from=\(from) chrome_to=\(to)"
                 + " chrome_cross_fade=\(text(chrome["cross_fade"]))"
         }
         if case .array(_, let elements)? = record["elements"]?.unwrappingVariants {
@@ -40,6 +44,10 @@ enum PlanSummary {
             if case .double(let d) = field { return format(d) }
             return "?"
         }.joined(separator: ",")
+    }
+
+    static func rect(_ rect: Rect) -> String {
+        [rect.x, rect.y, rect.width, rect.height].map(format).joined(separator: ",")
     }
 
     static func format(_ value: Double) -> String {

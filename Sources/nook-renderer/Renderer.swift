@@ -160,15 +160,17 @@ final class Renderer {
     /// A plan from the bus: the presenter takes it from the current instant, and frames run
     /// until it settles. A plan the presenter rejects is logged; the last good one stays.
     func receive(_ plan: DBusValue, source: String) {
-        Log.debug(PlanSummary.line(plan, source: source))
         do {
             // The D-Bus value as the contract's values; NookRenderModel reads those.
             try presenter.receive(try Self.contractValue(plan), at: monotonicSeconds())
+            // The chrome as read: a compact plan (contract 1.1) may leave its rects out.
+            Log.debug(PlanSummary.line(plan, source: source, chrome: presenter.chromeMove))
             // Each plan's warnings, each logged once however many plans repeat it.
             for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
                 Log.info("plan drawn plainly: \(warning)")
             }
         } catch {
+            Log.debug(PlanSummary.line(plan, source: source))
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
             // A delta against a scene this renderer missed: only a whole scene helps.
             if error.needsWholeScene, let link { Task { await link.subscribeAgain() } }
@@ -294,9 +296,7 @@ final class Renderer {
         Log.info("frame serial=\(presenter.serial) t=\(PlanSummary.format(time)) \(line)")
     }
 
-    static func format(_ rect: Rect) -> String {
-        [rect.x, rect.y, rect.width, rect.height].map(PlanSummary.format).joined(separator: ",")
-    }
+    static func format(_ rect: Rect) -> String { PlanSummary.rect(rect) }
 
     // MARK: Input
 

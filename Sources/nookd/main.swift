@@ -7,6 +7,9 @@ import NookCommandLine
 
 // nookd: parse the command line, hand over to the broker library, exit with its status.
 
+// Before any other thread allocates: one glibc arena (BrokerHeap says why).
+BrokerHeap.useOneArena()
+
 let commandLine = CommandLineInterface(
     program: "nookd",
     usage: ["[--address ADDR] [--state-dir DIR] [--verbose]", "--help | --version"],

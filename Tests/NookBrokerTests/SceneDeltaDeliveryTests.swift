@@ -70,4 +70,39 @@ import Testing
             #expect(await nookd.stop() == 0, "\(nookd.log.suffix(2000))")
         }
     }
+
+    static func read(_ plan: Vardict, held: (serial: UInt64, scene: WireScene)? = nil) throws -> ReceivedPlan {
+        var warnings: [String] = []
+        return try ReceivedPlan(wire: .dictionary(WireCodec.dictionary(.vardict(plan.values), at: "plan")), held: held, warnings: &warnings)
+    }
+
+    /// Contract 1.1, "Smaller plans": the plans a `scene_delta` renderer gets are compact (no
+    /// derived spring values, unlike a v1 renderer's), read in order without a warning, and
+    /// leave it holding the scene a renderer subscribing afterwards gets whole.
+    @Test func compactDeltaPlansReadInOrderGiveTheWholeScene() async throws {
+        try await ControlRenderTests.withMusic { bus, nookd, music in
+            try await music.start("song", ControlRenderTests.songSpec())
+            let deltas = try await Renderer.subscribe(bus, display: Self.deltaDisplay)
+            let plain = try await Renderer.subscribe(bus)
+            for text in ["one", "two", "three"] {
+                try await Self.update(music, text)
+                _ = try #require(await Self.plan(showing: text, deltas), "\(nookd.log.suffix(2000))")
+                let whole = try #require(await Self.plan(showing: text, plain))
+                #expect("\(whole)".contains("settle_duration"), "a v1 renderer's springs keep their derived values")
+            }
+            var held = (serial: try #require(Self.serial(deltas.first)), scene: try Self.read(deltas.first).scene)
+            for plan in deltas.received {
+                #expect(plan["scene_delta"] != nil && !"\(plan)".contains("settle_duration"))
+                var warnings: [String] = []
+                let read = try ReceivedPlan(wire: .dictionary(WireCodec.dictionary(.vardict(plan.values), at: "plan")), held: held, warnings: &warnings)
+                #expect(warnings.isEmpty)
+                held = (read.serial, read.scene)
+            }
+            let later = try await Renderer.subscribe(bus, display: Self.deltaDisplay)
+            #expect(held.scene == (try Self.read(later.first).scene))
+            #expect("\(later.first)".contains("three"))
+            for client in [deltas.client, plain.client, later.client, music] { await client.close() }
+            #expect(await nookd.stop() == 0, "\(nookd.log.suffix(2000))")
+        }
+    }
 }

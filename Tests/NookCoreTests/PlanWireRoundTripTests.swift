@@ -82,9 +82,9 @@ private typealias G = PlannerPropertyTests
             default: curve = try Curve.none(source: "chrome").withDelay(delay)
             }
             var warnings: [String] = []
-            for sampleRate in [nil, 120.0] {
-                let read = try Curve(wire: WireFields(path: "curve", fields: curve.wireDictionary(sampleRate: sampleRate)), warnings: &warnings)
-                if read != curve { failures.append("round \(round): \(read) vs \(curve)") }
+            for (sampleRate, compact) in [(nil, false), (120.0, false), (nil, true)] as [(Double?, Bool)] {
+                let read = try Curve(wire: WireFields(path: "curve", fields: curve.wireDictionary(sampleRate: sampleRate, compact: compact)), warnings: &warnings)
+                if read != curve { failures.append("round \(round) compact \(compact): \(read) vs \(curve)") }
             }
             if !warnings.isEmpty { failures.append("round \(round): \(warnings)") }
         }
@@ -102,6 +102,35 @@ private typealias G = PlannerPropertyTests
             var warnings: [String] = []
             _ = try ReceivedPlan(wire: .string("not a plan"), warnings: &warnings)
         }
+    }
+
+    /// Contract 1.1, "Smaller plans": a content update that carries `scene_delta` leaves out
+    /// what the reader knows (the delta's unchanged frame, a chrome that stays where the scene
+    /// says, a spring's derived values, zero delays) and reads back as the whole plan does;
+    /// the whole-scene plan keeps every v1 key.
+    @Test func aContentUpdateWithADeltaIsCompactAndReadsAsTheWholePlan() throws {
+        let before = F.scene(.expanded, F.songContent(expanded: .activity(F.owned("music/song", F.songExpanded))))
+        let after = F.scene(.expanded, F.songContent(expanded: .activity(F.owned("music/song",
+            F.vstack([F.cover(120), F.text("Song title", size: 17), F.text("Artest")])))))
+        let plan = F.plan(before, after, cause: .activityUpdated, serial: 2)
+        let compact = plan.wireDictionary(base: (1, before))
+        let whole = plan.wireDictionary()
+        guard case .dictionary(let delta)? = compact["scene_delta"], case .dictionary(let chrome)? = compact["chrome"],
+              case .dictionary(let curve)? = chrome["curve"], case .dictionary(let wholeChrome)? = whole["chrome"],
+              case .dictionary(let wholeCurve)? = wholeChrome["curve"]
+        else {
+            Issue.record("no scene_delta or chrome curve in \(compact.keys.sorted())")
+            return
+        }
+        #expect(Set(delta.keys) == ["base", "removed", "upserted"])
+        #expect(Set(chrome.keys) == ["curve"])
+        #expect(Set(curve.keys) == ["type", "response", "damping_fraction", "source"])
+        #expect(Set(wholeChrome.keys) == ["from_rect", "to_rect", "from_radius", "to_radius", "curve"])
+        #expect(Set(wholeCurve.keys).isSuperset(of: ["stiffness", "damping", "mass", "settle_duration", "delay"]))
+        let (read, warnings) = try Self.decode(compact, held: (1, before.wireScene))
+        let (readWhole, _) = try Self.decode(whole)
+        #expect(read == readWhole, "\(Self.difference(read, readWhole))")
+        #expect(warnings.isEmpty)
     }
 
     @Test func aDeltaAgainstAnotherSceneIsRefusedAtItsBase() throws {

@@ -82,11 +82,40 @@ public actor StateStore {
     /// Writes `file` atomically unless a newer generation was written already.
     public func save(_ file: StateFile, generation: UInt64) throws {
         guard generation > lastGeneration else { return }
+        let size = try encodeAndWrite(file)
+        lastGeneration = generation
+        // The encoder's values and the bytes are freed by now: a big state left many free pages.
+        if size >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
+    }
+
+    /// - Returns: the size of the file written.
+    private func encodeAndWrite(_ file: StateFile) throws -> Int {
+        let data = try Self.encoded(file)
+        try Self.writeAtomically(data, to: fileURL, directory: directory)
+        return data.count
+    }
+
+    /// The bytes `JSONEncoder` (sorted keys) writes for `file`, encoded one module at a time:
+    /// the encoder's values for the whole state (megabytes at 1,024 activities) are never
+    /// alive at once. `StateStoreTests` holds the bytes equal to the one-piece encoding.
+    static func encoded(_ file: StateFile) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(file)
-        try Self.writeAtomically(data, to: fileURL, directory: directory)
-        lastGeneration = generation
+        // Keys in sorted order, as `StateFile.CodingKeys` and `RegistrySnapshot.CodingKeys`
+        // name them; nil optionals are left out, as the synthesized encoding does.
+        var out = Data("{\"format\":".utf8)
+        out += try encoder.encode(file.format)
+        if let presentation = file.presentation { out += Data(",\"presentation\":".utf8) + (try encoder.encode(presentation)) }
+        out += Data(",\"registry\":{\"counter\":".utf8) + (try encoder.encode(file.registry.counter)) + Data(",\"modules\":[".utf8)
+        for (index, module) in file.registry.modules.enumerated() {
+            if index > 0 { out += Data(",".utf8) }
+            out += try encoder.encode(module)
+        }
+        out += Data("]}".utf8)
+        if let settings = file.settings { out += Data(",\"settings\":".utf8) + (try encoder.encode(settings)) }
+        if let tokens = file.tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
+        out += Data(",\"version\":".utf8) + (try encoder.encode(file.version)) + Data("}".utf8)
+        return out
     }
 
     static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {

@@ -1,17 +1,23 @@
 extension Curve {
     /// The contract's curve `a{sv}`: `type`, the kind's parameters, `delay`, `source`, and
     /// `samples` when `sampleRate` is given (for renderers without spring support).
-    public func wireDictionary(sampleRate: Double? = nil) -> [String: PropValue] {
-        var out: [String: PropValue] = ["delay": .double(delay), "source": .string(source)]
+    /// - Parameter compact: contract 1.1, "Smaller plans": leaves out what follows from the
+    ///   rest, a spring's `stiffness`, `damping`, `mass` and `settle_duration`, and a `delay` of 0
+    ///   (`init(wire:)` reads neither).
+    public func wireDictionary(sampleRate: Double? = nil, compact: Bool = false) -> [String: PropValue] {
+        var out: [String: PropValue] = ["source": .string(source)]
+        if !compact || delay != 0 { out["delay"] = .double(delay) }
         switch kind {
         case .spring(let spring):
             out["type"] = .string("spring")
             out["response"] = .double(spring.response)
             out["damping_fraction"] = .double(spring.dampingFraction)
-            out["stiffness"] = .double(spring.stiffness)
-            out["damping"] = .double(spring.damping)
-            out["mass"] = .double(spring.mass)
-            out["settle_duration"] = .double(spring.settleDuration(from: 0, velocity: initialVelocity))
+            if !compact {
+                out["stiffness"] = .double(spring.stiffness)
+                out["damping"] = .double(spring.damping)
+                out["mass"] = .double(spring.mass)
+                out["settle_duration"] = .double(spring.settleDuration(from: 0, velocity: initialVelocity))
+            }
             if initialVelocity != 0 { out["initial_velocity"] = .double(initialVelocity) }
         case .bezier(let points, let duration):
             out["type"] = .string("bezier")

@@ -17,7 +17,8 @@ extension PlannerScene {
     /// The plan's `scene_delta` that turns `base` (sent at `baseSerial`) into this scene:
     /// `base`, `removed` (`slot`, `owner`, `path` of base nodes gone), `upserted` (whole node
     /// entries as in `scene.nodes`, each with the addition `index`, its position in this
-    /// scene's `nodes`), plus this scene's `presentation`, `chrome` and `capsules`.
+    /// scene's `nodes`), plus this scene's `presentation`, `chrome` and `capsules` where they
+    /// differ from the base's (contract 1.1, "Smaller plans": absent means as in the base).
     ///
     /// Applying it: drop the removed and upserted nodes from the base's list, keeping order;
     /// then insert each upserted node at its `index`, in ascending order. For that to give this
@@ -51,7 +52,8 @@ extension PlannerScene {
         for node in baseNodes where !present.contains(WireNodeKey(node)) {
             removed.append(.dictionary(["slot": .string(node.slot.rawValue), "owner": .string(node.owner), "path": .string(node.path)]))
         }
-        var out = wireFrame
+        // What the base scene already says is left out (a reader keeps the base's).
+        var out = wireFrame.filter { base.wireFrame[$0.key] != $0.value }
         out["base"] = .uint(baseSerial)
         out["removed"] = .array(removed)
         out["upserted"] = .array(upserted)

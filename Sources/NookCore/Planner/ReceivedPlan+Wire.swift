@@ -12,12 +12,29 @@ extension Plan where Scene == WireScene {
         let plan = try WireFields(path: "", value: value)
         func curve(_ entry: WireFields) throws(WireFieldError) -> Curve { try Curve(wire: entry.record("curve"), warnings: &warnings) }
 
+        let scene: WireScene
+        if let delta = try plan.optionalRecord("scene_delta"), !plan.has("scene") {
+            let base = try delta.uint("base")
+            guard let held, held.serial == base else {
+                throw WireFieldError(key: WireScene.deltaBaseKey, message: WireScene.unknownBase
+                                     + " (edits serial \(base); this reader holds \(held.map { String($0.serial) } ?? "none"))")
+            }
+            scene = try WireScene(delta: delta, base: held.scene)
+        } else {
+            scene = try WireScene(wire: plan.record("scene"))
+        }
+
         let chromeFields = try plan.record("chrome")
         let hideDip = try chromeFields.optionalDouble("hide_dip")
         if let hideDip, hideDip < 0 { throw chromeFields.error("hide_dip", "a dip cannot be negative") }
+        // A compact plan (contract 1.1) leaves out a destination that is the scene's chrome and
+        // a start that is the destination.
+        let fromRect = chromeFields.has("from_rect") ? try chromeFields.rect("from_rect") : nil
+        let toRect = try Self.rect(chromeFields, "to_rect", default: scene.chrome?.rect)
+        let toRadius = try chromeFields.nonNegative("to_radius", default: scene.chrome?.cornerRadius ?? 0)
         let chrome = ChromePlan(
-            fromRect: try chromeFields.rect("from_rect"), toRect: try chromeFields.rect("to_rect"),
-            fromRadius: try chromeFields.nonNegative("from_radius", default: 0), toRadius: try chromeFields.nonNegative("to_radius", default: 0),
+            fromRect: fromRect ?? toRect, toRect: toRect,
+            fromRadius: try chromeFields.nonNegative("from_radius", default: toRadius), toRadius: toRadius,
             curve: try curve(chromeFields), velocity: try Self.velocity(chromeFields), hideDip: hideDip,
             crossFade: try chromeFields.bool("cross_fade", default: false))
 
@@ -76,18 +93,6 @@ extension Plan where Scene == WireScene {
         var diagnostics: [Diagnostic] = []
         for entry in try plan.records("diagnostics") { diagnostics.append(try Diagnostic(wire: entry)) }
 
-        let scene: WireScene
-        if let delta = try plan.optionalRecord("scene_delta"), !plan.has("scene") {
-            let base = try delta.uint("base")
-            guard let held, held.serial == base else {
-                throw WireFieldError(key: WireScene.deltaBaseKey, message: WireScene.unknownBase
-                                     + " (edits serial \(base); this reader holds \(held.map { String($0.serial) } ?? "none"))")
-            }
-            scene = try WireScene(delta: delta, base: held.scene)
-        } else {
-            scene = try WireScene(wire: plan.record("scene"))
-        }
-
         self.init(
             serial: try plan.uint("serial"), interrupts: try plan.uint("interrupts", default: 0),
             cause: try plan.choice("cause", PlanCause.self, absent: .contentChanged, unknown: .contentChanged, what: "cause", drawnAs: "read as content_changed", warnings: &warnings),
@@ -107,6 +112,12 @@ extension Plan where Scene == WireScene {
         self.causes = causes
         // Absent from a sender that does not say: "" (the reader's own font applies).
         fontFamily = try plan.string("font_family", default: "")
+    }
+
+    /// The rect at `key`, or `fallback` when the key is absent (and there is one).
+    private static func rect(_ entry: WireFields, _ key: String, default fallback: Rect?) throws(WireFieldError) -> Rect {
+        if !entry.has(key), let fallback { return fallback }
+        return try entry.rect(key)
     }
 
     private static func velocity(_ entry: WireFields) throws(WireFieldError) -> RectVelocity? {
@@ -130,7 +141,7 @@ extension WireScene {
 
     /// Contract 1.1, `scene_delta`: `base` without the `removed` and `upserted` nodes (order
     /// kept), then each upserted node inserted at its `index`, lowest first; `presentation`,
-    /// `chrome` and `capsules` are the delta's own.
+    /// `chrome` and `capsules` are the delta's own, or the base's where the delta leaves them out.
     public init(delta: WireFields, base: WireScene) throws(WireFieldError) {
         var dropped: Set<WireSceneNode.Key> = []
         for entry in try delta.records("removed") {
@@ -154,21 +165,25 @@ extension WireScene {
             }
             nodes.insert(node, at: index)
         }
-        try self.init(frame: delta, nodes: nodes)
+        try self.init(frame: delta, nodes: nodes, base: base)
     }
 
-    /// The scene around `nodes`: `presentation`, `chrome`, `capsules` read from `frame`.
-    private init(frame scene: WireFields, nodes: [WireSceneNode]) throws(WireFieldError) {
+    /// The scene around `nodes`: `presentation`, `chrome`, `capsules` read from `frame`; for
+    /// a delta, each one `frame` leaves out is `base`'s.
+    private init(frame scene: WireFields, nodes: [WireSceneNode], base: WireScene? = nil) throws(WireFieldError) {
         var capsules: [CapsuleChrome] = []
         for entry in try scene.records("capsules") {
             capsules.append(CapsuleChrome(owner: try entry.string("owner", default: ""),
                                           shape: ChromeShape(rect: try entry.rect("rect"), cornerRadius: try entry.nonNegative("radius", default: 0))))
         }
+        if let base, !scene.has("capsules") { capsules = base.capsules }
         var chrome: ChromeShape?
         if let shape = try scene.optionalRecord("chrome") {
             chrome = ChromeShape(rect: try shape.rect("rect"), cornerRadius: try shape.nonNegative("radius", default: 0))
+        } else if let base {
+            chrome = base.chrome
         }
-        self.init(presentation: try scene.choice("presentation", Presentation.self, absent: .hidden), chrome: chrome,
+        self.init(presentation: try scene.choice("presentation", Presentation.self, absent: base?.presentation ?? .hidden), chrome: chrome,
                   capsules: capsules, nodes: nodes)
     }
 }

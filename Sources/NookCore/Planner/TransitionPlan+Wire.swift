@@ -10,12 +10,23 @@ extension TransitionPlan {
     /// - Parameter base: the scene (and its plan's serial) the subscriber is known to hold,
     ///   for a subscriber with `scene_delta` (contract 1.1): the plan then carries
     ///   `scene_delta` against it instead of `scene`, unless this plan starts a fresh window.
+    ///   Such a plan is also compact (contract 1.1, "Smaller plans"): it leaves out what follows
+    ///   from the rest: in curves, a spring's derived values and a zero delay
+    ///   (`Curve.wireDictionary(compact:)`); a slot's `delay` equal to its curve's; the chrome's
+    ///   `to_rect`/`to_radius` equal to the scene's chrome, and `from_rect`/`from_radius` equal to
+    ///   `to_rect`/`to_radius`.
     public func wireDictionary(sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil) -> [String: PropValue] {
-        func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate)) }
-        var chromeEntry: [String: PropValue] = [
-            "from_rect": Self.wire(chrome.fromRect), "to_rect": Self.wire(chrome.toRect),
-            "from_radius": .double(chrome.fromRadius), "to_radius": .double(chrome.toRadius), "curve": curve(chrome.curve),
-        ]
+        let delta = freshWindow ? nil : base.flatMap { scene.wireDelta(from: $0.scene, baseSerial: $0.serial) }
+        func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate, compact: delta != nil)) }
+
+        let compact = delta != nil
+        var chromeEntry: [String: PropValue] = ["curve": curve(chrome.curve)]
+        // Compact: the destination is left out when it is the scene's chrome, the start when it
+        // is the destination (a chrome that stays put).
+        if !compact || chrome.toRect != scene.layout.chrome.rect { chromeEntry["to_rect"] = Self.wire(chrome.toRect) }
+        if !compact || chrome.toRadius != scene.layout.chrome.cornerRadius { chromeEntry["to_radius"] = .double(chrome.toRadius) }
+        if !compact || chrome.fromRect != chrome.toRect { chromeEntry["from_rect"] = Self.wire(chrome.fromRect) }
+        if !compact || chrome.fromRadius != chrome.toRadius { chromeEntry["from_radius"] = .double(chrome.fromRadius) }
         if let velocity = chrome.velocity { chromeEntry["velocity"] = Self.wire(velocity) }
         if let dip = chrome.hideDip { chromeEntry["hide_dip"] = .double(dip) }
         // Only under Reduce Motion, so plans without it keep their exact keys.
@@ -43,10 +54,13 @@ extension TransitionPlan {
             ])
         }
         let slotEntries: [PropValue] = slots.map { slot in
-            .dictionary([
+            var entry: [String: PropValue] = [
                 "slot": .string(slot.slot.rawValue), "owner": .string(slot.owner), "change": .string(slot.change.rawValue),
-                "delay": .double(slot.delay), "curve": curve(slot.curve), "path": .string(slot.rootPath),
-            ])
+                "curve": curve(slot.curve), "path": .string(slot.rootPath),
+            ]
+            // Compact: a delay that repeats its curve's is left out.
+            if !compact || slot.delay != slot.curve.delay { entry["delay"] = .double(slot.delay) }
+            return .dictionary(entry)
         }
         let revealEntries: [PropValue] = reveals.map { reveal in
             .dictionary(["path": .string(reveal.path), "delay": .double(reveal.delay), "curve": curve(reveal.curve)])
@@ -61,7 +75,7 @@ extension TransitionPlan {
             "diagnostics": .array(diagnostics.map { .dictionary($0.wireDictionary) }),
             "font_family": .string(fontFamily),
         ]
-        if let base, !freshWindow, let delta = scene.wireDelta(from: base.scene, baseSerial: base.serial) {
+        if let delta {
             out["scene_delta"] = .dictionary(delta)
         } else {
             out["scene"] = .dictionary(scene.wireDictionary)

@@ -107,6 +107,8 @@ public struct PlanPresenter: Sendable {
     public var serial: UInt64 { playback?.plan.serial ?? 0 }
     /// The last plan's `to` (`hidden` before any).
     public var presentation: String { playback?.plan.to.rawValue ?? Presentation.hidden.rawValue }
+    /// The current plan's chrome move as read (a compact plan may leave its rects out).
+    public var chromeMove: (from: Rect, to: Rect)? { playback.map { ($0.plan.chrome.fromRect, $0.plan.chrome.toRect) } }
     /// The font family the current plan's text was measured in (`font_family`), if it says.
     public var fontFamily: String? { playback.flatMap { $0.plan.fontFamily.isEmpty ? nil : $0.plan.fontFamily } }
     /// How `resize` elements measure text when laid out again in flight (rule 5): the
