@@ -37,7 +37,7 @@ func runBrokerBenchmark() async throws -> [Figure] {
     // nook-renderer does.
     let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
                                         "notch_height": .double(32), "refresh_rate": .double(1000),
-                                        "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("scene_delta")])]
+                                        "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("scene_delta"), .string("compact_plans")])]
     _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
                                 member: "Subscribe", arguments: [.vardict(display)])
     _ = try await renderer.call(destination: zeroWork.uniqueName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",

@@ -123,7 +123,7 @@ struct MonitorInfo: Hashable, Sendable {
     var subscription: [String: DBusValue] {
         var record = displayRecord
         record["name"] = .string(name)
-        record["capabilities"] = .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta")])
+        record["capabilities"] = .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta"), .string("compact_plans")])
         return record
     }
 

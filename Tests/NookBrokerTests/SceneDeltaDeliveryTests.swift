@@ -13,6 +13,11 @@ import Testing
         "capabilities": .array([.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta")]),
     ]) { $1 }
 
+    /// Also `compact_plans` (an addition), as nook-renderer declares.
+    static let compactDisplay: [String: PropValue] = ControlRenderTests.display.merging([
+        "capabilities": .array([.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta"), .string("compact_plans")]),
+    ]) { $1 }
+
     static func serial(_ plan: Vardict) -> UInt64? { if case .uint64(let serial)? = plan["serial"] { serial } else { nil } }
 
     static func delta(_ plan: Vardict) -> Vardict? { plan["scene_delta"].flatMap { try? Vardict($0) } }
@@ -76,19 +81,24 @@ import Testing
         return try ReceivedPlan(wire: .dictionary(WireCodec.dictionary(.vardict(plan.values), at: "plan")), held: held, warnings: &warnings)
     }
 
-    /// Contract 1.1, "Smaller plans": the plans a `scene_delta` renderer gets are compact (no
-    /// derived spring values, unlike a v1 renderer's), read in order without a warning, and
-    /// leave it holding the scene a renderer subscribing afterwards gets whole.
+    /// "Smaller plans": the plans a renderer declaring `scene_delta` and `compact_plans` gets
+    /// are compact (no derived spring values, unlike a v1 renderer's), read in order without a
+    /// warning, and leave it holding the scene a renderer subscribing afterwards gets whole. A
+    /// renderer written to contract 1.1's `scene_delta` alone gets deltas with every v1 key.
     @Test func compactDeltaPlansReadInOrderGiveTheWholeScene() async throws {
         try await ControlRenderTests.withMusic { bus, nookd, music in
             try await music.start("song", ControlRenderTests.songSpec())
-            let deltas = try await Renderer.subscribe(bus, display: Self.deltaDisplay)
+            let deltas = try await Renderer.subscribe(bus, display: Self.compactDisplay)
             let plain = try await Renderer.subscribe(bus)
+            let deltaOnly = try await Renderer.subscribe(bus, display: Self.deltaDisplay)
             for text in ["one", "two", "three"] {
                 try await Self.update(music, text)
                 _ = try #require(await Self.plan(showing: text, deltas), "\(nookd.log.suffix(2000))")
                 let whole = try #require(await Self.plan(showing: text, plain))
                 #expect("\(whole)".contains("settle_duration"), "a v1 renderer's springs keep their derived values")
+                let uncompacted = try #require(await Self.plan(showing: text, deltaOnly))
+                #expect(uncompacted["scene_delta"] != nil && "\(uncompacted)".contains("settle_duration"),
+                        "a scene_delta renderer without compact_plans keeps every key")
             }
             var held = (serial: try #require(Self.serial(deltas.first)), scene: try Self.read(deltas.first).scene)
             for plan in deltas.received {
@@ -101,7 +111,7 @@ import Testing
             let later = try await Renderer.subscribe(bus, display: Self.deltaDisplay)
             #expect(held.scene == (try Self.read(later.first).scene))
             #expect("\(later.first)".contains("three"))
-            for client in [deltas.client, plain.client, later.client, music] { await client.close() }
+            for client in [deltas.client, plain.client, deltaOnly.client, later.client, music] { await client.close() }
             #expect(await nookd.stop() == 0, "\(nookd.log.suffix(2000))")
         }
     }

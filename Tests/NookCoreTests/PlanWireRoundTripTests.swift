@@ -37,6 +37,7 @@ private typealias G = PlannerPropertyTests
                 ("whole", plan.wireDictionary(), nil),
                 ("sampled", plan.wireDictionary(sampleRate: 60), nil),
                 ("delta", plan.wireDictionary(base: (2, second)), (UInt64(2), second.wireScene)),
+                ("compact delta", plan.wireDictionary(base: (2, second), compact: true), (UInt64(2), second.wireScene)),
             ] as [(String, [String: PropValue], (serial: UInt64, scene: WireScene)?)] {
                 let (decoded, warnings) = try Self.decode(wire, held: held)
                 if decoded != expected { failures.append("round \(round) \(form): \(Self.difference(decoded, expected))") }
@@ -113,8 +114,19 @@ private typealias G = PlannerPropertyTests
         let after = F.scene(.expanded, F.songContent(expanded: .activity(F.owned("music/song",
             F.vstack([F.cover(120), F.text("Song title", size: 17), F.text("Artest")])))))
         let plan = F.plan(before, after, cause: .activityUpdated, serial: 2)
-        let compact = plan.wireDictionary(base: (1, before))
+        let compact = plan.wireDictionary(base: (1, before), compact: true)
         let whole = plan.wireDictionary()
+        // A renderer that declared `scene_delta` alone keeps every v1 key around the delta.
+        let plainDelta = plan.wireDictionary(base: (1, before))
+        if case .dictionary(let chrome)? = plainDelta["chrome"], case .dictionary(let curve)? = chrome["curve"],
+           case .dictionary(let delta)? = plainDelta["scene_delta"] {
+            #expect(Set(chrome.keys) == ["from_rect", "to_rect", "from_radius", "to_radius", "curve"])
+            #expect(Set(curve.keys).isSuperset(of: ["stiffness", "damping", "mass", "settle_duration", "delay"]))
+            #expect(Set(delta.keys).isSuperset(of: ["base", "removed", "upserted", "presentation", "chrome"]))
+        } else {
+            Issue.record("no scene_delta or chrome curve in \(plainDelta.keys.sorted())")
+        }
+        let (readPlain, _) = try Self.decode(plainDelta, held: (1, before.wireScene))
         guard case .dictionary(let delta)? = compact["scene_delta"], case .dictionary(let chrome)? = compact["chrome"],
               case .dictionary(let curve)? = chrome["curve"], case .dictionary(let wholeChrome)? = whole["chrome"],
               case .dictionary(let wholeCurve)? = wholeChrome["curve"]
@@ -130,6 +142,7 @@ private typealias G = PlannerPropertyTests
         let (read, warnings) = try Self.decode(compact, held: (1, before.wireScene))
         let (readWhole, _) = try Self.decode(whole)
         #expect(read == readWhole, "\(Self.difference(read, readWhole))")
+        #expect(readPlain == readWhole, "\(Self.difference(readPlain, readWhole))")
         #expect(warnings.isEmpty)
     }
 

@@ -42,7 +42,7 @@ private typealias F = PlanFixture
 
     static func decode(_ plan: TransitionPlan, base: (serial: UInt64, scene: PlannerScene)?, held: (serial: UInt64, scene: RenderScene)?) throws -> RenderPlan {
         var warnings: [String] = []
-        return try RenderPlan(wire: PropValue.dictionary(plan.wireDictionary(base: base)), held: held, warnings: &warnings)
+        return try RenderPlan(wire: PropValue.dictionary(plan.wireDictionary(base: base, compact: true)), held: held, warnings: &warnings)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
@@ -57,7 +57,7 @@ private typealias F = PlanFixture
             let next = generator.chance(0.3) ? generator.scene() : Self.edited(sent.scene, &generator)
             let plan = F.plan(sent.scene, next, cause: .activityUpdated, serial: serial)
             let whole = try Self.decode(plan, base: nil, held: nil)
-            let wire = plan.wireDictionary(base: (sent.serial, sent.scene))
+            let wire = plan.wireDictionary(base: (sent.serial, sent.scene), compact: true)
             if wire["scene_delta"] != nil { deltas += 1 }
             let applied = try Self.decode(plan, base: (sent.serial, sent.scene), held: (held.serial, held.scene))
             #expect(applied.scene == whole.scene, "\(SeededGenerator.replay(runSeed)), serial \(serial)")
@@ -107,7 +107,7 @@ private typealias F = PlanFixture
         let updated = F.scene(.expanded, F.song(expanded: F.vstack([F.cover(120), F.text("Song title", size: 17), F.text("Artest")])))
         let sent = F.subscribe(expanded)
         let plan = F.plan(expanded, updated, cause: .activityUpdated, serial: 2)
-        let wire = plan.wireDictionary(base: (sent.serial, sent.scene))
+        let wire = plan.wireDictionary(base: (sent.serial, sent.scene), compact: true)
         guard case .dictionary(let delta)? = wire["scene_delta"], case .array(let upserted)? = delta["upserted"] else {
             Issue.record("no scene_delta in \(wire.keys.sorted())")
             return
@@ -135,7 +135,7 @@ private typealias F = PlanFixture
         var presenter = PlanPresenter()
         // This renderer missed the subscribe plan the delta edits.
         try presenter.receive(F.wire(F.subscribe(opened.pill, serial: 3)), at: 0)
-        let wire = PropValue.dictionary(plan.wireDictionary(base: (sent.serial, sent.scene)))
+        let wire = PropValue.dictionary(plan.wireDictionary(base: (sent.serial, sent.scene), compact: true))
         #expect(throws: RenderPlanError.self) { try presenter.receive(wire, at: 1) }
         do {
             try presenter.receive(wire, at: 1)

@@ -10,6 +10,10 @@ public enum RenderCapability: String, Hashable, Sendable, CaseIterable {
     case crossfade
     /// Contract 1.1: keeps the last scene it was sent and applies `scene_delta` to it.
     case sceneDelta = "scene_delta"
+    /// An addition to contract 1.1: with `scene_delta`, reads compact plans (keys that follow
+    /// from the rest left out; docs/contract.md, "Smaller plans"). A renderer written to the
+    /// contract's `scene_delta` alone keeps getting every key.
+    case compactPlans = "compact_plans"
 
     /// What a subscriber that names no `capabilities` can do: everything of contract v1.
     public static let v1: Set<RenderCapability> = [.relayout, .spring, .crossfade]

@@ -145,7 +145,8 @@ extension Broker {
             // Subscribers sharing these inputs share their origin plan, so a delta against it
             // is theirs too.
             let base = subscribers.values[index].deltaBase
-            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base))
+            let compact = subscribers.values[index].capabilities.contains(.compactPlans)
+            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base, compact: compact))
             let path = self.path
             do {
                 let signal = try self.connection.assumeIsolated { bus in

@@ -17,15 +17,15 @@ extension PlannerScene {
     /// The plan's `scene_delta` that turns `base` (sent at `baseSerial`) into this scene:
     /// `base`, `removed` (`slot`, `owner`, `path` of base nodes gone), `upserted` (whole node
     /// entries as in `scene.nodes`, each with the addition `index`, its position in this
-    /// scene's `nodes`), plus this scene's `presentation`, `chrome` and `capsules` where they
-    /// differ from the base's (contract 1.1, "Smaller plans": absent means as in the base).
+    /// scene's `nodes`), plus this scene's `presentation`, `chrome` and `capsules` (`compact`:
+    /// only where they differ from the base's; absent means as in the base).
     ///
     /// Applying it: drop the removed and upserted nodes from the base's list, keeping order;
     /// then insert each upserted node at its `index`, in ascending order. For that to give this
     /// scene's order, a node kept from the base must keep its order relative to the other kept
     /// ones, so a node that moved past others is sent as upserted even when unchanged.
     /// - Returns: nil when a scene repeats a node identity (then only a full `scene` is exact).
-    func wireDelta(from base: PlannerScene, baseSerial: UInt64) -> [String: PropValue]? {
+    func wireDelta(from base: PlannerScene, baseSerial: UInt64, compact: Bool) -> [String: PropValue]? {
         let baseNodes = base.nodes
         var basePositions: [WireNodeKey: Int] = [:]
         basePositions.reserveCapacity(baseNodes.count)
@@ -52,8 +52,8 @@ extension PlannerScene {
         for node in baseNodes where !present.contains(WireNodeKey(node)) {
             removed.append(.dictionary(["slot": .string(node.slot.rawValue), "owner": .string(node.owner), "path": .string(node.path)]))
         }
-        // What the base scene already says is left out (a reader keeps the base's).
-        var out = wireFrame.filter { base.wireFrame[$0.key] != $0.value }
+        // Compact: what the base scene already says is left out (a reader keeps the base's).
+        var out = compact ? wireFrame.filter { base.wireFrame[$0.key] != $0.value } : wireFrame
         out["base"] = .uint(baseSerial)
         out["removed"] = .array(removed)
         out["upserted"] = .array(upserted)

@@ -10,16 +10,19 @@ extension TransitionPlan {
     /// - Parameter base: the scene (and its plan's serial) the subscriber is known to hold,
     ///   for a subscriber with `scene_delta` (contract 1.1): the plan then carries
     ///   `scene_delta` against it instead of `scene`, unless this plan starts a fresh window.
-    ///   Such a plan is also compact (contract 1.1, "Smaller plans"): it leaves out what follows
+    /// - Parameter compact: for a subscriber that also declared `compact_plans` (an addition to
+    ///   contract 1.1): a plan carrying `scene_delta` then leaves out what follows
     ///   from the rest: in curves, a spring's derived values and a zero delay
     ///   (`Curve.wireDictionary(compact:)`); a slot's `delay` equal to its curve's; the chrome's
     ///   `to_rect`/`to_radius` equal to the scene's chrome, and `from_rect`/`from_radius` equal to
     ///   `to_rect`/`to_radius`.
-    public func wireDictionary(sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil) -> [String: PropValue] {
-        let delta = freshWindow ? nil : base.flatMap { scene.wireDelta(from: $0.scene, baseSerial: $0.serial) }
-        func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate, compact: delta != nil)) }
+    public func wireDictionary(
+        sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false
+    ) -> [String: PropValue] {
+        let delta = freshWindow ? nil : base.flatMap { scene.wireDelta(from: $0.scene, baseSerial: $0.serial, compact: compact) }
+        let compact = compact && delta != nil
+        func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate, compact: compact)) }
 
-        let compact = delta != nil
         var chromeEntry: [String: PropValue] = ["curve": curve(chrome.curve)]
         // Compact: the destination is left out when it is the scene's chrome, the start when it
         // is the destination (a chrome that stays put).
