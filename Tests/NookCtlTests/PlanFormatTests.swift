@@ -42,8 +42,9 @@ import Testing
         // nookctl reads plans with NookCore's reader, as renderers do: a record it refuses is
         // named with the key, never shown half-read.
         #expect(PlanSummary.line(.string("not a plan")) == "unreadable plan: (argument): expected type a{sv}, found s")
+        // The scene is read first (a compact plan's chrome defaults come from it).
         #expect(PlanSummary.line(.vardict(["serial": .uint32(7), "cause": .string("hide")]))
-                == "unreadable plan: chrome: the record has no dictionary a{sv} here")
+                == "unreadable plan: scene: the record has no dictionary a{sv} here")
         var plan = tour[0].wireDictionary()
         plan["serial"] = .double(1e300)
         #expect(PlanSummary.line(PlanFixture.dbus(.dictionary(plan))) == "unreadable plan: serial: expected type t, found d")
