@@ -2,8 +2,8 @@ import Foundation
 import NookBus
 import NookTestSupport
 
-/// dunst (Debian's package) on a private Xvfb and its own private dbus-daemon, for issue 22's
-/// side-by-side figure: the goal is a tenth of dunst's `Notify`, so measure dunst in the same
+/// dunst (Debian's package, with the package's dunstrc) on a private Xvfb and its own private
+/// dbus-daemon, for issue 22's side-by-side figure: the goal is a tenth of dunst's `Notify`, so measure dunst in the same
 /// run rather than quote a figure from another machine. Optional: `make test` does not install
 /// dunst, so the benchmark measures it only when the package and Xvfb are both present.
 final class DunstServer: Sendable {
@@ -23,20 +23,32 @@ final class DunstServer: Sendable {
     private let dunst: Int32
     private let scratch: URL
 
-    /// Starts Xvfb, a dbus-daemon and dunst (an empty dunstrc: its built-in defaults), and waits
-    /// until dunst owns org.freedesktop.Notifications.
+    /// The package's dunstrc, which dunst reads when a user has none: what "dunst installed from
+    /// Debian" runs with. It makes dunst several times slower per `Notify` than an empty
+    /// dunstrc's built-in defaults (docs/PERFORMANCE.md, session 6: 2.6 to 2.8 ms p50 against
+    /// 0.5 to 0.65 ms; its recursive icon lookup in Adwaita is the likeliest cost).
+    static let packageConfig = "/etc/xdg/dunst/dunstrc"
+
+    /// The dunstrc the benchmark runs dunst with: the package's, or an empty one (built-in
+    /// defaults) when the package's is missing.
+    let config: String
+
+    /// Starts Xvfb, a dbus-daemon and dunst, and waits until dunst owns org.freedesktop.Notifications.
     static func start() async throws -> DunstServer {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-dunst-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let config = scratch.appendingPathComponent("dunstrc")
-        try Data().write(to: config)
+        var config = packageConfig
+        if !FileManager.default.isReadableFile(atPath: config) {
+            config = scratch.appendingPathComponent("dunstrc").path
+            try Data().write(to: URL(fileURLWithPath: config))
+        }
         let display = try XvfbDisplay()
         let bus: PrivateBus
         do { bus = try PrivateBus() } catch { display.stop(); throw error }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "dunst"))
-        process.arguments = ["-config", config.path]
-        // X11 only (no WAYLAND_DISPLAY), its config and cache away from the user's.
+        process.arguments = ["-config", config]
+        // X11 only (no WAYLAND_DISPLAY), its cache away from the user's.
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = nil
         environment["DISPLAY"] = display.display
@@ -48,7 +60,7 @@ final class DunstServer: Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { bus.stop(); display.stop(); throw error }
-        let server = DunstServer(bus: bus, display: display, dunst: process.processIdentifier, scratch: scratch)
+        let server = DunstServer(bus: bus, display: display, dunst: process.processIdentifier, scratch: scratch, config: config)
         let watcher = try await BusConnection.connect(to: .address(bus.address))
         let owned = (try? await eventually(timeout: .seconds(20)) { try await watcher.nameOwner(of: "org.freedesktop.Notifications") != nil }) ?? false
         await watcher.close()
@@ -56,7 +68,8 @@ final class DunstServer: Sendable {
         return server
     }
 
-    private init(bus: PrivateBus, display: XvfbDisplay, dunst: Int32, scratch: URL) {
+    private init(bus: PrivateBus, display: XvfbDisplay, dunst: Int32, scratch: URL, config: String) {
+        self.config = config
         self.bus = bus
         self.display = display
         self.dunst = dunst
