@@ -68,19 +68,9 @@ public final class PrivateBus: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: try Tools.path(of: "dbus-daemon"))
         process.arguments = ["--nofork", "--nopidfile", "--config-file=\(config.path)", "--print-address=1"]
-        let output = Pipe()
-        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
         // The first line is the address; the daemon accepts connections once it is printed.
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = try ChildOutput.firstLine(of: process)
         guard !address.isEmpty else {
             process.terminate()
             throw TestSupportError("dbus-daemon printed no address")

@@ -54,40 +54,15 @@ final class XvfbServer: @unchecked Sendable {
         }
     }
 
-    private let process: Process
+    private let server: XvfbDisplay
     /// `:N`
-    let display: String
+    var display: String { server.display }
 
     init(arguments extra: [String] = []) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Tools.path(of: "Xvfb"))
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp"] + extra
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Xvfb writes the display number once it accepts connections.
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let number = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !number.isEmpty, Int(number) != nil else {
-            kill(process.processIdentifier, SIGKILL)
-            _ = ChildExit.waitBlocking(process.processIdentifier)
-            throw TestSupportError("Xvfb printed no display number")
-        }
-        display = ":" + number
+        server = try XvfbDisplay(width: Self.screen.width, height: Self.screen.height, arguments: extra)
     }
 
-    func stop() {
-        if !ChildExit.hasExited(process.processIdentifier) { kill(process.processIdentifier, SIGKILL) }
-        _ = ChildExit.waitBlocking(process.processIdentifier)
-    }
+    func stop() { server.stop() }
 
     /// The top `rows` of the screen as 8-bit RGB (`xwd -root | convert ... rgb:-`).
     func screenshot(rows: Int = 520, width: Int = XvfbServer.screen.width, convert: String = "convert") async throws -> RGBImage {
