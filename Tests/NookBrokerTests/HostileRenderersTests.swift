@@ -188,7 +188,7 @@ import Testing
         defer { temp.remove() }
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let module = try await Self.moduleStarted(bus, temp, updates: 600, pause: 0.02)
+            let module = try await Self.moduleStarted(bus, temp, updates: 1500, pause: 0.02)
             defer { module.stop() }
             let renderer = try await PlanRecorder.subscribe(bus, display: Self.display(rate: 60))
             let name = renderer.connection.uniqueName
@@ -208,7 +208,7 @@ import Testing
             _ = try await ControlRenderTests.control(control, "Open", [WireCodec.vardict([:])])
             module.send("ping")
             #expect(await module.line(startingWith: "sent ping") != nil)
-            #expect(await eventually(timeout: .seconds(60)) { renderer.first(showing: "ping tick 599") != nil }, "no final state")
+            #expect(await eventually(timeout: .seconds(60)) { renderer.first(showing: "ping tick 1499") != nil }, "no final state")
             // The last plan's ping (if any) has been seen once the monitor shows it; wait for the log to settle.
             let seen = Mutex("")
             _ = await eventually(timeout: .seconds(10), poll: .milliseconds(300)) {
@@ -222,7 +222,10 @@ import Testing
             let plans = lines.filter { $0.hasPrefix("signal") && $0.contains("member=Plan") }.count
             let pings = lines.filter { $0.hasPrefix("method call") && $0.contains("member=Ping") }.count
             print("one renderer in a flood: \(plans) plans, \(pings) pings")
-            #expect(plans >= 10, "too few plans to tell: \(plans)")
+            // Six plans already tell one ping per plan (6) from one per two (at most 4) within the
+            // bounds below; a loaded machine coalesces the flood into fewer frames (9 plans from
+            // 600 updates once in CI), so the flood is long.
+            #expect(plans >= 6, "too few plans to tell: \(plans)")
             // Every second plan, as docs/broker.md says (not `Broker.plansPerPing`, which this checks).
             #expect(pings >= plans / 2 - 1 && pings <= (plans + 1) / 2 + 1,
                     "\(pings) pings for \(plans) plans")

@@ -194,13 +194,13 @@ import Testing
             defer { client.stop() }
             let posted = try #require(await client.line(startingWith: "posted")).split(separator: " ").dropFirst().compactMap { UInt32($0) }
             #expect(posted.count == presses)
-            #expect(await eventually { (try? await nook.observer.activities())?.count == presses }, "\(nook.bridge.log)")
+            #expect(await eventually(timeout: .seconds(60)) { (try? await nook.observer.activities())?.count == presses }, "\(nook.bridge.log)")
             let nookctl = try PackageProcess.executable("nookctl").path
             for id in posted {
                 let press = try await Tools.run(nookctl, ["--address", bus.address, "press", "notifications/n\(id)", "ok"])
                 #expect(press.status == 0, "\(press.stderr)")
             }
-            #expect(await eventually { nook.signals.closed.count >= presses }, "\(nook.signals.closed)")
+            #expect(await eventually(timeout: .seconds(60)) { nook.signals.closed.count >= presses }, "\(nook.signals.closed)")
             #expect(Set(nook.signals.closed) == Set(posted.map { Closed(id: $0, reason: 2) }), "\(nook.signals.closed)")
             #expect(nook.signals.closed.count == presses, "closed twice: \(nook.signals.closed)")
             #expect(await eventually { (try? await nook.observer.activities()) == [] })
