@@ -84,14 +84,16 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     var backToBack = Samples(), backToBackBaseline = Samples()
     var dunstPaced = Samples(), dunstBackToBack = Samples()
     var n = 0
+    /// One `Notify` replacing `id`, its round trip in µs; paced calls wait a frame first.
+    func timed(_ destination: String, replacing id: inout UInt32, on connection: BusConnection? = nil, paced: Bool) async throws -> Double {
+        n += 1
+        if paced { try await Task.sleep(for: .milliseconds(17)) }
+        let start = ContinuousClock.now
+        id = try await notify(destination, replacing: id, n, on: connection)
+        return start.duration(to: .now).microseconds
+    }
     for _ in 0..<rounds {
-        for _ in 0..<perRound {
-            n += 1
-            try await Task.sleep(for: .milliseconds(17))
-            let start = ContinuousClock.now
-            zeroID = try await notify(zeroWork.uniqueName, replacing: zeroID, n)
-            baseline.append(start.duration(to: .now).microseconds)
-        }
+        for _ in 0..<perRound { baseline.append(try await timed(zeroWork.uniqueName, replacing: &zeroID, paced: true)) }
         for _ in 0..<perRound {
             n += 1
             let before = plans.count
@@ -106,31 +108,14 @@ func runNotificationsBenchmark() async throws -> [Figure] {
         }
         if let dunstClient {
             for _ in 0..<perRound {
-                n += 1
-                try await Task.sleep(for: .milliseconds(17))
-                let start = ContinuousClock.now
-                dunstID = try await notify("org.freedesktop.Notifications", replacing: dunstID, n, on: dunstClient)
-                dunstPaced.append(start.duration(to: .now).microseconds)
+                dunstPaced.append(try await timed("org.freedesktop.Notifications", replacing: &dunstID, on: dunstClient, paced: true))
             }
         }
-        for _ in 0..<perRound {
-            n += 1
-            let start = ContinuousClock.now
-            zeroID = try await notify(zeroWork.uniqueName, replacing: zeroID, n)
-            backToBackBaseline.append(start.duration(to: .now).microseconds)
-        }
-        for _ in 0..<perRound {
-            n += 1
-            let start = ContinuousClock.now
-            nookID = try await notify("org.freedesktop.Notifications", replacing: nookID, n)
-            backToBack.append(start.duration(to: .now).microseconds)
-        }
+        for _ in 0..<perRound { backToBackBaseline.append(try await timed(zeroWork.uniqueName, replacing: &zeroID, paced: false)) }
+        for _ in 0..<perRound { backToBack.append(try await timed("org.freedesktop.Notifications", replacing: &nookID, paced: false)) }
         if let dunstClient {
             for _ in 0..<perRound {
-                n += 1
-                let start = ContinuousClock.now
-                dunstID = try await notify("org.freedesktop.Notifications", replacing: dunstID, n, on: dunstClient)
-                dunstBackToBack.append(start.duration(to: .now).microseconds)
+                dunstBackToBack.append(try await timed("org.freedesktop.Notifications", replacing: &dunstID, on: dunstClient, paced: false))
             }
         }
         // Let the bridge's coalesced updates and their plans settle before the paced round.
