@@ -25,11 +25,11 @@ func runManyRenderersBenchmark(rounds: Int = 5) async throws -> [Figure] {
     let one = FloodRound.pooled(ones)
     let many = FloodRound.pooled(manys)
     let ratio = many.p99 / one.p99
-    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   CPU/plan (µs)   (all rounds' calls; p99 per round)")
+    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   CPU/plan (µs)   of it nookd   (all rounds' calls; p99 per round)")
     for (count, round, all) in [(1, one, ones), (200, many, manys)] {
         print("  " + "\(count)".leftPadding(9) + fmt(round.p50).leftPadding(24) + fmt(round.p99).leftPadding(11)
               + fmt(round.seconds).leftPadding(12) + "\(round.plans)".leftPadding(17) + fmt(Double(round.rssKiB) / 1024).leftPadding(18)
-              + fmt(round.cpuPerPlan).leftPadding(16)
+              + fmt(round.cpuPerPlan).leftPadding(16) + "\(Int((round.brokerShare * 100).rounded()))%".leftPadding(14)
               + "   " + all.map { fmt($0.p99) }.joined(separator: ", "))
     }
     print("  goals: p99 with 200 renderers at most 2x one renderer's (\(fmt(ratio))x: \(ratio <= 2 ? "met" : "NOT met")), "
@@ -57,6 +57,8 @@ private struct FloodRound {
     /// CPU time nookd and dbus-daemon spent over the flood, per plan the renderers received:
     /// unlike the latencies, barely moved by what else the machine runs.
     var cpuPerPlan: Double
+    /// nookd's part of `cpuPerPlan` (the rest is dbus-daemon's).
+    var brokerShare: Double
 
     /// The rounds together: percentiles over all their round trips (a p99 of one round is its
     /// few slowest calls, which whatever else the machine runs decides), the other figures'
@@ -68,7 +70,7 @@ private struct FloodRound {
         return FloodRound(
             samples: all, seconds: middle(rounds.map(\.seconds)),
             plans: Int(middle(rounds.map { Double($0.plans) })), rssKiB: rounds.map(\.rssKiB).max() ?? 0,
-            cpuPerPlan: middle(rounds.map(\.cpuPerPlan)))
+            cpuPerPlan: middle(rounds.map(\.cpuPerPlan)), brokerShare: middle(rounds.map(\.brokerShare)))
     }
 }
 
@@ -95,7 +97,8 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     ])
     defer { crowd.stop() }
     let before = crowd.plans
-    let cpuBefore = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid)
+    let brokerBefore = cpuMicroseconds(of: broker.pid)
+    let busBefore = cpuMicroseconds(of: bus.pid)
     let done = Flag()
     let clock = ContinuousClock()
     let start = clock.now
@@ -117,12 +120,14 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     let seconds = start.duration(to: clock.now) / .seconds(1)
     let rss = broker.residentKiB
     let received = crowd.plans - before
-    let cpu = cpuMicroseconds(of: broker.pid) + cpuMicroseconds(of: bus.pid) - cpuBefore
+    let brokerCPU = cpuMicroseconds(of: broker.pid) - brokerBefore
+    let busCPU = cpuMicroseconds(of: bus.pid) - busBefore
+    let cpu = brokerCPU + busCPU
     crowd.stop()
     for connection in [flooder, other, watcher] { await connection.close() }
     broker.stop()
     return FloodRound(samples: samples, seconds: seconds, plans: received, rssKiB: rss,
-                      cpuPerPlan: cpu / Double(max(1, received)))
+                      cpuPerPlan: cpu / Double(max(1, received)), brokerShare: cpu > 0 ? brokerCPU / cpu : 0)
 }
 
 /// User and system CPU time of `pid` so far, in µs (`/proc/PID/stat`, clock ticks).

@@ -97,6 +97,56 @@ import Testing
         }
     }
 
+    /// Renderers that subscribed one after another (each got its own `Subscribe` plan) share
+    /// plans once those have finished playing: one change then makes one plan, sent to all of
+    /// them (`GetState`'s `plans_made` and `plans_sent`). Before, a renderer's origin was the
+    /// id of the plan it was sent last, so 20 renderers that subscribed apart cost 20 plans a
+    /// change for as long as they stayed subscribed.
+    @Test func renderersThatSubscribedApartSharePlansOnceSettled() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let module = try await BrokerClient.connect(bus)
+            try await module.register("clock")
+            try await module.start("tick", ControlRenderTests.songSpec(title: "0"))
+            var subscribed: [PlanRecorder] = []
+            for _ in 0..<20 { subscribed.append(try await PlanRecorder.subscribe(bus, display: Self.display(rate: 60))) }
+            let renderers = subscribed
+            func counters() async throws -> (made: UInt64, sent: UInt64) {
+                let state = try await module.state()
+                guard case .uint64(let made)? = state["plans_made"], case .uint64(let sent)? = state["plans_sent"] else {
+                    Issue.record("GetState has no plan counters: \(state.keys.sorted())")
+                    return (0, 0)
+                }
+                return (made, sent)
+            }
+            // Until the Subscribe plans have played (at most the theme's longest duration), the
+            // renderers stand in different places and need plans of their own; afterwards each
+            // change must cost one plan.
+            var shared = false
+            var last: (made: UInt64, sent: UInt64) = (0, 0)
+            let deadline = ContinuousClock.now + .seconds(60)
+            var index = 0
+            while !shared, ContinuousClock.now < deadline {
+                index += 1
+                let before = try await counters()
+                let text = "shared \(index)"
+                try await module.update("tick", ["compact_trailing": .node(ControlRenderTests.node("text", ["text": .string(text)]))])
+                let arrived = await eventually(timeout: .seconds(30)) { renderers.allSatisfy { $0.first(showing: text) != nil } }
+                try #require(arrived, "\(renderers.filter { $0.first(showing: text) == nil }.count) renderers never got \(text)")
+                let after = try await counters()
+                last = (after.made - before.made, after.sent - before.sent)
+                shared = last == (1, 20)
+                if !shared { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(shared, "after \(index) changes, the last made \(last.made) plans for \(last.sent) sends")
+            for renderer in renderers { await renderer.close() }
+            await module.close()
+            _ = await nookd.stop()
+        }
+    }
+
     /// A python3-dbus process with `count` renderers that subscribe and then never read, until
     /// told `resume`: then the first one reads and prints `plan <fresh_window> <shows final>`
     /// for each plan, `final` being the text `stall tick <last>`.

@@ -83,10 +83,19 @@ public struct RenderSubscriber: Hashable, Sendable {
         return action
     }
 
-    /// Everything a plan for this subscriber depends on besides the scene and settings:
-    /// subscribers with equal inputs at the same moment get the same plan.
-    public func inputs(for action: PlanAction) -> PlanInputs {
-        PlanInputs(origin: lastPlanID, display: display, capabilities: capabilities, refreshRate: refreshRate, action: action)
+    /// Everything a plan for this subscriber at `now` depends on besides the scene and
+    /// settings: subscribers with equal inputs at the same moment get the same plan.
+    public func inputs(for action: PlanAction, at now: BrokerTime) -> PlanInputs {
+        PlanInputs(origin: origin(at: now), display: display, capabilities: capabilities, refreshRate: refreshRate, action: action)
+    }
+
+    /// What a plan made at `now` starts from (`PlanInputs.origin`).
+    public func origin(at now: BrokerTime) -> PlanOrigin {
+        guard let inFlight else { return .none }
+        guard now.seconds - inFlight.startedAt.seconds >= inFlight.plan.duration else { return .playing(lastPlanID) }
+        // A delta names the serial it edits, so for a `scene_delta` subscriber that is part of
+        // where it stands.
+        return .settled(SettledOrigin(scene: inFlight.plan.scene, base: capabilities.contains(.sceneDelta) ? inFlight.plan.serial : nil))
     }
 
     /// The plan from what this subscriber presents to `content`, without recording anything.
@@ -162,9 +171,8 @@ public struct RenderSubscriber: Hashable, Sendable {
 /// broker's, the same for everyone at one moment). Equal inputs at the same moment give equal
 /// plans, so the broker plans and encodes once per distinct `PlanInputs` per frame.
 public struct PlanInputs: Hashable, Sendable {
-    /// The plan the subscriber was last sent (every plan sent has its own id; 0: none): it
-    /// fixes both the scene planned from and the plan in flight.
-    public var origin: UInt64
+    /// Where the subscriber stands: the scene planned from and the plan in flight.
+    public var origin: PlanOrigin
     public var display: DisplayInfo
     public var capabilities: Set<RenderCapability>
     public var refreshRate: Double
@@ -175,4 +183,34 @@ public struct PlanInputs: Hashable, Sendable {
 public struct SentPlan: Hashable, Sendable {
     public var plan: TransitionPlan
     public var startedAt: BrokerTime
+}
+
+/// Where a subscriber stands when a plan is made for it (`PlanInputs.origin`).
+public enum PlanOrigin: Hashable, Sendable {
+    /// It was never sent a plan.
+    case none
+    /// Its last plan is still playing, so the plan interrupts it (rule 21): identified by the
+    /// plan's id (`RenderSubscriber.lastPlanID`); subscribers sent the same plan at the same
+    /// moment share it.
+    case playing(UInt64)
+    /// Its last plan has finished playing: all that matters is the scene it left. Renderers
+    /// that got there by different plans (subscribed at different moments, say) plan alike
+    /// again from here, so one plan per frame serves them all.
+    case settled(SettledOrigin)
+}
+
+/// The scene a finished plan left on a renderer, and for a `scene_delta` renderer the serial a
+/// delta against it names.
+///
+/// Hashed by its serial and presentation only, and compared in full: renderers standing on the same
+/// scene usually hold the same storage (the same plan was sent to them), which compares at
+/// once, and equal hashes are rare otherwise.
+public struct SettledOrigin: Hashable, Sendable {
+    public var scene: PlannerScene
+    public var base: UInt64?
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(base)
+        hasher.combine(scene.presentation)
+    }
 }

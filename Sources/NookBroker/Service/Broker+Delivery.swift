@@ -40,6 +40,9 @@ extension Broker {
     /// eight times a send): with hundreds of renderers a frame's plans go out over several
     /// turns, and a call waits behind at most one plan made or eight sends.
     static let turnBudget = 8
+    /// The largest share of the bus thread's time a delivery pass spanning several turns
+    /// takes (the rest: pauses between its turns).
+    static let deliveryDuty = 0.5
     static let sendCost = 1
     static let planCost = 8
 
@@ -81,7 +84,7 @@ extension Broker {
             guard !due.isEmpty else { return endPass() }
             delivery.pass = DeliveryPass(
                 content: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-                settings: settings, marks: registry.marks, due: due)
+                settings: settings, marks: registry.marks, due: due, at: now)
         }
         let pass = delivery.pass!
         // Taken out while serving, so serving can change the rest of the delivery state.
@@ -98,7 +101,13 @@ extension Broker {
         delivery.shared = shared
         delivery.pass!.due.removeFirst(served)
         guard delivery.pass!.due.isEmpty else {
-            armFrameTimer(at: now, now: now)
+            // The pass goes on after a pause as long as this turn took: planning for renderers
+            // takes at most half of the bus thread's time however many are due, so calls stay
+            // prompt and the processes they come from get the CPU to make them. Renderers then
+            // get plans less often than every frame, which is the most they are promised.
+            let end = self.now
+            let spentTime = max(0, end.seconds - now.seconds)
+            armFrameTimer(at: BrokerTime(seconds: end.seconds + spentTime * (1 / Self.deliveryDuty - 1)), now: end)
             return
         }
         endPass()
@@ -129,7 +138,7 @@ extension Broker {
             delivery.scheduler.settled(connection, covering: version)
             return 0
         }
-        let inputs = subscribers.values[index].inputs(for: action)
+        let inputs = subscribers.values[index].inputs(for: action, at: now)
         let plan: SharedPlan
         var cost = Self.sendCost
         if let planned = shared[inputs] {
@@ -159,6 +168,7 @@ extension Broker {
                 return Self.planCost
             }
             shared[inputs] = plan
+            delivery.plansMade &+= 1
             cost += Self.planCost
             tellModules(about: planned.plan)
         }
@@ -170,8 +180,13 @@ extension Broker {
             delivery.scheduler.failed(connection, at: now)
             return cost
         }
+        delivery.plansSent &+= 1
         subscribers[connection]?.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
-        delivery.scheduler.sent(connection, covering: version, at: now)
+        // Counted in the frame the pass began: every renderer a pass serves is due again at
+        // the same next frame, so they stay in one pass, and those that share a plan now
+        // share the next one too (a pass crossing a frame boundary would otherwise split them
+        // into groups that each need their own plans from then on).
+        delivery.scheduler.sent(connection, covering: version, at: pass.startedAt)
         acknowledgeLater(connection)
         return cost
     }

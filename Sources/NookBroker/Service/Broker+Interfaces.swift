@@ -264,6 +264,13 @@ extension Broker {
     }
 
     /// `GetState()`: the presentation, what it shows, the activities in display order, and the
-    /// additions (`items`, `modules`, `persistence`); Broker+State.swift builds it.
-    func stateReply() -> [DBusValue] { [.vardict(stateRecord())] }
+    /// additions (`items`, `modules`, `persistence`), as Broker+State.swift builds them for
+    /// `StateChanged` too; and the plan counters `plans_made`, `plans_sent`, which change with
+    /// every frame, so no broadcast carries them.
+    func stateReply() -> [DBusValue] {
+        var record = stateRecord()
+        record["plans_made"] = .uint64(delivery.plansMade)
+        record["plans_sent"] = .uint64(delivery.plansSent)
+        return [.vardict(record)]
+    }
 }

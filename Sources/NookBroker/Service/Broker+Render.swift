@@ -20,6 +20,8 @@ extension Broker {
             action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID(),
             marks: registry.marks)
         subscribers[caller] = subscriber
+        delivery.plansMade &+= 1
+        delivery.plansSent &+= 1
         tellModules(about: plan)
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
         delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.plansAwaitingAnswer[caller] ?? 0)

@@ -25,6 +25,11 @@ struct RenderDelivery {
     /// The pass under way when a frame's plans take more than one turn of the bus thread.
     var pass: DeliveryPass?
     private var lastPlanID: UInt64 = 0
+    /// Plans made for renderers since the start, a plan shared by several counting once, and
+    /// plans sent, counting each renderer (`GetState`'s `plans_made` and `plans_sent`): their
+    /// ratio says how well renderers share.
+    var plansMade: UInt64 = 0
+    var plansSent: UInt64 = 0
 
     enum PeerTracking {
         /// The match is being added (an `await` on the bus); the task that adds it settles it.
@@ -66,6 +71,8 @@ struct DeliveryPass {
     let presentation: Presentation
     let settings: PlannerSettings
     let marks: [String: ModuleMarks]
+    /// When the pass began: the frame every renderer it serves is counted in.
+    let startedAt: BrokerTime
     /// The renderers still to be served in this pass, in `FrameScheduler.due` order as it was
     /// when the pass began (sorting once, not at every turn).
     var due: [String]
@@ -76,8 +83,9 @@ struct DeliveryPass {
     /// every subscriber).
     private(set) var held: [(action: PlanAction, connections: [String]?)] = []
 
-    init(content: SceneContent, presentation: Presentation, settings: PlannerSettings, marks: [String: ModuleMarks], due: [String]) {
+    init(content: SceneContent, presentation: Presentation, settings: PlannerSettings, marks: [String: ModuleMarks], due: [String], at startedAt: BrokerTime) {
         self.content = content
+        self.startedAt = startedAt
         self.due = due
         self.presentation = presentation
         self.settings = settings
