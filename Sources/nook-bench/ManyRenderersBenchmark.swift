@@ -25,11 +25,12 @@ func runManyRenderersBenchmark(rounds: Int = 5) async throws -> [Figure] {
     let one = FloodRound.pooled(ones)
     let many = FloodRound.pooled(manys)
     let ratio = many.p99 / one.p99
-    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   CPU/plan (µs)   of it nookd   (all rounds' calls; p99 per round)")
+    print("  renderers   other module p50 (µs)   p99 (µs)   flood (s)   plans received   nookd RSS (MiB)   CPU/plan (µs)   of it nookd   sends/plan made   (all rounds' calls; p99 per round)")
     for (count, round, all) in [(1, one, ones), (200, many, manys)] {
         print("  " + "\(count)".leftPadding(9) + fmt(round.p50).leftPadding(24) + fmt(round.p99).leftPadding(11)
               + fmt(round.seconds).leftPadding(12) + "\(round.plans)".leftPadding(17) + fmt(Double(round.rssKiB) / 1024).leftPadding(18)
               + fmt(round.cpuPerPlan).leftPadding(16) + "\(Int((round.brokerShare * 100).rounded()))%".leftPadding(14)
+              + fmt(round.sendsPerPlanMade).leftPadding(18)
               + "   " + all.map { fmt($0.p99) }.joined(separator: ", "))
     }
     print("  goals: p99 with 200 renderers at most 2x one renderer's (\(fmt(ratio))x: \(ratio <= 2 ? "met" : "NOT met")), "
@@ -59,6 +60,9 @@ private struct FloodRound {
     var cpuPerPlan: Double
     /// nookd's part of `cpuPerPlan` (the rest is dbus-daemon's).
     var brokerShare: Double
+    /// Plans sent per plan made (`GetState`'s `plans_sent` / `plans_made` over the flood): how
+    /// many renderers share each plan.
+    var sendsPerPlanMade: Double
 
     /// The rounds together: percentiles over all their round trips (a p99 of one round is its
     /// few slowest calls, which whatever else the machine runs decides), the other figures'
@@ -70,7 +74,8 @@ private struct FloodRound {
         return FloodRound(
             samples: all, seconds: middle(rounds.map(\.seconds)),
             plans: Int(middle(rounds.map { Double($0.plans) })), rssKiB: rounds.map(\.rssKiB).max() ?? 0,
-            cpuPerPlan: middle(rounds.map(\.cpuPerPlan)), brokerShare: middle(rounds.map(\.brokerShare)))
+            cpuPerPlan: middle(rounds.map(\.cpuPerPlan)), brokerShare: middle(rounds.map(\.brokerShare)),
+            sendsPerPlanMade: middle(rounds.map(\.sendsPerPlanMade)))
     }
 }
 
@@ -97,6 +102,7 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     ])
     defer { crowd.stop() }
     let before = crowd.plans
+    let countersBefore = try await planCounters(watcher)
     let brokerBefore = cpuMicroseconds(of: broker.pid)
     let busBefore = cpuMicroseconds(of: bus.pid)
     let done = Flag()
@@ -123,11 +129,15 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     let brokerCPU = cpuMicroseconds(of: broker.pid) - brokerBefore
     let busCPU = cpuMicroseconds(of: bus.pid) - busBefore
     let cpu = brokerCPU + busCPU
+    let countersAfter = try await planCounters(watcher)
+    let made = countersAfter.made - countersBefore.made
+    let sent = countersAfter.sent - countersBefore.sent
     crowd.stop()
     for connection in [flooder, other, watcher] { await connection.close() }
     broker.stop()
     return FloodRound(samples: samples, seconds: seconds, plans: received, rssKiB: rss,
-                      cpuPerPlan: cpu / Double(max(1, received)), brokerShare: cpu > 0 ? brokerCPU / cpu : 0)
+                      cpuPerPlan: cpu / Double(max(1, received)), brokerShare: cpu > 0 ? brokerCPU / cpu : 0,
+                      sendsPerPlanMade: Double(sent) / Double(max(1, made)))
 }
 
 /// User and system CPU time of `pid` so far, in µs (`/proc/PID/stat`, clock ticks).
@@ -138,4 +148,13 @@ func cpuMicroseconds(of pid: Int32) -> Double {
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
     return (user + system) * 1_000_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// nookd's `plans_made` and `plans_sent` (`GetState`).
+private func planCounters(_ connection: BusConnection) async throws -> (made: UInt64, sent: UInt64) {
+    let reply = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control",
+                                          member: "GetState", arguments: [])
+    let state = try Vardict(reply[0])
+    guard case .uint64(let made)? = state["plans_made"], case .uint64(let sent)? = state["plans_sent"] else { return (0, 0) }
+    return (made, sent)
 }
