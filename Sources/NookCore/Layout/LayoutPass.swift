@@ -145,13 +145,9 @@ struct LayoutPass {
                 texts += 1
                 textBytes += node.pointee.props.text?.utf8.count ?? TextMetrics.timerPlaceholder.utf8.count
             }
-            // Props are read in place: copying them would cost more than the count saves.
-            if node.pointee.props.classes != nil || node.pointee.props.width != nil || node.pointee.props.height != nil
-                || node.pointee.props.padding != nil || node.pointee.props.spacing != nil
-                || node.pointee.props.minWidth != nil || node.pointee.props.maxWidth != nil
-                || node.pointee.props.minHeight != nil || node.pointee.props.maxHeight != nil {
-                framed += 1
-            }
+            // Props are read in place: copying them would cost more than the count saves. Any
+            // layout prop counts (an overestimate only reserves a little more).
+            if node.pointee.props.classes != nil || node.pointee.props.hasLayoutProps { framed += 1 }
             node.pointee.children.withUnsafeBufferPointer { children in
                 for index in children.indices { count(children.baseAddress! + index) }
             }
@@ -279,7 +275,8 @@ struct LayoutPass {
     }
 
     private func child(_ slot: Int, of index: Int) -> Int {
-        Int(childIndices[Int(nodes[index].firstChild) + slot])
+        let first = nodes.withUnsafeBufferPointer { Int($0[index].firstChild) }
+        return childIndices.withUnsafeBufferPointer { Int($0[first + slot]) }
     }
 
     /// The gap between a stack's child `gap` and the next one.
@@ -308,11 +305,18 @@ struct LayoutPass {
 
     private mutating func measure(_ index: Int, _ given: Offer) -> Size {
         let offer = reducesOffers ? reduced(given, for: index) : given
-        var entry = Int(nodes[index].cacheHead)
-        while entry >= 0 {
-            if cache[entry].offer == offer { return cache[entry].size }
-            entry = Int(cache[entry].next)
+        // Probes hit the cache far more often than they miss: the walk reads both arrays in
+        // place, without bounds checks or uniqueness checks.
+        let head = nodes.withUnsafeBufferPointer { $0[index].cacheHead }
+        let cached: Size? = cache.withUnsafeBufferPointer { cache in
+            var entry = Int(head)
+            while entry >= 0 {
+                if cache[entry].offer == offer { return cache[entry].size }
+                entry = Int(cache[entry].next)
+            }
+            return nil
         }
+        if let cached { return cached }
         measurements += 1
         let size = computeSize(index, offer)
         cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead))
