@@ -28,6 +28,11 @@ struct LayoutAttributes: Sendable {
     }
 
     init(_ pointer: UnsafePointer<ViewNode>, rules: NamedLayoutRules = .none) {
+        // Most nodes have neither classes nor layout props: nothing to merge.
+        guard pointer.pointee.props.classes != nil || pointer.pointee.props.hasLayoutProps else {
+            self = .plain
+            return
+        }
         var classWidth: Double?
         var classHeight: Double?
         var classPadding: EdgeInsets?

@@ -4,7 +4,11 @@
 /// 1. Flatten the tree in preorder: paths, parent and child indices, merged layout
 ///    attributes (`LayoutAttributes`), and text runs measured once.
 /// 2. Measure on demand, `measure(node, offer)`: a node's size for an offer is computed once
-///    and cached (a linked list of entries per node in one flat array).
+///    and cached (a linked list of entries per node in one flat array). Before the cache is
+///    read, an offer is reduced to what can change the answer (`OfferDependence`): an axis
+///    the node's size cannot depend on reads as ideal, and a text offered at least its
+///    one-line width reads as ideal. So the probes a stack makes of a rigid child (a fixed
+///    frame, an image, a one-line text) are answered by one measurement, not one per offer.
 ///    a. The frame turns the parent's offer into an offer for the content: a fixed length
 ///       replaces it; `min_*`/`max_*` clamp it; padding is taken off.
 ///    b. The content chooses its size (stack distribution, overlay, or a leaf's own rule).
@@ -38,9 +42,20 @@ struct LayoutPass {
         static let ideal = -1.0
     }
 
+    /// The axes of an offer a node's size can depend on, worked out bottom-up when the tree
+    /// is flattened. An axis left out cannot change the node's size (nor any size below it),
+    /// so the offer's length on it is read as ideal before the cache is consulted.
+    struct OfferDependence: OptionSet {
+        let rawValue: UInt8
+        static let width = OfferDependence(rawValue: 1)
+        static let height = OfferDependence(rawValue: 2)
+        static let both: OfferDependence = [.width, .height]
+    }
+
     /// A node as layout sees it; kept small (no references) so the arrays stay compact.
     struct Node {
         var kind: NodeKind
+        var dependence: OfferDependence
         var alignment: Alignment?
         /// The axis of the stack this node sits in (what a spacer stretches along).
         var parentAxis: Axis?
@@ -84,15 +99,20 @@ struct LayoutPass {
     private var order: [Int] = []
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
+    /// False only in tests: every offer is measured as given, the reference the reduced
+    /// offers (`OfferDependence`) are checked against.
+    private let reducesOffers: Bool
 
     /// `rules.named`, read as layout utilities wherever a class names a rule.
     private let rules: NamedLayoutRules
     /// How wide text is; nil: `TextMetrics`' estimate.
     private let measurer: (any TextMeasurer)?
 
-    init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate) {
+    init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate,
+         reducesOffers: Bool = true) {
         self.rules = rules
         measurer = text.measurer
+        self.reducesOffers = reducesOffers
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
         // (which passing them around by value does) used to be the biggest cost of layout.
         withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
@@ -125,13 +145,9 @@ struct LayoutPass {
                 texts += 1
                 textBytes += node.pointee.props.text?.utf8.count ?? TextMetrics.timerPlaceholder.utf8.count
             }
-            // Props are read in place: copying them would cost more than the count saves.
-            if node.pointee.props.classes != nil || node.pointee.props.width != nil || node.pointee.props.height != nil
-                || node.pointee.props.padding != nil || node.pointee.props.spacing != nil
-                || node.pointee.props.minWidth != nil || node.pointee.props.maxWidth != nil
-                || node.pointee.props.minHeight != nil || node.pointee.props.maxHeight != nil {
-                framed += 1
-            }
+            // Props are read in place: copying them would cost more than the count saves. Any
+            // layout prop counts (an overestimate only reserves a little more).
+            if node.pointee.props.classes != nil || node.pointee.props.hasLayoutProps { framed += 1 }
             node.pointee.children.withUnsafeBufferPointer { children in
                 for index in children.indices { count(children.baseAddress! + index) }
             }
@@ -169,13 +185,16 @@ struct LayoutPass {
             frame = Int32(frames.count - 1)
         }
         nodes.append(Node(
-            kind: kind, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
+            kind: kind, dependence: .both, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
             circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
             textRun: textRun, leafLength: leafLength, spacingTotal: 0,
             parent: Int32(parent), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         paths.append(path)
         let childCount = pointer.pointee.children.count
-        guard childCount > 0 else { return index }
+        guard childCount > 0 else {
+            nodes[index].dependence = dependence(of: index, children: [])
+            return index
+        }
 
         let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
         // Children are flattened first (their own children land in `childIndices` meanwhile),
@@ -192,8 +211,13 @@ struct LayoutPass {
         nodes[index].subtreeEnd = Int32(nodes.count)
         nodes[index].firstChild = Int32(childIndices.count)
         nodes[index].childCount = Int32(childCount)
-        for slot in firstScratch..<order.count { childIndices.append(Int32(order[slot])) }
+        var children: OfferDependence = []
+        for slot in firstScratch..<order.count {
+            childIndices.append(Int32(order[slot]))
+            children.formUnion(nodes[order[slot]].dependence)
+        }
         order.removeSubrange(firstScratch...)
+        nodes[index].dependence = dependence(of: index, children: children)
         if axis != nil {
             var total = 0.0
             for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
@@ -202,8 +226,57 @@ struct LayoutPass {
         return index
     }
 
+    /// The axes node `index`'s size can depend on; `children` is the union of its children's.
+    /// Stacks and overlays depend on what their children depend on: a child's offer along an
+    /// axis is made from the parent's offer and the children's sizes along that axis only.
+    private func dependence(of index: Int, children: OfferDependence) -> OfferDependence {
+        let node = nodes[index]
+        var content: OfferDependence
+        switch node.kind {
+        case .hstack, .vstack, .zstack: content = children
+        case .view: content = node.childCount == 0 ? [] : children
+        case .text, .shape: content = .both
+        case .image: content = []
+        case .progress: content = node.circular ? [] : .width
+        case .spacer:
+            switch node.parentAxis {
+            case .horizontal?: content = .width
+            case .vertical?: content = .height
+            case nil: content = .both
+            }
+        }
+        guard node.frame != 0 else { return content }
+        // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer.
+        let frame = frames[Int(node.frame)]
+        var result: OfferDependence = []
+        if frame.fixedWidth == nil, frame.minWidth != nil || frame.maxWidth != nil || content.contains(.width) {
+            result.insert(.width)
+        }
+        if frame.fixedHeight == nil, frame.minHeight != nil || frame.maxHeight != nil || content.contains(.height) {
+            result.insert(.height)
+        }
+        return result
+    }
+
+    /// `offer` reduced to what can change node `index`'s size (see `OfferDependence`).
+    @inline(__always)
+    private func reduced(_ offer: Offer, for index: Int) -> Offer {
+        var offer = offer
+        nodes.withUnsafeBufferPointer { nodes in
+            let dependence = nodes[index].dependence
+            if dependence != .both {
+                if !dependence.contains(.width) { offer.width = Offer.ideal }
+                if !dependence.contains(.height) { offer.height = Offer.ideal }
+            } else if nodes[index].textRun >= 0, nodes[index].frame == 0 {
+                (offer.width, offer.height) = texts.reduced(run: Int(nodes[index].textRun), width: offer.width, height: offer.height)
+            }
+        }
+        return offer
+    }
+
     private func child(_ slot: Int, of index: Int) -> Int {
-        Int(childIndices[Int(nodes[index].firstChild) + slot])
+        let first = nodes.withUnsafeBufferPointer { Int($0[index].firstChild) }
+        return childIndices.withUnsafeBufferPointer { Int($0[first + slot]) }
     }
 
     /// The gap between a stack's child `gap` and the next one.
@@ -230,17 +303,36 @@ struct LayoutPass {
         return Offer(width: encode(proposal.width), height: encode(proposal.height))
     }
 
-    private mutating func measure(_ index: Int, _ offer: Offer) -> Size {
-        var entry = Int(nodes[index].cacheHead)
-        while entry >= 0 {
-            if cache[entry].offer == offer { return cache[entry].size }
-            entry = Int(cache[entry].next)
+    private mutating func measure(_ index: Int, _ given: Offer) -> Size {
+        let offer = reducesOffers ? reduced(given, for: index) : given
+        // Probes hit the cache far more often than they miss: the walk reads both arrays in
+        // place, without bounds checks or uniqueness checks.
+        let head = nodes.withUnsafeBufferPointer { $0[index].cacheHead }
+        let cached: Size? = cache.withUnsafeBufferPointer { cache in
+            var entry = Int(head)
+            while entry >= 0 {
+                if cache[entry].offer == offer { return cache[entry].size }
+                entry = Int(cache[entry].next)
+            }
+            return nil
         }
+        if let cached { return cached }
         measurements += 1
         let size = computeSize(index, offer)
         cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead))
         nodes[index].cacheHead = Int32(cache.count - 1)
         return size
+    }
+
+    /// How many sizes node `index` has cached (tests pin that a rigid node is measured once).
+    func cacheEntries(ofNode index: Int) -> Int {
+        var count = 0
+        var entry = Int(nodes[index].cacheHead)
+        while entry >= 0 {
+            count += 1
+            entry = Int(cache[entry].next)
+        }
+        return count
     }
 
     private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {

@@ -150,6 +150,18 @@ struct TextStore {
         return Size(width: textWidth, height: Double(lines) * text.lineHeight)
     }
 
+    /// An offer to text `run` with what cannot change its size read as ideal (-1): a width
+    /// it fits on one line per paragraph, and a height that is infinite or holds every line
+    /// of unwrapped text. `size` gives the same answer for both.
+    func reduced(run: Int, width: Double, height: Double) -> (width: Double, height: Double) {
+        let text = runs[run]
+        let wraps = width >= 0 && width < text.idealWidth - Geometry.epsilon
+        guard !wraps else { return (width, height.isFinite ? height : -1) }
+        guard height >= 0, height.isFinite, text.lineHeight > 0 else { return (-1, -1) }
+        let fitting = max(1, ((height + Geometry.epsilon) / text.lineHeight).rounded(.down))
+        return (-1, fitting < Double(text.paragraphCount) ? height : -1)
+    }
+
     /// Greedy wrapping at `limit`: the number of lines and the widest line.
     private func wrap(_ text: Run, at limit: Double) -> (lines: Int, width: Double) {
         let fits = limit + Geometry.epsilon

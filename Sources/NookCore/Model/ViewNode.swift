@@ -87,6 +87,10 @@ public struct NodeProps: Hashable, Sendable {
 
     public init() {}
 
+    /// True when any layout prop is set (frame, padding, spacing, alignment, opacity...):
+    /// layout skips merging attributes for the many nodes with none.
+    var hasLayoutProps: Bool { layout != nil }
+
     public var width: Double? {
         get { layout?.value.width }
         set { PropGroupBox.edit(&layout) { $0.width = newValue } }
