@@ -121,14 +121,17 @@ import Testing
                 }
                 return (made, sent)
             }
-            // Until the Subscribe plans have played (at most the theme's longest duration), the
-            // renderers stand in different places and need plans of their own; afterwards each
-            // change must cost one plan.
+            // Until the Subscribe plans have played, the renderers stand in different places and
+            // need plans of their own; afterwards each change must cost one plan. No plan lasts
+            // longer than `motion.maxDuration` (2 s), so the pause before each try outlasts every
+            // plan sent before it, whatever the machine's speed.
+            let outlastingEveryPlan = Duration.milliseconds(2500)
             var shared = false
             var last: (made: UInt64, sent: UInt64) = (0, 0)
             let deadline = ContinuousClock.now + .seconds(60)
             var index = 0
             while !shared, ContinuousClock.now < deadline {
+                try await Task.sleep(for: outlastingEveryPlan)
                 index += 1
                 let before = try await counters()
                 let text = "shared \(index)"
@@ -138,7 +141,6 @@ import Testing
                 let after = try await counters()
                 last = (after.made - before.made, after.sent - before.sent)
                 shared = last == (1, 20)
-                if !shared { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(shared, "after \(index) changes, the last made \(last.made) plans for \(last.sent) sends")
             for renderer in renderers { await renderer.close() }
