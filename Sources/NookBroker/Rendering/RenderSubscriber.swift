@@ -202,9 +202,10 @@ public enum PlanOrigin: Hashable, Sendable {
 /// The scene a finished plan left on a renderer, and for a `scene_delta` renderer the serial a
 /// delta against it names.
 ///
-/// Hashed by its serial and presentation only, and compared in full: renderers standing on the same
-/// scene usually hold the same storage (the same plan was sent to them), which compares at
-/// once, and equal hashes are rare otherwise.
+/// Hashed by its serial and presentation only (hashing whole scenes per renderer per frame
+/// would cost more than it saves), and compared in full: renderers on the same scene usually
+/// hold the same storage (one plan was sent to them all), which compares at once, and scenes
+/// that differ usually differ early.
 public struct SettledOrigin: Hashable, Sendable {
     public var scene: PlannerScene
     public var base: UInt64?
