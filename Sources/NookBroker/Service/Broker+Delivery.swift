@@ -123,7 +123,7 @@ extension Broker {
         armFrameTimer()
     }
 
-    /// Sends one due renderer its plan: planned and encoded once per distinct inputs in this
+    /// Sends one due renderer its plan: planned and turned into arguments once per distinct inputs in this
     /// pass (`shared`), recorded as sent only once the bus has taken it.
     /// - Returns: what it cost, in `turnBudget` units.
     @discardableResult
