@@ -92,7 +92,7 @@ public struct RenderSubscriber: Hashable, Sendable {
     /// What a plan made at `now` starts from (`PlanInputs.origin`).
     public func origin(at now: BrokerTime) -> PlanOrigin {
         guard let inFlight else { return .none }
-        guard now.seconds - inFlight.startedAt.seconds >= inFlight.plan.duration else { return .playing(lastPlanID) }
+        guard inFlight.elapsed(at: now) == nil else { return .playing(lastPlanID) }
         // A delta names the serial it edits, so for a `scene_delta` subscriber that is part of
         // where it stands.
         return .settled(SettledOrigin(scene: inFlight.plan.scene, base: capabilities.contains(.sceneDelta) ? inFlight.plan.serial : nil))
@@ -117,10 +117,7 @@ public struct RenderSubscriber: Hashable, Sendable {
         // A subscriber that was never sent anything starts from hidden; the planner treats
         // `subscribe` and `display_changed` as fresh windows (rule 19).
         let origin = presented
-        let running = inFlight.flatMap { flight -> InFlightPlan? in
-            let elapsed = now.seconds - flight.startedAt.seconds
-            return elapsed < flight.plan.duration ? InFlightPlan(plan: flight.plan, elapsed: elapsed) : nil
-        }
+        let running = inFlight.flatMap { flight in flight.elapsed(at: now).map { InFlightPlan(plan: flight.plan, elapsed: $0) } }
         let plan = TransitionPlanner.plan(
             from: origin ?? PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings),
             to: destination, action: action, settings: settings, inFlight: origin == nil ? nil : running, marks: marks)
@@ -181,8 +178,23 @@ public struct PlanInputs: Hashable, Sendable {
 
 /// A plan as sent, and when it started playing.
 public struct SentPlan: Hashable, Sendable {
-    public var plan: TransitionPlan
-    public var startedAt: BrokerTime
+    public let plan: TransitionPlan
+    public let startedAt: BrokerTime
+    /// `plan.duration`, worked out once: every frame asks each renderer whether its plan still
+    /// plays, and the duration walks every curve of the plan.
+    public let duration: Double
+
+    public init(plan: TransitionPlan, startedAt: BrokerTime) {
+        self.plan = plan
+        self.startedAt = startedAt
+        duration = plan.duration
+    }
+
+    /// Whether the plan is still playing at `now`, and for how long it has.
+    public func elapsed(at now: BrokerTime) -> Double? {
+        let elapsed = now.seconds - startedAt.seconds
+        return elapsed < duration ? elapsed : nil
+    }
 }
 
 /// Where a subscriber stands when a plan is made for it (`PlanInputs.origin`).
