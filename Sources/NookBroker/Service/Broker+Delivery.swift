@@ -155,18 +155,12 @@ extension Broker {
             // is theirs too.
             let base = subscribers.values[index].deltaBase
             let compact = subscribers.values[index].capabilities.contains(.compactPlans)
-            let argument = WireCodec.vardict(planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base, compact: compact))
+            let wire = planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base, compact: compact)
             let path = self.path
-            do {
-                let signal = try self.connection.assumeIsolated { bus in
-                    try bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, arguments: [argument])
-                }
-                plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
-            } catch {
-                log(.warning, "could not encode plan \(planned.plan.serial) for \(connection): \(error)")
-                delivery.scheduler.failed(connection, at: now)
-                return Self.planCost
+            let signal = self.connection.assumeIsolated { bus in
+                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: wire)
             }
+            plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
             shared[inputs] = plan
             delivery.plansMade &+= 1
             cost += Self.planCost

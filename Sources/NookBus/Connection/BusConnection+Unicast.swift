@@ -1,4 +1,5 @@
 import CSystemd
+import NookCore
 
 /// A signal checked once, to be unicast to many connections (`emit(_:to:)`).
 ///
@@ -10,7 +11,13 @@ public struct PreparedSignal: Sendable {
     let path: ObjectPath
     let interface: String
     let member: String
-    let arguments: [DBusValue]
+    let body: Body
+
+    enum Body: Sendable {
+        case values([DBusValue])
+        /// One `a{sv}` of props, written straight into each message (`PropValue+Message.swift`).
+        case vardict([String: PropValue])
+    }
 }
 
 /// How a `Peer.Ping` ended.
@@ -29,7 +36,14 @@ extension BusConnection {
         for argument in arguments {
             do { try argument.validate() } catch { throw BusError.invalidValue(error) }
         }
-        return PreparedSignal(path: path, interface: interface, member: member, arguments: arguments)
+        return PreparedSignal(path: path, interface: interface, member: member, body: .values(arguments))
+    }
+
+    /// A signal whose one argument is the `a{sv}` `WireCodec.vardict(props)` would make, for
+    /// `emit(_:to:)`: the same bytes, written without building the `DBusValue`s (props always
+    /// have a wire form, so there is nothing to check).
+    public func prepareSignal(path: ObjectPath, interface: String, member: String, vardict props: [String: PropValue]) -> PreparedSignal {
+        PreparedSignal(path: path, interface: interface, member: member, body: .vardict(props))
     }
 
     /// Unicasts a prepared signal to `destination`.
@@ -38,8 +52,13 @@ extension BusConnection {
         var message: OpaquePointer?
         try check(sd_bus_message_new_signal(bus, &message, signal.path.rawValue, signal.interface, signal.member), "sd_bus_message_new_signal")
         defer { sd_bus_message_unref(message) }
-        // Checked in `prepareSignal`.
-        for argument in signal.arguments { try argument.append(to: message!) }
+        switch signal.body {
+        case .values(let arguments):
+            // Checked in `prepareSignal`.
+            for argument in arguments { try argument.append(to: message!) }
+        case .vardict(let props):
+            try PropValue.appendVardict(props, to: message!)
+        }
         try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
     }
 

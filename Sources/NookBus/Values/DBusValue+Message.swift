@@ -61,12 +61,12 @@ extension DBusValue {
         }
     }
 
-    private static func appendString(_ text: String, code: Unicode.Scalar, to message: MessagePointer) throws(BusError) {
+    static func appendString(_ text: String, code: Unicode.Scalar, to message: MessagePointer) throws(BusError) {
         let result = text.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: code)), $0) }
         if result < 0 { throw BusError.system(function: "sd_bus_message_append_basic", errno: -result) }
     }
 
-    private static func withContainer(
+    static func withContainer(
         _ message: MessagePointer, _ type: Unicode.Scalar, _ contents: String, _ body: () throws(BusError) -> Void
     ) throws(BusError) {
         let opened = contents.withCString { sd_bus_message_open_container(message, CChar(UInt8(ascii: type)), $0) }
