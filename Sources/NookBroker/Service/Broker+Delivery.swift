@@ -123,8 +123,8 @@ extension Broker {
         armFrameTimer()
     }
 
-    /// Sends one due renderer its plan: planned and turned into arguments once per distinct inputs in this
-    /// pass (`shared`), recorded as sent only once the bus has taken it.
+    /// Sends one due renderer its plan: planned and turned into its wire dictionary once per
+    /// distinct inputs in this pass (`shared`), recorded as sent only once the bus has taken it.
     /// - Returns: what it cost, in `turnBudget` units.
     @discardableResult
     private func deliver(to connection: String, in pass: DeliveryPass, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) -> Int {
