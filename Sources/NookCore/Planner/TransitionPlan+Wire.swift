@@ -124,16 +124,26 @@ extension PlannerScene {
     }
 
     /// Everything of the wire scene but its nodes: `presentation`, `chrome`, `capsules`.
-    var wireFrame: [String: PropValue] {
-        [
-            "presentation": .string(presentation.rawValue),
-            "chrome": .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)]),
-            "capsules": .array(layout.capsules.map { capsule in
+    var wireFrame: [String: PropValue] { wireFrame(leavingOutWhatMatches: nil) }
+
+    /// `wireFrame` without the entries `base` would write the same. Each entry's wire form is
+    /// equal exactly when the values it is made of are (strings and doubles compare the same
+    /// both ways), so the values are compared and the base's entries never built.
+    func wireFrame(leavingOutWhatMatches base: PlannerScene?) -> [String: PropValue] {
+        // Room for what callers add (`nodes`, or a delta's `base`, `removed`, `upserted`).
+        var out = [String: PropValue](minimumCapacity: 6)
+        if presentation != base?.presentation { out["presentation"] = .string(presentation.rawValue) }
+        if layout.chrome != base?.layout.chrome {
+            out["chrome"] = .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)])
+        }
+        if layout.capsules != base?.layout.capsules {
+            out["capsules"] = .array(layout.capsules.map { capsule in
                 .dictionary([
                     "owner": .string(capsule.owner), "rect": TransitionPlan.wire(capsule.shape.rect),
                     "radius": .double(capsule.shape.cornerRadius),
                 ])
-            }),
-        ]
+            })
+        }
+        return out
     }
 }
