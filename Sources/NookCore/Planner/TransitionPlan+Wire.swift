@@ -23,7 +23,8 @@ extension TransitionPlan {
         let compact = compact && delta != nil
         func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate, compact: compact)) }
 
-        var chromeEntry: [String: PropValue] = ["curve": curve(chrome.curve)]
+        var chromeEntry = [String: PropValue](minimumCapacity: 8)
+        chromeEntry["curve"] = curve(chrome.curve)
         // Compact: the destination is left out when it is the scene's chrome, the start when it
         // is the destination (a chrome that stays put).
         if !compact || chrome.toRect != scene.layout.chrome.rect { chromeEntry["to_rect"] = Self.wire(chrome.toRect) }
@@ -110,7 +111,8 @@ extension PlannerScene {
 
     /// One entry of `scene.nodes`.
     func wireEntry(for node: SceneNode) -> [String: PropValue] {
-        var entry = node.props.rawProps
+        // slot, owner, path, kind, rect, variants, and perhaps expanded_classes, suppressed, index.
+        var entry = node.props.rawProps(reservingRoomFor: 9)
         entry["slot"] = .string(node.slot.rawValue)
         entry["owner"] = .string(node.owner)
         entry["path"] = .string(node.path)
