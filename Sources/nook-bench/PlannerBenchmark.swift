@@ -72,6 +72,7 @@ func runPlannerBenchmark() -> [Figure] {
             }
         }
     }
+    let small = runSmallScenePublishBenchmark()
     let ratio = (perNode[10_000] ?? 0) / max(perNode[64] ?? 1, .leastNonzeroMagnitude)
     print("  per-node cost, 10,000 vs 64 nodes: \(fmt(ratio))x (about 1 means linear growth)")
     print("  typical scene p50 under 50 µs: cold \(fmt(typicalOpen)) µs \(typicalOpen < 50 ? "yes" : "NO"), "
@@ -84,6 +85,8 @@ func runPlannerBenchmark() -> [Figure] {
                ratio: measuredRatio, met: typicalMeasured < 50),
         Figure(name: "planner 10,000-node content update p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms", ratio: nil, met: p50At10k < 10_000),
         Figure(name: "planner per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
+        Figure(name: "planner small scene update p50 (broker's publish scene, to the wire)", value: small, unit: "µs", goal: "none",
+               ratio: nil, met: nil),
     ]
 }
 
@@ -207,6 +210,8 @@ enum PlannerProfileCase: String {
     case update
     /// The typical scene, 8 x 64 nodes, pill -> expanded, nothing reused.
     case typical
+    /// The broker's publish scene, one content update to the wire (`SmallScenePublish`).
+    case small
 }
 
 /// Runs one planner case `runs` times exactly as the timed benchmark does; returns a checksum
@@ -233,6 +238,135 @@ func runPlannerProfile(_ profile: PlannerProfileCase, runs: Int) -> Int {
             let plan = TransitionPlanner.plan(from: pill, to: after, action: PlanAction(cause: .open, serial: 2), settings: settings)
             checksum &+= plan.elements.count &+ plan.layout.count
         }
+    case .small:
+        var publish = SmallScenePublish()
+        for _ in 0..<runs { checksum &+= publish.next().count }
     }
     return checksum
+}
+
+
+/// The broker's publish benchmark (`nook-bench --only broker`) as nookd plans it, without the
+/// bus: one activity in the pill (`benchSpec`: a 20x20 `CoverArt` view marked `cover`, the text
+/// "track N", the minimal "♪"), one `scene_delta` + `compact_plans` renderer at 1512x982 with
+/// a 200x32 notch, and each `UpdateActivity` changing "track N" to "track N+1". Each `next()`
+/// makes the calls `RenderSubscriber` and the delivery make per plan, with NookCore types:
+/// the destination reusing the scene last sent, the plan from it (the last plan still in
+/// flight a frame later, as the bench sends the next update once the plan arrived), the
+/// downgrade to the renderer's capabilities, and the compact `scene_delta` wire dictionary.
+struct SmallScenePublish {
+    private let settings: PlannerSettings
+    private let marks: [String: ModuleMarks]
+    private var index = 0
+    private var presented: PlannerScene
+    private var sent: TransitionPlan
+
+    /// Seconds between a plan being sent and the next update's plan: one frame at 1000 Hz.
+    private static let elapsed = 0.001
+
+    init() {
+        var settings = PlannerSettings(display: DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32))
+        // As nookd measures text (BrokerConfiguration.measuresTextWithFonts).
+        settings.textMeasurement = TextMeasurement(FontTextMeasurer(family: settings.fontFamily))
+        self.settings = settings
+        marks = ["bench": ModuleMarks(module: "bench", activities: ["song": ["cover"]])]
+        let hidden = PlannerScene(presentation: .hidden, content: SceneContent(), settings: settings)
+        let first = PlannerScene(presentation: .pill, content: Self.content(0), settings: settings)
+        sent = TransitionPlanner.plan(from: hidden, to: first, action: PlanAction(cause: .subscribe, serial: 1), settings: settings, marks: marks)
+        presented = sent.scene
+    }
+
+    /// The pill's views as the broker decodes and validates them from `benchSpec`'s wire form;
+    /// an update changes only the trailing text, set here on the validated node so the
+    /// profile counts planning, not validation.
+    private static let cover = validated(RawNode(kind: "view", props: ["name": .string("CoverArt"), "width": .double(20), "height": .double(20),
+                                                                       "shared": .dictionary(["id": .string("cover")])]), slot: "compact_leading")
+    private static let track = validated(RawNode(kind: "text", props: ["text": .string("track 0")]), slot: "compact_trailing")
+
+    private static func validated(_ raw: RawNode, slot: String) -> ViewNode {
+        guard let validated = try? ViewValidator().validate(raw, slot: slot) else { fatalError("benchSpec's \(slot) is invalid") }
+        return validated.root
+    }
+
+    /// The pill for update `index`. One activity: its minimal view shows only beside another
+    /// primary activity.
+    static func content(_ index: Int) -> SceneContent {
+        var track = track
+        track.props.text = "track \(index)"
+        return SceneContent(compactLeading: OwnedView(owner: "bench/song", view: cover),
+                            compactTrailing: OwnedView(owner: "bench/song", view: track))
+    }
+
+    /// The next update's content, prepared outside any timing (the broker decodes it on the call).
+    mutating func nextContent() -> SceneContent {
+        index += 1
+        return Self.content(index)
+    }
+
+    /// The destination, as `RenderSubscriber.destination(for:presentation:settings:)`.
+    func destination(for content: SceneContent) -> PlannerScene {
+        PlannerScene(presentation: .pill, content: content, settings: settings, reusing: [presented])
+    }
+
+    /// The plan, as `RenderSubscriber.planned(…)` with the destination prepared; the second
+    /// plan is as sent (`PlanDowngrade` for a renderer without `crossfade`).
+    func plan(to destination: PlannerScene) -> (plan: TransitionPlan, sent: TransitionPlan) {
+        let running = Self.elapsed < sent.duration ? InFlightPlan(plan: sent, elapsed: Self.elapsed) : nil
+        let plan = TransitionPlanner.plan(from: presented, to: destination, action: PlanAction(cause: .activityUpdated, serial: UInt64(index) + 1),
+                                          settings: settings, inFlight: running, marks: marks)
+        var downgraded = plan
+        for element in downgraded.elements.indices { downgraded.elements[element].crossFade = false }
+        return (plan, downgraded)
+    }
+
+    /// The `Plan` signal's dictionary: a compact `scene_delta` against the last plan sent.
+    func wire(_ plan: TransitionPlan) -> [String: PropValue] {
+        plan.wireDictionary(sampleRate: nil, base: (sent.serial, sent.scene), compact: true)
+    }
+
+    /// Records `plan` as sent (`RenderSubscriber.didSend`).
+    mutating func didSend(_ plan: TransitionPlan) {
+        presented = plan.scene
+        sent = plan
+    }
+
+    /// One whole update: content, destination, plan, wire, recorded as sent.
+    mutating func next() -> [String: PropValue] {
+        let content = nextContent()
+        let planned = plan(to: destination(for: content))
+        let dictionary = wire(planned.sent)
+        didSend(planned.plan)
+        return dictionary
+    }
+}
+
+/// Times the small scene's update step by step; prints rows and returns the total p50 in µs.
+func runSmallScenePublishBenchmark(runs: Int = 20_000) -> Double {
+    var publish = SmallScenePublish()
+    for _ in 0..<max(3, runs / 20) { _ = publish.next() }
+    var destination = Samples(), planning = Samples(), wire = Samples(), total = Samples()
+    var checksum = 0
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        let content = publish.nextContent()
+        let start = clock.now
+        let prepared = publish.destination(for: content)
+        let destined = clock.now
+        let planned = publish.plan(to: prepared)
+        let planDone = clock.now
+        let dictionary = publish.wire(planned.sent)
+        let end = clock.now
+        publish.didSend(planned.plan)
+        checksum &+= dictionary.count &+ planned.plan.layout.count
+        destination.append(start.duration(to: destined).microseconds)
+        planning.append(destined.duration(to: planDone).microseconds)
+        wire.append(planDone.duration(to: end).microseconds)
+        total.append(start.duration(to: end).microseconds)
+    }
+    print("  small scene update (the broker's publish scene, one activity in the pill, to the wire; \(runs) runs, checksum \(checksum % 1000)):")
+    for (label, samples) in [("destination (layout, namespaces)", destination), ("planning", planning),
+                             ("wireDictionary (compact scene_delta)", wire), ("together", total)] {
+        print("    " + label.padding(40) + "p50 " + fmt(samples.p50).leftPadding(8) + " µs   p99 " + fmt(samples.p99).leftPadding(8) + " µs")
+    }
+    return total.p50
 }

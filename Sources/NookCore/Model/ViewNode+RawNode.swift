@@ -11,8 +11,13 @@ extension ViewNode {
 
 extension NodeProps {
     /// The props as contract keys and D-Bus-shaped values.
-    public var rawProps: [String: PropValue] {
-        var out: [String: PropValue] = [:]
+    public var rawProps: [String: PropValue] { rawProps(reservingRoomFor: 0) }
+
+    /// `rawProps` in a dictionary with room for `extra` more keys besides a node's usual
+    /// few, so a caller that adds its own keys (a scene node's `slot`, `path`, ...) does not
+    /// make it grow and rehash every key.
+    func rawProps(reservingRoomFor extra: Int) -> [String: PropValue] {
+        var out = [String: PropValue](minimumCapacity: 6 + extra)
         func put(_ key: String, _ value: Double?) { if let value { out[key] = .double(value) } }
         func put(_ key: String, _ value: String?) { if let value { out[key] = .string(value) } }
         func put(_ key: String, _ value: Bool?) { if let value { out[key] = .bool(value) } }

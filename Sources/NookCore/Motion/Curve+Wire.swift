@@ -5,7 +5,9 @@ extension Curve {
     ///   rest, a spring's `stiffness`, `damping`, `mass` and `settle_duration`, and a `delay` of 0
     ///   (`init(wire:)` reads neither).
     public func wireDictionary(sampleRate: Double? = nil, compact: Bool = false) -> [String: PropValue] {
-        var out: [String: PropValue] = ["source": .string(source)]
+        // Room for every key a curve can have, so the dictionary never grows and rehashes.
+        var out = [String: PropValue](minimumCapacity: 11)
+        out["source"] = .string(source)
         if !compact || delay != 0 { out["delay"] = .double(delay) }
         switch kind {
         case .spring(let spring):

@@ -24,9 +24,11 @@ struct MarkReader {
     let slotLists: [[PreparedSlot]]
     private var read: [String: ModuleMarks] = [:]
 
-    init(given: [String: ModuleMarks]?, scenes: [PlannerScene]) {
+    /// The scenes are read only when no marks are given; the broker always gives them, and
+    /// then not even the slot lists are gathered (a list of two scenes is a large allocation).
+    init(given: [String: ModuleMarks]?, before: PlannerScene, after: PlannerScene) {
         self.given = given
-        slotLists = scenes.map(\.slots)
+        slotLists = given == nil ? [before.slots, after.slots] : []
     }
 
     mutating func marks(of module: String) -> ModuleMarks {

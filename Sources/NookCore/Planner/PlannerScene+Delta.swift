@@ -53,7 +53,7 @@ extension PlannerScene {
             removed.append(.dictionary(["slot": .string(node.slot.rawValue), "owner": .string(node.owner), "path": .string(node.path)]))
         }
         // Compact: what the base scene already says is left out (a reader keeps the base's).
-        var out = compact ? wireFrame.filter { base.wireFrame[$0.key] != $0.value } : wireFrame
+        var out = wireFrame(leavingOutWhatMatches: compact ? base : nil)
         out["base"] = .uint(baseSerial)
         out["removed"] = .array(removed)
         out["upserted"] = .array(upserted)

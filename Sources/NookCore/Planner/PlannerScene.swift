@@ -123,6 +123,7 @@ public struct PlannerScene: Hashable, Sendable {
     /// Every node of the scene, laid out, in slot order then preorder (the plan's `scene.nodes`).
     public var nodes: [SceneNode] {
         var out: [SceneNode] = []
+        out.reserveCapacity(slots.reduce(0) { $0 + $1.laidOut.layout.nodes.count })
         for slot in slots {
             var index = 0
             slot.collect(slot.view, index: &index, into: &out)

@@ -23,7 +23,8 @@ extension TransitionPlan {
         let compact = compact && delta != nil
         func curve(_ curve: Curve) -> PropValue { .dictionary(curve.wireDictionary(sampleRate: sampleRate, compact: compact)) }
 
-        var chromeEntry: [String: PropValue] = ["curve": curve(chrome.curve)]
+        var chromeEntry = [String: PropValue](minimumCapacity: 8)
+        chromeEntry["curve"] = curve(chrome.curve)
         // Compact: the destination is left out when it is the scene's chrome, the start when it
         // is the destination (a chrome that stays put).
         if !compact || chrome.toRect != scene.layout.chrome.rect { chromeEntry["to_rect"] = Self.wire(chrome.toRect) }
@@ -110,7 +111,8 @@ extension PlannerScene {
 
     /// One entry of `scene.nodes`.
     func wireEntry(for node: SceneNode) -> [String: PropValue] {
-        var entry = node.props.rawProps
+        // slot, owner, path, kind, rect, variants, and perhaps expanded_classes, suppressed, index.
+        var entry = node.props.rawProps(reservingRoomFor: 9)
         entry["slot"] = .string(node.slot.rawValue)
         entry["owner"] = .string(node.owner)
         entry["path"] = .string(node.path)
@@ -124,16 +126,26 @@ extension PlannerScene {
     }
 
     /// Everything of the wire scene but its nodes: `presentation`, `chrome`, `capsules`.
-    var wireFrame: [String: PropValue] {
-        [
-            "presentation": .string(presentation.rawValue),
-            "chrome": .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)]),
-            "capsules": .array(layout.capsules.map { capsule in
+    var wireFrame: [String: PropValue] { wireFrame(leavingOutWhatMatches: nil) }
+
+    /// `wireFrame` without the entries `base` would write the same. Each entry's wire form is
+    /// equal exactly when the values it is made of are (strings and doubles compare the same
+    /// both ways), so the values are compared and the base's entries never built.
+    func wireFrame(leavingOutWhatMatches base: PlannerScene?) -> [String: PropValue] {
+        // Room for what callers add (`nodes`, or a delta's `base`, `removed`, `upserted`).
+        var out = [String: PropValue](minimumCapacity: 6)
+        if presentation != base?.presentation { out["presentation"] = .string(presentation.rawValue) }
+        if layout.chrome != base?.layout.chrome {
+            out["chrome"] = .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)])
+        }
+        if layout.capsules != base?.layout.capsules {
+            out["capsules"] = .array(layout.capsules.map { capsule in
                 .dictionary([
                     "owner": .string(capsule.owner), "rect": TransitionPlan.wire(capsule.shape.rect),
                     "radius": .double(capsule.shape.cornerRadius),
                 ])
-            }),
-        ]
+            })
+        }
+        return out
     }
 }

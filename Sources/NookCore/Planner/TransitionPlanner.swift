@@ -47,7 +47,7 @@ public enum TransitionPlanner {
         inFlight: InFlightPlan? = nil, marks: [String: ModuleMarks]? = nil
     ) -> TransitionPlan {
         var builder = PlanBuilder(before: before, after: after, action: action, settings: settings, inFlight: inFlight,
-                                  marks: MarkReader(given: marks, scenes: [before, after]))
+                                  marks: MarkReader(given: marks, before: before, after: after))
         return builder.build()
     }
 }
