@@ -10,13 +10,8 @@ extension PropValue {
     /// The signature of `wireValue`, worked out without building it.
     var wireSignatureText: String {
         switch self {
-        case .bool: "b"
-        case .int: "x"
-        case .uint: "t"
-        case .double: "d"
-        case .string: "s"
-        case .dictionary: "a{sv}"
-        case .node: RawNode.wireSignature.rawValue
+        // Scalars, dictionaries and nodes: `typeName` spells their signature already.
+        case .bool, .int, .uint, .double, .string, .dictionary, .node: typeName
         case .array(let items): "a" + Self.elementSignature(items)
         case .structure(let fields): fields.isEmpty ? "av" : "(" + fields.map(\.wireSignatureText).joined() + ")"
         }
