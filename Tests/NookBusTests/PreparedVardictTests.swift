@@ -33,9 +33,8 @@ import NookTestSupport
                 try await emitter.perform { bus in
                     let straight = bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", vardict: props)
                     try bus.emit(straight, to: target.uniqueName)
-                    let built = try bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged",
-                                                      arguments: [WireCodec.vardict(props)])
-                    try bus.emit(built, to: target.uniqueName)
+                    try bus.emitSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged",
+                                       arguments: [WireCodec.vardict(props)], destination: target.uniqueName)
                 }
                 let first = await received.next()?.arguments, second = await received.next()?.arguments
                 #expect(first == second && first == [WireCodec.vardict(props)], "\(props) (\(SeededGenerator.replay(seed)))")

@@ -1,23 +1,18 @@
 import CSystemd
 import NookCore
 
-/// A signal checked once, to be unicast to many connections (`emit(_:to:)`).
+/// A plan-sized signal made once, to be unicast to many connections (`emit(_:to:)`): one
+/// `a{sv}` of props.
 ///
-/// It keeps the arguments, not an encoded message: sd-bus has no way to send one encoded body
-/// to several destinations, and copying a message into a new one (`sd_bus_message_copy`)
-/// walks it value by value, which measured slower than appending the values again. What is
-/// done once is checking that every container holds what its signature says.
+/// It keeps the props, not an encoded message: sd-bus has no way to send one encoded body to
+/// several destinations, and copying a message into a new one (`sd_bus_message_copy`) walks it
+/// value by value, which measured slower than writing the props again
+/// (`PropValue+Message.swift`).
 public struct PreparedSignal: Sendable {
     let path: ObjectPath
     let interface: String
     let member: String
-    let body: Body
-
-    enum Body: Sendable {
-        case values([DBusValue])
-        /// One `a{sv}` of props, written straight into each message (`PropValue+Message.swift`).
-        case vardict([String: PropValue])
-    }
+    let props: [String: PropValue]
 }
 
 /// How a `Peer.Ping` ended.
@@ -30,20 +25,11 @@ public enum PingOutcome: Sendable {
 }
 
 extension BusConnection {
-    /// Checks a signal's arguments once for `emit(_:to:)`.
-    /// - Throws: `BusError.invalidValue` when a container does not hold what its signature says.
-    public func prepareSignal(path: ObjectPath, interface: String, member: String, arguments: [DBusValue]) throws -> PreparedSignal {
-        for argument in arguments {
-            do { try argument.validate() } catch { throw BusError.invalidValue(error) }
-        }
-        return PreparedSignal(path: path, interface: interface, member: member, body: .values(arguments))
-    }
-
     /// A signal whose one argument is the `a{sv}` `WireCodec.vardict(props)` would make, for
     /// `emit(_:to:)`: the same bytes, written without building the `DBusValue`s (props always
     /// have a wire form, so there is nothing to check).
     public func prepareSignal(path: ObjectPath, interface: String, member: String, vardict props: [String: PropValue]) -> PreparedSignal {
-        PreparedSignal(path: path, interface: interface, member: member, body: .vardict(props))
+        PreparedSignal(path: path, interface: interface, member: member, props: props)
     }
 
     /// Unicasts a prepared signal to `destination`.
@@ -52,13 +38,7 @@ extension BusConnection {
         var message: OpaquePointer?
         try check(sd_bus_message_new_signal(bus, &message, signal.path.rawValue, signal.interface, signal.member), "sd_bus_message_new_signal")
         defer { sd_bus_message_unref(message) }
-        switch signal.body {
-        case .values(let arguments):
-            // Checked in `prepareSignal`.
-            for argument in arguments { try argument.append(to: message!) }
-        case .vardict(let props):
-            try PropValue.appendVardict(props, to: message!)
-        }
+        try PropValue.appendVardict(signal.props, to: message!)
         try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
     }
 
