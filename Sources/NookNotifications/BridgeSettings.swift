@@ -10,6 +10,10 @@ public struct BridgeSettings: Sendable {
     public var imageDirectory: String
     /// Take the name from a running notification daemon (`--replace`), as dunst does.
     public var replace = false
+    /// The shortest time between two batches of changes sent to the broker: a frame of a
+    /// 60 Hz display. A program reporting progress hundreds of times a second then costs the
+    /// broker one update a frame, and its calls are answered without that work in the way.
+    public var publishInterval: Duration = .microseconds(16_667)
 
     /// The longest `expire_timeout` honoured, in milliseconds (24 h, a detached activity's limit).
     public static let maxTimeoutMilliseconds: Int32 = 86_400_000

@@ -23,8 +23,16 @@ actor Publisher {
         self.log = log
     }
 
+    /// Applies each batch as it is woken, then rests until `publishInterval` has passed since
+    /// the batch began: what arrives meanwhile waits in the table, coalesced per notification,
+    /// and goes out as the next batch.
     func run(_ wakes: AsyncStream<Void>, bridge: NotificationBridge) async {
-        for await _ in wakes { await apply(bridge.takePending(), bridge: bridge) }
+        let clock = ContinuousClock()
+        for await _ in wakes {
+            let began = clock.now
+            await apply(bridge.takePending(), bridge: bridge)
+            try? await clock.sleep(until: began + settings.publishInterval)
+        }
     }
 
     func apply(_ changes: [NotificationTable.Change], bridge: NotificationBridge) async {

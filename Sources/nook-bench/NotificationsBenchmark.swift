@@ -6,17 +6,20 @@ import Synchronization
 
 /// Issue 22's figures: a desktop notification updated in place (`Notify` with `replaces_id`,
 /// what a progress-reporting program sends), through dbus-daemon.
-/// - round trip: `Notify` until its reply, nook-notifications against a zero-work
-///   Notifications server on raw sd-bus (replies with the id, nothing else), alternating
-///   rounds of the same run, each call after the same 17 ms pause (a frame: the bridge's
-///   calls wait for their plan and pause; timing the zero-work server back to back instead
-///   compared a warm server with an idle one, which read 2.5x to 3.8x);
-/// - back to back (informational): both servers called without pauses;
+/// - paced: `Notify` until its reply, nook-notifications against a zero-work Notifications
+///   server on raw sd-bus (replies with the id, nothing else), alternating rounds of the same
+///   run, each call after the same 17 ms pause (a frame: the bridge's calls wait for their
+///   plan and pause);
+/// - back to back: both servers called without pauses, as a program reporting progress does.
+///   Both modes must stay within 1.5x the zero-work server. The absolute goal, a tenth of
+///   dunst's p50, is back to back, the mode of the issue's figures (dunst 4.1 ms, "33 times a
+///   bare round trip" of 124 µs; paced, the zero-work server alone takes 400 µs and more here);
 /// - until the plan: `Notify` until a subscribed renderer receives the plan showing it (the
-///   bridge's `UpdateActivity`, nookd's frame), for the same updates;
+///   bridge's `UpdateActivity`, nookd's frame), for the paced updates;
 /// - dunst (when the package and Xvfb are installed): the same calls, paced and back to back,
-///   to dunst with the package's dunstrc on a private Xvfb and its own dbus-daemon, alternating rounds with the others;
-///   the absolute goal is then a tenth of dunst's p50 in this run (the issue's 4.1 ms when not).
+///   to dunst with the package's dunstrc on a private Xvfb and its own dbus-daemon, in
+///   rounds alternating with the others; the absolute goal is then a tenth of dunst's back to
+///   back p50 in this run (the issue's 4.1 ms when not).
 func runNotificationsBenchmark() async throws -> [Figure] {
     print("notifications: Notify with replaces_id through dbus-daemon (nook-notifications against a zero-work server)")
     let nookd = try BenchProcess.nookdPath()
@@ -140,34 +143,39 @@ func runNotificationsBenchmark() async throws -> [Figure] {
               + (fmt(dunstBackToBack.p50 / baseline.p50) + "x").leftPadding(12)
               + "  (nook-notifications back to back: \(fmt(backToBack.p50 / dunstBackToBack.p50))x dunst's)")
     }
-    // A tenth of dunst's p50 measured in this run when dunst was measured, else the issue's 4.1 ms.
-    let absoluteGoal = dunst == nil ? 410 : dunstPaced.p50 / 10
-    let absoluteGoalWords = dunst == nil ? "<= 410 µs (the issue's dunst figure / 10)" : "<= dunst's p50 / 10 measured in this run (\(fmt(absoluteGoal)) µs)"
-    print("  goals: round trip p50 at most 1.5x the zero-work server (\(ratio <= 1.5 ? "met" : "NOT met")), "
-          + "and at most \(fmt(absoluteGoal)) µs, "
-          + (dunst == nil ? "a tenth of the issue's dunst 4.1 ms" : "a tenth of dunst's p50 in this run")
-          + " (\(roundTrip.p50 <= absoluteGoal ? "met" : "NOT met"))")
+    // The absolute goal is a tenth of dunst's p50 measured back to back in this run (the
+    // issue's 4.1 ms when dunst is not installed), compared with the bridge's back to back:
+    // the issue's figures are of calls back to back (4.1 ms, "about 33 times a bare round
+    // trip" of 124 µs; paced, the zero-work server alone takes 400 µs and more here).
+    let absoluteGoal = dunst == nil ? 410 : dunstBackToBack.p50 / 10
+    let absoluteGoalWords = dunst == nil ? "<= 410 µs (the issue's dunst figure / 10)"
+        : "<= dunst's back to back p50 / 10 in this run (\(fmt(absoluteGoal)) µs)"
+    func held(_ met: Bool) -> String { met ? "met" : "NOT met" }
+    print("  goals: p50 at most 1.5x the zero-work server, paced (\(held(ratio <= 1.5))) and back to back (\(held(backToBackRatio <= 1.5))); "
+          + "back to back at most \(fmt(absoluteGoal)) µs, "
+          + (dunst == nil ? "a tenth of the issue's dunst 4.1 ms" : "a tenth of dunst's back to back p50 in this run")
+          + " (\(held(backToBack.p50 <= absoluteGoal)))")
     await dunstClient?.close()
     await client.close()
     await renderer.close()
     await setup.close()
     return [
-        Figure(name: "notifications Notify round trip p50", value: roundTrip.p50, unit: "µs", goal: "ratio to zero-work server <= 1.5",
+        Figure(name: "notifications Notify round trip p50, paced", value: roundTrip.p50, unit: "µs", goal: "ratio to zero-work server <= 1.5",
                ratio: ratio, met: ratio <= 1.5),
-        Figure(name: "notifications Notify round trip p50 (absolute)", value: roundTrip.p50, unit: "µs", goal: absoluteGoalWords,
-               ratio: dunst == nil ? nil : roundTrip.p50 / dunstPaced.p50, met: roundTrip.p50 <= absoluteGoal),
+        Figure(name: "notifications Notify round trip p50, back to back", value: backToBack.p50, unit: "µs", goal: "ratio to zero-work server <= 1.5",
+               ratio: backToBackRatio, met: backToBackRatio <= 1.5),
+        Figure(name: "notifications Notify round trip p50, back to back (absolute)", value: backToBack.p50, unit: "µs", goal: absoluteGoalWords,
+               ratio: dunst == nil ? nil : backToBack.p50 / dunstBackToBack.p50, met: backToBack.p50 <= absoluteGoal),
         Figure(name: "notifications Notify until the renderer's plan p50", value: untilPlan.p50, unit: "µs", goal: "none (informational)",
                ratio: untilPlan.p50 / baseline.p50, met: nil),
-        Figure(name: "notifications zero-work baseline p50", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
-        Figure(name: "notifications Notify back to back p50", value: backToBack.p50, unit: "µs", goal: "none (informational)",
-               ratio: backToBackRatio, met: nil),
-        Figure(name: "notifications zero-work back to back p50", value: backToBackBaseline.p50, unit: "µs", goal: "baseline (informational)",
+        Figure(name: "notifications zero-work baseline p50, paced", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "notifications zero-work baseline p50, back to back", value: backToBackBaseline.p50, unit: "µs", goal: "baseline",
                ratio: nil, met: nil),
     ] + (dunst == nil ? [] : [
-        Figure(name: "dunst Notify round trip p50", value: dunstPaced.p50, unit: "µs", goal: "reference (dunst \(DunstServer.version), its dunstrc, Xvfb)",
+        Figure(name: "dunst Notify round trip p50, paced", value: dunstPaced.p50, unit: "µs", goal: "reference (informational)",
                ratio: dunstPaced.p50 / baseline.p50, met: nil),
-        Figure(name: "dunst Notify back to back p50", value: dunstBackToBack.p50, unit: "µs", goal: "reference (informational)",
-               ratio: dunstBackToBack.p50 / backToBackBaseline.p50, met: nil),
+        Figure(name: "dunst Notify round trip p50, back to back", value: dunstBackToBack.p50, unit: "µs",
+               goal: "reference (dunst \(DunstServer.version), its dunstrc, Xvfb)", ratio: dunstBackToBack.p50 / backToBackBaseline.p50, met: nil),
     ])
 }
 

@@ -353,6 +353,48 @@ import Testing
         }
     }
 
+    /// A program reporting progress as fast as its calls are answered (400 `Notify` replacing
+    /// one notification, back to back) costs the broker at most one `UpdateActivity` per
+    /// `publishInterval`, counted by `dbus-monitor` on the private bus, and the last one shows.
+    @Test func aProgressFloodReachesTheBrokerAtMostOnceAFrame() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let monitor = try PackageProcess(try Tools.path(of: "dbus-monitor"), [
+                "--address", bus.address,
+                "type='method_call',destination='\(NookNames.busName)',member='UpdateActivity'",
+                "type='method_call',member='GetState'",
+            ], logDirectory: temp.url)
+            defer { Task { await monitor.stop() } }
+            #expect(await eventually(timeout: .seconds(30)) {
+                _ = try? await nook.observer.call("GetState", [], interface: NookNames.controlInterface)
+                return monitor.log.contains("member=GetState")
+            }, "dbus-monitor saw nothing: \(monitor.log)")
+            let posted = try await nook.python("""
+                import time
+                id = notifications.Notify("make", 0, "", "Building", "step 0", [], {}, 0)
+                began = time.monotonic()
+                for i in range(1, 401): id = notifications.Notify("make", id, "", "Building", "step %d" % i, [], {"value": dbus.Int32(i // 4)}, 0)
+                print(id, time.monotonic() - began)
+                """)
+            let fields = posted.stdout.split(separator: " ")
+            #expect(fields.first == "1", "\(posted.stdout)\(posted.stderr)")
+            let seconds = try #require(fields.last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, "\(posted.stdout)")
+            #expect(await eventually { nook.texts(1).contains("step 400") }, "\(nook.texts(1))\n\(nook.bridge.log)")
+            // Every update is in the monitor's log once the last one is.
+            #expect(await eventually { monitor.log.contains(#"string "step 400""#) }, "\(monitor.log.suffix(2000))")
+            let updates = monitor.log.split(separator: "\n").filter { $0.hasPrefix("method call") && $0.contains("member=UpdateActivity") }.count
+            // One batch per interval while the calls came, one for the last of them, one of slack
+            // for the batch the first call began.
+            let interval = BridgeSettings(imageDirectory: "").publishInterval
+            let bound = Int(seconds / (Double(interval.components.attoseconds) / 1e18)) + 2
+            print("400 progress updates in \(seconds) s: \(updates) UpdateActivity calls (at most \(bound))")
+            #expect(updates >= 1 && updates <= bound, "\(updates) UpdateActivity calls for 400 Notify in \(seconds) s")
+            await nook.stop()
+        }
+    }
+
     @Test func anotherDaemonKeepsTheNameUnlessReplaced() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
