@@ -35,16 +35,14 @@ extension Broker {
         armFrameTimer()
     }
 
-    /// How much one firing of the frame timer does before the bus thread reads calls again,
-    /// counted in sends of a plan already made (`sendCost`) and plans made (`planCost`, about
-    /// eight times a send): with hundreds of renderers a frame's plans go out over several
-    /// turns, and a call waits behind at most one plan made or eight sends.
-    static let turnBudget = 8
+    /// How long one firing of the frame timer goes on serving renderers before the bus thread
+    /// reads calls again, in seconds: at least one renderer is served, and another only while
+    /// the turn is shorter than this. With hundreds of renderers a frame's plans go out over
+    /// several turns, and a call waits behind about this much, or one plan made.
+    static let turnLength = 0.000_2
     /// The largest share of the bus thread's time a delivery pass spanning several turns
     /// takes (the rest: pauses between its turns).
-    static let deliveryDuty = 0.5
-    static let sendCost = 1
-    static let planCost = 8
+    static let deliveryDuty = 0.33
 
     /// Sets the frame timer for the earliest time a renderer is due (or clears it).
     func armFrameTimer() {
@@ -90,19 +88,19 @@ extension Broker {
         // Taken out while serving, so serving can change the rest of the delivery state.
         var shared = delivery.shared
         delivery.shared = [:]
-        var spent = 0
         var served = 0
-        for connection in pass.due where spent < Self.turnBudget {
+        for connection in pass.due {
+            if served > 0, self.now.seconds - now.seconds >= Self.turnLength { break }
             served += 1
             // Due when the pass began; a renderer that left or filled its window since is not.
             guard delivery.scheduler.isDue(connection, at: now) else { continue }
-            spent += deliver(to: connection, in: pass, shared: &shared, now: now)
+            deliver(to: connection, in: pass, shared: &shared, now: now)
         }
         delivery.shared = shared
         delivery.pass!.due.removeFirst(served)
         guard delivery.pass!.due.isEmpty else {
-            // The pass goes on after a pause as long as this turn took: planning for renderers
-            // takes at most half of the bus thread's time however many are due, so calls stay
+            // The pass goes on after a pause twice as long as this turn took: planning for
+            // renderers takes at most a third of the bus thread's time however many are due, so calls stay
             // prompt and the processes they come from get the CPU to make them. Renderers then
             // get plans less often than every frame, which is the most they are promised.
             let end = self.now
@@ -125,22 +123,19 @@ extension Broker {
 
     /// Sends one due renderer its plan: planned and turned into its wire dictionary once per
     /// distinct inputs in this pass (`shared`), recorded as sent only once the bus has taken it.
-    /// - Returns: what it cost, in `turnBudget` units.
-    @discardableResult
-    private func deliver(to connection: String, in pass: DeliveryPass, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) -> Int {
+    private func deliver(to connection: String, in pass: DeliveryPass, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) {
         // Read in place (a subscriber holds whole scenes; copying one costs more than sending).
         guard let index = subscribers.index(forKey: connection) else {
             delivery.scheduler.remove(connection)
-            return 0
+            return
         }
         let version = delivery.scheduler.version(of: connection)
         guard let action = subscribers.values[index].nextAction else {
             delivery.scheduler.settled(connection, covering: version)
-            return 0
+            return
         }
         let inputs = subscribers.values[index].inputs(for: action, at: now)
         let plan: SharedPlan
-        var cost = Self.sendCost
         if let planned = shared[inputs] {
             plan = planned
         } else {
@@ -163,7 +158,6 @@ extension Broker {
             plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
             shared[inputs] = plan
             delivery.plansMade &+= 1
-            cost += Self.planCost
             tellModules(about: planned.plan)
         }
         do {
@@ -172,7 +166,7 @@ extension Broker {
             // Not sent, so not recorded: the change still waits and goes out on a later frame.
             log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
             delivery.scheduler.failed(connection, at: now)
-            return cost
+            return
         }
         delivery.plansSent &+= 1
         subscribers[connection]?.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
@@ -182,7 +176,6 @@ extension Broker {
         // into groups that each need their own plans from then on).
         delivery.scheduler.sent(connection, covering: version, at: pass.startedAt)
         acknowledgeLater(connection)
-        return cost
     }
 
     // MARK: Acknowledgements
