@@ -79,7 +79,7 @@ public struct CrashLoopGuard: Sendable {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         // A zombie (dead, not yet reaped) is not running.
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().drop { $0 == " " }.hasPrefix("Z") { return false }
+        if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().drop(while: { $0 == " " }).hasPrefix("Z") { return false }
         let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
         return comm.split(whereSeparator: \.isWhitespace).first == "nookd"
     }
