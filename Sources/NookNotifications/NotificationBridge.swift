@@ -25,6 +25,8 @@ public final class NotificationBridge: Sendable {
     let settings: BridgeSettings
     let table: Mutex<NotificationTable>
     let wake: AsyncStream<Void>.Continuation
+    /// Whether a wake of the publisher is already set for after the current reply.
+    let wakePending = Atomic<Bool>(false)
     let publisher: Publisher
     let log: @Sendable (String) -> Void
 
@@ -161,13 +163,19 @@ public final class NotificationBridge: Sendable {
     /// competed with the reply's way back through dbus-daemon to the client. A notification
     /// reaches the screen on a frame boundary anyway, so `replyHeadStart` costs it nothing
     /// a person sees; what arrives meanwhile is coalesced.
+    ///
+    /// One such wake is pending at a time: calls back to back would otherwise each set a
+    /// timer, and each timer firing between two calls costs the bus thread a wakeup.
     private func wakePublisherAfterReply() {
         guard bus.executor.isCurrentThread else {
             wake.yield()
             return
         }
-        let wake = self.wake
-        bus.executor.runOnce(after: Self.replyHeadStart) { wake.yield() }
+        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        bus.executor.runOnce(after: Self.replyHeadStart) { [self] in
+            wakePending.store(false, ordering: .releasing)
+            wake.yield()
+        }
     }
 
     static let replyHeadStart = Duration.milliseconds(1)
