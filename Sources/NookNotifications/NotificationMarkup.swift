@@ -9,6 +9,12 @@ public enum NotificationMarkup {
     /// (with `…` when cut). Reads at most `maxInputBytes` of input, so a 1 MiB body costs a
     /// bounded, small amount of work.
     public static func plainText(_ markup: String, maxBytes: Int = 1024, maxInputBytes: Int = 64 * 1024) -> String {
+        if isPlain(markup, maxBytes: min(maxBytes, maxInputBytes), markup: true) { return markup }
+        return workedOut(markup, maxBytes: maxBytes, maxInputBytes: maxInputBytes)
+    }
+
+    /// `plainText` read character by character, without the shortcut for plain text.
+    static func workedOut(_ markup: String, maxBytes: Int, maxInputBytes: Int) -> String {
         let input = Substring(Substring(markup).prefixBytes(maxInputBytes))
         var out = ""
         var index = input.startIndex
@@ -28,7 +34,7 @@ public enum NotificationMarkup {
             out.append(character)
             index = input.index(after: index)
         }
-        return collapsed(out).prefixBytes(maxBytes, ellipsis: true)
+        return collapsedWorkedOut(out).prefixBytes(maxBytes, ellipsis: true)
     }
 
     /// The index of the `>` closing a tag opened at `start`; nil when none comes before a
@@ -65,6 +71,11 @@ public enum NotificationMarkup {
 
     /// Runs of spaces and tabs as one space; at most two newlines in a row; no edge blanks.
     static func collapsed(_ text: String) -> String {
+        isPlain(text, maxBytes: .max, markup: false) ? text : collapsedWorkedOut(text)
+    }
+
+    /// `collapsed` read character by character, without the shortcut for plain text.
+    static func collapsedWorkedOut(_ text: String) -> String {
         var out = ""
         var pendingSpace = false
         var newlines = 0
@@ -84,6 +95,33 @@ public enum NotificationMarkup {
         }
         while out.last == "\n" { out.removeLast() }
         return out
+    }
+}
+
+extension NotificationMarkup {
+    /// Whether `text` is already what `plainText` (with `markup`) or `collapsed` makes of it:
+    /// printable ASCII within `maxBytes`, spaces single and inside, and with `markup` no `<` or
+    /// `&`. Most notifications are such text (a progress line), and reading their bytes once
+    /// is all they then cost.
+    static func isPlain(_ text: String, maxBytes: Int, markup: Bool) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count <= maxBytes else { return false }
+        var afterSpace = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: " "):
+                if afterSpace { return false }
+                afterSpace = true
+            case UInt8(ascii: "<"), UInt8(ascii: "&"):
+                if markup { return false }
+                afterSpace = false
+            case 0x21...0x7E:
+                afterSpace = false
+            default:
+                return false
+            }
+        }
+        return !afterSpace || bytes.isEmpty
     }
 }
 

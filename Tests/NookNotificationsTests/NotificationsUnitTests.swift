@@ -33,6 +33,25 @@ struct NotificationsUnitTests {
         #expect(NotificationMarkup.plainText(input) == expected)
     }
 
+    /// The shortcut for text that is already plain gives what reading it character by
+    /// character gives, over random texts of markup, entities, spaces, controls and non-ASCII.
+    @Test func plainTextShortcutGivesTheWorkedOutText() {
+        let pieces = ["a", "Z", "7", " ", "  ", "\t", "\n", "\r\n", "<", ">", "<b>", "&", "&amp;", ";", "#", "é", "\u{00A0}", "\u{7F}", "step 12"]
+        var generator = SystemRandomNumberGenerator()
+        var shortcuts = 0
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let limit = Int.random(in: 0...12, using: &generator)
+            #expect(NotificationMarkup.plainText(text, maxBytes: limit) == NotificationMarkup.workedOut(text, maxBytes: limit, maxInputBytes: 64 * 1024),
+                    "\(text.debugDescription) within \(limit)")
+            #expect(NotificationMarkup.plainText(text) == NotificationMarkup.workedOut(text, maxBytes: 1024, maxInputBytes: 64 * 1024), "\(text.debugDescription)")
+            #expect(NotificationMarkup.collapsed(text) == NotificationMarkup.collapsedWorkedOut(text), "\(text.debugDescription)")
+            if NotificationMarkup.isPlain(text, maxBytes: 1024, markup: true) { shortcuts += 1 }
+        }
+        // Both ways were taken often enough to compare.
+        #expect(shortcuts > 100 && shortcuts < 4_900, "\(shortcuts) of 5000 texts took the shortcut")
+    }
+
     @Test func aMebibyteBodyIsCutOnACharacterBoundary() {
         let body = String(repeating: "é", count: 600_000)
         let text = NotificationMarkup.plainText(body, maxBytes: 1024)
