@@ -35,13 +35,11 @@ extension ContentTransition {
         let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)
         let newPlaces = Self.places(of: new)
-        // Built on the first cross-fade check: lets a node be found by its laid-out index.
-        var childPositions: (old: [Int], new: [Int])?
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
             if olds[index].count == 1, news[index].count == 1 {
                 matchPair(key, from: olds[index][0], to: news[index][0], places: (oldPlaces, newPlaces),
-                          disabled: disabled, reduceMotion: reduceMotion, positions: &childPositions, moved: &moved)
+                          disabled: disabled, reduceMotion: reduceMotion, moved: &moved)
                 continue
             }
             let a = olds[index].map { oldElements[$0] }
@@ -77,15 +75,14 @@ extension ContentTransition {
     /// One key with one source on each side (`from` and `to` index the slots' elements): it
     /// moves, or a diagnostic says why it stays.
     private mutating func matchPair(_ key: SharedKey, from fromElement: Int, to toElement: Int, places: (old: [Int?], new: [Int?]),
-                                    disabled: Bool, reduceMotion: Bool, positions childPositions: inout (old: [Int], new: [Int])?,
-                                    moved: inout [SharedKey: Int]) {
+                                    disabled: Bool, reduceMotion: Bool, moved: inout [SharedKey: Int]) {
         let from = old.namespaces.elements[fromElement]
         let to = new.namespaces.elements[toElement]
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return }
-        let fromRect = old.laidOut.layout.nodes[fromNode].rect
-        let toRect = new.laidOut.layout.nodes[toNode].rect
+        let fromRect = old.laidOut.layout.rect(atIndex: fromNode)
+        let toRect = new.laidOut.layout.rect(atIndex: toNode)
         if from.path == to.path && fromRect.isClose(to: toRect) { return }
         let stillReason: (DiagnosticCode, String)?
         let curve = scope(of: to.path) ?? scope(of: from.path)
@@ -113,7 +110,7 @@ extension ContentTransition {
                 activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                 toRect: toRect, style: to.style,
-                crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
+                crossFade: !Self.sameView(old, fromNode, new, toNode),
                 hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         moved[key] = elements.count - 1
     }
@@ -125,19 +122,22 @@ extension ContentTransition {
         let pairs = FollowerTracking.pairs(in: new.namespaces)
         guard !pairs.isEmpty else { return }
         for (follower, _) in pairs {
-            guard let start = new.laidOut.layout.index(of: follower.path), let count = new.node(at: follower.path)?.nodeCount
-            else { continue }
-            let nodes = new.laidOut.layout.nodes[start..<min(start + count, new.laidOut.layout.nodes.count)]
-            layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
+            let laid = new.laidOut.layout
+            guard let start = laid.index(of: follower.path), new.node(at: follower.path) != nil else { continue }
+            let end = laid.subtreeEnd(atIndex: start)
+            self.layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
             guard let index = moved[follower.key] else { continue }
             let move = elements[index]
-            let toRoot = nodes[start].rect
+            let toRoot = laid.rect(atIndex: start)
             let ownBefore = old.laidOut.layout.rect(at: follower.path) ?? toRoot
             let fromRoot = FollowerTracking.rect(following: move.fromRect, own: ownBefore, follower: follower)
-            for node in nodes {
-                let from = node.path == follower.path
-                    ? fromRoot : old.laidOut.layout.rect(at: node.path) ?? Self.map(node.rect, from: toRoot, into: fromRoot)
-                layout.append(LayoutChange(path: node.path, change: .move, fromRect: from, toRect: node.rect, curve: move.curve))
+            for node in start..<end {
+                // Followers are few: their subtrees' paths are built here, for the layout entries.
+                let path = laid.path(atIndex: node)
+                let rect = laid.rect(atIndex: node)
+                let from = node == start
+                    ? fromRoot : old.laidOut.layout.rect(at: path) ?? Self.map(rect, from: toRoot, into: fromRoot)
+                self.layout.append(LayoutChange(path: path, change: .move, fromRect: from, toRect: rect, curve: move.curve))
             }
         }
     }
@@ -170,13 +170,9 @@ extension ContentTransition {
 
     /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
     /// found through their parents' indices rather than by parsing their paths.
-    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int,
-                                 positions: inout (old: [Int], new: [Int])?) -> Bool {
-        if positions == nil {
-            positions = (old.laidOut.layout.childPositions(), new.laidOut.layout.childPositions())
-        }
-        let fromSteps = old.steps(toIndex: fromNode, childPositions: positions!.old)
-        let toSteps = new.steps(toIndex: toNode, childPositions: positions!.new)
+    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int) -> Bool {
+        let fromSteps = old.steps(toIndex: fromNode)
+        let toSteps = new.steps(toIndex: toNode)
         // The views are read in place through their arrays; neither slot is captured (copied).
         let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
         return oldRoot.withUnsafeBufferPointer { before in
@@ -189,23 +185,13 @@ extension ContentTransition {
         }
     }
 
-    /// The laid-out index of every marked node of `slot`, by index in its elements, found in
-    /// one pass over the laid-out nodes (both they and the marked nodes are in preorder, so one
-    /// cursor suffices); nil for an element whose node was not found.
+    /// The laid-out index of every marked node of `slot`, by index in its elements: the
+    /// node index resolution recorded, or for an element made by hand the node at its path;
+    /// nil for an element whose node was not found.
     private static func places(of slot: PreparedSlot) -> [Int?] {
-        let elements = slot.namespaces.elements
-        guard !elements.isEmpty else { return [] }
-        var out = [Int?](repeating: nil, count: elements.count)
-        var next = 0
-        slot.laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
-            for index in nodes.indices {
-                guard next < elements.count else { return }
-                while next < elements.count && elements[next].path == nodes[index].path {
-                    out[next] = index
-                    next += 1
-                }
-            }
+        let layout = slot.laidOut.layout
+        return slot.namespaces.elements.map { element in
+            element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
         }
-        return out
     }
 }
