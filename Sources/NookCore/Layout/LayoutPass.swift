@@ -217,7 +217,7 @@ struct LayoutPass {
             childIndices.append(Int32(order[slot]))
             children.formUnion(nodes[order[slot]].dependence)
         }
-        order.removeSubrange(firstScratch...)
+        order.removeLast(order.count - firstScratch)
         nodes[index].dependence = dependence(of: index, children: children)
         if axis != nil {
             var total = 0.0
@@ -439,7 +439,7 @@ struct LayoutPass {
         var length = spacingTotal
         var thickness = 0.0
         let recordBase = scratch.count
-        if record { scratch.append(contentsOf: repeatElement(0, count: 3 * count)) }
+        if record { Self.grow(&scratch, by: 3 * count) }
         func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
             let at = recordBase + 3 * slot
             scratch[at] = childOffer
@@ -458,7 +458,7 @@ struct LayoutPass {
         } else {
             // Per child: minimum and flexibility, kept on the scratch stack above the record.
             let base = scratch.count
-            scratch.append(contentsOf: repeatElement(0, count: 2 * count))
+            Self.grow(&scratch, by: 2 * count)
             let orderBase = order.count
             var sumOfMinimums = 0.0
             for slot in 0..<count {
@@ -486,10 +486,17 @@ struct LayoutPass {
                 thickness = max(thickness, cross(size))
                 if record { keep(slot, childOffer, size) }
             }
-            order.removeSubrange(orderBase...)
-            scratch.removeSubrange(base...)
+            order.removeLast(order.count - orderBase)
+            scratch.removeLast(scratch.count - base)
         }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Appends `count` zeros (a plain loop: the generic `append(contentsOf:)` of a repeated
+    /// element costs more than the few slots a stack needs; so does `removeSubrange`, hence
+    /// `removeLast(_:)` to pop them).
+    private static func grow(_ array: inout [Double], by count: Int) {
+        for _ in 0..<count { array.append(0) }
     }
 
     /// Stable sort of child slots by flexibility (least first), ties in document order.
@@ -570,7 +577,7 @@ struct LayoutPass {
                 }
                 if slot < count - 1 { cursor += spacing(after: slot, in: index) }
             }
-            scratch.removeSubrange(base...)
+            scratch.removeLast(scratch.count - base)
         default:
             // Overlays (zstack, custom view) and, defensively, children of leaves: each child
             // gets the content's offer and is aligned in the content box.

@@ -44,7 +44,13 @@ private struct NamespaceWalk {
         // Props are read in place (copying them retains every string they hold).
         let keepsPath = node.pointee.props.classes != nil || node.pointee.props.shared != nil || node.pointee.props.group != nil
         let path = keepsPath ? currentPath() : ""
-        var classes: ClassList?
+        // Only the few parts of the class list this walk reads are taken out of it: a whole
+        // `ClassList` copy retains every array and string it holds.
+        var sharedClass: SharedClass?
+        var sharedRole: SharedRole?
+        var matchedProperties = SharedProperties.frame
+        var variantClasses: [VariantClass] = []
+        var groupDeclaration: GroupDeclaration?
         if let text = node.pointee.props.classes {
             var list = ClassList(parsing: text, namedRules: namedRules)
             if !list.diagnostics.isEmpty {
@@ -57,26 +63,38 @@ private struct NamespaceWalk {
                     return diagnostic
                 }
             }
+            sharedClass = list.shared
+            sharedRole = list.sharedRole
+            matchedProperties = list.matchedProperties
+            if !list.variants.isEmpty { variantClasses = list.variants }
+            groupDeclaration = list.group
             // Kept by preorder index: the planner finds a node's classes without hashing its path.
             result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
             result.classLists.append(list)
             result.classListPaths.append(path)
-            classes = list
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }
 
         if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }
-        if let classes {
-            if let shared = classes.shared { groupScoped(shared, classes: classes, path: path, enclosing: enclosing) }
-            variants(classes.variants, path: path, enclosing: enclosing)
+        if let sharedClass {
+            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path, enclosing: enclosing)
         }
+        if !variantClasses.isEmpty { variants(variantClasses, path: path, enclosing: enclosing) }
 
+        guard let group = declareGroup(node, declared: groupDeclaration, path: path) else {
+            visitChildren(of: node, enclosing: enclosing)
+            return
+        }
         var inner = enclosing
-        if let group = declareGroup(node, classes: classes, path: path) { inner.append(group) }
+        inner.append(group)
+        visitChildren(of: node, enclosing: inner)
+    }
+
+    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
         node.pointee.children.withUnsafeBufferPointer { children in
             for index in children.indices {
                 steps.append(index)
-                visit(children.baseAddress! + index, enclosing: inner)
+                visit(children.baseAddress! + index, enclosing: enclosing)
                 steps.removeLast()
             }
         }
@@ -100,7 +118,8 @@ private struct NamespaceWalk {
                 properties: mark.properties, anchor: mark.anchor, style: mark.style))
     }
 
-    mutating func groupScoped(_ shared: SharedClass, classes: ClassList, path: String, enclosing: [GroupNode]) {
+    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String,
+                              enclosing: [GroupNode]) {
         guard let group = Self.find(shared.groupName, in: enclosing) else {
             let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
             result.diagnostics.append(
@@ -113,7 +132,7 @@ private struct NamespaceWalk {
         result.elements.append(
             SharedElement(
                 key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path, node: cursor - 1,
-                role: classes.sharedRole ?? .source, properties: classes.matchedProperties, groupPath: group.path))
+                role: role, properties: properties, groupPath: group.path))
     }
 
     mutating func variants(_ variants: [VariantClass], path: String, enclosing: [GroupNode]) {
@@ -147,17 +166,17 @@ private struct NamespaceWalk {
     }
 
     /// Registers `node` as a group when its props or classes declare one.
-    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, classes: ClassList?, path: String) -> GroupNode? {
+    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> GroupNode? {
         let name: String?
         if let prop = node.pointee.props.group {
             name = prop.isEmpty ? nil : prop
-            if let declared = classes?.group, declared.name != name {
+            if let declared = classDeclaration, declared.name != name {
                 result.diagnostics.append(
                     Diagnostic(
                         .conflictingClasses, .info, "the group prop overrides the group class on this node",
                         path: NodePath.prop(path, "group"), module: owner.module))
             }
-        } else if let declared = classes?.group {
+        } else if let declared = classDeclaration {
             name = declared.name
         } else {
             return nil
