@@ -94,9 +94,7 @@ public struct LayoutResult: Hashable, Sendable {
 
     /// The path of the node at preorder `index`, built from its ancestors' child positions.
     func path(atIndex index: Int) -> String {
-        var path = rootPath
-        for step in steps(toIndex: index) { NodePath.appendChild(step, to: &path) }
-        return path
+        NodePath.descendant(of: rootPath, steps: steps(toIndex: index))
     }
 
     /// The child positions from the root down to the node at preorder `index`.
@@ -111,6 +109,29 @@ public struct LayoutResult: Hashable, Sendable {
         }
         steps.reverse()
         return steps
+    }
+
+    /// Calls `body` with the child positions from the root down to the node at preorder
+    /// `index`, held in temporary storage rather than a new array.
+    func withSteps<R>(toIndex index: Int, _ body: (UnsafeBufferPointer<Int>) -> R) -> R {
+        records.withUnsafeBufferPointer { records in
+            var depth = 0
+            var current = index
+            while records[current].parent >= 0 {
+                depth += 1
+                current = Int(records[current].parent)
+            }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(depth, 1)) { buffer in
+                var at = depth
+                current = index
+                while records[current].parent >= 0 {
+                    at -= 1
+                    buffer[at] = Int(records[current].childPosition)
+                    current = Int(records[current].parent)
+                }
+                return body(UnsafeBufferPointer(rebasing: buffer[0..<depth]))
+            }
+        }
     }
 
     /// The root's node (the first in preorder); nil only for an empty result.

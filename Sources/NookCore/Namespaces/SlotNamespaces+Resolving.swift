@@ -102,9 +102,7 @@ private struct NamespaceWalk {
 
     /// The path of the node being visited.
     func currentPath() -> String {
-        var path = slot
-        for step in steps { NodePath.appendChild(step, to: &path) }
-        return path
+        NodePath.descendant(of: slot, steps: steps)
     }
 
     mutating func nookOrCustom(_ mark: SharedMark, path: String) {

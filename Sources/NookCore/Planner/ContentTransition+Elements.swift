@@ -22,11 +22,13 @@ extension ContentTransition {
         order.reserveCapacity(newElements.count)
         olds.reserveCapacity(newElements.count)
         news.reserveCapacity(newElements.count)
-        for (position, element) in newElements.enumerated() where element.isSource && !claimed.new.contains(element.path) {
+        // Most plans claim nothing in a staying slot: an empty set need not hash every path.
+        let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
+        for (position, element) in newElements.enumerated() where element.isSource && !(claimsNew && claimed.new.contains(element.path)) {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             news[index].append(position)
         }
-        for (position, element) in oldElements.enumerated() where element.isSource && !claimed.old.contains(element.path) {
+        for (position, element) in oldElements.enumerated() where element.isSource && !(claimsOld && claimed.old.contains(element.path)) {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             olds[index].append(position)
         }
@@ -171,16 +173,19 @@ extension ContentTransition {
     /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
     /// found through their parents' indices rather than by parsing their paths.
     private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int) -> Bool {
-        let fromSteps = old.steps(toIndex: fromNode)
-        let toSteps = new.steps(toIndex: toNode)
         // The views are read in place through their arrays; neither slot is captured (copied).
+        // The steps down to each node live on the stack for the call (one pair per element).
         let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
-        return oldRoot.withUnsafeBufferPointer { before in
-            newRoot.withUnsafeBufferPointer { after in
-                // As `SameView.matches` by path: false when either node is missing.
-                PreparedSlot.descend(before.baseAddress!, by: fromSteps[...]) { a in
-                    PreparedSlot.descend(after.baseAddress!, by: toSteps[...]) { b in SameView.matches(a, b) } ?? false
-                } ?? false
+        return old.laidOut.layout.withSteps(toIndex: fromNode) { fromSteps in
+            new.laidOut.layout.withSteps(toIndex: toNode) { toSteps in
+                oldRoot.withUnsafeBufferPointer { before in
+                    newRoot.withUnsafeBufferPointer { after in
+                        // As `SameView.matches` by path: false when either node is missing.
+                        PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
+                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) } ?? false
+                        } ?? false
+                    }
+                }
             }
         }
     }

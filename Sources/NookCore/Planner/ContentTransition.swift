@@ -89,7 +89,7 @@ struct ContentTransition {
     /// The index in `curves` of the curve for a scope at `path`, the new view's node at
     /// preorder index `node`.
     private mutating func scopeCurve(at path: String, node: Int) -> Int {
-        let classes = new.namespaces.classList(atNode: node)?.animation ?? AnimationClasses()
+        let classes = new.namespaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
             diagnostic.path = NodePath.prop(path, "classes")
@@ -128,7 +128,8 @@ struct ContentTransition {
             changedGroupStates[path] = states
         }
         var styleCurve = styleClasses
-        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classList(atNode: newIndex)?.animation, !classes.isEmpty {
+        if afterNode.pointee.props.classes != nil,
+           let classes = new.namespaces.withClassList(atNode: newIndex, { $0.flatMap { $0.pointee.animation.isEmpty ? nil : $0.pointee.animation } }) {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
@@ -200,9 +201,11 @@ struct ContentTransition {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
-        let a = old.namespaces.classList(atNode: nodes.old)
-        let b = new.namespaces.classList(atNode: nodes.new)
-        return a?.passthrough != b?.passthrough || a?.variants != b?.variants
+        return old.namespaces.withClassList(atNode: nodes.old) { a in
+            new.namespaces.withClassList(atNode: nodes.new) { b in
+                a?.pointee.passthrough != b?.pointee.passthrough || a?.pointee.variants != b?.pointee.variants
+            }
+        }
     }
 
     /// The states whose value differs between two `group_state`s (an absent state reads as

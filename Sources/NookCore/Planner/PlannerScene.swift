@@ -206,8 +206,17 @@ public struct PreparedSlot: Hashable, Sendable {
     /// so parsing stops before the number could overflow.
     static let maxChildPosition = 100_000_000
 
-    /// The child positions from the root down to the node laid out at preorder `index`.
-    func steps(toIndex index: Int) -> [Int] { laidOut.layout.steps(toIndex: index) }
+
+    /// Calls `body` with the node reached from `node` by `steps[position...]`; nil when a step
+    /// names no child.
+    static func descend<R>(_ node: UnsafePointer<ViewNode>, along steps: UnsafeBufferPointer<Int>, from position: Int,
+                           _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
+        guard position < steps.count else { return body(node) }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            guard steps[position] >= 0, steps[position] < children.count else { return nil }
+            return descend(children.baseAddress! + steps[position], along: steps, from: position + 1, body)
+        }
+    }
 
     /// The one-element array holding the slot's view, for reading two slots' views in place
     /// together without capturing either slot.
