@@ -1,9 +1,9 @@
 import Testing
 @testable import NookCore
 
-/// A prepared slot resolves its namespaces with the node paths its layout already built.
-/// That must give exactly what resolving from the tree alone gives, and a layout of another
-/// tree must never lend its paths.
+/// Inside NookCore a node is known by its preorder index; paths are built only where they are
+/// kept. A marked element's index must name the node its path names in the slot's layout, and
+/// the paths layout builds on demand must be the ones the project's path format gives.
 @Suite struct NamespaceLayoutPathTests {
     static func node(_ kind: NodeKind, _ classes: String? = nil, shared: SharedMark? = nil, _ children: [ViewNode] = []) -> ViewNode {
         var props = NodeProps()
@@ -24,19 +24,38 @@ import Testing
 
     static let owner = SlotOwner(module: "music", activity: "song")
 
-    @Test func layoutPathsGiveTheSameNamespaces() {
+    @Test func eachMarkedElementsNodeIndexIsWhereItsPathIsLaidOut() {
         let layout = LayoutEngine.layout(Self.tree, rootPath: "expanded", proposal: ProposedSize(width: 400, height: nil))
-        let plain = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner)
-        let reused = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner, namedRules: [:], laidOut: layout.nodes)
-        #expect(reused == plain)
-        #expect(!plain.elements.isEmpty && !plain.variants.isEmpty && !plain.diagnostics.isEmpty)
+        let spaces = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner)
+        #expect(spaces.elements.count >= 14 && !spaces.variants.isEmpty && !spaces.diagnostics.isEmpty)
+        for element in spaces.elements {
+            #expect(element.node >= 0 && layout.index(of: element.path) == element.node, "\(element.path)")
+            #expect(layout.path(atIndex: element.node) == element.path)
+        }
+    }
+
+    /// `nodes` and `path(atIndex:)` build the same paths as `NodePath.child` from the root, and
+    /// a result rebuilt from its nodes is equal to it.
+    @Test func pathsBuiltOnDemandFollowThePathFormat() {
+        let layout = LayoutEngine.layout(Self.tree, rootPath: "music/song:minimal", proposal: ProposedSize(width: 400, height: nil))
+        var expected: [String] = []
+        func walk(_ node: ViewNode, _ path: String) {
+            expected.append(path)
+            for index in node.children.indices { walk(node.children[index], NodePath.child(path, index)) }
+        }
+        walk(Self.tree, "music/song:minimal")
+        #expect(layout.nodes.map(\.path) == expected)
+        #expect(layout.nodes.indices.map { layout.path(atIndex: $0) } == expected)
+        for (index, path) in expected.enumerated() { #expect(layout.index(of: path) == index) }
+        #expect(LayoutResult(nodes: layout.nodes) == layout)
+        #expect(layout.root?.path == "music/song:minimal" && layout.count == Self.tree.nodeCount)
     }
 
     /// The planner reads a node's classes by its preorder index; each index gives the list
     /// the path of the laid-out node at that index gives, and nodes without classes give nil.
     @Test func classListsByPreorderIndexMatchThoseByPath() {
         let layout = LayoutEngine.layout(Self.tree, rootPath: "expanded", proposal: ProposedSize(width: 400, height: nil))
-        let spaces = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner, namedRules: [:], laidOut: layout.nodes)
+        let spaces = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner)
         let byPath = spaces.classes
         #expect(byPath.count == Self.tree.nodeCount - 1)  // every node but the shape marked by prop
         for (index, node) in layout.nodes.enumerated() {
@@ -44,25 +63,6 @@ import Testing
         }
         #expect(spaces.classList(atNode: layout.nodes.count) == nil)
         #expect(spaces.classList(atNode: -1) == nil)
-    }
-
-    @Test func aLayoutOfAnotherTreeOrRootIsNotUsed() {
-        let plain = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner)
-        // Same node count, another shape: the 12 texts moved under the first stack.
-        var reshaped = Self.tree
-        let moved = reshaped.children[1].children
-        reshaped.children[1].children = []
-        reshaped.children[0].children += moved
-        #expect(reshaped.nodeCount == Self.tree.nodeCount)
-        let others = [
-            LayoutEngine.layout(reshaped, rootPath: "expanded", proposal: ProposedSize(width: 400, height: nil)),
-            LayoutEngine.layout(Self.tree, rootPath: "home", proposal: ProposedSize(width: 400, height: nil)),
-            LayoutEngine.layout(Self.tree.children[1], rootPath: "expanded", proposal: ProposedSize(width: 400, height: nil)),
-        ]
-        for other in others {
-            let resolved = SlotNamespaces(resolving: Self.tree, slot: "expanded", owner: Self.owner, namedRules: [:], laidOut: other.nodes)
-            #expect(resolved == plain)
-        }
     }
 
     @Test func preparedSlotsMatchResolvingFromTheTree() {

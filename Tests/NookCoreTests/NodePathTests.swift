@@ -51,4 +51,20 @@ import Testing
         #expect(sawSlashedRoot, "a capsule's root holds its owner's /")
         #expect(checked > 20)
     }
+
+    /// Child paths are written as bytes (`NodePath.appendChild`); they must read as the format
+    /// says for any parent, ASCII or not, short or long, and any position.
+    @Test func childPathsAreTheParentSlashTheDecimalPosition() {
+        let parents = ["expanded", "música/canción:minimal", "a", "", "module12345/activity12345:minimal/3/14"]
+        for parent in parents {
+            for position in [0, 1, 9, 10, 99, 100, 255, 256, 1_234, 99_999, 123_456_789] {
+                let path = NodePath.child(parent, position)
+                #expect(path == parent + "/" + String(position))
+                #expect(path.utf8.elementsEqual((parent + "/" + String(position)).utf8))
+            }
+            #expect(NodePath.descendant(of: parent, steps: [3, 0, 12]) == parent + "/3/0/12")
+            #expect(NodePath.descendant(of: parent, steps: [Int]()) == parent)
+        }
+        #expect(NodePath.child("x", -1) == "x/-1")
+    }
 }

@@ -149,4 +149,24 @@ private typealias F = PlannerFixture
         #expect(cover.namespace == .nook && cover.key == "demo/cover.card")
         #expect(cover.fromSlot == .expanded && cover.toSlot == .expanded)
     }
+
+    /// An element's endpoints are not also layout entries (`ContentTransition` keeps only the
+    /// element's move for them), whether the marked node stays at its path or the nodes at
+    /// both paths change kind; every other node that moves keeps its layout entry.
+    @Test func elementEndpointsAreNotRepeatedAsLayoutEntries() throws {
+        func view(_ side: Double, swapped: Bool) -> ViewNode {
+            let first = swapped ? F.text("a") : F.cover(side)
+            let second = swapped ? F.cover(side) : F.text("a")
+            return F.vstack([first, second, F.text("b")]) { $0.classes = "animate-smooth"; $0.animationValue = "\(side)\(swapped)" }
+        }
+        for swapped in [false, true] {
+            let plan = Self.update(view(40, swapped: false), view(80, swapped: swapped))
+            let cover = try #require(plan.elements.first)
+            let endpoints: Set<String> = [cover.fromPath, cover.toPath]
+            #expect(endpoints == (swapped ? ["expanded/0", "expanded/1"] : ["expanded/0"]))
+            #expect(!plan.layout.contains { $0.change != .style && endpoints.contains($0.path) }, "\(plan.layout.map(\.path))")
+            #expect(plan.layout.contains { $0.path == "expanded/2" && $0.change == .move })
+        }
+    }
 }
+

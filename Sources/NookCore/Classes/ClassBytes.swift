@@ -40,6 +40,14 @@ enum ClassBytes {
         return true
     }
 
+    /// The index of the first `byte` in `text`, found in its contiguous bytes (the generic
+    /// search over `Substring.UTF8View` steps indices one at a time).
+    static func firstIndex(of byte: UInt8, in text: Substring) -> Substring.Index? {
+        let utf8 = text.utf8
+        guard let offset = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) else { return utf8.firstIndex(of: byte) }
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+    }
+
     /// `text == word` for an ASCII `text` and ASCII `word`.
     static func equals(_ text: Substring, _ word: StaticString) -> Bool {
         text.utf8.count == word.utf8CodeUnitCount && hasPrefix(text, word)

@@ -93,12 +93,15 @@ private struct ClassParser {
             let parts = Self.splitVariants(token)
             if parts.count > 1 { return variant(token, parts) }
         }
-        if ClassBytes.equals(token, "group") || ClassBytes.hasPrefix(token, "group/") {
+        // The families' prefixes differ in their first byte, so one byte picks the single
+        // family a token can be in before any prefix is compared.
+        let first = token.utf8.first
+        if first == UInt8(ascii: "g"), ClassBytes.equals(token, "group") || ClassBytes.hasPrefix(token, "group/") {
             group(token)
-        } else if ClassBytes.hasPrefix(token, "shared-") {
+        } else if first == UInt8(ascii: "s"), ClassBytes.hasPrefix(token, "shared-") {
             shared(token, ascii: true)
-        } else if ClassBytes.hasPrefix(token, "animate-") || ClassBytes.hasPrefix(token, "duration-")
-            || ClassBytes.hasPrefix(token, "delay-") {
+        } else if first == UInt8(ascii: "a") && ClassBytes.hasPrefix(token, "animate-")
+            || first == UInt8(ascii: "d") && (ClassBytes.hasPrefix(token, "duration-") || ClassBytes.hasPrefix(token, "delay-")) {
             animation(token)
         } else if let utility = LayoutAttributes.utility(token) {
             // Layout's byte-level reader; a test checks it agrees with `LayoutUtility.parse`.
@@ -233,7 +236,7 @@ private struct ClassParser {
             note(.unknownClass, .info, "\"\(token)\" is not a shared class (shared-[id], shared-[id]/name, shared-frame|position|size, shared-source|follower); ignored")
             return
         }
-        guard let close = ascii ? option.utf8.firstIndex(of: UInt8(ascii: "]")) : option.firstIndex(of: "]") else {
+        guard let close = ascii ? ClassBytes.firstIndex(of: UInt8(ascii: "]"), in: option) : option.firstIndex(of: "]") else {
             note(.invalidId, .warning, "\"\(token)\" has no closing ']'; the class was ignored")
             return
         }

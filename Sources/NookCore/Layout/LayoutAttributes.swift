@@ -76,6 +76,36 @@ struct LayoutAttributes: Sendable {
     /// separated by ASCII whitespace; a token naming a rule gives the rule's utilities; any
     /// other token with a `:` is a variant and is skipped.
     static func forEachUtility(in classes: String, rules: NamedLayoutRules = .none, _ body: (LayoutUtility) -> Void) {
+        // Tokens are found in the string's contiguous bytes (native strings always have
+        // them): stepping `String.UTF8View` indices costs several times more, and this runs
+        // for every node with classes on every plan. Whitespace and `:` are ASCII, so byte
+        // boundaries are character boundaries.
+        let utf8 = classes.utf8
+        let scanned: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                while offset < bytes.count, bytes[offset].isWhitespace { offset += 1 }
+                let start = offset
+                var isVariant = false
+                while offset < bytes.count, !bytes[offset].isWhitespace {
+                    if bytes[offset] == UInt8(ascii: ":") { isVariant = true }
+                    offset += 1
+                }
+                guard start < offset else { continue }
+                let end = offset
+                func token() -> Substring {
+                    let from = utf8.index(utf8.startIndex, offsetBy: start)
+                    return classes[from..<utf8.index(from, offsetBy: end - start)]
+                }
+                // Rules first, as the class parser takes them (no lookup at all without rules).
+                if !rules.isEmpty, let expansion = rules.expansion(of: token()) {
+                    for utility in expansion { body(utility) }
+                } else if !isVariant, let utility = utility(UnsafeBufferPointer(rebasing: bytes[start..<end]), token: token) {
+                    body(utility)
+                }
+            }
+        }
+        guard scanned == nil else { return }
         var index = classes.startIndex
         let end = classes.endIndex
         while index < end {
@@ -87,7 +117,6 @@ struct LayoutAttributes: Sendable {
                 index = classes.utf8.index(after: index)
             }
             guard start < index else { continue }
-            // Rules first, as the class parser takes them (no lookup at all without rules).
             if !rules.isEmpty, let expansion = rules.expansion(of: classes[start..<index]) {
                 for utility in expansion { body(utility) }
             } else if !isVariant, let utility = utility(classes[start..<index]) {
@@ -101,12 +130,16 @@ struct LayoutAttributes: Sendable {
     /// their prefix, and whole-unit values (`w-20`) are read without a general number parser.
     /// Anything else goes to `LayoutUtility.parse`; a test checks both agree on every token.
     static func utility(_ token: Substring) -> LayoutUtility? {
-        let bytes = token.utf8
+        if let answer = token.utf8.withContiguousStorageIfAvailable({ utility($0, token: { token }) }) { return answer }
+        return Array(token.utf8).withUnsafeBufferPointer { utility($0, token: { token }) }
+    }
+
+    /// `utility(_:)` on the token's bytes; `token` gives the token itself for the general parser.
+    static func utility(_ bytes: UnsafeBufferPointer<UInt8>, token: () -> Substring) -> LayoutUtility? {
         guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else { return nil }
-        let prefixLength = bytes.distance(from: bytes.startIndex, to: dash)
-        guard prefixLength >= 1, prefixLength <= 4 else { return nil }
+        guard dash >= 1, dash <= 4 else { return nil }
         var prefix: UInt32 = 0
-        for byte in bytes[..<dash] { prefix = prefix << 8 | UInt32(byte) }
+        for offset in 0..<dash { prefix = prefix << 8 | UInt32(bytes[offset]) }
         let make: (Double) -> LayoutUtility
         switch prefix {
         case 0x77: make = LayoutUtility.width                                       // w
@@ -124,9 +157,10 @@ struct LayoutAttributes: Sendable {
         }
         var units = 0
         var digits = 0
-        for byte in bytes[bytes.index(after: dash)...] {
+        for offset in (dash + 1)..<bytes.count {
+            let byte = bytes[offset]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 6 else {
-                return LayoutUtility.parse(token)
+                return LayoutUtility.parse(token())
             }
             units = units * 10 + Int(byte - UInt8(ascii: "0"))
             digits += 1

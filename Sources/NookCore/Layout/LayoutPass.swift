@@ -1,8 +1,9 @@
 /// One run of the layout engine over one tree (see `LayoutEngine` for the contract).
 ///
 /// Steps
-/// 1. Flatten the tree in preorder: paths, parent and child indices, merged layout
-///    attributes (`LayoutAttributes`), and text runs measured once.
+/// 1. Flatten the tree in preorder: parent and child indices, merged layout attributes
+///    (`LayoutAttributes`), and text runs measured once. No path strings: a node is its
+///    preorder index, and `LayoutResult` builds a path only when one is asked for.
 /// 2. Measure on demand, `measure(node, offer)`: a node's size for an offer is computed once
 ///    and cached (a linked list of entries per node in one flat array). Before the cache is
 ///    read, an offer is reduced to what can change the answer (`OfferDependence`): an axis
@@ -73,6 +74,8 @@ struct LayoutPass {
         var spacingTotal: Double
         /// Index of the parent; -1 for the root.
         var parent: Int32
+        /// Its index among its parent's children (0 for the root).
+        var childPosition: Int32
         /// Index just past the node's last descendant.
         var subtreeEnd: Int32
         /// First entry of the node's list in `cache`; -1 when empty.
@@ -90,7 +93,8 @@ struct LayoutPass {
     private(set) var nodes: [Node] = []
     /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
     private var frames: [LayoutAttributes] = []
-    private var paths: [String] = []
+    /// The root's path; the other paths follow from the tree (`LayoutResult.path(atIndex:)`).
+    private let rootPath: String
     private var childIndices: [Int32] = []
     private var texts = TextStore()
     private var cache: [CacheEntry] = []
@@ -113,22 +117,22 @@ struct LayoutPass {
         self.rules = rules
         measurer = text.measurer
         self.reducesOffers = reducesOffers
+        self.rootPath = rootPath
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
         // (which passing them around by value does) used to be the biggest cost of layout.
-        withUnsafePointer(to: root) { self.flattenTree($0, rootPath: rootPath) }
+        withUnsafePointer(to: root) { self.flattenTree($0) }
     }
 
-    private mutating func flattenTree(_ root: UnsafePointer<ViewNode>, rootPath: String) {
+    private mutating func flattenTree(_ root: UnsafePointer<ViewNode>) {
         var census = Census()
         census.count(root)
         nodes.reserveCapacity(census.nodes)
-        paths.reserveCapacity(census.nodes)
         childIndices.reserveCapacity(census.nodes)
         // Every array a pass fills is sized up front, so a large tree allocates each once.
         texts.reserve(texts: census.texts, scalars: census.textBytes)
         frames.reserveCapacity(census.framed + 1)
         cache.reserveCapacity(census.nodes * 3)
-        flatten(root, path: rootPath, parent: -1, parentAxis: nil)
+        flatten(root, position: 0, parent: -1, parentAxis: nil)
     }
 
     /// What a tree holds, counted before flattening it: nodes, texts and their UTF-8 bytes
@@ -157,7 +161,7 @@ struct LayoutPass {
     // MARK: 1. Flatten
 
     @discardableResult
-    private mutating func flatten(_ pointer: UnsafePointer<ViewNode>, path: String, parent: Int, parentAxis: Axis?) -> Int {
+    private mutating func flatten(_ pointer: UnsafePointer<ViewNode>, position: Int, parent: Int, parentAxis: Axis?) -> Int {
         let index = nodes.count
         let kind = pointer.pointee.kind
         var textRun: Int32 = -1
@@ -188,8 +192,7 @@ struct LayoutPass {
             kind: kind, dependence: .both, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
             circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
             textRun: textRun, leafLength: leafLength, spacingTotal: 0,
-            parent: Int32(parent), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
-        paths.append(path)
+            parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
             nodes[index].dependence = dependence(of: index, children: [])
@@ -202,9 +205,7 @@ struct LayoutPass {
         let firstScratch = order.count
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
-                var childPath = path
-                NodePath.appendChild(offset, to: &childPath)
-                let child = flatten(children.baseAddress! + offset, path: childPath, parent: index, parentAxis: axis)
+                let child = flatten(children.baseAddress! + offset, position: offset, parent: index, parentAxis: axis)
                 order.append(child)
             }
         }
@@ -216,7 +217,7 @@ struct LayoutPass {
             childIndices.append(Int32(order[slot]))
             children.formUnion(nodes[order[slot]].dependence)
         }
-        order.removeSubrange(firstScratch...)
+        order.removeLast(order.count - firstScratch)
         nodes[index].dependence = dependence(of: index, children: children)
         if axis != nil {
             var total = 0.0
@@ -438,7 +439,7 @@ struct LayoutPass {
         var length = spacingTotal
         var thickness = 0.0
         let recordBase = scratch.count
-        if record { scratch.append(contentsOf: repeatElement(0, count: 3 * count)) }
+        if record { Self.grow(&scratch, by: 3 * count) }
         func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
             let at = recordBase + 3 * slot
             scratch[at] = childOffer
@@ -457,7 +458,7 @@ struct LayoutPass {
         } else {
             // Per child: minimum and flexibility, kept on the scratch stack above the record.
             let base = scratch.count
-            scratch.append(contentsOf: repeatElement(0, count: 2 * count))
+            Self.grow(&scratch, by: 2 * count)
             let orderBase = order.count
             var sumOfMinimums = 0.0
             for slot in 0..<count {
@@ -485,10 +486,17 @@ struct LayoutPass {
                 thickness = max(thickness, cross(size))
                 if record { keep(slot, childOffer, size) }
             }
-            order.removeSubrange(orderBase...)
-            scratch.removeSubrange(base...)
+            order.removeLast(order.count - orderBase)
+            scratch.removeLast(scratch.count - base)
         }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Appends `count` zeros (a plain loop: the generic `append(contentsOf:)` of a repeated
+    /// element costs more than the few slots a stack needs; so does `removeSubrange`, hence
+    /// `removeLast(_:)` to pop them).
+    private static func grow(_ array: inout [Double], by count: Int) {
+        for _ in 0..<count { array.append(0) }
     }
 
     /// Stable sort of child slots by flexibility (least first), ties in document order.
@@ -522,17 +530,17 @@ struct LayoutPass {
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
         place(0, at: origin, Self.offer(proposal))
-        var laidOut: [LaidOutNode] = []
-        laidOut.reserveCapacity(nodes.count)
+        var records: [LayoutResult.Record] = []
+        records.reserveCapacity(nodes.count)
         var subtreeEnds: [Int] = []
         subtreeEnds.reserveCapacity(nodes.count)
-        for index in nodes.indices {
-            let node = nodes[index]
-            laidOut.append(LaidOutNode(
-                path: paths[index], kind: node.kind, rect: node.rect, parentIndex: node.parent < 0 ? nil : Int(node.parent)))
-            subtreeEnds.append(Int(node.subtreeEnd))
+        nodes.withUnsafeBufferPointer { nodes in
+            for node in nodes {
+                records.append(LayoutResult.Record(kind: node.kind, rect: node.rect, parent: node.parent, childPosition: node.childPosition))
+                subtreeEnds.append(Int(node.subtreeEnd))
+            }
         }
-        return LayoutResult(nodes: laidOut, subtreeEnds: subtreeEnds)
+        return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
     }
 
     private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
@@ -569,7 +577,7 @@ struct LayoutPass {
                 }
                 if slot < count - 1 { cursor += spacing(after: slot, in: index) }
             }
-            scratch.removeSubrange(base...)
+            scratch.removeLast(scratch.count - base)
         default:
             // Overlays (zstack, custom view) and, defensively, children of leaves: each child
             // gets the content's offer and is aligned in the content box.

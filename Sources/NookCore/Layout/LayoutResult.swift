@@ -1,62 +1,156 @@
 /// Every node of one laid-out tree.
 ///
-/// `nodes` is in preorder, the same order as a preorder walk of the `ViewNode` tree that was
-/// laid out, so a caller that needs props can zip the two. Lookup by path walks the tree
-/// (no hash table is built: most results are read in order, and building one for every
-/// layout would cost more than the layout).
+/// Nodes are in preorder, the same order as a preorder walk of the `ViewNode` tree that was
+/// laid out, so a caller that needs props can zip the two. Inside NookCore a node is known by
+/// that preorder index; its path string (`expanded/0/2`) is built only when asked for
+/// (`path(atIndex:)`, `nodes`), which the wire encoders and the few diagnostics do. Lookup by
+/// path walks the tree (no hash table is built: most results are read in order, and building
+/// one for every layout would cost more than the layout).
 public struct LayoutResult: Hashable, Sendable {
-    public private(set) var nodes: [LaidOutNode]
+    /// The root's path: the slot's root path (`expanded`, `music/song:minimal`).
+    public private(set) var rootPath: String
+    private var records: [Record]
     /// For each node, the index just past its last descendant.
     private var subtreeEnds: [Int]
 
-    /// For each node, its index among its parent's children (0 for the root), so a node can
-    /// be reached from the view's root by index without parsing its path.
-    func childPositions() -> [Int] {
-        var positions = [Int](repeating: 0, count: nodes.count)
-        var nextChild = [Int](repeating: 0, count: nodes.count)
-        nodes.withUnsafeBufferPointer { nodes in
-            for index in nodes.indices {
-                guard let parent = nodes[index].parentIndex else { continue }
-                positions[index] = nextChild[parent]
-                nextChild[parent] += 1
-            }
-        }
-        return positions
+    /// One node without its path: small and free of references, so copies and walks are cheap.
+    struct Record: Hashable, Sendable {
+        var kind: NodeKind
+        var rect: Rect
+        /// Index of the parent; -1 for the root.
+        var parent: Int32
+        /// Its index among its parent's children (0 for the root).
+        var childPosition: Int32
     }
 
+    /// Every node with its path, in preorder. Builds each path: read `rect(atIndex:)`,
+    /// `kind(atIndex:)` and `path(atIndex:)` where only some are needed.
+    public var nodes: [LaidOutNode] {
+        var out: [LaidOutNode] = []
+        out.reserveCapacity(records.count)
+        var paths: [String] = []
+        paths.reserveCapacity(records.count)
+        for index in records.indices {
+            let record = records[index]
+            let path: String
+            if record.parent < 0 {
+                path = rootPath
+            } else {
+                var built = paths[Int(record.parent)]
+                NodePath.appendChild(Int(record.childPosition), to: &built)
+                path = built
+            }
+            paths.append(path)
+            out.append(LaidOutNode(path: path, kind: record.kind, rect: record.rect,
+                                   parentIndex: record.parent < 0 ? nil : Int(record.parent)))
+        }
+        return out
+    }
+
+    /// The number of nodes.
+    public var count: Int { records.count }
+
+    /// A result from nodes with paths (the root's path and each node's parent index are kept;
+    /// the other paths follow from the tree's shape).
     public init(nodes: [LaidOutNode]) {
         var ends = Array(nodes.indices.map { $0 + 1 })
         for index in nodes.indices.reversed() {
             if let parent = nodes[index].parentIndex { ends[parent] = max(ends[parent], ends[index]) }
         }
-        self.init(nodes: nodes, subtreeEnds: ends)
+        var nextChild = [Int32](repeating: 0, count: nodes.count)
+        var records: [Record] = []
+        records.reserveCapacity(nodes.count)
+        for node in nodes {
+            var position: Int32 = 0
+            if let parent = node.parentIndex {
+                position = nextChild[parent]
+                nextChild[parent] += 1
+            }
+            records.append(Record(kind: node.kind, rect: node.rect, parent: Int32(node.parentIndex ?? -1), childPosition: position))
+        }
+        self.init(rootPath: nodes.first?.path ?? "", records: records, subtreeEnds: ends)
     }
 
-    init(nodes: [LaidOutNode], subtreeEnds: [Int]) {
-        self.nodes = nodes
+    init(rootPath: String, records: [Record], subtreeEnds: [Int]) {
+        self.rootPath = rootPath
+        self.records = records
         self.subtreeEnds = subtreeEnds
     }
 
-    /// The rect of the node at preorder `index`, read in place (subscripting `nodes` copies
-    /// the whole node, path included, in hot loops).
-    func rect(atIndex index: Int) -> Rect { nodes.withUnsafeBufferPointer { $0[index].rect } }
+    /// The rect of the node at preorder `index`, read in place.
+    func rect(atIndex index: Int) -> Rect { records.withUnsafeBufferPointer { $0[index].rect } }
 
-    /// The path of the node at preorder `index`, read in place.
-    func path(atIndex index: Int) -> String { nodes.withUnsafeBufferPointer { $0[index].path } }
+    /// The kind of the node at preorder `index`.
+    func kind(atIndex index: Int) -> NodeKind { records.withUnsafeBufferPointer { $0[index].kind } }
 
-    /// The root's node (the first in preorder); nil only for an empty result.
-    public var root: LaidOutNode? { nodes.first }
-
-    public subscript(path: String) -> LaidOutNode? {
-        index(of: path).map { nodes[$0] }
+    /// The parent of the node at preorder `index`; nil for the root.
+    func parentIndex(atIndex index: Int) -> Int? {
+        let parent = records.withUnsafeBufferPointer { $0[index].parent }
+        return parent < 0 ? nil : Int(parent)
     }
 
-    public func rect(at path: String) -> Rect? { self[path]?.rect }
+    /// The index just past the last descendant of the node at preorder `index`.
+    func subtreeEnd(atIndex index: Int) -> Int { subtreeEnds[index] }
+
+    /// The path of the node at preorder `index`, built from its ancestors' child positions.
+    func path(atIndex index: Int) -> String {
+        NodePath.descendant(of: rootPath, steps: steps(toIndex: index))
+    }
+
+    /// The child positions from the root down to the node at preorder `index`.
+    func steps(toIndex index: Int) -> [Int] {
+        var steps: [Int] = []
+        records.withUnsafeBufferPointer { records in
+            var current = index
+            while records[current].parent >= 0 {
+                steps.append(Int(records[current].childPosition))
+                current = Int(records[current].parent)
+            }
+        }
+        steps.reverse()
+        return steps
+    }
+
+    /// Calls `body` with the child positions from the root down to the node at preorder
+    /// `index`, held in temporary storage rather than a new array.
+    func withSteps<R>(toIndex index: Int, _ body: (UnsafeBufferPointer<Int>) -> R) -> R {
+        records.withUnsafeBufferPointer { records in
+            var depth = 0
+            var current = index
+            while records[current].parent >= 0 {
+                depth += 1
+                current = Int(records[current].parent)
+            }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(depth, 1)) { buffer in
+                var at = depth
+                current = index
+                while records[current].parent >= 0 {
+                    at -= 1
+                    buffer[at] = Int(records[current].childPosition)
+                    current = Int(records[current].parent)
+                }
+                return body(UnsafeBufferPointer(rebasing: buffer[0..<depth]))
+            }
+        }
+    }
+
+    /// The root's node (the first in preorder); nil only for an empty result.
+    public var root: LaidOutNode? {
+        records.first.map { LaidOutNode(path: rootPath, kind: $0.kind, rect: $0.rect, parentIndex: nil) }
+    }
+
+    public subscript(path: String) -> LaidOutNode? {
+        index(of: path).map { index in
+            LaidOutNode(path: path, kind: records[index].kind, rect: records[index].rect, parentIndex: parentIndex(atIndex: index))
+        }
+    }
+
+    public func rect(at path: String) -> Rect? { index(of: path).map { records[$0].rect } }
 
     /// The preorder index of the node at `path`.
     public func index(of path: String) -> Int? {
-        guard let root = nodes.first, path.hasPrefix(root.path) else { return nil }
-        let rest = path.utf8.dropFirst(root.path.utf8.count)
+        guard !records.isEmpty, path.hasPrefix(rootPath) else { return nil }
+        let rest = path.utf8.dropFirst(rootPath.utf8.count)
         var current = 0
         var iterator = rest.makeIterator()
         guard var byte = iterator.next() else { return 0 }
@@ -91,16 +185,16 @@ public struct LayoutResult: Hashable, Sendable {
     /// Puts `subtree`'s rects (a layout of the subtree rooted at index `start`, same shape)
     /// in place of that subtree's rects.
     mutating func replaceRects(from start: Int, with subtree: LayoutResult) {
-        let end = min(nodes.count, start + subtree.nodes.count)
+        let end = min(records.count, start + subtree.records.count)
         guard start >= 0, start < end else { return }
-        for index in start..<end { nodes[index].rect = subtree.nodes[index - start].rect }
+        for index in start..<end { records[index].rect = subtree.records[index - start].rect }
     }
 
     /// The same layout moved by (dx, dy).
     public func offsetBy(dx: Double, dy: Double) -> LayoutResult {
         var moved = self
-        for offset in moved.nodes.indices {
-            moved.nodes[offset].rect = moved.nodes[offset].rect.offsetBy(dx: dx, dy: dy)
+        for offset in moved.records.indices {
+            moved.records[offset].rect = moved.records[offset].rect.offsetBy(dx: dx, dy: dy)
         }
         return moved
     }

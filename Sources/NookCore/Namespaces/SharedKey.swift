@@ -60,6 +60,9 @@ public struct SharedElement: Hashable, Sendable {
     public var style: SharedStyle
     /// For group keys, the path of the group node the id resolved to.
     public var groupPath: String?
+    /// The marked node's preorder index in its slot's tree (its laid-out index), or -1 when
+    /// unknown (an element made by hand); the planner finds the node by it, not by `path`.
+    var node: Int = -1
 
     public init(
         key: SharedKey, id: String, path: String, role: SharedRole = .source, properties: SharedProperties = .frame,
@@ -75,5 +78,29 @@ public struct SharedElement: Hashable, Sendable {
         self.groupPath = groupPath
     }
 
+    init(key: SharedKey, id: String, path: String, node: Int, role: SharedRole, properties: SharedProperties,
+         anchor: SharedAnchor = .center, style: SharedStyle = .resize, groupPath: String? = nil) {
+        self.init(key: key, id: id, path: path, role: role, properties: properties, anchor: anchor, style: style, groupPath: groupPath)
+        self.node = node
+    }
+
     public var isSource: Bool { role == .source }
+
+    // Equality leaves out `node`: it only says where `path` is, so an element made by hand
+    // with the same path is the same element.
+    public static func == (lhs: SharedElement, rhs: SharedElement) -> Bool {
+        lhs.key == rhs.key && lhs.id == rhs.id && lhs.path == rhs.path && lhs.role == rhs.role && lhs.properties == rhs.properties
+            && lhs.anchor == rhs.anchor && lhs.style == rhs.style && lhs.groupPath == rhs.groupPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(id)
+        hasher.combine(path)
+        hasher.combine(role)
+        hasher.combine(properties)
+        hasher.combine(anchor)
+        hasher.combine(style)
+        hasher.combine(groupPath)
+    }
 }

@@ -6,46 +6,16 @@ extension SlotNamespaces {
     ///   - owner: the module (and activity) that supplied the view; part of every key.
     ///   - namedRules: `rules.named` from the theme, for class expansion.
     public init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String] = [:]) {
-        self.init(resolving: root, slot: slot, owner: owner, namedRules: namedRules, laidOut: [])
+        self.init(resolving: root, slot: slot, owner: owner, namedRules: namedRules, nodeCount: 0)
     }
 
-    /// Resolves with the node paths of `root`'s layout (`laidOut`, in preorder, as
-    /// `LayoutResult.nodes` holds them) instead of building each path again. Paths are built
-    /// as usual when `laidOut` is not that tree's layout (another shape or root path).
-    init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], laidOut: [LaidOutNode]) {
+    /// Resolves one slot's tree; `PreparedSlot` calls this with the slot's root path.
+    init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int) {
         var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
+        walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
-        withUnsafePointer(to: root) { root in
-            if laidOut.first?.path == slot, Self.hasShape(of: root, laidOut) {
-                walk.laidOut = laidOut
-                walk.result.classListOfNode.reserveCapacity(laidOut.count)
-            }
-            walk.visit(root, path: slot, enclosing: [])
-        }
+        withUnsafePointer(to: root) { root in walk.visit(root, enclosing: []) }
         self = walk.result
-    }
-
-    /// True when `laidOut` is a preorder layout of a tree shaped like `root`: the same number
-    /// of nodes and each with the same parent, so its paths are the ones a walk would build.
-    private static func hasShape(of root: UnsafePointer<ViewNode>, _ laidOut: [LaidOutNode]) -> Bool {
-        laidOut.withUnsafeBufferPointer { nodes in
-            var next = 0
-            return matches(root, parent: -1, nodes, &next) && next == nodes.count
-        }
-    }
-
-    /// Preorder check of one subtree; `next` is the index its root should have in `nodes`.
-    private static func matches(_ node: UnsafePointer<ViewNode>, parent: Int, _ nodes: UnsafeBufferPointer<LaidOutNode>,
-                                _ next: inout Int) -> Bool {
-        guard next < nodes.count, (nodes[next].parentIndex ?? -1) == parent else { return false }
-        let index = next
-        next += 1
-        return node.pointee.children.withUnsafeBufferPointer { children in
-            for offset in children.indices where !matches(children.baseAddress! + offset, parent: index, nodes, &next) {
-                return false
-            }
-            return true
-        }
     }
 }
 
@@ -55,10 +25,11 @@ private struct NamespaceWalk {
     let namedRules: [String: String]
     var result = SlotNamespaces()
     var explicitIdentities: Set<String> = []
-    /// The tree's laid-out nodes when their paths can be reused (empty otherwise); `cursor`
-    /// is the preorder index of the node being visited.
-    var laidOut: [LaidOutNode] = []
+    /// The preorder index of the node being visited, plus one.
     var cursor = 0
+    /// The child positions from the root down to the node being visited: its path, unbuilt.
+    /// A path string is built only for the nodes that keep one (classes, marks, groups).
+    var steps: [Int] = []
 
     init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
         self.slot = slot
@@ -67,10 +38,19 @@ private struct NamespaceWalk {
     }
 
     /// `enclosing` lists the ancestor groups, innermost last.
-    mutating func visit(_ node: UnsafePointer<ViewNode>, path: String, enclosing: [GroupNode]) {
+    mutating func visit(_ node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
         cursor += 1
         result.classListOfNode.append(-1)
-        var classes: ClassList?
+        // Props are read in place (copying them retains every string they hold).
+        let keepsPath = node.pointee.props.classes != nil || node.pointee.props.shared != nil || node.pointee.props.group != nil
+        let path = keepsPath ? currentPath() : ""
+        // Only the few parts of the class list this walk reads are taken out of it: a whole
+        // `ClassList` copy retains every array and string it holds.
+        var sharedClass: SharedClass?
+        var sharedRole: SharedRole?
+        var matchedProperties = SharedProperties.frame
+        var variantClasses: [VariantClass] = []
+        var groupDeclaration: GroupDeclaration?
         if let text = node.pointee.props.classes {
             var list = ClassList(parsing: text, namedRules: namedRules)
             if !list.diagnostics.isEmpty {
@@ -83,28 +63,46 @@ private struct NamespaceWalk {
                     return diagnostic
                 }
             }
+            sharedClass = list.shared
+            sharedRole = list.sharedRole
+            matchedProperties = list.matchedProperties
+            if !list.variants.isEmpty { variantClasses = list.variants }
+            groupDeclaration = list.group
             // Kept by preorder index: the planner finds a node's classes without hashing its path.
             result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
             result.classLists.append(list)
             result.classListPaths.append(path)
-            classes = list
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }
 
         if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }
-        if let classes {
-            if let shared = classes.shared { groupScoped(shared, classes: classes, path: path, enclosing: enclosing) }
-            variants(classes.variants, path: path, enclosing: enclosing)
+        if let sharedClass {
+            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path, enclosing: enclosing)
         }
+        if !variantClasses.isEmpty { variants(variantClasses, path: path, enclosing: enclosing) }
 
+        guard let group = declareGroup(node, declared: groupDeclaration, path: path) else {
+            visitChildren(of: node, enclosing: enclosing)
+            return
+        }
         var inner = enclosing
-        if let group = declareGroup(node, classes: classes, path: path) { inner.append(group) }
+        inner.append(group)
+        visitChildren(of: node, enclosing: inner)
+    }
+
+    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
         node.pointee.children.withUnsafeBufferPointer { children in
             for index in children.indices {
-                let childPath = laidOut.isEmpty ? NodePath.child(path, index) : laidOut[cursor].path
-                visit(children.baseAddress! + index, path: childPath, enclosing: inner)
+                steps.append(index)
+                visit(children.baseAddress! + index, enclosing: enclosing)
+                steps.removeLast()
             }
         }
+    }
+
+    /// The path of the node being visited.
+    func currentPath() -> String {
+        NodePath.descendant(of: slot, steps: steps)
     }
 
     mutating func nookOrCustom(_ mark: SharedMark, path: String) {
@@ -114,11 +112,12 @@ private struct NamespaceWalk {
             : SharedKey(.custom, "\(owner)/\(slot)/ns:\(mark.namespace)/\(mark.id)")
         result.elements.append(
             SharedElement(
-                key: key, id: mark.id, path: path, role: mark.isSource ? .source : .follower,
+                key: key, id: mark.id, path: path, node: cursor - 1, role: mark.isSource ? .source : .follower,
                 properties: mark.properties, anchor: mark.anchor, style: mark.style))
     }
 
-    mutating func groupScoped(_ shared: SharedClass, classes: ClassList, path: String, enclosing: [GroupNode]) {
+    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String,
+                              enclosing: [GroupNode]) {
         guard let group = Self.find(shared.groupName, in: enclosing) else {
             let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
             result.diagnostics.append(
@@ -130,8 +129,8 @@ private struct NamespaceWalk {
         }
         result.elements.append(
             SharedElement(
-                key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path,
-                role: classes.sharedRole ?? .source, properties: classes.matchedProperties, groupPath: group.path))
+                key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path, node: cursor - 1,
+                role: role, properties: properties, groupPath: group.path))
     }
 
     mutating func variants(_ variants: [VariantClass], path: String, enclosing: [GroupNode]) {
@@ -165,17 +164,17 @@ private struct NamespaceWalk {
     }
 
     /// Registers `node` as a group when its props or classes declare one.
-    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, classes: ClassList?, path: String) -> GroupNode? {
+    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> GroupNode? {
         let name: String?
         if let prop = node.pointee.props.group {
             name = prop.isEmpty ? nil : prop
-            if let declared = classes?.group, declared.name != name {
+            if let declared = classDeclaration, declared.name != name {
                 result.diagnostics.append(
                     Diagnostic(
                         .conflictingClasses, .info, "the group prop overrides the group class on this node",
                         path: NodePath.prop(path, "group"), module: owner.module))
             }
-        } else if let declared = classes?.group {
+        } else if let declared = classDeclaration {
             name = declared.name
         } else {
             return nil

@@ -55,9 +55,16 @@ public struct SlotNamespaces: Hashable, Sendable {
 
     /// The parsed classes of the node at preorder `index` of the slot's tree; nil when it has none.
     func classList(atNode index: Int) -> ClassList? {
-        guard index >= 0, index < classListOfNode.count else { return nil }
+        withClassList(atNode: index) { $0?.pointee }
+    }
+
+    /// Calls `body` with the parsed classes of the node at preorder `index`, read in place (a
+    /// copy retains every array and string of the list), or nil when it has none.
+    func withClassList<R>(atNode index: Int, _ body: (UnsafePointer<ClassList>?) -> R) -> R {
+        guard index >= 0, index < classListOfNode.count else { return body(nil) }
         let entry = Int(classListOfNode[index])
-        return entry < 0 ? nil : classLists[entry]
+        guard entry >= 0 else { return body(nil) }
+        return classLists.withUnsafeBufferPointer { body($0.baseAddress! + entry) }
     }
 }
 

@@ -3,49 +3,60 @@
 /// relative to the source that moved.
 extension ContentTransition {
 
-    /// Returns the index in `elements` of each key's move.
-    mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>))
-        -> [SharedKey: Int]
-    {
-        var moved: [SharedKey: Int] = [:]
+    /// Which key moved as which element: `element[keyIndex[key]]` is the index in
+    /// `elements` of that key's move, or -1. Kept as the index table matching already built,
+    /// so no key is hashed again.
+    struct MovedKeys {
+        var keyIndex: [SharedKey: Int] = [:]
+        var element: [Int] = []
+
+        func move(of key: SharedKey) -> Int? {
+            guard let index = keyIndex[key], element[index] >= 0 else { return nil }
+            return element[index]
+        }
+    }
+
+    /// Matches the slot's sources by key; returns which keys moved.
+    mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) -> MovedKeys {
         // Keys in a fixed order: the new view's in preorder, then those only the old view has.
-        // Each key is hashed once per element: it gets an index into `order`, and the sources
-        // on each side are kept as indices into the slot's elements.
+        // Each key is hashed once per element: it gets an index into `order`. The sources on
+        // each side are chained per key through `SourceLists` (positions in the slot's
+        // elements), so no array is made per key.
         let oldElements = old.namespaces.elements
         let newElements = new.namespaces.elements
         var indexOfKey: [SharedKey: Int] = [:]
         var order: [SharedKey] = []
-        var olds: [[Int]] = []
-        var news: [[Int]] = []
+        var olds = SourceLists(elements: oldElements.count)
+        var news = SourceLists(elements: newElements.count)
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
         indexOfKey.reserveCapacity(newElements.count)
         order.reserveCapacity(newElements.count)
-        olds.reserveCapacity(newElements.count)
-        news.reserveCapacity(newElements.count)
-        for (position, element) in newElements.enumerated() where element.isSource && !claimed.new.contains(element.path) {
+        // Most plans claim nothing in a staying slot: an empty set need not hash every path.
+        let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
+        for (position, element) in newElements.enumerated() where element.isSource && !(claimsNew && claimed.new.contains(element.path)) {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            news[index].append(position)
+            news.append(position, toKey: index)
         }
-        for (position, element) in oldElements.enumerated() where element.isSource && !claimed.old.contains(element.path) {
+        for (position, element) in oldElements.enumerated() where element.isSource && !(claimsOld && claimed.old.contains(element.path)) {
             let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            olds[index].append(position)
+            olds.append(position, toKey: index)
         }
-        moved.reserveCapacity(order.count)
+        var moved = [Int](repeating: -1, count: order.count)
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)
         let newPlaces = Self.places(of: new)
-        // Built on the first cross-fade check: lets a node be found by its laid-out index.
-        var childPositions: (old: [Int], new: [Int])?
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
-            if olds[index].count == 1, news[index].count == 1 {
-                matchPair(key, from: olds[index][0], to: news[index][0], places: (oldPlaces, newPlaces),
-                          disabled: disabled, reduceMotion: reduceMotion, positions: &childPositions, moved: &moved)
+            if olds.count[index] == 1, news.count[index] == 1 {
+                if matchPair(key, from: olds.head[index], to: news.head[index], places: (oldPlaces, newPlaces),
+                             disabled: disabled, reduceMotion: reduceMotion) {
+                    moved[index] = elements.count - 1
+                }
                 continue
             }
-            let a = olds[index].map { oldElements[$0] }
-            let b = news[index].map { newElements[$0] }
+            let a = olds.positions(ofKey: index).map { oldElements[$0] }
+            let b = news.positions(ofKey: index).map { newElements[$0] }
             if a.count > 1 || b.count > 1 {
                 for (side, label) in [(a, "previous"), (b, "new")] where side.count > 1 {
                     diagnostics.append(
@@ -71,22 +82,56 @@ extension ContentTransition {
                     .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
                     path: only.path, module: module, activity: activity, id: only.id))
         }
-        return moved
+        return MovedKeys(keyIndex: indexOfKey, element: moved)
+    }
+
+    /// One side's sources per key, as chains through the slot's element positions.
+    struct SourceLists {
+        /// Per key: its first and last source position (-1 when none) and how many it has.
+        var head: [Int] = []
+        var tail: [Int] = []
+        var count: [Int] = []
+        /// Per element position: the next source position with the same key, or -1.
+        var next: [Int]
+
+        init(elements: Int) { next = [Int](repeating: -1, count: elements) }
+
+        mutating func addKey() {
+            head.append(-1)
+            tail.append(-1)
+            count.append(0)
+        }
+
+        mutating func append(_ position: Int, toKey key: Int) {
+            if head[key] < 0 { head[key] = position } else { next[tail[key]] = position }
+            tail[key] = position
+            count[key] += 1
+        }
+
+        func positions(ofKey key: Int) -> [Int] {
+            var out: [Int] = []
+            var position = head[key]
+            while position >= 0 {
+                out.append(position)
+                position = next[position]
+            }
+            return out
+        }
     }
 
     /// One key with one source on each side (`from` and `to` index the slots' elements): it
     /// moves, or a diagnostic says why it stays.
+    /// Returns true when it appended the key's move to `elements`.
     private mutating func matchPair(_ key: SharedKey, from fromElement: Int, to toElement: Int, places: (old: [Int?], new: [Int?]),
-                                    disabled: Bool, reduceMotion: Bool, positions childPositions: inout (old: [Int], new: [Int])?,
-                                    moved: inout [SharedKey: Int]) {
+                                    disabled: Bool, reduceMotion: Bool) -> Bool {
         let from = old.namespaces.elements[fromElement]
         let to = new.namespaces.elements[toElement]
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
-        guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return }
-        let fromRect = old.laidOut.layout.nodes[fromNode].rect
-        let toRect = new.laidOut.layout.nodes[toNode].rect
-        if from.path == to.path && fromRect.isClose(to: toRect) { return }
+        guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return false }
+        let fromRect = old.laidOut.layout.rect(atIndex: fromNode)
+        let toRect = new.laidOut.layout.rect(atIndex: toNode)
+        if from.path == to.path && fromRect.isClose(to: toRect) { return false }
         let stillReason: (DiagnosticCode, String)?
         let curve = scope(of: to.path) ?? scope(of: from.path)
         if disabled {
@@ -103,7 +148,7 @@ extension ContentTransition {
         }
         if let (code, why) = stillReason {
             diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
-            return
+            return false
         }
         // Nook ids report their key after suffixing (rule 8), as surface moves do.
         let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
@@ -113,31 +158,34 @@ extension ContentTransition {
                 activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                 toRect: toRect, style: to.style,
-                crossFade: !Self.sameView(old, fromNode, new, toNode, positions: &childPositions),
+                crossFade: !Self.sameView(old, fromNode, new, toNode),
                 hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
-        moved[key] = elements.count - 1
+        return true
     }
 
     /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets
     /// that move's curve, from where the source's move starts to its tracked rect, and its
     /// subtree comes along; one whose source does not move takes its new geometry at once.
-    mutating func trackFollowers(moved: [SharedKey: Int]) {
+    mutating func trackFollowers(moved: MovedKeys) {
         let pairs = FollowerTracking.pairs(in: new.namespaces)
         guard !pairs.isEmpty else { return }
         for (follower, _) in pairs {
-            guard let start = new.laidOut.layout.index(of: follower.path), let count = new.node(at: follower.path)?.nodeCount
-            else { continue }
-            let nodes = new.laidOut.layout.nodes[start..<min(start + count, new.laidOut.layout.nodes.count)]
-            layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
-            guard let index = moved[follower.key] else { continue }
+            let laid = new.laidOut.layout
+            guard let start = laid.index(of: follower.path), new.node(at: follower.path) != nil else { continue }
+            let end = laid.subtreeEnd(atIndex: start)
+            self.layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
+            guard let index = moved.move(of: follower.key) else { continue }
             let move = elements[index]
-            let toRoot = nodes[start].rect
+            let toRoot = laid.rect(atIndex: start)
             let ownBefore = old.laidOut.layout.rect(at: follower.path) ?? toRoot
             let fromRoot = FollowerTracking.rect(following: move.fromRect, own: ownBefore, follower: follower)
-            for node in nodes {
-                let from = node.path == follower.path
-                    ? fromRoot : old.laidOut.layout.rect(at: node.path) ?? Self.map(node.rect, from: toRoot, into: fromRoot)
-                layout.append(LayoutChange(path: node.path, change: .move, fromRect: from, toRect: node.rect, curve: move.curve))
+            for node in start..<end {
+                // Followers are few: their subtrees' paths are built here, for the layout entries.
+                let path = laid.path(atIndex: node)
+                let rect = laid.rect(atIndex: node)
+                let from = node == start
+                    ? fromRoot : old.laidOut.layout.rect(at: path) ?? Self.map(rect, from: toRoot, into: fromRoot)
+                self.layout.append(LayoutChange(path: path, change: .move, fromRect: from, toRect: rect, curve: move.curve))
             }
         }
     }
@@ -153,13 +201,13 @@ extension ContentTransition {
     /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key
     /// is hashed once.
     private static func index(of key: SharedKey, in indexOfKey: inout [SharedKey: Int], order: inout [SharedKey],
-                              olds: inout [[Int]], news: inout [[Int]]) -> Int {
+                              olds: inout SourceLists, news: inout SourceLists) -> Int {
         let next = order.count
         let index = read(&indexOfKey[key, default: next])
         if index == next {
             order.append(key)
-            olds.append([])
-            news.append([])
+            olds.addKey()
+            news.addKey()
         }
         return index
     }
@@ -170,42 +218,31 @@ extension ContentTransition {
 
     /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
     /// found through their parents' indices rather than by parsing their paths.
-    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int,
-                                 positions: inout (old: [Int], new: [Int])?) -> Bool {
-        if positions == nil {
-            positions = (old.laidOut.layout.childPositions(), new.laidOut.layout.childPositions())
-        }
-        let fromSteps = old.steps(toIndex: fromNode, childPositions: positions!.old)
-        let toSteps = new.steps(toIndex: toNode, childPositions: positions!.new)
+    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int) -> Bool {
         // The views are read in place through their arrays; neither slot is captured (copied).
+        // The steps down to each node live on the stack for the call (one pair per element).
         let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
-        return oldRoot.withUnsafeBufferPointer { before in
-            newRoot.withUnsafeBufferPointer { after in
-                // As `SameView.matches` by path: false when either node is missing.
-                PreparedSlot.descend(before.baseAddress!, by: fromSteps[...]) { a in
-                    PreparedSlot.descend(after.baseAddress!, by: toSteps[...]) { b in SameView.matches(a, b) } ?? false
-                } ?? false
+        return old.laidOut.layout.withSteps(toIndex: fromNode) { fromSteps in
+            new.laidOut.layout.withSteps(toIndex: toNode) { toSteps in
+                oldRoot.withUnsafeBufferPointer { before in
+                    newRoot.withUnsafeBufferPointer { after in
+                        // As `SameView.matches` by path: false when either node is missing.
+                        PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
+                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) } ?? false
+                        } ?? false
+                    }
+                }
             }
         }
     }
 
-    /// The laid-out index of every marked node of `slot`, by index in its elements, found in
-    /// one pass over the laid-out nodes (both they and the marked nodes are in preorder, so one
-    /// cursor suffices); nil for an element whose node was not found.
+    /// The laid-out index of every marked node of `slot`, by index in its elements: the
+    /// node index resolution recorded, or for an element made by hand the node at its path;
+    /// nil for an element whose node was not found.
     private static func places(of slot: PreparedSlot) -> [Int?] {
-        let elements = slot.namespaces.elements
-        guard !elements.isEmpty else { return [] }
-        var out = [Int?](repeating: nil, count: elements.count)
-        var next = 0
-        slot.laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
-            for index in nodes.indices {
-                guard next < elements.count else { return }
-                while next < elements.count && elements[next].path == nodes[index].path {
-                    out[next] = index
-                    next += 1
-                }
-            }
+        let layout = slot.laidOut.layout
+        return slot.namespaces.elements.map { element in
+            element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
         }
-        return out
     }
 }

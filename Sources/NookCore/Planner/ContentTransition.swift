@@ -59,12 +59,12 @@ struct ContentTransition {
             new.withRoot { after in
                 // A scope at the root moves about every node: room for a change per node, made
                 // once rather than regrown (a change is a large value) as the walk appends.
-                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(new.laidOut.layout.nodes.count) }
+                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(new.laidOut.layout.count) }
                 if before.pointee.kind == after.pointee.kind {
-                    walk(before, after, scope: rootScope, styleClasses: nil)
+                    walk(before, after, path: new.laidOut.layout.rootPath, scope: rootScope, styleClasses: nil)
                 } else {
-                    remove(before, scope: rootScope)
-                    insert(after, scope: rootScope)
+                    remove(before, path: old.laidOut.layout.rootPath, scope: rootScope)
+                    insert(after, path: new.laidOut.layout.rootPath, scope: rootScope)
                 }
             }
         }
@@ -89,7 +89,7 @@ struct ContentTransition {
     /// The index in `curves` of the curve for a scope at `path`, the new view's node at
     /// preorder index `node`.
     private mutating func scopeCurve(at path: String, node: Int) -> Int {
-        let classes = new.namespaces.classList(atNode: node)?.animation ?? AnimationClasses()
+        let classes = new.namespaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
             diagnostic.path = NodePath.prop(path, "classes")
@@ -101,14 +101,14 @@ struct ContentTransition {
     }
 
     /// Walks both trees in preorder together; `oldCursor` / `newCursor` index the laid-out
-    /// nodes, whose paths are reused rather than built again. Nodes are read in place through
-    /// pointers: a view node is a large value and this pass touches every one.
-    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, scope: Int?,
-                               styleClasses: Int?) {
-        // Fields are read one by one: binding a whole laid-out node would retain and release its path.
+    /// nodes. `path` is the node's (the same in both trees: the walk pairs nodes by
+    /// position), built here from its parent's as the walk goes down, since layout keeps none.
+    /// Nodes are read in place through pointers: a view node is a large value and this pass
+    /// touches every one.
+    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, path: String,
+                               scope: Int?, styleClasses: Int?) {
         let fromRect = old.laidOut.layout.rect(atIndex: oldCursor)
         let toRect = new.laidOut.layout.rect(atIndex: newCursor)
-        let path = new.laidOut.layout.path(atIndex: newCursor)
         // Laid-out nodes are in the views' preorder, so these also index each slot's namespaces.
         let (oldIndex, newIndex) = (oldCursor, newCursor)
         oldCursor += 1
@@ -128,7 +128,8 @@ struct ContentTransition {
             changedGroupStates[path] = states
         }
         var styleCurve = styleClasses
-        if afterNode.pointee.props.classes != nil, let classes = new.namespaces.classList(atNode: newIndex)?.animation, !classes.isEmpty {
+        if afterNode.pointee.props.classes != nil,
+           let classes = new.namespaces.withClassList(atNode: newIndex, { $0.flatMap { $0.pointee.animation.isEmpty ? nil : $0.pointee.animation } }) {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
@@ -146,15 +147,16 @@ struct ContentTransition {
                 for index in 0..<common {
                     let before = olds.baseAddress! + index
                     let after = news.baseAddress! + index
+                    let childPath = NodePath.child(path, index)
                     if before.pointee.kind == after.pointee.kind {
-                        walk(before, after, scope: scope, styleClasses: styleCurve)
+                        walk(before, after, path: childPath, scope: scope, styleClasses: styleCurve)
                     } else {
-                        remove(before, scope: scope)
-                        insert(after, scope: scope)
+                        remove(before, path: childPath, scope: scope)
+                        insert(after, path: childPath, scope: scope)
                     }
                 }
-                for index in common..<olds.count { remove(olds.baseAddress! + index, scope: scope) }
-                for index in common..<news.count { insert(news.baseAddress! + index, scope: scope) }
+                for index in common..<olds.count { remove(olds.baseAddress! + index, path: NodePath.child(path, index), scope: scope) }
+                for index in common..<news.count { insert(news.baseAddress! + index, path: NodePath.child(path, index), scope: scope) }
             }
         }
     }
@@ -166,16 +168,20 @@ struct ContentTransition {
     }
 
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
-    private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?) {
-        let laid = old.laidOut.layout.nodes[oldCursor]
-        if let scope { layout.append(LayoutChange(path: laid.path, change: .remove, fromRect: laid.rect, toRect: laid.rect, curve: curves[scope])) }
+    private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?) {
+        if let scope {
+            let rect = old.laidOut.layout.rect(atIndex: oldCursor)
+            layout.append(LayoutChange(path: path, change: .remove, fromRect: rect, toRect: rect, curve: curves[scope]))
+        }
         oldCursor += node.pointee.nodeCount
     }
 
     /// A subtree only in the new view: one `insert` for its root inside a changed scope.
-    private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?) {
-        let laid = new.laidOut.layout.nodes[newCursor]
-        if let scope { layout.append(LayoutChange(path: laid.path, change: .insert, fromRect: laid.rect, toRect: laid.rect, curve: curves[scope])) }
+    private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?) {
+        if let scope {
+            let rect = new.laidOut.layout.rect(atIndex: newCursor)
+            layout.append(LayoutChange(path: path, change: .insert, fromRect: rect, toRect: rect, curve: curves[scope]))
+        }
         newCursor += node.pointee.nodeCount
     }
 
@@ -195,9 +201,11 @@ struct ContentTransition {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
-        let a = old.namespaces.classList(atNode: nodes.old)
-        let b = new.namespaces.classList(atNode: nodes.new)
-        return a?.passthrough != b?.passthrough || a?.variants != b?.variants
+        return old.namespaces.withClassList(atNode: nodes.old) { a in
+            new.namespaces.withClassList(atNode: nodes.new) { b in
+                a?.pointee.passthrough != b?.pointee.passthrough || a?.pointee.variants != b?.pointee.variants
+            }
+        }
     }
 
     /// The states whose value differs between two `group_state`s (an absent state reads as

@@ -39,7 +39,7 @@ enum FollowerTracking {
                   let index = slot.laidOut.layout.index(of: follower.path),
                   var view = slot.node(at: follower.path)
             else { continue }
-            let own = slot.laidOut.layout.nodes[index].rect
+            let own = slot.laidOut.layout.rect(atIndex: index)
             let tracked = rect(following: sourceRect, own: own, follower: follower)
             guard !tracked.isClose(to: own) else { continue }
             // The follower's frame is the tracked rect: its own lengths give way to it.

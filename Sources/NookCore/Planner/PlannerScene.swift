@@ -123,10 +123,10 @@ public struct PlannerScene: Hashable, Sendable {
     /// Every node of the scene, laid out, in slot order then preorder (the plan's `scene.nodes`).
     public var nodes: [SceneNode] {
         var out: [SceneNode] = []
-        out.reserveCapacity(slots.reduce(0) { $0 + $1.laidOut.layout.nodes.count })
+        out.reserveCapacity(slots.reduce(0) { $0 + $1.laidOut.layout.count })
         for slot in slots {
             var index = 0
-            slot.collect(slot.view, index: &index, into: &out)
+            slot.collect(slot.view, path: slot.laidOut.layout.rootPath, index: &index, into: &out)
         }
         return out
     }
@@ -150,7 +150,7 @@ public struct PreparedSlot: Hashable, Sendable {
         storage = [view]
         owner = SlotOwner(parsing: laidOut.owner)
         namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules,
-                                    laidOut: laidOut.layout.nodes)
+                                    nodeCount: laidOut.layout.count)
     }
 
     init(laidOut: LaidOutSlot, view: ViewNode, owner: SlotOwner, namespaces: SlotNamespaces) {
@@ -175,7 +175,7 @@ public struct PreparedSlot: Hashable, Sendable {
     /// value); nil when the path is not in this slot.
     func withNode<R>(at path: String, _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
         // The layout's root path is `rootPath`, already built (building it costs a string).
-        let root = laidOut.layout.nodes.first?.path ?? rootPath
+        let root = laidOut.layout.rootPath
         guard Self.path(path, startsWith: root) else { return nil }
         let rest = path.utf8.dropFirst(root.utf8.count)
         var steps: [Int] = []
@@ -206,19 +206,16 @@ public struct PreparedSlot: Hashable, Sendable {
     /// so parsing stops before the number could overflow.
     static let maxChildPosition = 100_000_000
 
-    /// The child positions from the root down to the node laid out at `index` in
-    /// `laidOut.layout.nodes`; `childPositions` is `laidOut.layout.childPositions()`.
-    func steps(toIndex index: Int, childPositions: [Int]) -> [Int] {
-        var steps: [Int] = []
-        laidOut.layout.nodes.withUnsafeBufferPointer { nodes in
-            var current = index
-            while let parent = nodes[current].parentIndex {
-                steps.append(childPositions[current])
-                current = parent
-            }
+
+    /// Calls `body` with the node reached from `node` by `steps[position...]`; nil when a step
+    /// names no child.
+    static func descend<R>(_ node: UnsafePointer<ViewNode>, along steps: UnsafeBufferPointer<Int>, from position: Int,
+                           _ body: (UnsafePointer<ViewNode>) -> R) -> R? {
+        guard position < steps.count else { return body(node) }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            guard steps[position] >= 0, steps[position] < children.count else { return nil }
+            return descend(children.baseAddress! + steps[position], along: steps, from: position + 1, body)
         }
-        steps.reverse()
-        return steps
     }
 
     /// The one-element array holding the slot's view, for reading two slots' views in place
@@ -268,15 +265,21 @@ public struct PreparedSlot: Hashable, Sendable {
         }
     }
 
-    fileprivate func collect(_ node: ViewNode, index: inout Int, into out: inout [SceneNode]) {
-        let laid = laidOut.layout.nodes[index]
+    /// Appends the scene nodes of `node`'s subtree; `path` is `node`'s, the wire's paths are
+    /// built here, one append per node.
+    fileprivate func collect(_ node: ViewNode, path: String, index: inout Int, into out: inout [SceneNode]) {
+        let rect = laidOut.layout.rect(atIndex: index)
         index += 1
         out.append(
             SceneNode(
-                slot: laidOut.slot, owner: laidOut.owner, path: laid.path, kind: node.kind, rect: laid.rect,
-                props: node.props, variants: namespaces.variants[laid.path] ?? [],
-                expandedClasses: namespaces.expandedClasses.isEmpty ? nil : namespaces.expandedClasses[laid.path]))
-        for child in node.children.indices { collect(node.children[child], index: &index, into: &out) }
+                slot: laidOut.slot, owner: laidOut.owner, path: path, kind: node.kind, rect: rect,
+                props: node.props, variants: namespaces.variants.isEmpty ? [] : namespaces.variants[path] ?? [],
+                expandedClasses: namespaces.expandedClasses.isEmpty ? nil : namespaces.expandedClasses[path]))
+        for child in node.children.indices {
+            var childPath = path
+            NodePath.appendChild(child, to: &childPath)
+            collect(node.children[child], path: childPath, index: &index, into: &out)
+        }
     }
 }
 

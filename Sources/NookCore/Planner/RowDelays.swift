@@ -10,7 +10,7 @@ enum RowDelays {
             guard delays(root) else { return [] }
             var out: [(path: String, delay: Double)] = []
             var index = 0
-            visit(root, nodes: slot.laidOut.layout.nodes, index: &index, parentDelay: 0,
+            visit(root, layout: slot.laidOut.layout, index: &index, parentDelay: 0,
                   ownDelay: root.pointee.props.role == .header ? header : 0, stagger: stagger, header: header, into: &out)
             return out
         }
@@ -29,13 +29,13 @@ enum RowDelays {
         }
     }
 
-    /// Walks in preorder; paths come from the laid-out nodes, so none is built.
+    /// Walks in preorder; a path is built only for a node where the delay grows.
     private static func visit(
-        _ node: UnsafePointer<ViewNode>, nodes: [LaidOutNode], index: inout Int, parentDelay: Double, ownDelay: Double,
+        _ node: UnsafePointer<ViewNode>, layout: LayoutResult, index: inout Int, parentDelay: Double, ownDelay: Double,
         stagger: Double, header: Double, into out: inout [(path: String, delay: Double)]
     ) {
         let delay = parentDelay + ownDelay
-        if delay > parentDelay + 1e-12, index < nodes.count { out.append((nodes[index].path, delay)) }
+        if delay > parentDelay + 1e-12, index < layout.count { out.append((layout.path(atIndex: index), delay)) }
         index += 1
         let staggers = node.pointee.props.stagger == true && node.pointee.kind.isStack
         node.pointee.children.withUnsafeBufferPointer { children in
@@ -43,7 +43,7 @@ enum RowDelays {
             for number in children.indices {
                 let child = first + number
                 let extra = (staggers ? Double(number) * stagger : 0) + (child.pointee.props.role == .header ? header : 0)
-                visit(child, nodes: nodes, index: &index, parentDelay: delay, ownDelay: extra, stagger: stagger,
+                visit(child, layout: layout, index: &index, parentDelay: delay, ownDelay: extra, stagger: stagger,
                       header: header, into: &out)
             }
         }

@@ -59,8 +59,10 @@ public struct ElementRelayout: Hashable, Sendable {
         sized.props.maxHeight = nil
         let result = LayoutEngine.layout(sized, rootPath: rootPath, in: rect, text: text)
         var out: [String: Rect] = [:]
-        out.reserveCapacity(result.nodes.count)
-        for node in result.nodes { out[node.path] = node.rect }
+        // `nodes` writes every path (NookCore keeps none): read it once.
+        let nodes = result.nodes
+        out.reserveCapacity(nodes.count)
+        for node in nodes { out[node.path] = node.rect }
         return out
     }
 }
