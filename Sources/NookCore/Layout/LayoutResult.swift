@@ -94,21 +94,7 @@ public struct LayoutResult: Hashable, Sendable {
 
     /// The path of the node at preorder `index`, built from its ancestors' child positions.
     func path(atIndex index: Int) -> String {
-        NodePath.descendant(of: rootPath, steps: steps(toIndex: index))
-    }
-
-    /// The child positions from the root down to the node at preorder `index`.
-    func steps(toIndex index: Int) -> [Int] {
-        var steps: [Int] = []
-        records.withUnsafeBufferPointer { records in
-            var current = index
-            while records[current].parent >= 0 {
-                steps.append(Int(records[current].childPosition))
-                current = Int(records[current].parent)
-            }
-        }
-        steps.reverse()
-        return steps
+        withSteps(toIndex: index) { NodePath.descendant(of: rootPath, steps: $0) }
     }
 
     /// Calls `body` with the child positions from the root down to the node at preorder
