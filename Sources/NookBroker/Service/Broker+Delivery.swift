@@ -70,7 +70,7 @@ extension Broker {
     }
 
     /// The frame timer fired: plan and send for the renderers that are due, within
-    /// `turnBudget`; when some are left, the pass goes on in the next turn from the same
+    /// `turnLength`; when some are left, the pass goes on in the next turn from the same
     /// snapshot and with the same order of renderers (`DeliveryPass`), and calls are read in
     /// between.
     func deliverDueFrames() {
