@@ -160,6 +160,7 @@ extension ContentTransition {
                 toRect: toRect, style: to.style,
                 crossFade: !Self.sameView(old, fromNode, new, toNode),
                 hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
+        endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
     }
 
@@ -183,9 +184,11 @@ extension ContentTransition {
                 // Followers are few: their subtrees' paths are built here, for the layout entries.
                 let path = laid.path(atIndex: node)
                 let rect = laid.rect(atIndex: node)
+                let oldNode = old.laidOut.layout.index(of: path)
                 let from = node == start
-                    ? fromRoot : old.laidOut.layout.rect(at: path) ?? Self.map(rect, from: toRoot, into: fromRoot)
-                self.layout.append(LayoutChange(path: path, change: .move, fromRect: from, toRect: rect, curve: move.curve))
+                    ? fromRoot : oldNode.map { old.laidOut.layout.rect(atIndex: $0) } ?? Self.map(rect, from: toRoot, into: fromRoot)
+                self.layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode ?? -1, new: node), change: .move,
+                                                fromRect: from, toRect: rect, curve: move.curve))
             }
         }
     }

@@ -36,6 +36,8 @@ struct ContentTransition {
     private var changedGroupStates: [String: Set<String>] = [:]
     private var oldCursor = 0
     private var newCursor = 0
+    /// The laid-out nodes of each element move, `(from, to)`, in the order of `elements`.
+    var endpointNodes: [NodePair] = []
 
     var marks: MarkReader
 
@@ -63,24 +65,32 @@ struct ContentTransition {
                 if before.pointee.kind == after.pointee.kind {
                     walk(before, after, path: new.laidOut.layout.rootPath, scope: rootScope, styleClasses: nil)
                 } else {
-                    remove(before, path: old.laidOut.layout.rootPath, scope: rootScope)
-                    insert(after, path: new.laidOut.layout.rootPath, scope: rootScope)
+                    remove(before, path: old.laidOut.layout.rootPath, scope: rootScope, newNode: 0)
+                    insert(after, path: new.laidOut.layout.rootPath, scope: rootScope, oldNode: 0)
                 }
             }
         }
 
         let moved = matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
         trackFollowers(moved: moved)
-        // Filled in a loop: `flatMap` would build a two-element array per element.
-        var endpoints = Set<String>(minimumCapacity: elements.count * 2)
-        for element in elements {
-            endpoints.insert(element.fromPath)
-            endpoints.insert(element.toPath)
+        dropChangesAtEndpoints(disabled: disabled, reduceMotion: reduceMotion)
+    }
+
+    /// Moving elements carry their nodes: layout changes other than `style` at either end of a
+    /// move go, found by node position (a change's path names the same node in both views).
+    private mutating func dropChangesAtEndpoints(disabled: Bool, reduceMotion: Bool) {
+        if disabled { return layout.removeAll() }
+        if reduceMotion { return layout.removeAll { $0.change != .style } }
+        guard !endpointNodes.isEmpty else { return }
+        var fromNodes = [Bool](repeating: false, count: old.laidOut.layout.count)
+        var toNodes = [Bool](repeating: false, count: new.laidOut.layout.count)
+        for nodes in endpointNodes {
+            fromNodes[nodes.old] = true
+            toNodes[nodes.new] = true
         }
         layout.removeAll { change in
-            if disabled { return true }
-            if reduceMotion && change.change != .style { return true }
-            return change.change != .style && endpoints.contains(change.path)
+            let nodes = change.nodes
+            return change.change != .style && ((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
         }
     }
 
@@ -134,10 +144,12 @@ struct ContentTransition {
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
-            layout.append(LayoutChange(path: path, change: .move, fromRect: fromRect, toRect: toRect, curve: curves[scope]))
+            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .move, fromRect: fromRect,
+                                       toRect: toRect, curve: curves[scope]))
         }
         if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path, nodes: (oldIndex, newIndex)) {
-            layout.append(LayoutChange(path: path, change: .style, fromRect: fromRect, toRect: toRect, curve: curves[curve]))
+            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .style, fromRect: fromRect,
+                                       toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
@@ -151,12 +163,17 @@ struct ContentTransition {
                     if before.pointee.kind == after.pointee.kind {
                         walk(before, after, path: childPath, scope: scope, styleClasses: styleCurve)
                     } else {
-                        remove(before, path: childPath, scope: scope)
-                        insert(after, path: childPath, scope: scope)
+                        let (oldNode, newNode) = (oldCursor, newCursor)
+                        remove(before, path: childPath, scope: scope, newNode: newNode)
+                        insert(after, path: childPath, scope: scope, oldNode: oldNode)
                     }
                 }
-                for index in common..<olds.count { remove(olds.baseAddress! + index, path: NodePath.child(path, index), scope: scope) }
-                for index in common..<news.count { insert(news.baseAddress! + index, path: NodePath.child(path, index), scope: scope) }
+                for index in common..<olds.count {
+                    remove(olds.baseAddress! + index, path: NodePath.child(path, index), scope: scope, newNode: -1)
+                }
+                for index in common..<news.count {
+                    insert(news.baseAddress! + index, path: NodePath.child(path, index), scope: scope, oldNode: -1)
+                }
             }
         }
     }
@@ -168,19 +185,23 @@ struct ContentTransition {
     }
 
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
-    private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?) {
+    /// `newNode` is the new view's node at `path` (another kind), or -1.
+    private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, newNode: Int) {
         if let scope {
             let rect = old.laidOut.layout.rect(atIndex: oldCursor)
-            layout.append(LayoutChange(path: path, change: .remove, fromRect: rect, toRect: rect, curve: curves[scope]))
+            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldCursor, new: newNode), change: .remove, fromRect: rect,
+                                       toRect: rect, curve: curves[scope]))
         }
         oldCursor += node.pointee.nodeCount
     }
 
     /// A subtree only in the new view: one `insert` for its root inside a changed scope.
-    private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?) {
+    /// `oldNode` is the old view's node at `path` (another kind), or -1.
+    private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, oldNode: Int) {
         if let scope {
             let rect = new.laidOut.layout.rect(atIndex: newCursor)
-            layout.append(LayoutChange(path: path, change: .insert, fromRect: rect, toRect: rect, curve: curves[scope]))
+            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode, new: newCursor), change: .insert, fromRect: rect,
+                                       toRect: rect, curve: curves[scope]))
         }
         newCursor += node.pointee.nodeCount
     }

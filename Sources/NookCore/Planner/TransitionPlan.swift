@@ -203,12 +203,17 @@ public struct ElementMove: Hashable, Sendable {
 }
 
 /// A node of a slot that stays on screen, changing inside an animation scope (rule 17).
+/// Equal changes have equal paths, kinds, rects and curves (`nodes` is the planner's, not
+/// part of the value).
 public struct LayoutChange: Hashable, Sendable {
     public var path: String
     public var change: LayoutChangeKind
     public var fromRect: Rect
     public var toRect: Rect
     public var curve: Curve
+    /// Where `path` is in the slot's previous and new layout, as the planner found it, so
+    /// planning compares positions rather than paths.
+    var nodes: NodePair = .unknown
 
     public init(path: String, change: LayoutChangeKind, fromRect: Rect, toRect: Rect, curve: Curve) {
         self.path = path
@@ -217,6 +222,32 @@ public struct LayoutChange: Hashable, Sendable {
         self.toRect = toRect
         self.curve = curve
     }
+
+    init(path: String, nodes: NodePair, change: LayoutChangeKind, fromRect: Rect, toRect: Rect, curve: Curve) {
+        self.init(path: path, change: change, fromRect: fromRect, toRect: toRect, curve: curve)
+        self.nodes = nodes
+    }
+
+    public static func == (a: LayoutChange, b: LayoutChange) -> Bool {
+        a.path == b.path && a.change == b.change && a.fromRect == b.fromRect && a.toRect == b.toRect && a.curve == b.curve
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(change)
+        hasher.combine(fromRect)
+        hasher.combine(toRect)
+        hasher.combine(curve)
+    }
+}
+
+/// The preorder indices of one path's node in a slot's previous and new layout; -1 where that
+/// side has no node there (or, in `unknown`, where nobody looked).
+struct NodePair: Hashable, Sendable {
+    var old: Int
+    var new: Int
+
+    static let unknown = NodePair(old: -1, new: -1)
 }
 
 /// What one slot does across the plan.
