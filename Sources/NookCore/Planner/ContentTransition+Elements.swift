@@ -46,6 +46,9 @@ extension ContentTransition {
         let activity = new.owner.activity ?? ""
         let oldPlaces = Self.places(of: old)
         let newPlaces = Self.places(of: new)
+        // Room for a move per key, made once: a move is a large value, and regrowing copies them all.
+        elements.reserveCapacity(elements.count + order.count)
+        endpointNodes.reserveCapacity(endpointNodes.count + order.count)
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
             if olds.count[index] == 1, news.count[index] == 1 {
@@ -158,7 +161,7 @@ extension ContentTransition {
                 activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                 toRect: toRect, style: to.style,
-                crossFade: !Self.sameView(old, fromNode, new, toNode),
+                crossFade: !Self.sameView((old.laidOut.layout, old.rootStorage), fromNode, (new.laidOut.layout, new.rootStorage), toNode),
                 hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
@@ -221,12 +224,15 @@ extension ContentTransition {
 
     /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
     /// found through their parents' indices rather than by parsing their paths.
-    private static func sameView(_ old: PreparedSlot, _ fromNode: Int, _ new: PreparedSlot, _ toNode: Int) -> Bool {
-        // The views are read in place through their arrays; neither slot is captured (copied).
+    /// Takes the layouts and views, not the slots: a mutating caller passes a copy of
+    /// whatever it reads from `self`, and a slot is a large value.
+    private static func sameView(_ old: (layout: LayoutResult, root: [ViewNode]), _ fromNode: Int,
+                                 _ new: (layout: LayoutResult, root: [ViewNode]), _ toNode: Int) -> Bool {
+        // The views are read in place through their arrays.
         // The steps down to each node live on the stack for the call (one pair per element).
-        let (oldRoot, newRoot) = (old.rootStorage, new.rootStorage)
-        return old.laidOut.layout.withSteps(toIndex: fromNode) { fromSteps in
-            new.laidOut.layout.withSteps(toIndex: toNode) { toSteps in
+        let (oldRoot, newRoot) = (old.root, new.root)
+        return old.layout.withSteps(toIndex: fromNode) { fromSteps in
+            new.layout.withSteps(toIndex: toNode) { toSteps in
                 oldRoot.withUnsafeBufferPointer { before in
                     newRoot.withUnsafeBufferPointer { after in
                         // As `SameView.matches` by path: false when either node is missing.

@@ -80,7 +80,7 @@ struct ContentTransition {
     /// move go, found by node position (a change's path names the same node in both views).
     private mutating func dropChangesAtEndpoints(disabled: Bool, reduceMotion: Bool) {
         if disabled { return layout.removeAll() }
-        if reduceMotion { return layout.removeAll { $0.change != .style } }
+        if reduceMotion { return Self.removeChanges(from: &layout) { $0.pointee.change != .style } }
         guard !endpointNodes.isEmpty else { return }
         var fromNodes = [Bool](repeating: false, count: old.laidOut.layout.count)
         var toNodes = [Bool](repeating: false, count: new.laidOut.layout.count)
@@ -88,10 +88,24 @@ struct ContentTransition {
             fromNodes[nodes.old] = true
             toNodes[nodes.new] = true
         }
-        layout.removeAll { change in
-            let nodes = change.nodes
-            return change.change != .style && ((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
+        Self.removeChanges(from: &layout) { change in
+            let nodes = change.pointee.nodes
+            return change.pointee.change != .style && ((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
         }
+    }
+
+    /// `removeAll(where:)` that moves the changes it keeps rather than copying them (the
+    /// array's own swaps copy each change, a large value with strings), reading each in place.
+    private static func removeChanges(from changes: inout [LayoutChange], where drop: (UnsafePointer<LayoutChange>) -> Bool) {
+        let kept = changes.withUnsafeMutableBufferPointer { buffer -> Int in
+            var kept = 0
+            for index in buffer.indices where !drop(buffer.baseAddress! + index) {
+                buffer.swapAt(kept, index)
+                kept += 1
+            }
+            return kept
+        }
+        changes.removeSubrange(kept...)
     }
 
     // MARK: Scopes and layout
