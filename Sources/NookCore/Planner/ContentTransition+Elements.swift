@@ -136,7 +136,7 @@ extension ContentTransition {
         let toRect = new.laidOut.layout.rect(atIndex: toNode)
         if from.path == to.path && fromRect.isClose(to: toRect) { return false }
         let stillReason: (DiagnosticCode, String)?
-        let curve = scope(of: to.path) ?? scope(of: from.path)
+        let curve = scope(ofNew: toNode) ?? scope(ofOld: fromNode)
         if disabled {
             stillReason = (.animationDisabled, "the update was sent with animate: false; it takes its new geometry at once")
         } else if reduceMotion {

@@ -29,7 +29,9 @@ struct ContentTransition {
     private let callerAnimation: String?
     /// Curves of changed scopes and animation classes; the walk passes indices into this, not curves.
     private var curves: [Curve] = []
-    private var changedScopes: [(path: String, curve: Int)] = []
+    /// Changed scopes as the subtrees they hold in each view (preorder index ranges: a scope's
+    /// path names a node in both views), so asking which holds a node compares integers.
+    private var changedScopes: [(old: Range<Int>, new: Range<Int>, curve: Int)] = []
     var unchangedScopes: [String] = []
     /// Group nodes (by path) whose `group_state` changed, with the states that did. Filled in
     /// preorder, so a group is known before the nodes inside it are visited.
@@ -54,7 +56,7 @@ struct ContentTransition {
         if callerAnimation != nil {
             let curve = scopeCurve(at: new.rootPath, node: 0)
             rootScope = curve
-            changedScopes.append((new.rootPath, curve))
+            changedScopes.append((0..<old.laidOut.layout.count, 0..<new.laidOut.layout.count, curve))
         }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
@@ -142,7 +144,8 @@ struct ContentTransition {
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
                 let curve = scopeCurve(at: path, node: newIndex)
-                changedScopes.append((path, curve))
+                changedScopes.append((oldIndex..<old.laidOut.layout.subtreeEnd(atIndex: oldIndex),
+                                      newIndex..<new.laidOut.layout.subtreeEnd(atIndex: newIndex), curve))
                 scope = curve
             } else {
                 unchangedScopes.append(path)
@@ -253,10 +256,17 @@ struct ContentTransition {
         return changed.isEmpty ? nil : changed
     }
 
-    func scope(of path: String) -> Curve? {
-        var best: (length: Int, curve: Int)?
-        for scope in changedScopes where PathPrefix.contains(scope.path, path) {
-            if best == nil || scope.path.utf8.count > best!.length { best = (scope.path.utf8.count, scope.curve) }
+    /// The curve of the innermost changed scope holding the new view's node at preorder
+    /// index `node` (its subtree starts last), or nil.
+    func scope(ofNew node: Int) -> Curve? { innermostScope(containing: node) { $0.new } }
+
+    /// As `scope(ofNew:)`, for the previous view's node at `node`.
+    func scope(ofOld node: Int) -> Curve? { innermostScope(containing: node) { $0.old } }
+
+    private func innermostScope(containing node: Int, _ side: ((old: Range<Int>, new: Range<Int>, curve: Int)) -> Range<Int>) -> Curve? {
+        var best: (start: Int, curve: Int)?
+        for scope in changedScopes where side(scope).contains(node) {
+            if best == nil || side(scope).lowerBound > best!.start { best = (side(scope).lowerBound, scope.curve) }
         }
         return best.map { curves[$0.curve] }
     }
