@@ -168,5 +168,19 @@ private typealias F = PlannerFixture
             #expect(plan.layout.contains { $0.path == "expanded/2" && $0.change == .move })
         }
     }
+
+    /// The node positions a planned change carries are the planner's, not part of the change:
+    /// a change read back from the wire (which has none) equals and hashes as the planned one.
+    @Test func aPlannedLayoutChangeEqualsTheSameChangeWithoutNodePositions() throws {
+        let plan = Self.update(Self.heroCard(expanded: false), Self.heroCard(expanded: true))
+        let planned = plan.layout.filter { $0.nodes != .unknown }
+        #expect(!planned.isEmpty, "\(plan.layout.map(\.path))")
+        for change in planned {
+            let read = LayoutChange(path: change.path, change: change.change, fromRect: change.fromRect, toRect: change.toRect,
+                                    curve: change.curve)
+            #expect(read == change)
+            #expect(Set([read, change]).count == 1)
+        }
+    }
 }
 
