@@ -79,7 +79,7 @@ let package = Package(
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport", dependencies: ["NookCore"]),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.
-        .executableTarget(name: "nook-bench", dependencies: ["NookCommandLine", "NookCore", "NookBus", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
+        .executableTarget(name: "nook-bench", dependencies: ["NookCommandLine", "NookCore", "NookBus", "NookBroker", "CSystemd", "NookTestSupport", "NookText", "NookRenderModel"]),
         .testTarget(name: "NookCoreTests", dependencies: ["NookCore", "NookTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "NookCommandLineTests", dependencies: ["NookCommandLine", "NookTestSupport"]),
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport", "NookRenderModel"]),

@@ -6,22 +6,26 @@ import NookCommandLine
 // the same run.
 //
 // `--only planner|layout|notifications|renderers|broker|bus|wire` runs one benchmark (and its summary rows) only.
-// `--profile update|typical|small [--runs N]` runs only that planner case N times, untimed, for
+// `--profile update|typical|small|publish [--runs N]` runs only that case N times, untimed, for
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine).
 let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
-    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small [--runs N]", "--help | --version"],
+    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish [--runs N]", "--help | --version"],
     about: "Release-build benchmarks; ratios are against baselines measured in the same run.",
     options: [
         .value("--only", "SECTION", help: "run one benchmark (and its summary rows) only: \(sections.joined(separator: ", "))"),
-        .value("--profile", "CASE", help: "run only that planner case, untimed, for callgrind: update, typical or small"),
+        .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: the planner's update, typical or small, or publish (decode and registry)"),
         .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
     ])
 let parsed = commandLine.parseOrExit()
 if let name = parsed.value("--profile") {
-    guard let profile = PlannerProfileCase(rawValue: name) else { commandLine.fail("option '--profile' needs update, typical or small, got '\(name.prefix(200))'") }
     let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
+    if name == "publish" {
+        print("checksum \(runPublishProfile(runs: runs))")
+        exit(0)
+    }
+    guard let profile = PlannerProfileCase(rawValue: name) else { commandLine.fail("option '--profile' needs update, typical, small or publish, got '\(name.prefix(200))'") }
     print("checksum \(runPlannerProfile(profile, runs: runs))")
     exit(0)
 }

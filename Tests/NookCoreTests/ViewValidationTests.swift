@@ -245,3 +245,25 @@ private func refusal(_ raw: RawNode, slot: String = "expanded", limits: ViewLimi
     let huge = refusal(node("text", ["text": .string("x"), "timer_end": .uint(.max)]))
     #expect(huge?.path == "expanded.timer_end", "\(String(describing: huge))")
 }
+
+/// The bit table the validator reads props through holds exactly the contract's keys, so a
+/// key cannot be skipped for lack of a bit, nor two keys share one.
+@Suite struct PropKeyTests {
+    @Test func everyContractKeyHasItsOwnBitAndNoOtherKeyDoes() {
+        let contract = ViewValidator.commonKeys.union(ViewValidator.kindKeys.values.flatMap { $0 }).union(ViewValidator.sharedKeys)
+        #expect(Set(PropKey.allCases.map(\.name)) == contract)
+        #expect(PropKey.allCases.count == contract.count)
+        #expect(PropKey.allCases.count <= 64)
+        for kind in NodeKind.allCases {
+            let allowed = ViewValidator.commonKeys.union(ViewValidator.kindKeys[kind] ?? [])
+            #expect(ViewValidator.knownMask(kind) == PropKeySet.mask(allowed), "\(kind)")
+        }
+    }
+
+    @Test func unknownKeysAreListedSortedWhetherOrNotTheContractKnowsThem() {
+        // `font_size` is a contract key, but not a shape's; `zeta` and `alpha` are no key at all.
+        let present = PropKeySet(["zeta": .bool(true), "font_size": .double(3), "alpha": .bool(true), "width": .double(2)])
+        #expect(present.keys(notIn: ViewValidator.knownMask(.shape)) == ["alpha", "font_size", "zeta"])
+        #expect(present.contains(.width) && present.contains(.fontSize) && !present.contains(.height))
+    }
+}

@@ -107,9 +107,11 @@ extension Registry {
             try Self.checkLabel(label, context: reader.context)
             record.accessibilityLabel = label
         }
+        // Assigned once: every assignment of `views` walks them all for their nook ids.
+        var views = record.views
         for slot in ActivitySlot.allCases {
             guard let raw = try reader.optionalNode(slot.rawValue) else { continue }
-            record.views[slot] = try validate(
+            views[slot] = try validate(
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 diagnostics: &diagnostics)
         }
@@ -124,8 +126,8 @@ extension Registry {
         if let dismissDate = try reader.date("dismiss_date") { record.dismissDate = dismissDate }
         for key in try reader.removals(allowed: Self.removableKeys) {
             switch key {
-            case "peek": record.views[.peek] = nil
-            case "expanded": record.views[.expanded] = nil
+            case "peek": views[.peek] = nil
+            case "expanded": views[.expanded] = nil
             case "stale_date": record.staleDate = nil; record.isStale = false
             default: record.dismissDate = nil
             }
@@ -135,10 +137,18 @@ extension Registry {
         let animation = try reader.optionalString("animation", maxBytes: 256)
         diagnostics += reader.unknownKeys(known: Self.updateKeys, module: moduleId)
         record.adoptable = false
+        let idsBefore = record.nookIds
+        record.views = views
 
-        let before = modules[moduleId]!.marks.suffixingDiagnostics
-        modules[moduleId]!.activities[id] = record
-        diagnostics += newSuffixing(module: moduleId, before: before)
+        // Rule 8's diagnostics depend on the module's activities' nook ids only: when this
+        // update left them as they were, no diagnostic can have appeared.
+        if record.nookIds == idsBefore {
+            modules[moduleId]!.activities[id] = record
+        } else {
+            let before = modules[moduleId]!.marks.suffixingDiagnostics
+            modules[moduleId]!.activities[id] = record
+            diagnostics += newSuffixing(module: moduleId, before: before)
+        }
 
         var actions = deliver(diagnostics, module: moduleId)
         actions.append(.sceneChanged(SceneChange(cause: .activityUpdated, module: moduleId, activity: id, animate: animate, animation: animation)))

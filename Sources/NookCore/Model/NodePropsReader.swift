@@ -1,93 +1,101 @@
 /// One node's props read into `NodeProps` through the one `FieldReader`, with the view
 /// rules on top (sizes, colours, ids, groups, shared marks, params); every error names the
 /// prop's path (`expanded/0.font_size`).
+///
+/// Only the keys the node carries are read (`present`); the order in which they are read,
+/// and so which of two bad props is named, is the order below.
 struct NodePropsReader {
     let fields: FieldReader<ViewValidationError>
+    let present: PropKeySet
     let limits: ViewLimits
 
-    init(props: [String: PropValue], path: String, limits: ViewLimits) {
+    init(props: [String: PropValue], present: PropKeySet? = nil, path: String, limits: ViewLimits) {
         fields = FieldReader(path: path, fields: props)
+        self.present = present ?? PropKeySet(props)
         self.limits = limits
     }
 
-    private var props: [String: PropValue] { fields.fields }
 
     func read(kind: NodeKind, diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> NodeProps {
+        // Absent props are left alone: storing nil still built an empty property group.
         var p = NodeProps()
-        p.width = try size("width")
-        p.height = try size("height")
-        p.minWidth = try size("min_width")
-        p.maxWidth = try size("max_width")
-        p.minHeight = try size("min_height")
-        p.maxHeight = try size("max_height")
-        try checkOrder("min_width", p.minWidth, "max_width", p.maxWidth)
-        try checkOrder("min_height", p.minHeight, "max_height", p.maxHeight)
-        p.padding = try padding()
-        p.opacity = try unitInterval("opacity")
-        p.classes = try string("classes", max: limits.maxStringBytes)
-        p.group = try group()
-        p.groupState = try groupState()
-        p.identity = try identifier("identity")
-        p.role = try choice("role", NodeRole.self)
-        p.animationValue = try string("animation_value", max: limits.maxStringBytes)
-        p.shared = try shared(diagnostics: &diagnostics)
-        p.animate = try bool("animate")
+        if let value = try size(.width) { p.width = value }
+        if let value = try size(.height) { p.height = value }
+        if let value = try size(.minWidth) { p.minWidth = value }
+        if let value = try size(.maxWidth) { p.maxWidth = value }
+        if let value = try size(.minHeight) { p.minHeight = value }
+        if let value = try size(.maxHeight) { p.maxHeight = value }
+        try checkOrder(.minWidth, p.minWidth, .maxWidth, p.maxWidth)
+        try checkOrder(.minHeight, p.minHeight, .maxHeight, p.maxHeight)
+        if let value = try padding() { p.padding = value }
+        if let value = try unitInterval(.opacity) { p.opacity = value }
+        if let value = try string(.classes, max: limits.maxStringBytes) { p.classes = value }
+        if let value = try group() { p.group = value }
+        if let value = try groupState() { p.groupState = value }
+        if let value = try identifier(.identity) { p.identity = value }
+        if let value = try choice(.role, NodeRole.self) { p.role = value }
+        if let value = try string(.animationValue, max: limits.maxStringBytes) { p.animationValue = value }
+        if let value = try shared(diagnostics: &diagnostics) { p.shared = value }
+        if let value = try bool(.animate) { p.animate = value }
         // Contract 1.1 (Touch): the node is a control; `action_label` is its accessible name.
-        p.action = try identifier("action")
-        p.actionLabel = try string("action_label", max: limits.maxStringBytes)
+        if let value = try identifier(.action) { p.action = value }
+        if let value = try string(.actionLabel, max: limits.maxStringBytes) { p.actionLabel = value }
 
         switch kind {
         case .vstack, .hstack, .zstack:
-            p.spacing = try size("spacing")
-            p.alignment = try choice("alignment", Alignment.self)
-            p.stagger = try bool("stagger")
+            if let value = try size(.spacing) { p.spacing = value }
+            if let value = try choice(.alignment, Alignment.self) { p.alignment = value }
+            if let value = try bool(.stagger) { p.stagger = value }
         case .text:
-            p.text = try string("text", max: limits.maxStringBytes)
-            p.fontSize = try size("font_size")
-            p.fontWeight = try string("font_weight", max: limits.maxNameBytes)
-            p.monospacedDigits = try bool("monospaced_digits")
-            p.timerEnd = try date("timer_end")
-            p.color = try color("color")
+            if let value = try string(.text, max: limits.maxStringBytes) { p.text = value }
+            if let value = try size(.fontSize) { p.fontSize = value }
+            if let value = try string(.fontWeight, max: limits.maxNameBytes) { p.fontWeight = value }
+            if let value = try bool(.monospacedDigits) { p.monospacedDigits = value }
+            if let value = try date(.timerEnd) { p.timerEnd = value }
+            if let value = try color(.color) { p.color = value }
         case .image:
-            p.symbol = try string("symbol", max: limits.maxNameBytes)
-            p.uri = try string("uri", max: limits.maxStringBytes)
-            p.color = try color("color")
+            if let value = try string(.symbol, max: limits.maxNameBytes) { p.symbol = value }
+            if let value = try string(.uri, max: limits.maxStringBytes) { p.uri = value }
+            if let value = try color(.color) { p.color = value }
             if let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
                 diagnostics.append(
                     Diagnostic(
                         .unknownSymbol, .warning,
                         "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); renderers draw an outline",
-                        path: keyPath("symbol")))
+                        path: keyPath(.symbol)))
             }
         case .shape:
-            p.shape = try choice("shape", ShapeKind.self)
-            p.cornerRadius = try size("corner_radius")
-            p.color = try color("color")
+            if let value = try choice(.shape, ShapeKind.self) { p.shape = value }
+            if let value = try size(.cornerRadius) { p.cornerRadius = value }
+            if let value = try color(.color) { p.color = value }
         case .progress:
-            p.value = try unitInterval("value")
-            p.start = try date("start")
-            p.end = try date("end")
-            p.progressStyle = try choice("style", ProgressStyle.self)
+            if let value = try unitInterval(.value) { p.value = value }
+            if let value = try date(.start) { p.start = value }
+            if let value = try date(.end) { p.end = value }
+            if let value = try choice(.style, ProgressStyle.self) { p.progressStyle = value }
         case .spacer:
-            p.minLength = try size("min_length")
+            if let value = try size(.minLength) { p.minLength = value }
         case .view:
-            p.name = try string("name", max: limits.maxNameBytes)
-            p.params = try params()
+            if let value = try string(.name, max: limits.maxNameBytes) { p.name = value }
+            if let value = try params() { p.params = value }
         }
         return p
     }
 
     // MARK: Typed readers
 
-    private func keyPath(_ key: String) -> String { fields.keyPath(key) }
+    private func keyPath(_ key: PropKey) -> String { fields.keyPath(key.name) }
 
-    private func wrongType(_ key: String, expected: String, found: PropValue) -> ViewValidationError {
-        fields.wrongType(key, expected: expected, found: found)
+    private func wrongType(_ key: PropKey, expected: String, found: PropValue) -> ViewValidationError {
+        fields.wrongType(key.name, expected: expected, found: found)
     }
 
+    /// The value of `key`, or nil without a lookup when the node does not carry it.
+    private func value(_ key: PropKey) -> PropValue? { present.contains(key) ? fields.fields[key.name] : nil }
+
     /// A size: within `NumberDomain.length` (finite, not negative, at most 100,000 pt).
-    private func size(_ key: String) throws(ViewValidationError) -> Double? {
-        guard let number = try fields.optionalNumber(key) else { return nil }
+    private func size(_ key: PropKey) throws(ViewValidationError) -> Double? {
+        guard present.contains(key), let number = try fields.optionalNumber(key.name) else { return nil }
         try Self.checkSize(number, at: keyPath(key))
         return number
     }
@@ -98,29 +106,33 @@ struct NodePropsReader {
         }
     }
 
-    private func checkOrder(_ minKey: String, _ min: Double?, _ maxKey: String, _ max: Double?)
+    private func checkOrder(_ minKey: PropKey, _ min: Double?, _ maxKey: PropKey, _ max: Double?)
         throws(ViewValidationError)
     {
         if let min, let max, min > max {
             throw ViewValidationError(
-                path: keyPath(minKey), code: .invalidSize, message: "\(minKey) \(min) exceeds \(maxKey) \(max)")
+                path: keyPath(minKey), code: .invalidSize, message: "\(minKey.name) \(min) exceeds \(maxKey.name) \(max)")
         }
     }
 
-    private func unitInterval(_ key: String) throws(ViewValidationError) -> Double? {
-        guard let number = try fields.optionalNumber(key) else { return nil }
+    private func unitInterval(_ key: PropKey) throws(ViewValidationError) -> Double? {
+        guard present.contains(key), let number = try fields.optionalNumber(key.name) else { return nil }
         if let problem = NumberDomain.unitInterval.problem(number) {
             throw ViewValidationError(path: keyPath(key), code: .invalidValue, message: "expected a number in 0...1: \(problem)")
         }
         return number
     }
 
-    private func date(_ key: String) throws(ViewValidationError) -> Int64? { try fields.date(key) }
+    private func date(_ key: PropKey) throws(ViewValidationError) -> Int64? {
+        present.contains(key) ? try fields.date(key.name) : nil
+    }
 
-    private func bool(_ key: String) throws(ViewValidationError) -> Bool? { try fields.optionalBool(key) }
+    private func bool(_ key: PropKey) throws(ViewValidationError) -> Bool? {
+        present.contains(key) ? try fields.optionalBool(key.name) : nil
+    }
 
-    private func string(_ key: String, max: Int) throws(ViewValidationError) -> String? {
-        try fields.optionalString(key, maxBytes: max)
+    private func string(_ key: PropKey, max: Int) throws(ViewValidationError) -> String? {
+        present.contains(key) ? try fields.optionalString(key.name, maxBytes: max) : nil
     }
 
     static func checkLength(_ text: String, max: Int, at path: String) throws(ViewValidationError) {
@@ -131,12 +143,12 @@ struct NodePropsReader {
         }
     }
 
-    private func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(ViewValidationError) -> E?
+    private func choice<E: RawRepresentable & CaseIterable>(_ key: PropKey, _ type: E.Type) throws(ViewValidationError) -> E?
     where E.RawValue == String {
-        try fields.optionalChoice(key, type, maxBytes: limits.maxNameBytes)
+        present.contains(key) ? try fields.optionalChoice(key.name, type, maxBytes: limits.maxNameBytes) : nil
     }
 
-    private func identifier(_ key: String, at path: String? = nil) throws(ViewValidationError) -> String? {
+    private func identifier(_ key: PropKey, at path: String? = nil) throws(ViewValidationError) -> String? {
         guard let text = try string(key, max: limits.maxStringBytes) else { return nil }
         try Self.checkIdentifier(text, at: path ?? keyPath(key), code: .invalidId, what: "id")
         return text
@@ -151,20 +163,20 @@ struct NodePropsReader {
     }
 
     private func padding() throws(ViewValidationError) -> EdgeInsets? {
-        guard let value = props["padding"] else { return nil }
+        guard let value = value(.padding) else { return nil }
         guard case .structure(let fields) = value, fields.count == 4 else {
-            throw wrongType("padding", expected: "(dddd)", found: value)
+            throw wrongType(.padding, expected: "(dddd)", found: value)
         }
         var edges: [Double] = []
         for field in fields {
-            guard let number = field.lenientDouble else { throw wrongType("padding", expected: "(dddd)", found: value) }
-            try Self.checkSize(number, at: keyPath("padding"))
+            guard let number = field.lenientDouble else { throw wrongType(.padding, expected: "(dddd)", found: value) }
+            try Self.checkSize(number, at: keyPath(.padding))
             edges.append(number)
         }
         return EdgeInsets(top: edges[0], leading: edges[1], bottom: edges[2], trailing: edges[3])
     }
 
-    private func color(_ key: String) throws(ViewValidationError) -> String? {
+    private func color(_ key: PropKey) throws(ViewValidationError) -> String? {
         guard let text = try string(key, max: limits.maxNameBytes) else { return nil }
         let digits = text.utf8.dropFirst()
         let isHex = digits.allSatisfy { byte in
@@ -180,10 +192,10 @@ struct NodePropsReader {
 
     /// `group`: `""` for an anonymous group, else its name; `group/<name>` is accepted too.
     private func group() throws(ViewValidationError) -> String? {
-        guard var text = try string("group", max: limits.maxStringBytes) else { return nil }
+        guard var text = try string(.group, max: limits.maxStringBytes) else { return nil }
         if text.hasPrefix("group/") { text.removeFirst("group/".count) }
         if !text.isEmpty {
-            try Self.checkIdentifier(text, at: keyPath("group"), code: .invalidGroupName, what: "group name")
+            try Self.checkIdentifier(text, at: keyPath(.group), code: .invalidGroupName, what: "group name")
         }
         return text
     }
@@ -191,16 +203,16 @@ struct NodePropsReader {
     /// `group_state`: state name -> b. `focus`, `disabled`, `active` are the contract's; other
     /// names are explicit states a module defines, so they are kept.
     private func groupState() throws(ViewValidationError) -> [String: Bool]? {
-        guard let value = props["group_state"] else { return nil }
-        guard case .dictionary(let entries) = value else { throw wrongType("group_state", expected: "a{sv}", found: value) }
+        guard let value = value(.groupState) else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType(.groupState, expected: "a{sv}", found: value) }
         if entries.count > limits.maxParamEntries {
             throw ViewValidationError(
-                path: keyPath("group_state"), code: .tooManyParams,
+                path: keyPath(.groupState), code: .tooManyParams,
                 message: "\(entries.count) states (at most \(limits.maxParamEntries))")
         }
         var states: [String: Bool] = [:]
         for (name, entry) in entries {
-            let entryPath = NodePath.prop(keyPath("group_state"), name)
+            let entryPath = NodePath.prop(keyPath(.groupState), name)
             try Self.checkIdentifier(name, at: entryPath, code: .invalidValue, what: "state name")
             guard case .bool(let flag) = entry else {
                 throw ViewValidationError(
@@ -212,37 +224,37 @@ struct NodePropsReader {
     }
 
     private func shared(diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> SharedMark? {
-        guard let value = props["shared"] else { return nil }
-        guard case .dictionary(let entries) = value else { throw wrongType("shared", expected: "a{sv}", found: value) }
-        let sharedPath = keyPath("shared")
-        for key in entries.keys.sorted() where !ViewValidator.sharedKeys.contains(key) {
+        guard let value = value(.shared) else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType(.shared, expected: "a{sv}", found: value) }
+        let sharedPath = keyPath(.shared)
+        let inner = NodePropsReader(props: entries, path: sharedPath, limits: limits)
+        for key in inner.present.keys(notIn: ViewValidator.sharedMask) {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, .info, "shared key \"\(InputQuote.text(key))\" is not known and was ignored",
                     path: NodePath.prop(sharedPath, key)))
         }
-        let inner = NodePropsReader(props: entries, path: sharedPath, limits: limits)
-        guard let id = try inner.identifier("id") else {
+        guard let id = try inner.identifier(.id) else {
             throw ViewValidationError(
                 path: NodePath.prop(sharedPath, "id"), code: .missingKey, message: "a shared mark needs an id")
         }
         var mark = SharedMark(id: id)
-        mark.style = try inner.choice("style", SharedStyle.self) ?? .resize
-        if let namespace = try inner.string("namespace", max: limits.maxStringBytes), !namespace.isEmpty {
-            try Self.checkIdentifier(namespace, at: inner.keyPath("namespace"), code: .invalidId, what: "namespace")
+        mark.style = try inner.choice(.style, SharedStyle.self) ?? .resize
+        if let namespace = try inner.string(.namespace, max: limits.maxStringBytes), !namespace.isEmpty {
+            try Self.checkIdentifier(namespace, at: inner.keyPath(.namespace), code: .invalidId, what: "namespace")
             mark.namespace = namespace
         }
-        mark.properties = try inner.choice("properties", SharedProperties.self) ?? .frame
-        mark.anchor = try inner.choice("anchor", SharedAnchor.self) ?? .center
-        mark.isSource = try inner.bool("is_source") ?? true
+        mark.properties = try inner.choice(.properties, SharedProperties.self) ?? .frame
+        mark.anchor = try inner.choice(.anchor, SharedAnchor.self) ?? .center
+        mark.isSource = try inner.bool(.isSource) ?? true
         return mark
     }
 
     private func params() throws(ViewValidationError) -> [String: PropValue]? {
-        guard let value = props["params"] else { return nil }
-        guard case .dictionary(let entries) = value else { throw wrongType("params", expected: "a{sv}", found: value) }
+        guard let value = value(.params) else { return nil }
+        guard case .dictionary(let entries) = value else { throw wrongType(.params, expected: "a{sv}", found: value) }
         var budget = limits.maxParamEntries
-        try checkParam(value, path: keyPath("params"), depth: 1, budget: &budget)
+        try checkParam(value, path: keyPath(.params), depth: 1, budget: &budget)
         return entries
     }
 

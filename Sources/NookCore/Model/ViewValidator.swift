@@ -63,6 +63,24 @@ extension ViewValidator {
     ]
 
     static let sharedKeys: Set<String> = ["id", "style", "namespace", "properties", "anchor", "is_source"]
+
+    /// The keys each kind reads, as `PropKey` bits (indexed like `NodeKind.allCases`).
+    static let knownMasks: [UInt64] = NodeKind.allCases.map { PropKeySet.mask(commonKeys.union(kindKeys[$0] ?? [])) }
+    static let sharedMask = PropKeySet.mask(sharedKeys)
+
+    static func knownMask(_ kind: NodeKind) -> UInt64 {
+        switch kind {
+        case .vstack: knownMasks[0]
+        case .hstack: knownMasks[1]
+        case .zstack: knownMasks[2]
+        case .text: knownMasks[3]
+        case .image: knownMasks[4]
+        case .shape: knownMasks[5]
+        case .progress: knownMasks[6]
+        case .spacer: knownMasks[7]
+        case .view: knownMasks[8]
+        }
+    }
 }
 
 /// One validation pass: counts nodes and collects diagnostics as it goes.
@@ -88,14 +106,14 @@ private struct Walk {
             throw ViewValidationError(
                 path: path, code: .unknownKind, message: "unknown node kind \"\(InputQuote.text(raw.kind))\" (known: \(known))")
         }
-        let known = ViewValidator.commonKeys.union(ViewValidator.kindKeys[kind] ?? [])
-        for key in raw.props.keys.sorted() where !known.contains(key) {
+        let present = PropKeySet(raw.props)
+        for key in present.keys(notIn: ViewValidator.knownMask(kind)) {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, .info, "prop \"\(InputQuote.text(key))\" is not known for a \(kind.rawValue) node and was ignored",
                     path: NodePath.prop(path, key)))
         }
-        let reader = NodePropsReader(props: raw.props, path: path, limits: limits)
+        let reader = NodePropsReader(props: raw.props, present: present, path: path, limits: limits)
         let props = try reader.read(kind: kind, diagnostics: &diagnostics)
 
         if !raw.children.isEmpty && !(kind.isStack || kind == .view) {
