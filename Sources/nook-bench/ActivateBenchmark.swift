@@ -100,7 +100,7 @@ private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destin
     let start = ContinuousClock.now
     _ = try await renderer.call(destination: destination, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
                                 member: "Activate", arguments: [target])
-    while module.count == before { await Task.yield() }
+    await module.waitForMore(than: before)
     return start.duration(to: module.lastArrival).microseconds
 }
 

@@ -108,7 +108,7 @@ private func measurePublish(_ module: BusConnection, renderer: SignalArrivals, d
         let start = clock.now
         try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity",
                            [.string("song"), WireCodec.vardict(benchSpec(offset + index))], destination: destination)
-        while renderer.count == before { await Task.yield() }
+        await renderer.waitForMore(than: before)
         samples.append(start.duration(to: renderer.lastArrival).microseconds)
         // Let a frame pass, so the next update is planned at once rather than coalesced.
         try await Task.sleep(for: .milliseconds(2))
