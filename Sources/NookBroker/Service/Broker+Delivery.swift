@@ -124,41 +124,45 @@ extension Broker {
     /// Sends one due renderer its plan: planned and turned into its wire dictionary once per
     /// distinct inputs in this pass (`shared`), recorded as sent only once the bus has taken it.
     private func deliver(to connection: String, in pass: DeliveryPass, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) {
-        // Read in place (a subscriber holds whole scenes; copying one costs more than sending).
         guard let index = subscribers.index(forKey: connection) else {
             delivery.scheduler.remove(connection)
             return
         }
         let version = delivery.scheduler.version(of: connection)
-        guard let action = subscribers.values[index].nextAction else {
+        let next = withSubscriber(at: index) { subscriber in
+            subscriber.nextAction.map { (action: $0, inputs: subscriber.inputs(for: $0, at: now)) }
+        }
+        guard let (action, inputs) = next else {
             delivery.scheduler.settled(connection, covering: version)
             return
         }
-        let inputs = subscribers.values[index].inputs(for: action, at: now)
         let plan: SharedPlan
         if let planned = shared[inputs] {
             plan = planned
         } else {
-            let display = subscribers.values[index].display
-            let destination = delivery.pass?.destinations[display]
-                ?? subscribers.values[index].destination(for: pass.content, presentation: pass.presentation, settings: pass.settings)
-            delivery.pass?.destinations[display] = destination
-            let planned = subscribers.values[index].planned(
-                to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks,
-                prepared: destination)
-            // Subscribers sharing these inputs share their origin plan, so a delta against it
-            // is theirs too.
-            let base = subscribers.values[index].deltaBase
-            let compact = subscribers.values[index].capabilities.contains(.compactPlans)
-            let wire = planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base, compact: compact)
+            let display = inputs.display
+            let prepared = delivery.pass?.destinations[display]
+            let made = withSubscriber(at: index) { subscriber in
+                let destination = prepared
+                    ?? subscriber.destination(for: pass.content, presentation: pass.presentation, settings: pass.settings)
+                let planned = subscriber.planned(
+                    to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks,
+                    prepared: destination)
+                // Subscribers sharing these inputs share their origin plan, so a delta against it
+                // is theirs too.
+                let wire = planned.sent.wireDictionary(
+                    sampleRate: planned.sampleRate, base: subscriber.deltaBase, compact: subscriber.capabilities.contains(.compactPlans))
+                return (destination: prepared == nil ? destination : nil, plan: planned.plan, wire: wire)
+            }
+            if let destination = made.destination { delivery.pass?.destinations[display] = destination }
             let path = self.path
             let signal = self.connection.assumeIsolated { bus in
-                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: wire)
+                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: made.wire)
             }
-            plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
+            plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal)
             shared[inputs] = plan
             delivery.plansMade &+= 1
-            tellModules(about: planned.plan)
+            tellModules(about: made.plan)
         }
         do {
             try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }
@@ -169,13 +173,20 @@ extension Broker {
             return
         }
         delivery.plansSent &+= 1
-        subscribers[connection]?.didSend(plan.plan, id: plan.id, at: plan.plannedAt)
+        withSubscriber(at: index) { $0.didSend(plan.plan, id: plan.id, at: plan.plannedAt) }
         // Counted in the frame the pass began: every renderer a pass serves is due again at
         // the same next frame, so they stay in one pass, and those that share a plan now
         // share the next one too (a pass crossing a frame boundary would otherwise split them
         // into groups that each need their own plans from then on).
         delivery.scheduler.sent(connection, covering: version, at: pass.startedAt)
         acknowledgeLater(connection)
+    }
+
+    /// Runs `body` on the subscriber at `index` in place. A subscriber holds whole scenes:
+    /// reading one through the dictionary's getter copied it, and released the copy, each time.
+    /// `body` must not touch `subscribers`.
+    private func withSubscriber<Result>(at index: [String: RenderSubscriber].Index, _ body: (inout RenderSubscriber) -> Result) -> Result {
+        body(&subscribers.values[index])
     }
 
     // MARK: Acknowledgements
