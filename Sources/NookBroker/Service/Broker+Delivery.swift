@@ -116,6 +116,7 @@ extension Broker {
     private func endPass() {
         let held = delivery.pass?.held ?? []
         delivery.pass = nil
+        delivery.passDestinations.removeAll()
         delivery.shared.removeAll()
         for change in held { queue(change.action, for: change.connections) }
         armFrameTimer()
@@ -141,7 +142,7 @@ extension Broker {
             plan = planned
         } else {
             let display = inputs.display
-            let prepared = delivery.pass?.destinations[display]
+            let prepared = delivery.passDestinations[display]
             let made = withSubscriber(at: index) { subscriber in
                 let destination = prepared
                     ?? subscriber.destination(for: pass.content, presentation: pass.presentation, settings: pass.settings)
@@ -154,7 +155,7 @@ extension Broker {
                     sampleRate: planned.sampleRate, base: subscriber.deltaBase, compact: subscriber.capabilities.contains(.compactPlans))
                 return (destination: prepared == nil ? destination : nil, plan: planned.plan, wire: wire)
             }
-            if let destination = made.destination { delivery.pass?.destinations[display] = destination }
+            if let destination = made.destination { delivery.passDestinations[display] = destination }
             let path = self.path
             let signal = self.connection.assumeIsolated { bus in
                 bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: made.wire)

@@ -24,6 +24,10 @@ struct RenderDelivery {
     var shared: [PlanInputs: SharedPlan] = [:]
     /// The pass under way when a frame's plans take more than one turn of the bus thread.
     var pass: DeliveryPass?
+    /// Destinations prepared in the pass under way, by display: renderers on the same display
+    /// whose plans differ (another origin, a fresh window) still share the destination. Kept
+    /// here rather than in `pass`: reading them through the optional pass copied the pass.
+    var passDestinations: [DisplayInfo: PlannerScene] = [:]
     private var lastPlanID: UInt64 = 0
     /// Plans made for renderers since the start, a plan shared by several counting once, and
     /// plans sent, counting each renderer (`GetState`'s `plans_made` and `plans_sent`): their
@@ -76,9 +80,6 @@ struct DeliveryPass {
     /// The renderers still to be served in this pass, in `FrameScheduler.due` order as it was
     /// when the pass began (sorting once, not at every turn).
     var due: [String]
-    /// Destinations prepared in this pass, by display: renderers on the same display whose
-    /// plans differ (another origin, a fresh window) still share the destination.
-    var destinations: [DisplayInfo: PlannerScene] = [:]
     /// Changes that landed during the pass, in order, with the subscribers they are for (nil:
     /// every subscriber).
     private(set) var held: [(action: PlanAction, connections: [String]?)] = []
