@@ -25,10 +25,10 @@ extension Broker {
                 },
                 DBusMethod(ModulesMember.startActivity.rawValue, in: [arg("activity", "s"), arg("spec", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleStartActivity(call) }
-                },
+                }.readingProps(at: 1),
                 DBusMethod(ModulesMember.updateActivity.rawValue, in: [arg("activity", "s"), arg("changes", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleUpdateActivity(call) }
-                },
+                }.readingProps(at: 1),
                 DBusMethod(ModulesMember.endActivity.rawValue, in: [arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
                     try assumeIsolated { try $0.handleEndActivity(call) }
                 },
@@ -218,7 +218,7 @@ extension Broker {
     func handleStartActivity(_ call: MethodCall) throws -> [DBusValue] {
         defer { release(call) }
         let activity: String = try call.argument(0)
-        let spec = try decodeRecord(call.arguments[1], context: "StartActivity \"\(activity)\" spec", viewKeys: Self.viewKeys)
+        let spec = try call.props[1] ?? decodeRecord(call.arguments[1], context: "StartActivity \"\(activity)\" spec", viewKeys: Self.viewKeys)
         try apply { registry, now throws(RegistryError) in
             try registry.startActivity(activity, spec: spec, caller: call.sender, now: now)
         }
@@ -228,7 +228,7 @@ extension Broker {
     func handleUpdateActivity(_ call: MethodCall) throws -> [DBusValue] {
         defer { release(call) }
         let activity: String = try call.argument(0)
-        let changes = try decodeRecord(call.arguments[1], context: "UpdateActivity \"\(activity)\" changes", viewKeys: Self.viewKeys)
+        let changes = try call.props[1] ?? decodeRecord(call.arguments[1], context: "UpdateActivity \"\(activity)\" changes", viewKeys: Self.viewKeys)
         try apply { registry, now throws(RegistryError) in
             try registry.updateActivity(activity, changes: changes, caller: call.sender, now: now)
         }

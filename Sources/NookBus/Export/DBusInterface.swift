@@ -1,3 +1,5 @@
+import NookCore
+
 /// A named, typed argument, as it appears in introspection.
 public struct DBusArgument: Hashable, Sendable {
     public let name: String
@@ -16,6 +18,11 @@ public struct MethodCall: Sendable {
     public let interface: String
     public let member: String
     public let arguments: [DBusValue]
+    /// The arguments the method reads straight into props (`DBusMethod.propsArguments`), by
+    /// index, when they were in the plain forms `PropReader` reads; such an argument's place
+    /// in `arguments` holds an empty `a{sv}`. An index missing here was read the general way:
+    /// decode `arguments[index]` (`WireCodec.dictionary`), which also names what is wrong.
+    public var props: [Int: [String: PropValue]] = [:]
     /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
     /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
     public var skippedByteArrays: [Int] = []
@@ -53,6 +60,8 @@ public struct DBusMethod: Sendable {
     /// The longest byte array (`ay`) read into `MethodCall.arguments`; a longer one is skipped
     /// unread (see `MethodCall.skippedByteArrays`), so its cost is the message's bytes alone.
     public var maxByteArrayCount: Int = .max
+    /// The `a{sv}` arguments to read straight into props (`MethodCall.props`), by index.
+    public var propsArguments: Set<Int> = []
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
@@ -82,6 +91,13 @@ public struct DBusMethod: Sendable {
     ) -> DBusMethod {
         var method = DBusMethod(name, in: inputs, out: outputs) { _ in [] }
         method.handler = .replyFirst(handler)
+        return method
+    }
+
+    /// The same method, reading argument `index` (an `a{sv}`) straight into props.
+    public func readingProps(at index: Int) -> DBusMethod {
+        var method = self
+        method.propsArguments.insert(index)
         return method
     }
 

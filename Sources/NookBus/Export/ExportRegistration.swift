@@ -1,4 +1,5 @@
 import CSystemd
+import NookCore
 
 /// An exported object: dispatches the method calls sd-bus hands it for one path.
 /// Lives on the bus thread only; sd-bus holds it as unretained userdata for its slot.
@@ -64,12 +65,17 @@ final class ExportRegistration {
     private func dispatch(_ method: DBusMethod, of interface: DBusInterface, message: OpaquePointer) {
         var call: MethodCall
         do {
-            var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
-            call = MethodCall(
-                sender: sd_bus_message_get_sender(message).map { String(cString: $0) } ?? "",
-                path: path, interface: interface.name, member: method.name,
-                arguments: try DBusValue.readAll(from: message, budget: &budget))
-            call.skippedByteArrays = budget.skippedCounts
+            let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+            if let (arguments, props) = Self.readWithProps(message, method.propsArguments) {
+                call = MethodCall(sender: sender, path: path, interface: interface.name, member: method.name, arguments: arguments)
+                call.props = props
+            } else {
+                var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
+                call = MethodCall(
+                    sender: sender, path: path, interface: interface.name, member: method.name,
+                    arguments: try DBusValue.readAll(from: message, budget: &budget))
+                call.skippedByteArrays = budget.skippedCounts
+            }
         } catch {
             Self.replyError(to: message, DBusError(.invalidArgs, "\(method.name): unreadable arguments: \(error)"))
             return
@@ -95,6 +101,36 @@ final class ExportRegistration {
                 await connection?.completeDeferred(pending, method: method, result: result)
             }
         }
+    }
+
+    /// Reads a call's arguments with those at `propsIndices` straight into props. Nil when
+    /// there are none, or one is not in the forms `PropReader` reads: the message is then
+    /// rewound, to be read the general way.
+    private static func readWithProps(_ message: OpaquePointer, _ propsIndices: Set<Int>) -> ([DBusValue], [Int: [String: PropValue]])? {
+        guard !propsIndices.isEmpty else { return nil }
+        var arguments: [DBusValue] = []
+        var props: [Int: [String: PropValue]] = [:]
+        var budget = ByteArrayBudget(maxCount: 0)
+        while true {
+            let index = arguments.count
+            if propsIndices.contains(index) {
+                guard let record = PropReader.record(from: message) else { break }
+                props[index] = record
+                arguments.append(.dictionary(key: "s", value: "v", []))
+            } else {
+                // Only byte arrays would read differently under the method's own budget; with
+                // none allowed, any is noticed here.
+                let value: DBusValue?
+                do { value = try DBusValue.read(from: message, budget: &budget) } catch { break }
+                guard budget.skippedCounts.isEmpty else { break }
+                guard let value else { return (arguments, props) }
+                arguments.append(value)
+            }
+        }
+        // Read again from the start: descriptors read so far would be duplicated twice.
+        for argument in arguments { argument.closeUnixFDs() }
+        sd_bus_message_rewind(message, 1)
+        return nil
     }
 
     static func complete(_ message: OpaquePointer, method: DBusMethod, result: Result<[DBusValue], any Error>) {
