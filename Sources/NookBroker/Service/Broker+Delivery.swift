@@ -150,10 +150,10 @@ extension Broker {
             // is theirs too.
             let base = subscribers.values[index].deltaBase
             let compact = subscribers.values[index].capabilities.contains(.compactPlans)
-            let wire = planned.sent.wireDictionary(sampleRate: planned.sampleRate, base: base, compact: compact)
+            let wire = planned.sent.wireTape(sampleRate: planned.sampleRate, base: base, compact: compact)
             let path = self.path
             let signal = self.connection.assumeIsolated { bus in
-                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: wire)
+                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, tape: wire)
             }
             plan = SharedPlan(id: delivery.nextPlanID(), plan: planned.plan, plannedAt: now, signal: signal)
             shared[inputs] = plan
