@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 import NookCore
 
 // A `WireTape` written into an sd-bus message token by token: the bytes of
@@ -66,7 +67,9 @@ extension WireTape {
             case .stringItem(let text):
                 try DBusValue.appendString(text, code: "s", to: message)
             case .end:
-                try close(message, closing.removeLast())
+                // Tapes come balanced from NookCore; an unbalanced one is refused, not a trap.
+                guard let count = closing.popLast() else { throw BusError.system(function: "WireTape.append", errno: EINVAL) }
+                try close(message, count)
             }
         }
         try close(message, 1 + closing.count)

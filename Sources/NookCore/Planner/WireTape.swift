@@ -32,7 +32,8 @@ public struct WireTape: Hashable, Sendable {
         case vardict, string, variant
     }
 
-    public var tokens: [Token] = []
+    /// Written only by NookCore's encoders, so every `vardict`, `array` and `item` has its `end`.
+    public private(set) var tokens: [Token] = []
 
     public init(reservingCapacity capacity: Int = 0) {
         tokens.reserveCapacity(capacity)
