@@ -1,7 +1,7 @@
 // `wireDictionary`'s plan written as a `WireTape`: the same entries with the same values and
 // types, in the order D-Bus gets them (keys sorted). Each dictionary's keys are written in
 // that order by hand here; `WireTapeTests` checks every tape against `wireDictionary` and the
-// order of its keys, and `PlanWireTapeMessageTests` the bytes NookBus writes.
+// order of its keys, and `WireTapeMessageTests` the bytes NookBus writes.
 
 extension TransitionPlan {
     /// The contract's plan `a{sv}` as `wireDictionary(sampleRate:base:compact:)` gives it
