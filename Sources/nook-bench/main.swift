@@ -7,26 +7,33 @@ import NookCommandLine
 //
 // `--only planner|layout|notifications|renderers|broker|bus|wire` runs one benchmark (and its summary rows) only.
 // `--profile update|typical|small|publish [--runs N]` runs only that case N times, untimed, for
-// `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine).
+// `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine);
+// `--profile wire|wire-update` likewise writes the publish or the 10,000-node plan's message
+// (`wire-dictionary`, `wire-update-dictionary`: through `wireDictionary`, as before the tape).
 let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
-    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish [--runs N]", "--help | --version"],
+    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish|wire|wire-update[-dictionary] [--runs N]", "--help | --version"],
     about: "Release-build benchmarks; ratios are against baselines measured in the same run.",
     options: [
         .value("--only", "SECTION", help: "run one benchmark (and its summary rows) only: \(sections.joined(separator: ", "))"),
-        .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: the planner's update, typical or small, or publish (decode and registry)"),
+        .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: update, typical, small (planning), publish (a module update's decode and registry), wire or wire-update (a plan to its message; -dictionary: the old way)"),
         .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
     ])
 let parsed = commandLine.parseOrExit()
 if let name = parsed.value("--profile") {
     let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
-    if name == "publish" {
-        print("checksum \(runPublishProfile(runs: runs))")
-        exit(0)
+    switch name {
+    case "publish": print("checksum \(runPublishProfile(runs: runs))")
+    case "wire", "wire-dictionary": print("checksum \(try runWireEncodeProfile(.publish(), dictionary: name != "wire", runs: runs))")
+    case "wire-update", "wire-update-dictionary":
+        print("checksum \(try runWireEncodeProfile(.update(), dictionary: name != "wire-update", runs: runs))")
+    default:
+        guard let profile = PlannerProfileCase(rawValue: name) else {
+            commandLine.fail("option '--profile' needs update, typical, small, publish, wire, wire-update (+ -dictionary), got '\(name.prefix(200))'")
+        }
+        print("checksum \(runPlannerProfile(profile, runs: runs))")
     }
-    guard let profile = PlannerProfileCase(rawValue: name) else { commandLine.fail("option '--profile' needs update, typical, small or publish, got '\(name.prefix(200))'") }
-    print("checksum \(runPlannerProfile(profile, runs: runs))")
     exit(0)
 }
 if parsed.flag("--runs") { commandLine.fail("--runs applies to --profile only") }
@@ -62,6 +69,7 @@ if wanted("planner") {
 }
 if wanted("wire") {
     figures += runWireSizeBenchmark()
+    figures += try runWireEncodeBenchmark()
     section()
 }
 // SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.

@@ -15,12 +15,13 @@ private typealias G = PlannerPropertyTests
         return (plan, warnings)
     }
 
-    @Test func randomPlansReadBackExactly() throws {
+    /// Random plans: each with the scene before it (sent as serial 2, a delta's base).
+    /// - Returns: the seed.
+    static func randomPlans(_ count: Int, _ body: (_ round: Int, _ plan: TransitionPlan, _ before: PlannerScene) throws -> Void) rethrows -> UInt64 {
         let seed = SeededGenerator.runSeed()
         var generator = G.Generator(rng: SeededGenerator(seed: seed))
         let presentations: [Presentation] = [.hidden, .pill, .peek, .expanded, .companion]
-        var failures: [String] = []
-        for round in 0..<200 {
+        for round in 0..<count {
             var content = generator.content()
             if generator.chance(0.3) { content.companion = F.owned("music", generator.view()) }
             let settings = F.settings(reduceMotion: generator.chance(0.15))
@@ -32,6 +33,14 @@ private typealias G = PlannerPropertyTests
             // Half the time the second plan interrupts the first (velocities, initial velocities).
             let inFlight = generator.chance(0.5) ? InFlightPlan(plan: earlier, elapsed: Double.random(in: 0...0.4, using: &generator.rng)) : nil
             let plan = F.plan(second, third, cause: .open, serial: 3, settings: settings, inFlight: inFlight)
+            try body(round, plan, second)
+        }
+        return seed
+    }
+
+    @Test func randomPlansReadBackExactly() throws {
+        var failures: [String] = []
+        let seed = try Self.randomPlans(200) { round, plan, second in
             let expected = plan.withScene(plan.scene.wireScene)
             for (form, wire, held) in [
                 ("whole", plan.wireDictionary(), nil),

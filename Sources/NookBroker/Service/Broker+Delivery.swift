@@ -151,14 +151,14 @@ extension Broker {
                     prepared: destination)
                 // Subscribers sharing these inputs share their origin plan, so a delta against it
                 // is theirs too.
-                let wire = planned.sent.wireDictionary(
+                let wire = planned.sent.wireTape(
                     sampleRate: planned.sampleRate, base: subscriber.deltaBase, compact: subscriber.capabilities.contains(.compactPlans))
                 return (destination: prepared == nil ? destination : nil, plan: planned.plan, wire: wire)
             }
             if let destination = made.destination { delivery.passDestinations[display] = destination }
             let path = self.path
             let signal = self.connection.assumeIsolated { bus in
-                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, vardict: made.wire)
+                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, tape: made.wire)
             }
             plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal)
             shared[inputs] = plan

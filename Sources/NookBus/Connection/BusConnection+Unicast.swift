@@ -2,17 +2,50 @@ import CSystemd
 import NookCore
 
 /// A plan-sized signal made once, to be unicast to many connections (`emit(_:to:)`): one
-/// `a{sv}` of props.
+/// `a{sv}`, as props or as a `WireTape`.
 ///
-/// It keeps the props, not an encoded message: sd-bus has no way to send one encoded body to
+/// It keeps the values, not an encoded message: sd-bus has no way to send one encoded body to
 /// several destinations, and copying a message into a new one (`sd_bus_message_copy`) walks it
-/// value by value, which measured slower than writing the props again
-/// (`PropValue+Message.swift`).
+/// value by value, which measured slower than writing the values again
+/// (`PropValue+Message.swift`, `WireTape+Message.swift`).
 public struct PreparedSignal: Sendable {
     let path: ObjectPath
     let interface: String
     let member: String
-    let props: [String: PropValue]
+    let body: Body
+
+    enum Body: Sendable {
+        case props([String: PropValue])
+        case tape(WireTape)
+    }
+
+    /// The signal `BusConnection.prepareSignal(path:interface:member:vardict:)` prepares.
+    public init(path: ObjectPath, interface: String, member: String, vardict props: [String: PropValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        body = .props(props)
+    }
+
+    /// The signal `BusConnection.prepareSignal(path:interface:member:tape:)` prepares.
+    public init(path: ObjectPath, interface: String, member: String, tape: WireTape) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        body = .tape(tape)
+    }
+
+    /// Writes this signal into a new message on `bus` for `body`, which must not keep it.
+    func withMessage(on bus: OpaquePointer, _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) {
+        var message: OpaquePointer?
+        try check(sd_bus_message_new_signal(bus, &message, path.rawValue, interface, member), "sd_bus_message_new_signal")
+        defer { sd_bus_message_unref(message) }
+        switch body {
+        case .props(let props): try PropValue.appendVardict(props, to: message!)
+        case .tape(let tape): try tape.append(to: message!)
+        }
+        try use(message!)
+    }
 }
 
 /// How a `Peer.Ping` ended.
@@ -29,17 +62,22 @@ extension BusConnection {
     /// `emit(_:to:)`: the same bytes, written without building the `DBusValue`s (props always
     /// have a wire form, so there is nothing to check).
     public func prepareSignal(path: ObjectPath, interface: String, member: String, vardict props: [String: PropValue]) -> PreparedSignal {
-        PreparedSignal(path: path, interface: interface, member: member, props: props)
+        PreparedSignal(path: path, interface: interface, member: member, vardict: props)
+    }
+
+    /// A signal whose one argument is the `a{sv}` `tape` stands for, for `emit(_:to:)`: the
+    /// bytes `prepareSignal(path:interface:member:vardict: tape.dictionary)` gives, written
+    /// without hashing or sorting (the tape is in wire order).
+    public func prepareSignal(path: ObjectPath, interface: String, member: String, tape: WireTape) -> PreparedSignal {
+        PreparedSignal(path: path, interface: interface, member: member, tape: tape)
     }
 
     /// Unicasts a prepared signal to `destination`.
     public func emit(_ signal: PreparedSignal, to destination: String) throws {
         try ensureOpen()
-        var message: OpaquePointer?
-        try check(sd_bus_message_new_signal(bus, &message, signal.path.rawValue, signal.interface, signal.member), "sd_bus_message_new_signal")
-        defer { sd_bus_message_unref(message) }
-        try PropValue.appendVardict(signal.props, to: message!)
-        try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
+        try signal.withMessage(on: bus) { message throws(BusError) in
+            try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
+        }
     }
 
     /// Sends `org.freedesktop.DBus.Peer.Ping` to `destination` and calls `done` on this

@@ -26,13 +26,35 @@ extension PlannerScene {
     /// ones, so a node that moved past others is sent as upserted even when unchanged.
     /// - Returns: nil when a scene repeats a node identity (then only a full `scene` is exact).
     func wireDelta(from base: PlannerScene, baseSerial: UInt64, compact: Bool) -> [String: PropValue]? {
+        guard let delta = wireDeltaNodes(from: base) else { return nil }
+        let upserted: [PropValue] = delta.upserted.map { index in
+            var entry = wireEntry(for: delta.nodes[index])
+            entry["index"] = .uint(UInt64(index))
+            return .dictionary(entry)
+        }
+        let removed: [PropValue] = delta.removed.map { key in
+            .dictionary(["slot": .string(key.slot.rawValue), "owner": .string(key.owner), "path": .string(key.path)])
+        }
+        // Compact: what the base scene already says is left out (a reader keeps the base's).
+        var out = wireFrame(leavingOutWhatMatches: compact ? base : nil)
+        out["base"] = .uint(baseSerial)
+        out["removed"] = .array(removed)
+        out["upserted"] = .array(upserted)
+        return out
+    }
+
+    /// What a `scene_delta` from `base` carries: this scene's `nodes`, the positions in them of
+    /// the nodes to upsert (ascending), and the base nodes gone, in the base's order.
+    /// - Returns: nil when a scene repeats a node identity (then only a full `scene` is exact).
+    func wireDeltaNodes(from base: PlannerScene) -> (nodes: [SceneNode], upserted: [Int], removed: [WireNodeKey])? {
         let baseNodes = base.nodes
         var basePositions: [WireNodeKey: Int] = [:]
         basePositions.reserveCapacity(baseNodes.count)
         for (position, node) in baseNodes.enumerated() {
             guard basePositions.updateValue(position, forKey: WireNodeKey(node)) == nil else { return nil }
         }
-        var upserted: [PropValue] = []
+        let nodes = nodes
+        var upserted: [Int] = []
         var present: Set<WireNodeKey> = []
         present.reserveCapacity(basePositions.count)
         var lastKept = -1
@@ -44,19 +66,13 @@ extension PlannerScene {
                 lastKept = position
                 continue
             }
-            var entry = wireEntry(for: node)
-            entry["index"] = .uint(UInt64(index))
-            upserted.append(.dictionary(entry))
+            upserted.append(index)
         }
-        var removed: [PropValue] = []
-        for node in baseNodes where !present.contains(WireNodeKey(node)) {
-            removed.append(.dictionary(["slot": .string(node.slot.rawValue), "owner": .string(node.owner), "path": .string(node.path)]))
+        var removed: [WireNodeKey] = []
+        for node in baseNodes {
+            let key = WireNodeKey(node)
+            if !present.contains(key) { removed.append(key) }
         }
-        // Compact: what the base scene already says is left out (a reader keeps the base's).
-        var out = wireFrame(leavingOutWhatMatches: compact ? base : nil)
-        out["base"] = .uint(baseSerial)
-        out["removed"] = .array(removed)
-        out["upserted"] = .array(upserted)
-        return out
+        return (nodes, upserted, removed)
     }
 }

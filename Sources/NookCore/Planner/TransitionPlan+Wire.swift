@@ -134,11 +134,12 @@ extension PlannerScene {
     func wireFrame(leavingOutWhatMatches base: PlannerScene?) -> [String: PropValue] {
         // Room for what callers add (`nodes`, or a delta's `base`, `removed`, `upserted`).
         var out = [String: PropValue](minimumCapacity: 6)
-        if presentation != base?.presentation { out["presentation"] = .string(presentation.rawValue) }
-        if layout.chrome != base?.layout.chrome {
+        let differs = wireFrameDiffers(from: base)
+        if differs.presentation { out["presentation"] = .string(presentation.rawValue) }
+        if differs.chrome {
             out["chrome"] = .dictionary(["rect": TransitionPlan.wire(layout.chrome.rect), "radius": .double(layout.chrome.cornerRadius)])
         }
-        if layout.capsules != base?.layout.capsules {
+        if differs.capsules {
             out["capsules"] = .array(layout.capsules.map { capsule in
                 .dictionary([
                     "owner": .string(capsule.owner), "rect": TransitionPlan.wire(capsule.shape.rect),
@@ -147,5 +148,10 @@ extension PlannerScene {
             })
         }
         return out
+    }
+
+    /// Which of the frame's entries `base` would not write the same (all of them without a base).
+    func wireFrameDiffers(from base: PlannerScene?) -> (presentation: Bool, chrome: Bool, capsules: Bool) {
+        (presentation != base?.presentation, layout.chrome != base?.layout.chrome, layout.capsules != base?.layout.capsules)
     }
 }

@@ -1,0 +1,224 @@
+// `wireDictionary`'s plan written as a `WireTape`: the same entries with the same values and
+// types, in the order D-Bus gets them (keys sorted). Each dictionary's keys are written in
+// that order by hand here; `WireTapeTests` checks every tape against `wireDictionary` and the
+// order of its keys, and `WireTapeMessageTests` the bytes NookBus writes.
+
+extension TransitionPlan {
+    /// The contract's plan `a{sv}` as `wireDictionary(sampleRate:base:compact:)` gives it
+    /// (see there for the parameters), as a tape.
+    public func wireTape(
+        sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false
+    ) -> WireTape {
+        let delta = freshWindow ? nil : base.flatMap { base in scene.wireDeltaNodes(from: base.scene).map { (base, $0) } }
+        var tape = WireTape(reservingCapacity: 64)
+        var writer = PlanTapeWriter(sampleRate: sampleRate, compact: compact && delta != nil)
+        writer.plan(self, delta: delta, into: &tape)
+        return tape
+    }
+}
+
+/// Writes a plan's entries, keys in order.
+private struct PlanTapeWriter {
+    let sampleRate: Double?
+    /// Compact and a delta (`compact_plans` applies to plans carrying `scene_delta` only).
+    let compact: Bool
+
+    init(sampleRate: Double?, compact: Bool) {
+        self.sampleRate = sampleRate
+        self.compact = compact
+    }
+
+    typealias Delta = (base: (serial: UInt64, scene: PlannerScene), nodes: (nodes: [SceneNode], upserted: [Int], removed: [PlannerScene.WireNodeKey]))
+
+    func plan(_ plan: TransitionPlan, delta: Delta?, into tape: inout WireTape) {
+        tape.append(.string(key: "cause", plan.cause.rawValue))
+        if !plan.causes.isEmpty {
+            tape.append(.array(key: "causes", of: .string))
+            for cause in plan.causes { tape.append(.stringItem(cause.rawValue)) }
+            tape.append(.end)
+        }
+        chrome(plan.chrome, scene: plan.scene, into: &tape)
+        tape.append(.string(key: "conversion", plan.conversion.rawValue))
+        tape.array("diagnostics", of: plan.diagnostics) { tape, diagnostic in tape.merging(diagnostic.wireDictionary, into: []) }
+        tape.array("elements", of: plan.elements) { tape, element in self.element(element, into: &tape) }
+        tape.append(.string(key: "font_family", plan.fontFamily))
+        tape.append(.bool(key: "fresh_window", plan.freshWindow))
+        tape.append(.string(key: "from", plan.from.rawValue))
+        tape.append(.string(key: "from_content", plan.fromContent))
+        tape.append(.uint(key: "interrupts", plan.interrupts))
+        tape.array("layout", of: plan.layout) { tape, change in
+            tape.append(.string(key: "change", change.change.rawValue))
+            self.curve(change.curve, into: &tape)
+            tape.append(.rect(key: "from_rect", change.fromRect))
+            tape.append(.string(key: "path", change.path))
+            tape.append(.rect(key: "to_rect", change.toRect))
+        }
+        tape.append(.bool(key: "reduce_motion", plan.reduceMotion))
+        tape.array("reveals", of: plan.reveals) { tape, reveal in
+            self.curve(reveal.curve, into: &tape)
+            tape.append(.double(key: "delay", reveal.delay))
+            tape.append(.string(key: "path", reveal.path))
+        }
+        if let delta {
+            sceneDelta(plan.scene, delta: delta, into: &tape)
+        } else {
+            scene(plan.scene, into: &tape)
+        }
+        tape.append(.uint(key: "serial", plan.serial))
+        tape.array("slots", of: plan.slots) { tape, slot in
+            tape.append(.string(key: "change", slot.change.rawValue))
+            self.curve(slot.curve, into: &tape)
+            // Compact: a delay that repeats its curve's is left out.
+            if !compact || slot.delay != slot.curve.delay { tape.append(.double(key: "delay", slot.delay)) }
+            tape.append(.string(key: "owner", slot.owner))
+            tape.append(.string(key: "path", slot.rootPath))
+            tape.append(.string(key: "slot", slot.slot.rawValue))
+        }
+        tape.append(.string(key: "to", plan.to.rawValue))
+        tape.append(.string(key: "to_content", plan.toContent))
+    }
+
+    private func chrome(_ chrome: ChromePlan, scene: PlannerScene, into tape: inout WireTape) {
+        tape.append(.vardict(key: "chrome"))
+        // Only under Reduce Motion, so plans without it keep their exact keys.
+        if chrome.crossFade { tape.append(.bool(key: "cross_fade", true)) }
+        curve(chrome.curve, into: &tape)
+        // Compact: the destination is left out when it is the scene's chrome, the start when it
+        // is the destination (a chrome that stays put).
+        if !compact || chrome.fromRadius != chrome.toRadius { tape.append(.double(key: "from_radius", chrome.fromRadius)) }
+        if !compact || chrome.fromRect != chrome.toRect { tape.append(.rect(key: "from_rect", chrome.fromRect)) }
+        if let dip = chrome.hideDip { tape.append(.double(key: "hide_dip", dip)) }
+        if !compact || chrome.toRadius != scene.layout.chrome.cornerRadius { tape.append(.double(key: "to_radius", chrome.toRadius)) }
+        if !compact || chrome.toRect != scene.layout.chrome.rect { tape.append(.rect(key: "to_rect", chrome.toRect)) }
+        if let velocity = chrome.velocity { tape.append(.rect(key: "velocity", Self.rect(velocity))) }
+        tape.append(.end)
+    }
+
+    private func element(_ element: ElementMove, into tape: inout WireTape) {
+        tape.append(.string(key: "activity", element.activity))
+        tape.append(.string(key: "anchor", element.anchor.rawValue))
+        tape.append(.string(key: "clip", element.clip.rawValue))
+        tape.append(.bool(key: "cross_fade", element.crossFade))
+        curve(element.curve, into: &tape)
+        tape.append(.string(key: "from_path", element.fromPath))
+        tape.append(.rect(key: "from_rect", element.fromRect))
+        tape.append(.string(key: "from_slot", element.fromSlot.rawValue))
+        tape.append(.bool(key: "hide_source", element.hideSource))
+        tape.append(.string(key: "id", element.id))
+        tape.append(.string(key: "key", element.key))
+        tape.append(.string(key: "module", element.module))
+        tape.append(.string(key: "namespace", element.namespace.rawValue))
+        tape.append(.string(key: "properties", element.properties.rawValue))
+        tape.append(.string(key: "style", element.style.rawValue))
+        tape.append(.string(key: "to_path", element.toPath))
+        tape.append(.rect(key: "to_rect", element.toRect))
+        tape.append(.string(key: "to_slot", element.toSlot.rawValue))
+        if let velocity = element.velocity { tape.append(.rect(key: "velocity", Self.rect(velocity))) }
+    }
+
+    /// `Curve.wireDictionary(sampleRate:compact:)` as the entry `curve`.
+    private func curve(_ curve: Curve, into tape: inout WireTape) {
+        tape.append(.vardict(key: "curve"))
+        var spring: Spring?, duration: Double?, points: CubicBezier?
+        let type: String
+        switch curve.kind {
+        case .spring(let parameters): spring = parameters; type = "spring"
+        case .bezier(let bezier, let length): points = bezier; duration = length; type = "bezier"
+        case .linear(let length): duration = length; type = "linear"
+        case .none: type = "none"
+        }
+        let full = spring != nil && !compact
+        if full, let spring { tape.append(.double(key: "damping", spring.damping)) }
+        if let spring { tape.append(.double(key: "damping_fraction", spring.dampingFraction)) }
+        if !compact || curve.delay != 0 { tape.append(.double(key: "delay", curve.delay)) }
+        if let duration { tape.append(.double(key: "duration", duration)) }
+        if spring != nil, curve.initialVelocity != 0 { tape.append(.double(key: "initial_velocity", curve.initialVelocity)) }
+        if full, let spring { tape.append(.double(key: "mass", spring.mass)) }
+        if let points { tape.appendEntry("points", .structure(points.points.map(PropValue.double))) }
+        if let spring { tape.append(.double(key: "response", spring.response)) }
+        if let sampleRate { tape.appendEntry("samples", .array(curve.samples(frameRate: sampleRate).map(PropValue.double))) }
+        if full, let spring { tape.append(.double(key: "settle_duration", spring.settleDuration(from: 0, velocity: curve.initialVelocity))) }
+        tape.append(.string(key: "source", curve.source))
+        if full, let spring { tape.append(.double(key: "stiffness", spring.stiffness)) }
+        tape.append(.string(key: "type", type))
+        tape.append(.end)
+    }
+
+    private func scene(_ scene: PlannerScene, into tape: inout WireTape) {
+        tape.append(.vardict(key: "scene"))
+        frame(scene, leavingOutWhatMatches: nil, isDelta: false, nodes: { tape in
+            let nodes = scene.nodes
+            tape.array("nodes", of: nodes) { tape, node in Self.node(node, in: scene, index: nil, into: &tape) }
+        }, into: &tape)
+        tape.append(.end)
+    }
+
+    private func sceneDelta(_ scene: PlannerScene, delta: Delta, into tape: inout WireTape) {
+        tape.append(.vardict(key: "scene_delta"))
+        tape.append(.uint(key: "base", delta.base.serial))
+        frame(scene, leavingOutWhatMatches: compact ? delta.base.scene : nil, isDelta: true, nodes: { tape in
+            tape.array("removed", of: delta.nodes.removed) { tape, key in
+                tape.append(.string(key: "owner", key.owner))
+                tape.append(.string(key: "path", key.path))
+                tape.append(.string(key: "slot", key.slot.rawValue))
+            }
+            tape.array("upserted", of: delta.nodes.upserted) { tape, index in
+                Self.node(delta.nodes.nodes[index], in: scene, index: index, into: &tape)
+            }
+        }, into: &tape)
+        tape.append(.end)
+    }
+
+    /// `PlannerScene.wireFrame(leavingOutWhatMatches:)`'s entries, with `nodes` writing what
+    /// goes between `chrome` and `presentation` (a whole scene's `nodes`, a delta's `removed`
+    /// and `upserted` after it).
+    private func frame(
+        _ scene: PlannerScene, leavingOutWhatMatches base: PlannerScene?, isDelta: Bool, nodes: (inout WireTape) -> Void,
+        into tape: inout WireTape
+    ) {
+        let differs = scene.wireFrameDiffers(from: base)
+        if differs.capsules {
+            tape.array("capsules", of: scene.layout.capsules) { tape, capsule in
+                tape.append(.string(key: "owner", capsule.owner))
+                tape.append(.double(key: "radius", capsule.shape.cornerRadius))
+                tape.append(.rect(key: "rect", capsule.shape.rect))
+            }
+        }
+        if differs.chrome {
+            tape.append(.vardict(key: "chrome"))
+            tape.append(.double(key: "radius", scene.layout.chrome.cornerRadius))
+            tape.append(.rect(key: "rect", scene.layout.chrome.rect))
+            tape.append(.end)
+        }
+        if !isDelta {
+            // A whole scene: "nodes" < "presentation".
+            nodes(&tape)
+            if differs.presentation { tape.append(.string(key: "presentation", scene.presentation.rawValue)) }
+        } else {
+            // A delta: "presentation" < "removed" < "upserted".
+            if differs.presentation { tape.append(.string(key: "presentation", scene.presentation.rawValue)) }
+            nodes(&tape)
+        }
+    }
+
+    /// `PlannerScene.wireEntry(for:)`, plus a delta's `index`.
+    private static func node(_ node: SceneNode, in scene: PlannerScene, index: Int?, into tape: inout WireTape) {
+        var fixed: [(key: String, token: WireTape.Token)] = []
+        fixed.reserveCapacity(9)
+        if let expanded = node.expandedClasses { fixed.append(("expanded_classes", .string(key: "expanded_classes", expanded))) }
+        if let index { fixed.append(("index", .uint(key: "index", UInt64(index)))) }
+        fixed.append(("kind", .string(key: "kind", node.kind.rawValue)))
+        fixed.append(("owner", .string(key: "owner", node.owner)))
+        fixed.append(("path", .string(key: "path", node.path)))
+        fixed.append(("rect", .rect(key: "rect", node.rect)))
+        fixed.append(("slot", .string(key: "slot", node.slot.rawValue)))
+        // Contract 1.1: only on suppressed nodes, so other scenes keep their exact keys.
+        if scene.suppressed.contains(node.path) { fixed.append(("suppressed", .bool(key: "suppressed", true))) }
+        fixed.append(("variants", .value(key: "variants", .array(node.variants.map { .dictionary($0.wireDictionary) }))))
+        tape.merging(node.props.rawProps, into: fixed)
+    }
+
+    private static func rect(_ velocity: RectVelocity) -> Rect {
+        Rect(x: velocity.x, y: velocity.y, width: velocity.width, height: velocity.height)
+    }
+}
