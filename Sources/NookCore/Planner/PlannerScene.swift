@@ -11,15 +11,84 @@
 /// let plan = TransitionPlanner.plan(from: pill, to: home, action: PlanAction(cause: .open, serial: 2), settings: settings)
 /// ```
 public struct PlannerScene: Hashable, Sendable {
-    public var presentation: Presentation
-    public var content: SceneContent
-    public var layout: SceneLayout
+    /// The scene's parts live in one shared box (as `PreparedSlot`'s do): a plan copies its
+    /// two scenes several times (the builder, the destination, the plan), and each copy of
+    /// the parts retained every array and string of the content and layout.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `PlannerScene`'s setters, after `isKnownUniquelyReferenced`,
+        // so no access can overlap another (the runtime's exclusivity checks are left out).
+        @exclusivity(unchecked) var presentation: Presentation
+        @exclusivity(unchecked) var content: SceneContent
+        @exclusivity(unchecked) var layout: SceneLayout
+        @exclusivity(unchecked) var slots: [PreparedSlot]
+        @exclusivity(unchecked) var suppressed: Set<String>
+
+        init(presentation: Presentation, content: SceneContent, layout: SceneLayout, slots: [PreparedSlot], suppressed: Set<String>) {
+            self.presentation = presentation
+            self.content = content
+            self.layout = layout
+            self.slots = slots
+            self.suppressed = suppressed
+        }
+
+        func copy() -> Storage {
+            Storage(presentation: presentation, content: content, layout: layout, slots: slots, suppressed: suppressed)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, unshared first, for a setter.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public var presentation: Presentation {
+        _read { yield storage.presentation }
+        set { unique.presentation = newValue }
+        _modify { yield &unique.presentation }
+    }
+    public var content: SceneContent {
+        _read { yield storage.content }
+        set { unique.content = newValue }
+        _modify { yield &unique.content }
+    }
+    public var layout: SceneLayout {
+        _read { yield storage.layout }
+        set { unique.layout = newValue }
+        _modify { yield &unique.layout }
+    }
     /// One per `layout.slots`, in the same order.
-    public var slots: [PreparedSlot]
+    public var slots: [PreparedSlot] {
+        _read { yield storage.slots }
+        set { unique.slots = newValue }
+        _modify { yield &unique.slots }
+    }
     /// Paths of nodes a renderer must not draw (nor anything inside them): the pill copies of
     /// elements the peek shows, for as long as the pill peeks (rule 10). The planner fills it
     /// in for each plan's destination; the wire form marks those nodes `suppressed`.
-    public var suppressed: Set<String> = []
+    public var suppressed: Set<String> {
+        _read { yield storage.suppressed }
+        set { unique.suppressed = newValue }
+        _modify { yield &unique.suppressed }
+    }
+
+    public static func == (lhs: PlannerScene, rhs: PlannerScene) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.presentation == rhs.presentation && lhs.content == rhs.content && lhs.layout == rhs.layout
+            && lhs.slots == rhs.slots && lhs.suppressed == rhs.suppressed
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(presentation)
+        hasher.combine(content)
+        hasher.combine(layout)
+        hasher.combine(slots)
+        hasher.combine(suppressed)
+    }
 
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
         self.init(
@@ -49,9 +118,7 @@ public struct PlannerScene: Hashable, Sendable {
         presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
         namedRules: [String: String], layoutRules: NamedLayoutRules, text: TextMeasurement = .estimate, reusing: [PlannerScene]
     ) {
-        self.presentation = presentation
-        self.content = content
-        layout = SceneGeometry.layout(
+        var layout = SceneGeometry.layout(
             display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules, text: text)
         var prepared: [PreparedSlot] = []
         prepared.reserveCapacity(layout.slots.count)
@@ -73,7 +140,7 @@ public struct PlannerScene: Hashable, Sendable {
                 layout.slots[at] = prepared[index].laidOut
             }
         }
-        slots = prepared
+        storage = Storage(presentation: presentation, content: content, layout: layout, slots: prepared, suppressed: [])
     }
 
     /// The view `SceneGeometry` laid out into `slot`.
