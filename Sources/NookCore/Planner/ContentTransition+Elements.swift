@@ -22,8 +22,8 @@ extension ContentTransition {
         // Each key is hashed once per element: it gets an index into `order`. The sources on
         // each side are chained per key through `SourceLists` (positions in the slot's
         // elements), so no array is made per key.
-        let oldElements = old.namespaces.elements
-        let newElements = new.namespaces.elements
+        let oldElements = oldSpaces.elements
+        let newElements = newSpaces.elements
         var indexOfKey: [SharedKey: Int] = [:]
         var order: [SharedKey] = []
         var olds = SourceLists(elements: oldElements.count)
@@ -127,13 +127,13 @@ extension ContentTransition {
     /// Returns true when it appended the key's move to `elements`.
     private mutating func matchPair(_ key: SharedKey, from fromElement: Int, to toElement: Int, places: (old: [Int?], new: [Int?]),
                                     disabled: Bool, reduceMotion: Bool) -> Bool {
-        let from = old.namespaces.elements[fromElement]
-        let to = new.namespaces.elements[toElement]
+        let from = oldSpaces.elements[fromElement]
+        let to = newSpaces.elements[toElement]
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return false }
-        let fromRect = old.laidOut.layout.rect(atIndex: fromNode)
-        let toRect = new.laidOut.layout.rect(atIndex: toNode)
+        let fromRect = oldLayout.rect(atIndex: fromNode)
+        let toRect = newLayout.rect(atIndex: toNode)
         if from.path == to.path && fromRect.isClose(to: toRect) { return false }
         let stillReason: (DiagnosticCode, String)?
         let curve = scope(ofNew: toNode) ?? scope(ofOld: fromNode)
@@ -161,7 +161,7 @@ extension ContentTransition {
                 activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
                 toRect: toRect, style: to.style,
-                crossFade: !Self.sameView((old.laidOut.layout, old.rootStorage), fromNode, (new.laidOut.layout, new.rootStorage), toNode),
+                crossFade: !Self.sameView((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
                 hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
         endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
@@ -171,25 +171,25 @@ extension ContentTransition {
     /// that move's curve, from where the source's move starts to its tracked rect, and its
     /// subtree comes along; one whose source does not move takes its new geometry at once.
     mutating func trackFollowers(moved: MovedKeys) {
-        let pairs = FollowerTracking.pairs(in: new.namespaces)
+        let pairs = FollowerTracking.pairs(in: newSpaces)
         guard !pairs.isEmpty else { return }
         for (follower, _) in pairs {
-            let laid = new.laidOut.layout
+            let laid = newLayout
             guard let start = laid.index(of: follower.path), new.node(at: follower.path) != nil else { continue }
             let end = laid.subtreeEnd(atIndex: start)
             self.layout.removeAll { change in change.change == .move && PathPrefix.contains(follower.path, change.path) }
             guard let index = moved.move(of: follower.key) else { continue }
             let move = elements[index]
             let toRoot = laid.rect(atIndex: start)
-            let ownBefore = old.laidOut.layout.rect(at: follower.path) ?? toRoot
+            let ownBefore = oldLayout.rect(at: follower.path) ?? toRoot
             let fromRoot = FollowerTracking.rect(following: move.fromRect, own: ownBefore, follower: follower)
             for node in start..<end {
                 // Followers are few: their subtrees' paths are built here, for the layout entries.
                 let path = laid.path(atIndex: node)
                 let rect = laid.rect(atIndex: node)
-                let oldNode = old.laidOut.layout.index(of: path)
+                let oldNode = oldLayout.index(of: path)
                 let from = node == start
-                    ? fromRoot : oldNode.map { old.laidOut.layout.rect(atIndex: $0) } ?? Self.map(rect, from: toRoot, into: fromRoot)
+                    ? fromRoot : oldNode.map { oldLayout.rect(atIndex: $0) } ?? Self.map(rect, from: toRoot, into: fromRoot)
                 self.layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode ?? -1, new: node), change: .move,
                                                 fromRect: from, toRect: rect, curve: move.curve))
             }

@@ -25,6 +25,12 @@ struct ContentTransition {
 
     let old: PreparedSlot
     let new: PreparedSlot
+    /// The two slots' layouts and namespaces, taken out once: the walk reads them per node,
+    /// and reading through a slot's shared storage costs an accessor call each time.
+    let oldLayout: LayoutResult
+    let newLayout: LayoutResult
+    let oldSpaces: SlotNamespaces
+    let newSpaces: SlotNamespaces
     private let theme: Theme
     private let callerAnimation: String?
     /// Curves of changed scopes and animation classes; the walk passes indices into this, not curves.
@@ -48,6 +54,10 @@ struct ContentTransition {
         self.marks = marks
         self.old = old
         self.new = new
+        oldLayout = old.laidOut.layout
+        newLayout = new.laidOut.layout
+        oldSpaces = old.namespaces
+        newSpaces = new.namespaces
         self.theme = theme
         callerAnimation = action.callerAnimation
         let disabled = !action.animate || new.view.props.animate == false
@@ -56,19 +66,19 @@ struct ContentTransition {
         if callerAnimation != nil {
             let curve = scopeCurve(at: new.rootPath, node: 0)
             rootScope = curve
-            changedScopes.append((0..<old.laidOut.layout.count, 0..<new.laidOut.layout.count, curve))
+            changedScopes.append((0..<oldLayout.count, 0..<newLayout.count, curve))
         }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
             new.withRoot { after in
                 // A scope at the root moves about every node: room for a change per node, made
                 // once rather than regrown (a change is a large value) as the walk appends.
-                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(new.laidOut.layout.count) }
+                if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(newLayout.count) }
                 if before.pointee.kind == after.pointee.kind {
-                    walk(before, after, path: new.laidOut.layout.rootPath, scope: rootScope, styleClasses: nil)
+                    walk(before, after, path: newLayout.rootPath, scope: rootScope, styleClasses: nil)
                 } else {
-                    remove(before, path: old.laidOut.layout.rootPath, scope: rootScope, newNode: 0)
-                    insert(after, path: new.laidOut.layout.rootPath, scope: rootScope, oldNode: 0)
+                    remove(before, path: oldLayout.rootPath, scope: rootScope, newNode: 0)
+                    insert(after, path: newLayout.rootPath, scope: rootScope, oldNode: 0)
                 }
             }
         }
@@ -84,8 +94,8 @@ struct ContentTransition {
         if disabled { return layout.removeAll() }
         if reduceMotion { return Self.removeChanges(from: &layout) { $0.pointee.change != .style } }
         guard !endpointNodes.isEmpty else { return }
-        var fromNodes = [Bool](repeating: false, count: old.laidOut.layout.count)
-        var toNodes = [Bool](repeating: false, count: new.laidOut.layout.count)
+        var fromNodes = [Bool](repeating: false, count: oldLayout.count)
+        var toNodes = [Bool](repeating: false, count: newLayout.count)
         for nodes in endpointNodes {
             fromNodes[nodes.old] = true
             toNodes[nodes.new] = true
@@ -115,7 +125,7 @@ struct ContentTransition {
     /// The index in `curves` of the curve for a scope at `path`, the new view's node at
     /// preorder index `node`.
     private mutating func scopeCurve(at path: String, node: Int) -> Int {
-        let classes = new.namespaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
+        let classes = newSpaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
             diagnostic.path = NodePath.prop(path, "classes")
@@ -133,8 +143,8 @@ struct ContentTransition {
     /// touches every one.
     private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, path: String,
                                scope: Int?, styleClasses: Int?) {
-        let fromRect = old.laidOut.layout.rect(atIndex: oldCursor)
-        let toRect = new.laidOut.layout.rect(atIndex: newCursor)
+        let fromRect = oldLayout.rect(atIndex: oldCursor)
+        let toRect = newLayout.rect(atIndex: newCursor)
         // Laid-out nodes are in the views' preorder, so these also index each slot's namespaces.
         let (oldIndex, newIndex) = (oldCursor, newCursor)
         oldCursor += 1
@@ -144,8 +154,8 @@ struct ContentTransition {
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
                 let curve = scopeCurve(at: path, node: newIndex)
-                changedScopes.append((oldIndex..<old.laidOut.layout.subtreeEnd(atIndex: oldIndex),
-                                      newIndex..<new.laidOut.layout.subtreeEnd(atIndex: newIndex), curve))
+                changedScopes.append((oldIndex..<oldLayout.subtreeEnd(atIndex: oldIndex),
+                                      newIndex..<newLayout.subtreeEnd(atIndex: newIndex), curve))
                 scope = curve
             } else {
                 unchangedScopes.append(path)
@@ -156,7 +166,7 @@ struct ContentTransition {
         }
         var styleCurve = styleClasses
         if afterNode.pointee.props.classes != nil,
-           let classes = new.namespaces.withClassList(atNode: newIndex, { $0.flatMap { $0.pointee.animation.isEmpty ? nil : $0.pointee.animation } }) {
+           let classes = newSpaces.withClassList(atNode: newIndex, { $0.flatMap { $0.pointee.animation.isEmpty ? nil : $0.pointee.animation } }) {
             curves.append(theme.animationCurve(for: classes, callerPreset: callerAnimation).curve)
             styleCurve = curves.count - 1
         }
@@ -205,7 +215,7 @@ struct ContentTransition {
     /// `newNode` is the new view's node at `path` (another kind), or -1.
     private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, newNode: Int) {
         if let scope {
-            let rect = old.laidOut.layout.rect(atIndex: oldCursor)
+            let rect = oldLayout.rect(atIndex: oldCursor)
             layout.append(LayoutChange(path: path, nodes: NodePair(old: oldCursor, new: newNode), change: .remove, fromRect: rect,
                                        toRect: rect, curve: curves[scope]))
         }
@@ -216,7 +226,7 @@ struct ContentTransition {
     /// `oldNode` is the old view's node at `path` (another kind), or -1.
     private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, oldNode: Int) {
         if let scope {
-            let rect = new.laidOut.layout.rect(atIndex: newCursor)
+            let rect = newLayout.rect(atIndex: newCursor)
             layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode, new: newCursor), change: .insert, fromRect: rect,
                                        toRect: rect, curve: curves[scope]))
         }
@@ -231,7 +241,7 @@ struct ContentTransition {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
             return true
         }
-        if !changedGroupStates.isEmpty, let variants = new.namespaces.variants[path], variants.contains(where: { variant in
+        if !changedGroupStates.isEmpty, let variants = newSpaces.variants[path], variants.contains(where: { variant in
             variant.conditions.contains { condition in
                 condition.groupPath.flatMap { changedGroupStates[$0] }?.contains(condition.state) == true
             }
@@ -239,8 +249,8 @@ struct ContentTransition {
             return true
         }
         guard before.pointee.props.classes != after.pointee.props.classes else { return false }
-        return old.namespaces.withClassList(atNode: nodes.old) { a in
-            new.namespaces.withClassList(atNode: nodes.new) { b in
+        return oldSpaces.withClassList(atNode: nodes.old) { a in
+            newSpaces.withClassList(atNode: nodes.new) { b in
                 a?.pointee.passthrough != b?.pointee.passthrough || a?.pointee.variants != b?.pointee.variants
             }
         }

@@ -9,7 +9,10 @@ extension ModuleMarks {
         for slots in slotLists {
             for index in slots.indices where slots[index].owner.module == module {
                 guard let activity = slots[index].owner.activity else { continue }
-                activities[activity, default: []].formUnion(slots[index].namespaces.nookIds)
+                // The ids go straight into the activity's set (`nookIds` would build a set per slot).
+                for element in slots[index].namespaces.elements where element.key.namespace == .nook {
+                    activities[activity, default: []].insert(element.id)
+                }
             }
         }
         return ModuleMarks(module: module, activities: activities)

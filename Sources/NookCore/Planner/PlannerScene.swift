@@ -11,15 +11,84 @@
 /// let plan = TransitionPlanner.plan(from: pill, to: home, action: PlanAction(cause: .open, serial: 2), settings: settings)
 /// ```
 public struct PlannerScene: Hashable, Sendable {
-    public var presentation: Presentation
-    public var content: SceneContent
-    public var layout: SceneLayout
+    /// The scene's parts live in one shared box (as `PreparedSlot`'s do): a plan copies its
+    /// two scenes several times (the builder, the destination, the plan), and each copy of
+    /// the parts retained every array and string of the content and layout.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `PlannerScene`'s setters, after `isKnownUniquelyReferenced`,
+        // so no access can overlap another (the runtime's exclusivity checks are left out).
+        @exclusivity(unchecked) var presentation: Presentation
+        @exclusivity(unchecked) var content: SceneContent
+        @exclusivity(unchecked) var layout: SceneLayout
+        @exclusivity(unchecked) var slots: [PreparedSlot]
+        @exclusivity(unchecked) var suppressed: Set<String>
+
+        init(presentation: Presentation, content: SceneContent, layout: SceneLayout, slots: [PreparedSlot], suppressed: Set<String>) {
+            self.presentation = presentation
+            self.content = content
+            self.layout = layout
+            self.slots = slots
+            self.suppressed = suppressed
+        }
+
+        func copy() -> Storage {
+            Storage(presentation: presentation, content: content, layout: layout, slots: slots, suppressed: suppressed)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, unshared first, for a setter.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public var presentation: Presentation {
+        _read { yield storage.presentation }
+        set { unique.presentation = newValue }
+        _modify { yield &unique.presentation }
+    }
+    public var content: SceneContent {
+        _read { yield storage.content }
+        set { unique.content = newValue }
+        _modify { yield &unique.content }
+    }
+    public var layout: SceneLayout {
+        _read { yield storage.layout }
+        set { unique.layout = newValue }
+        _modify { yield &unique.layout }
+    }
     /// One per `layout.slots`, in the same order.
-    public var slots: [PreparedSlot]
+    public var slots: [PreparedSlot] {
+        _read { yield storage.slots }
+        set { unique.slots = newValue }
+        _modify { yield &unique.slots }
+    }
     /// Paths of nodes a renderer must not draw (nor anything inside them): the pill copies of
     /// elements the peek shows, for as long as the pill peeks (rule 10). The planner fills it
     /// in for each plan's destination; the wire form marks those nodes `suppressed`.
-    public var suppressed: Set<String> = []
+    public var suppressed: Set<String> {
+        _read { yield storage.suppressed }
+        set { unique.suppressed = newValue }
+        _modify { yield &unique.suppressed }
+    }
+
+    public static func == (lhs: PlannerScene, rhs: PlannerScene) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.presentation == rhs.presentation && lhs.content == rhs.content && lhs.layout == rhs.layout
+            && lhs.slots == rhs.slots && lhs.suppressed == rhs.suppressed
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(presentation)
+        hasher.combine(content)
+        hasher.combine(layout)
+        hasher.combine(slots)
+        hasher.combine(suppressed)
+    }
 
     public init(presentation: Presentation, content: SceneContent, settings: PlannerSettings) {
         self.init(
@@ -49,9 +118,7 @@ public struct PlannerScene: Hashable, Sendable {
         presentation: Presentation, content: SceneContent, display: DisplayInfo, geometry: GeometryTokens,
         namedRules: [String: String], layoutRules: NamedLayoutRules, text: TextMeasurement = .estimate, reusing: [PlannerScene]
     ) {
-        self.presentation = presentation
-        self.content = content
-        layout = SceneGeometry.layout(
+        var layout = SceneGeometry.layout(
             display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules, text: text)
         var prepared: [PreparedSlot] = []
         prepared.reserveCapacity(layout.slots.count)
@@ -73,7 +140,7 @@ public struct PlannerScene: Hashable, Sendable {
                 layout.slots[at] = prepared[index].laidOut
             }
         }
-        slots = prepared
+        storage = Storage(presentation: presentation, content: content, layout: layout, slots: prepared, suppressed: [])
     }
 
     /// The view `SceneGeometry` laid out into `slot`.
@@ -126,7 +193,8 @@ public struct PlannerScene: Hashable, Sendable {
         out.reserveCapacity(slots.reduce(0) { $0 + $1.laidOut.layout.count })
         for slot in slots {
             var index = 0
-            slot.collect(slot.view, path: slot.laidOut.layout.rootPath, index: &index, into: &out)
+            let (laidOut, namespaces) = (slot.laidOut, slot.namespaces)
+            slot.collect(slot.view, path: laidOut.layout.rootPath, laidOut: laidOut, namespaces: namespaces, index: &index, into: &out)
         }
         return out
     }
@@ -134,30 +202,83 @@ public struct PlannerScene: Hashable, Sendable {
 
 /// One slot of a prepared scene.
 public struct PreparedSlot: Hashable, Sendable {
-    public var laidOut: LaidOutSlot
-    /// The slot's view, held in a one-element array so walks can read it in place through
-    /// the array's buffer (a view node is a large value; see `withNode`).
-    private var storage: [ViewNode]
-    public var view: ViewNode {
-        get { storage[0] }
-        set { storage[0] = newValue }
+    /// The slot's parts live in one shared box, so copying a slot (the planner reads slots out
+    /// of scenes many times per plan) retains one reference, not every array and string in
+    /// its layout, view and namespaces. Setters copy the box first unless it is unshared.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `PreparedSlot`'s setters, after `isKnownUniquelyReferenced`,
+        // so no access can overlap another: the runtime's exclusivity checks (a call per
+        // access, thousands per plan) are left out.
+        @exclusivity(unchecked) var laidOut: LaidOutSlot
+        /// The slot's view, held in a one-element array so walks can read it in place through
+        /// the array's buffer (a view node is a large value; see `withNode`).
+        @exclusivity(unchecked) var view: [ViewNode]
+        @exclusivity(unchecked) var owner: SlotOwner
+        @exclusivity(unchecked) var namespaces: SlotNamespaces
+
+        init(laidOut: LaidOutSlot, view: [ViewNode], owner: SlotOwner, namespaces: SlotNamespaces) {
+            self.laidOut = laidOut
+            self.view = view
+            self.owner = owner
+            self.namespaces = namespaces
+        }
     }
-    public var owner: SlotOwner
-    public var namespaces: SlotNamespaces
+
+    private var storage: Storage
+
+    /// The storage, unshared first, for a setter.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) {
+                storage = Storage(laidOut: storage.laidOut, view: storage.view, owner: storage.owner, namespaces: storage.namespaces)
+            }
+            return storage
+        }
+    }
+
+    public var laidOut: LaidOutSlot {
+        _read { yield storage.laidOut }
+        set { unique.laidOut = newValue }
+        _modify { yield &unique.laidOut }
+    }
+    public var view: ViewNode {
+        _read { yield storage.view[0] }
+        set { unique.view[0] = newValue }
+        _modify { yield &unique.view[0] }
+    }
+    public var owner: SlotOwner {
+        _read { yield storage.owner }
+        set { unique.owner = newValue }
+        _modify { yield &unique.owner }
+    }
+    public var namespaces: SlotNamespaces {
+        _read { yield storage.namespaces }
+        set { unique.namespaces = newValue }
+        _modify { yield &unique.namespaces }
+    }
 
     public init(laidOut: LaidOutSlot, view: ViewNode, namedRules: [String: String] = [:]) {
-        self.laidOut = laidOut
-        storage = [view]
-        owner = SlotOwner(parsing: laidOut.owner)
-        namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules,
-                                    nodeCount: laidOut.layout.count)
+        let owner = SlotOwner(parsing: laidOut.owner)
+        let namespaces = SlotNamespaces(resolving: view, slot: laidOut.rootPath, owner: owner, namedRules: namedRules,
+                                        nodeCount: laidOut.layout.count)
+        storage = Storage(laidOut: laidOut, view: [view], owner: owner, namespaces: namespaces)
     }
 
     init(laidOut: LaidOutSlot, view: ViewNode, owner: SlotOwner, namespaces: SlotNamespaces) {
-        self.laidOut = laidOut
-        storage = [view]
-        self.owner = owner
-        self.namespaces = namespaces
+        storage = Storage(laidOut: laidOut, view: [view], owner: owner, namespaces: namespaces)
+    }
+
+    public static func == (lhs: PreparedSlot, rhs: PreparedSlot) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.laidOut == rhs.laidOut && lhs.storage.view == rhs.storage.view && lhs.owner == rhs.owner
+            && lhs.namespaces == rhs.namespaces
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(laidOut)
+        hasher.combine(storage.view)
+        hasher.combine(owner)
+        hasher.combine(namespaces)
     }
 
     public var name: SlotName { laidOut.slot }
@@ -220,7 +341,7 @@ public struct PreparedSlot: Hashable, Sendable {
 
     /// The one-element array holding the slot's view, for reading two slots' views in place
     /// together without capturing either slot.
-    var rootStorage: [ViewNode] { storage }
+    var rootStorage: [ViewNode] { storage.view }
 
     /// Calls `body` with the node reached from `node` by `steps` (child positions); nil when
     /// a step names no child.
@@ -253,7 +374,7 @@ public struct PreparedSlot: Hashable, Sendable {
 
     /// Calls `body` with the root view node, read in place.
     func withRoot<R>(_ body: (UnsafePointer<ViewNode>) -> R) -> R {
-        storage.withUnsafeBufferPointer { body($0.baseAddress!) }
+        storage.view.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     private static func descend<R>(_ node: UnsafePointer<ViewNode>, _ steps: ArraySlice<Int>,
@@ -267,7 +388,9 @@ public struct PreparedSlot: Hashable, Sendable {
 
     /// Appends the scene nodes of `node`'s subtree; `path` is `node`'s, the wire's paths are
     /// built here, one append per node.
-    fileprivate func collect(_ node: ViewNode, path: String, index: inout Int, into out: inout [SceneNode]) {
+    /// `laidOut` and `namespaces` are the slot's, read out of its storage once by the caller.
+    fileprivate func collect(_ node: ViewNode, path: String, laidOut: LaidOutSlot, namespaces: SlotNamespaces, index: inout Int,
+                             into out: inout [SceneNode]) {
         let rect = laidOut.layout.rect(atIndex: index)
         index += 1
         out.append(
@@ -278,7 +401,7 @@ public struct PreparedSlot: Hashable, Sendable {
         for child in node.children.indices {
             var childPath = path
             NodePath.appendChild(child, to: &childPath)
-            collect(node.children[child], path: childPath, index: &index, into: &out)
+            collect(node.children[child], path: childPath, laidOut: laidOut, namespaces: namespaces, index: &index, into: &out)
         }
     }
 }

@@ -118,17 +118,26 @@ struct SurfaceMatching {
     // MARK: Pairing
 
     mutating func pairUp() {
-        var oldByKey: [String: [Int]] = [:]
-        var newByKey: [String: [Int]] = [:]
-        for (index, candidate) in old.sources.enumerated() { for key in candidate.keys.keys { oldByKey[key, default: []].append(index) } }
-        for (index, candidate) in new.sources.enumerated() { for key in candidate.keys.keys { newByKey[key, default: []].append(index) } }
+        // A scene holds a handful of sources: each side's (key, source) entries sorted by key
+        // and merged, rather than dictionaries and sets of strings.
+        let oldEntries = Self.keyEntries(old.sources)
+        let newEntries = Self.keyEntries(new.sources)
 
         var options: [(rank: Int, key: String, old: Int, new: Int)] = []
-        var blocked: Set<String> = []
-        var named: Set<String> = []
-        for key in Set(oldByKey.keys).intersection(newByKey.keys).sorted() {
-            let olds = oldByKey[key]!
-            let news = newByKey[key]!
+        var blocked: [String] = []
+        var named: [String] = []
+        var o = 0
+        var n = 0
+        while o < oldEntries.count, n < newEntries.count {
+            let key = oldEntries[o].key
+            if key < newEntries[n].key { o = Self.end(of: o, in: oldEntries); continue }
+            if newEntries[n].key < key { n = Self.end(of: n, in: newEntries); continue }
+            let oldEnd = Self.end(of: o, in: oldEntries)
+            let newEnd = Self.end(of: n, in: newEntries)
+            let olds = oldEntries[o..<oldEnd].map(\.source)
+            let news = newEntries[n..<newEnd].map(\.source)
+            o = oldEnd
+            n = newEnd
             if olds.count == 1, news.count == 1 {
                 let o = old.sources[olds[0]]
                 let n = new.sources[news[0]]
@@ -139,10 +148,10 @@ struct SurfaceMatching {
             // Rule 9: only a key that would move matters; one whose elements all stay put is quiet.
             let involved = olds.contains { !old.sources[$0].staying } || news.contains { !new.sources[$0].staying }
             guard involved else { continue }
-            blocked.insert(key)
+            blocked.append(key)
             for (label, indices, side) in [("previous", olds, old), ("new", news, new)] where indices.count > 1 {
                 let paths = indices.map { side.sources[$0].element.path }
-                named.formUnion(paths)
+                for path in paths where !named.contains(path) { named.append(path) }
                 let first = side.sources[indices[0]]
                 diagnostics.append(
                     Diagnostic(
@@ -153,9 +162,9 @@ struct SurfaceMatching {
             }
         }
         options.sort { ($0.rank, $0.key, $0.old, $0.new) < ($1.rank, $1.key, $1.old, $1.new) }
-        var usedOld: Set<Int> = []
-        var usedNew: Set<Int> = []
-        for option in options where !usedOld.contains(option.old) && !usedNew.contains(option.new) {
+        var usedOld = [Bool](repeating: false, count: old.sources.count)
+        var usedNew = [Bool](repeating: false, count: new.sources.count)
+        for option in options where !usedOld[option.old] && !usedNew[option.new] {
             let o = old.sources[option.old]
             let n = new.sources[option.new]
             // Both ends in one slot that stays: a content transition handles it.
@@ -168,8 +177,8 @@ struct SurfaceMatching {
                         path: n.element.path, module: n.owner.module, activity: n.owner.activity ?? "", id: n.element.id))
                 continue
             }
-            usedOld.insert(option.old)
-            usedNew.insert(option.new)
+            usedOld[option.old] = true
+            usedNew[option.new] = true
             pairs.append(Pair(old: o, new: n, key: option.key))
         }
         pairs.sort { ($0.new.slotIndex, $0.new.element.path) < ($1.new.slotIndex, $1.new.element.path) }
@@ -177,7 +186,7 @@ struct SurfaceMatching {
         // Everything marked in a slot that comes or goes, and not paired, is explained.
         for (label, side, used) in [("previous", old, usedOld), ("new", new, usedNew)] {
             var reach: Reach?
-            for (index, candidate) in side.sources.enumerated() where !used.contains(index) && !candidate.staying {
+            for (index, candidate) in side.sources.enumerated() where !used[index] && !candidate.staying {
                 if let key = candidate.keys.keys.first(where: blocked.contains) {
                     // The warning above names the duplicated copies; the lone copy facing them is told here.
                     if !named.contains(candidate.element.path) {
@@ -217,6 +226,24 @@ struct SurfaceMatching {
                         path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
             }
         }
+    }
+
+    /// Every (answer key, source index) of `sources`, sorted by key, then source.
+    static func keyEntries(_ sources: [Candidate]) -> [(key: String, source: Int)] {
+        var entries: [(key: String, source: Int)] = []
+        for index in sources.indices {
+            for key in sources[index].keys.keys { entries.append((key, index)) }
+        }
+        // Stable by construction: ties are ordered by source index, as they were appended.
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
+        return entries
+    }
+
+    /// The index just past the run of entries from `start` that share its key.
+    static func end(of start: Int, in entries: [(key: String, source: Int)]) -> Int {
+        var end = start + 1
+        while end < entries.count, entries[end].key == entries[start].key { end += 1 }
+        return end
     }
 
     /// A side's modules and marked ids, hashed once for the candidates that ask.
