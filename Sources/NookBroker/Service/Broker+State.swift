@@ -7,7 +7,10 @@ import NookCore
 struct StateBroadcast {
     /// The shortest gap between two `StateChanged` signals.
     static let interval = 0.05
-    var pending: Task<Void, Never>?
+    /// The bus thread's timer for the next broadcast (nil: none is due). A timer of the bus
+    /// thread rather than a sleeping task: the task woke a pool thread and the dispatch timer
+    /// thread 20 times a second while modules publish, each competing with the bus thread.
+    var pending: BusExecutor.TimerID?
     var lastSent: [String: DBusValue]?
     var lastSentAt: BrokerTime?
 }
@@ -68,9 +71,9 @@ extension Broker {
     func noteStateChange() {
         guard stateBroadcast.pending == nil else { return }
         let wait = stateBroadcast.lastSentAt.map { max(0, $0.seconds + StateBroadcast.interval - now.seconds) } ?? 0
-        stateBroadcast.pending = Task { [weak self] in
-            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) }
-            await self?.broadcastState()
+        stateBroadcast.pending = connection.executor.runOnce(after: .microseconds(Int64((wait * 1_000_000).rounded(.up)))) { [weak self] in
+            // On the bus thread: the actor's own executor.
+            self?.assumeIsolated { $0.broadcastState() }
         }
     }
 
