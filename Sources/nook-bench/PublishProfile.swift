@@ -2,23 +2,32 @@ import NookBroker
 import NookBus
 import NookCore
 
-/// `--profile publish`: what nookd does with one `UpdateActivity` before it replies, in
-/// process and untimed, for callgrind: the call's `a{sv}` argument (as NookBus decoded it)
-/// read into props, then `Registry.updateActivity`, with the publish benchmark's payload.
-/// Planning and sending the plan are the planner cases' and the wire benchmark's.
-func runPublishProfile(runs: Int) -> Int {
+/// `--profile publish` / `publish-crowd`: what nookd does with one `UpdateActivity` before it
+/// replies, in process and untimed, for callgrind: the call's `a{sv}` argument (as NookBus
+/// decoded it) read into props, `Registry.updateActivity`, and the registry's next deadlines
+/// that `Broker.perform` asks for after every call. `publish` has the publish benchmark's one
+/// module and activity; `publish-crowd` has the RSS benchmark's 256 modules x 4 activities and
+/// updates one of them. Planning and sending the plan are the planner's and wire's cases.
+func runPublishProfile(runs: Int, modules: Int = 1, activitiesPerModule: Int = 1) -> Int {
     var registry = Registry()
-    let caller = ":1.1"
     var checksum = 0
     do {
-        _ = try registry.register(module: "bench", info: [:], caller: caller, now: BrokerTime(seconds: 0))
-        _ = try registry.startActivity("song", spec: benchSpec(0), caller: caller, now: BrokerTime(seconds: 0))
+        for module in 0..<modules {
+            let caller = ":1.\(module + 1)"
+            _ = try registry.register(module: "bench\(module)", info: [:], caller: caller, now: BrokerTime(seconds: 0))
+            for activity in 0..<activitiesPerModule {
+                _ = try registry.startActivity("song\(activity)", spec: benchSpec(activity), caller: caller, now: BrokerTime(seconds: 0))
+            }
+        }
         // Encoded ahead, as a module would: only the broker's side is measured.
         let arguments = (0..<runs).map { WireCodec.vardict(benchSpec($0)) }
         for (index, argument) in arguments.enumerated() {
             let changes = try WireCodec.dictionary(argument, at: "")
-            let actions = try registry.updateActivity("song", changes: changes, caller: caller, now: BrokerTime(seconds: Double(index) * 0.003))
+            let actions = try registry.updateActivity("song0", changes: changes, caller: ":1.1", now: BrokerTime(seconds: Double(index) * 0.003))
             checksum &+= actions.count
+            if registry.nextExpiry != nil { checksum &+= 1 }
+            if let date = registry.nextStaleDate { checksum &+= Int(date & 1) }
+            if let date = registry.nextDismissDate { checksum &+= Int(date & 1) }
         }
     } catch {
         print("publish profile failed: \(error)")

@@ -6,18 +6,18 @@ import NookCommandLine
 // the same run.
 //
 // `--only planner|layout|notifications|renderers|broker|bus|wire` runs one benchmark (and its summary rows) only.
-// `--profile update|typical|small|publish [--runs N]` runs only that case N times, untimed, for
+// `--profile update|typical|small|publish|publish-crowd [--runs N]` runs only that case N times, untimed, for
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine);
 // `--profile wire|wire-update` likewise writes the publish or the 10,000-node plan's message
 // (`wire-dictionary`, `wire-update-dictionary`: through `wireDictionary`, as before the tape).
 let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
-    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish|wire|wire-update[-dictionary] [--runs N]", "--help | --version"],
+    usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish[-crowd]|wire|wire-update[-dictionary] [--runs N]", "--help | --version"],
     about: "Release-build benchmarks; ratios are against baselines measured in the same run.",
     options: [
         .value("--only", "SECTION", help: "run one benchmark (and its summary rows) only: \(sections.joined(separator: ", "))"),
-        .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: update, typical, small (planning), publish (a module update's decode and registry), wire or wire-update (a plan to its message; -dictionary: the old way)"),
+        .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: update, typical, small (planning), publish or publish-crowd (a module update's decode and registry, 1 or 256 x 4 activities), wire or wire-update (a plan to its message; -dictionary: the old way)"),
         .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
     ])
 let parsed = commandLine.parseOrExit()
@@ -25,12 +25,13 @@ if let name = parsed.value("--profile") {
     let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
     switch name {
     case "publish": print("checksum \(runPublishProfile(runs: runs))")
+    case "publish-crowd": print("checksum \(runPublishProfile(runs: runs, modules: 256, activitiesPerModule: 4))")
     case "wire", "wire-dictionary": print("checksum \(try runWireEncodeProfile(.publish(), dictionary: name != "wire", runs: runs))")
     case "wire-update", "wire-update-dictionary":
         print("checksum \(try runWireEncodeProfile(.update(), dictionary: name != "wire-update", runs: runs))")
     default:
         guard let profile = PlannerProfileCase(rawValue: name) else {
-            commandLine.fail("option '--profile' needs update, typical, small, publish, wire, wire-update (+ -dictionary), got '\(name.prefix(200))'")
+            commandLine.fail("option '--profile' needs update, typical, small, publish, publish-crowd, wire, wire-update (+ -dictionary), got '\(name.prefix(200))'")
         }
         print("checksum \(runPlannerProfile(profile, runs: runs))")
     }

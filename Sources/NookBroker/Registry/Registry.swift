@@ -79,7 +79,7 @@ public struct Registry: Hashable, Sendable {
 
     /// The earliest `dismiss_date` (unix µs) of a live activity.
     public var nextDismissDate: Int64? {
-        modules.values.flatMap { $0.activities.values }.compactMap(\.dismissDate).min()
+        earliest { $0.dismissDate }
     }
 
     /// Ends every activity whose `dismiss_date` is at or before `unixMicroseconds` (dismissal
@@ -100,7 +100,21 @@ public struct Registry: Hashable, Sendable {
 
     /// The earliest `stale_date` (unix µs) of an activity not yet stale.
     public var nextStaleDate: Int64? {
-        modules.values.flatMap { $0.activities.values }.filter { !$0.isStale }.compactMap(\.staleDate).min()
+        earliest { $0.isStale ? nil : $0.staleDate }
+    }
+
+    /// The earliest of `date` over every activity, read in place. The broker asks after every
+    /// call: gathering the activities into an array first copied each of them, about 1,400 K
+    /// instructions per call at 256 modules x 4 activities (`nook-bench --profile
+    /// publish-crowd`).
+    private func earliest(_ date: (borrowing ActivityRecord) -> Int64?) -> Int64? {
+        var earliest: Int64?
+        for module in modules.values {
+            for activity in module.activities.values {
+                if let at = date(activity), at < (earliest ?? .max) { earliest = at }
+            }
+        }
+        return earliest
     }
 
     /// Marks every activity whose `stale_date` is at or before `unixMicroseconds` as stale: it
