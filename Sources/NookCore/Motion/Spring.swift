@@ -1,3 +1,5 @@
+import Synchronization
+
 // The C maths library only, for exp, sin and cos; NookCore imports nothing that does I/O.
 #if canImport(Glibc)
 import Glibc
@@ -80,6 +82,25 @@ public struct Spring: Hashable, Sendable {
     /// Seconds until the motion from `start` with `velocity` is within `settleFraction` of
     /// its starting distance from rest; 0 when it starts at rest on the target.
     public func settleDuration(from start: Double, velocity: Double) -> Double {
+        let key = SettleKey(spring: self, start: start, velocity: velocity)
+        if let known = Self.solved.withLock({ $0.value(for: key) }) { return known }
+        let duration = solveSettleDuration(from: start, velocity: velocity)
+        Self.solved.withLock { $0.insert(duration, for: key) }
+        return duration
+    }
+
+    /// Settle times already solved. A pure function of its key, asked again and again for the
+    /// same few theme springs (a plan's duration, duration caps, every renderer's read), and each
+    /// solve is a bisection of some ten thousand instructions.
+    private static let solved = Mutex(BoundedCache<SettleKey, Double>(capacity: 512))
+
+    private struct SettleKey: Hashable {
+        var spring: Spring
+        var start: Double
+        var velocity: Double
+    }
+
+    private func solveSettleDuration(from start: Double, velocity: Double) -> Double {
         let initial = phaseRadius(displacement: start - 1, velocity: velocity)
         guard initial > 0 else { return 0 }
         let threshold = initial * Self.settleFraction
