@@ -296,6 +296,27 @@ enum Fixtures {
         #expect(actions.diagnostics(to: a).isEmpty)
     }
 
+    /// Rule 8 through updates: an update that starts marking an id another activity marks
+    /// hears that it is suffixed, one that keeps its ids hears nothing new, and one that drops
+    /// the shared id lets the other activity answer to the plain key again (its diagnostic
+    /// goes). Updates skip working the diagnostics out again when the activity's ids stay.
+    @Test func rule8_anUpdateThatStartsSharingAnIdHearsItIsSuffixed() throws {
+        var registry = try registered()
+        _ = try registry.startActivity("one", spec: Fixtures.spec(shared: "timer"), caller: a, now: t0)
+        _ = try registry.startActivity("two", spec: Fixtures.spec(), caller: a, now: t0)
+        var actions = try registry.updateActivity("two", changes: ["compact_leading": .node(Fixtures.text("L", shared: "timer"))], caller: a, now: t0)
+        let suffixed = actions.diagnostics(to: a).filter { $0.code == .idSuffixed }
+        #expect(suffixed.count == 2 && suffixed.allSatisfy { $0.id == "timer" && $0.module == "music" })
+        #expect(registry.modules["music"]!.marks.suffixingDiagnostics.count == 2)
+        // The same ids again, with other text: nothing new.
+        actions = try registry.updateActivity("two", changes: ["compact_leading": .node(Fixtures.text("L2", shared: "timer"))], caller: a, now: t0)
+        #expect(actions.diagnostics(to: a).filter { $0.code == .idSuffixed }.isEmpty)
+        // The shared id dropped: no activity is suffixed any longer.
+        _ = try registry.updateActivity("two", changes: ["compact_leading": .node(Fixtures.text("L"))], caller: a, now: t0)
+        #expect(registry.modules["music"]!.marks.suffixingDiagnostics.isEmpty)
+        #expect(registry.modules["music"]!.marks.answerKeys(activity: "one", id: "timer").keys == ["music/timer.one", "music/timer"])
+    }
+
     // MARK: Content
 
     @Test func moduleContentAndTheCompactOwner() throws {
