@@ -20,7 +20,8 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
     let setup = try await BusConnection.connect(to: .address(bus.address))
     let broker = try await BenchProcess.nookd(nookd, bus: bus, stateDirectory: state, using: setup)
     defer { broker.stop() }
-    let forwarder = try ZeroWorkForwarder.start(address: bus.address)
+    // In a process of its own, as nookd is (ZeroWorkProcess.swift).
+    let forwarder = try await ZeroWorkProcess.start(.forwarder, bus: bus, watcher: setup)
     defer { forwarder.stop() }
 
     let module = try await BusConnection.connect(to: .address(bus.address))
@@ -108,9 +109,9 @@ private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destin
 /// The baseline: a broker on raw sd-bus that does no work. `Register` remembers the module's
 /// connection; `Activate` replies and sends one small unicast `ActionInvoked` to it.
 enum ZeroWorkForwarder {
-    static func start(address: String) throws -> RawBusServer {
+    static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
         let module = ZeroWorkModule()
-        return try RawBusServer(address: address) { bus in
+        return try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
             var slot: OpaquePointer?
             sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
                 let module = Unmanaged<ZeroWorkModule>.fromOpaque(userdata!).takeUnretainedValue()

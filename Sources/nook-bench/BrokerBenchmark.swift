@@ -21,9 +21,13 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     let broker = try BenchProcess(nookd, ["--address", bus.address, "--state-dir", state.path])
     defer { broker.stop() }
-    let zeroWork = try ZeroWorkBroker.start(address: bus.address)
-    defer { zeroWork.stop() }
     let setup = try await BusConnection.connect(to: .address(bus.address))
+    // The baseline runs in a process of its own, as nookd does; the same broker on a thread of
+    // this process is measured too, for comparison with runs before session 10.
+    let zeroWork = try await ZeroWorkProcess.start(.broker, bus: bus, watcher: setup)
+    defer { zeroWork.stop() }
+    let zeroWorkThread = try ZeroWorkBroker.start(address: bus.address)
+    defer { zeroWorkThread.stop() }
     _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
 
     let module = try await BusConnection.connect(to: .address(bus.address))
@@ -40,21 +44,29 @@ func runBrokerBenchmark() async throws -> [Figure] {
                                         "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("scene_delta"), .string("compact_plans")])]
     _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
                                 member: "Subscribe", arguments: [.vardict(display)])
-    _ = try await renderer.call(destination: zeroWork.uniqueName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                member: "Subscribe", arguments: [.vardict(display)])
+    for zeroWorkName in [zeroWork.uniqueName, zeroWorkThread.uniqueName] {
+        _ = try await renderer.call(destination: zeroWorkName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                    member: "Subscribe", arguments: [.vardict(display)])
+    }
 
     print("  (nookd and the zero-work broker are up; measuring)")
     fflush(nil)
     let rounds = 5, perRound = 300
-    var nook = Samples(), baseline = Samples()
+    var nook = Samples(), baseline = Samples(), threadBaseline = Samples()
     for round in 0..<rounds {
         baseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWork.uniqueName, count: perRound, offset: round * perRound))
         nook.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: "org.nook.Nook1", count: perRound, offset: round * perRound))
+        threadBaseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWorkThread.uniqueName, count: perRound, offset: round * perRound))
     }
     print("  broker                                p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
-    print("  " + "zero-work sd-bus broker".padding(36) + fmt(baseline.p50).leftPadding(10) + fmt(baseline.p99).leftPadding(11) + "1.00x".leftPadding(12) + "1.00x".leftPadding(12))
-    print("  " + "nookd (validate, lay out, plan)".padding(36) + fmt(nook.p50).leftPadding(10) + fmt(nook.p99).leftPadding(11)
-          + (fmt(nook.p50 / baseline.p50) + "x").leftPadding(12) + (fmt(nook.p99 / baseline.p99) + "x").leftPadding(12))
+    func row(_ name: String, _ samples: Samples) {
+        print("  " + name.padding(36) + fmt(samples.p50).leftPadding(10) + fmt(samples.p99).leftPadding(11)
+              + (fmt(samples.p50 / baseline.p50) + "x").leftPadding(12) + (fmt(samples.p99 / baseline.p99) + "x").leftPadding(12))
+    }
+    row("zero-work sd-bus broker (process)", baseline)
+    row("nookd (validate, lay out, plan)", nook)
+    row("zero-work broker on a bench thread", threadBaseline)
+    print("  nookd against the zero-work broker on a thread of this process (as before session 10): p50 \(fmt(nook.p50 / threadBaseline.p50))x, p99 \(fmt(nook.p99 / threadBaseline.p99))x")
     print("  goals: p50 ratio at most 1.5 (\(nook.p50 / baseline.p50 <= 1.5 ? "met" : "NOT met")), p99 ratio at most 2 (\(nook.p99 / baseline.p99 <= 2 ? "met" : "NOT met"))")
 
     // Sustained: updates sent back to back, each acknowledged by its reply.
@@ -72,6 +84,10 @@ func runBrokerBenchmark() async throws -> [Figure] {
         Figure(name: "broker publish-to-renderer p99", value: nook.p99, unit: "µs", goal: "ratio to zero-work broker <= 2",
                ratio: nook.p99 / baseline.p99, met: nook.p99 / baseline.p99 <= 2),
         Figure(name: "broker zero-work baseline p50", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "broker publish-to-renderer p50 against a zero-work thread", value: nook.p50, unit: "µs",
+               goal: "none (informational: the baseline before session 10, a thread of the benchmark)", ratio: nook.p50 / threadBaseline.p50, met: nil),
+        Figure(name: "broker zero-work baseline p50, on a thread of the benchmark", value: threadBaseline.p50, unit: "µs", goal: "baseline",
+               ratio: nil, met: nil),
         Figure(name: "sustained updates accepted (one module, awaited)", value: Double(flood) / seconds, unit: "1/s", goal: "none", ratio: nil, met: nil),
     ]
 
@@ -240,10 +256,10 @@ final class BenchProcess: @unchecked Sendable {
 /// The baseline: a broker on raw sd-bus that does no work. `Subscribe` remembers the caller;
 /// `UpdateActivity` replies and sends one small unicast `Plan` to it.
 enum ZeroWorkBroker {
-    static func start(address: String) throws -> RawBusServer {
+    static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
         // Kept alive by the set-up closure, which the server's thread holds until it stops.
         let subscriber = ZeroWorkSubscriber()
-        return try RawBusServer(address: address) { bus in
+        return try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
             var slot: OpaquePointer?
             sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
                 let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()

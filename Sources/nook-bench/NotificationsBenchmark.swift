@@ -38,7 +38,8 @@ func runNotificationsBenchmark() async throws -> [Figure] {
                                   environment: ["XDG_RUNTIME_DIR": state.path])
     defer { bridge.stop() }
     _ = try await eventually { try await setup.nameOwner(of: "org.freedesktop.Notifications") != nil }
-    let zeroWork = try ZeroWorkNotifications.start(address: bus.address)
+    // In a process of its own, as nook-notifications is (ZeroWorkProcess.swift).
+    let zeroWork = try await ZeroWorkProcess.start(.notifications, bus: bus, watcher: setup)
     defer { zeroWork.stop() }
     let dunst: DunstServer?
     if let reason = DunstServer.unavailableReason {
@@ -183,8 +184,8 @@ func runNotificationsBenchmark() async throws -> [Figure] {
 /// The baseline: a Notifications server on raw sd-bus that does no work: `Notify` replies
 /// with the id it was asked to replace (or 1).
 enum ZeroWorkNotifications {
-    static func start(address: String) throws -> RawBusServer {
-        try RawBusServer(address: address) { bus in
+    static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
+        try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
             var slot: OpaquePointer?
             sd_bus_add_object(bus, &slot, "/org/freedesktop/Notifications", { message, _, _ in
                 // Notify(susssasa{sv}i): skip the app name, read replaces_id.

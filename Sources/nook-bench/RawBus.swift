@@ -10,21 +10,32 @@ import Synchronization
 final class RawBusServer: Sendable {
     let uniqueName: String
     private let stopSignal = StopSignal()
+    private let lostSignal = StopSignal()
 
-    /// - Parameter setUp: runs on the server's thread with the connected bus; exports what the
-    ///   server answers and returns the slot to release when it stops.
-    init(address: String, setUp: @escaping (OpaquePointer) -> OpaquePointer?) throws {
+    /// - Parameters:
+    ///   - wellKnownName: a name to own once set up (a server in a process of its own is found by it).
+    ///   - setUp: runs on the server's thread with the connected bus; exports what the
+    ///     server answers and returns the slot to release when it stops.
+    init(address: String, wellKnownName: String? = nil, setUp: @escaping (OpaquePointer) -> OpaquePointer?) throws {
         let ready = Mutex<Result<String, any Error>?>(nil)
         let stop = stopSignal
+        let lost = lostSignal
         runOnRawThread(join: false) {
             do {
                 let bus = try rawConnect(address)
                 let slot = setUp(bus)
+                if let wellKnownName {
+                    let result = sd_bus_request_name(bus, wellKnownName, 0)
+                    if result < 0 { throw BusError.system(function: "sd_bus_request_name", errno: -result) }
+                }
                 var name: UnsafePointer<CChar>?
                 sd_bus_get_unique_name(bus, &name)
                 ready.withLock { $0 = .success(String(cString: name!)) }
                 while !stop.isSet {
-                    if sd_bus_process(bus, nil) > 0 { continue }
+                    let processed = sd_bus_process(bus, nil)
+                    // The bus daemon is gone: nothing more will come.
+                    if processed < 0 { lost.set(); break }
+                    if processed > 0 { continue }
                     sd_bus_wait(bus, 50_000)
                 }
                 sd_bus_slot_unref(slot)
@@ -40,6 +51,9 @@ final class RawBusServer: Sendable {
     }
 
     func stop() { stopSignal.set() }
+
+    /// True once the bus connection failed (the bus daemon stopped).
+    var lostBus: Bool { lostSignal.isSet }
 }
 
 /// Runs `body` on a new thread; with `join`, waits for it to finish.

@@ -19,8 +19,18 @@ let commandLine = CommandLineInterface(
         .value("--only", "SECTION", help: "run one benchmark (and its summary rows) only: \(sections.joined(separator: ", "))"),
         .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: update, typical, small (planning), publish or publish-crowd (a module update's decode and registry, 1 or 256 x 4 activities), wire or wire-update (a plan to its message; -dictionary: the old way)"),
         .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
+        .value("--serve-zero-work", "KIND", help: "(the benchmarks start this) serve a zero-work baseline, \(ZeroWorkKind.allCases.map(\.rawValue).joined(separator: ", ")), in this process on --address until SIGTERM"),
+        .value("--address", "ADDRESS", help: "with --serve-zero-work: the bus to serve on"),
     ])
 let parsed = commandLine.parseOrExit()
+if let name = parsed.value("--serve-zero-work") {
+    guard let kind = ZeroWorkKind(rawValue: name) else {
+        commandLine.fail("option '--serve-zero-work' needs \(ZeroWorkKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name.prefix(200))'")
+    }
+    guard let address = parsed.value("--address") else { commandLine.fail("--serve-zero-work needs --address") }
+    try serveZeroWork(kind, address: address)
+}
+if parsed.flag("--address") { commandLine.fail("--address applies to --serve-zero-work only") }
 if let name = parsed.value("--profile") {
     let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
     switch name {
