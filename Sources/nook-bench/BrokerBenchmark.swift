@@ -51,7 +51,10 @@ func runBrokerBenchmark() async throws -> [Figure] {
 
     print("  (nookd and the zero-work broker are up; measuring)")
     fflush(nil)
-    let rounds = 5, perRound = 300
+    // Many short rounds: where the scheduler puts the module, the bus daemon and the broker
+    // (one CPU or two; on this VM a wake-up across CPUs costs about 30 µs a hop) holds for a
+    // while, so long rounds let one side draw a lucky placement for most of its samples.
+    let rounds = 20, perRound = 75
     var nook = Samples(), baseline = Samples(), threadBaseline = Samples()
     for round in 0..<rounds {
         baseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWork.uniqueName, count: perRound, offset: round * perRound))
