@@ -19,8 +19,9 @@
 ///       flexible up to that width).
 /// 3. Place top-down, `place(node, origin, offer)`: the node takes its measured size at
 ///    `origin`; stacks and overlays position each child inside the node's content box
-///    (the node's rect minus padding) and recurse with the same offer they measured with,
-///    so placing only ever hits the cache.
+///    (the node's rect minus padding) as the node's measurement arranged them: a stack's
+///    cache entry keeps its run length and each child's offer (`arrangements`), so placing
+///    neither shares out again nor probes, and only ever hits the cache.
 ///
 /// Stacks (h/v), for a finite offer along their axis:
 /// - each child is probed at 0 (its minimum) and at infinity (its maximum) along the axis,
@@ -46,11 +47,21 @@ struct LayoutPass {
     /// The axes of an offer a node's size can depend on, worked out bottom-up when the tree
     /// is flattened. An axis left out cannot change the node's size (nor any size below it),
     /// so the offer's length on it is read as ideal before the cache is consulted.
+    ///
+    /// `unboundedWidthIsIdeal`/`unboundedHeightIsIdeal`: an infinite length on that axis gives
+    /// the size of an ideal one (text, images, bars across, fixed frames, and stacks and
+    /// overlays of such children; not shapes, spacers along, or a `max_*` frame, which take
+    /// what they are offered). So a stack's probe at infinity shares the ideal measurement.
     struct OfferDependence: OptionSet {
         let rawValue: UInt8
         static let width = OfferDependence(rawValue: 1)
         static let height = OfferDependence(rawValue: 2)
         static let both: OfferDependence = [.width, .height]
+        static let unboundedWidthIsIdeal = OfferDependence(rawValue: 4)
+        static let unboundedHeightIsIdeal = OfferDependence(rawValue: 8)
+        static let unboundedIsIdeal: OfferDependence = [.unboundedWidthIsIdeal, .unboundedHeightIsIdeal]
+        /// Only the axes (what `.both` is compared against).
+        var axes: OfferDependence { intersection(.both) }
     }
 
     /// A node as layout sees it; kept small (no references) so the arrays stay compact.
@@ -88,6 +99,10 @@ struct LayoutPass {
         var offer: Offer
         var size: Size
         var next: Int32
+        /// A stack's arrangement for this offer: where its run length (and, when the
+        /// children were offered shares, each child's offer along the axis) starts in
+        /// `arrangements`; -1 for other nodes. Placing reads it instead of sharing out again.
+        var arrangement: Int32
     }
 
     private(set) var nodes: [Node] = []
@@ -98,6 +113,10 @@ struct LayoutPass {
     private var childIndices: [Int32] = []
     private var texts = TextStore()
     private var cache: [CacheEntry] = []
+    /// Stack arrangements, one run per stack measurement (see `CacheEntry.arrangement`).
+    private var arrangements: [Double] = []
+    /// The arrangement the last `arrange` call stored (read right after it, by `entry`).
+    private var lastArrangement: Int32 = -1
     /// Scratch space for stack distribution, used as a stack (each call truncates back).
     private var scratch: [Double] = []
     private var order: [Int] = []
@@ -132,6 +151,7 @@ struct LayoutPass {
         texts.reserve(texts: census.texts, scalars: census.textBytes)
         frames.reserveCapacity(census.framed + 1)
         cache.reserveCapacity(census.nodes * 3)
+        arrangements.reserveCapacity(census.nodes * 4)
         flatten(root, position: 0, parent: -1, parentAxis: nil)
     }
 
@@ -195,7 +215,7 @@ struct LayoutPass {
             parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
-            nodes[index].dependence = dependence(of: index, children: [])
+            nodes[index].dependence = dependence(of: index, children: .unboundedIsIdeal)
             return index
         }
 
@@ -212,11 +232,16 @@ struct LayoutPass {
         nodes[index].subtreeEnd = Int32(nodes.count)
         nodes[index].firstChild = Int32(childIndices.count)
         nodes[index].childCount = Int32(childCount)
-        var children: OfferDependence = []
+        // The union of the children's axes, the intersection of their unbounded-is-ideal bits.
+        var axes: OfferDependence = []
+        var unbounded = OfferDependence.unboundedIsIdeal
         for slot in firstScratch..<order.count {
             childIndices.append(Int32(order[slot]))
-            children.formUnion(nodes[order[slot]].dependence)
+            let child = nodes[order[slot]].dependence
+            axes.formUnion(child.axes)
+            unbounded.formIntersection(child)
         }
+        let children = axes.union(unbounded)
         order.removeLast(order.count - firstScratch)
         nodes[index].dependence = dependence(of: index, children: children)
         if axis != nil {
@@ -227,34 +252,46 @@ struct LayoutPass {
         return index
     }
 
-    /// The axes node `index`'s size can depend on; `children` is the union of its children's.
-    /// Stacks and overlays depend on what their children depend on: a child's offer along an
-    /// axis is made from the parent's offer and the children's sizes along that axis only.
+    /// The axes node `index`'s size can depend on, and where an unbounded offer reads as
+    /// ideal; `children` holds the union of its children's axes and the intersection of their
+    /// unbounded-is-ideal bits. Stacks and overlays depend on what their children depend on:
+    /// a child's offer along an axis is made from the parent's offer and the children's sizes
+    /// along that axis only; an unbounded offer reaches every child unbounded (a stack offered
+    /// infinity along its axis gives each child that offer, as it gives an ideal one).
     private func dependence(of index: Int, children: OfferDependence) -> OfferDependence {
         let node = nodes[index]
         var content: OfferDependence
         switch node.kind {
         case .hstack, .vstack, .zstack: content = children
-        case .view: content = node.childCount == 0 ? [] : children
-        case .text, .shape: content = .both
-        case .image: content = []
-        case .progress: content = node.circular ? [] : .width
+        case .view: content = node.childCount == 0 ? .unboundedIsIdeal : children
+        case .text: content = [.both, .unboundedIsIdeal]
+        case .shape: content = .both
+        case .image: content = .unboundedIsIdeal
+        case .progress: content = node.circular ? .unboundedIsIdeal : [.width, .unboundedHeightIsIdeal]
         case .spacer:
             switch node.parentAxis {
-            case .horizontal?: content = .width
-            case .vertical?: content = .height
+            case .horizontal?: content = [.width, .unboundedHeightIsIdeal]
+            case .vertical?: content = [.height, .unboundedWidthIsIdeal]
             case nil: content = .both
             }
         }
         guard node.frame != 0 else { return content }
-        // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer.
+        // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer, and a
+        // `max_*` frame grows to an unbounded offer (up to its maximum) where an ideal one
+        // keeps the content's size.
         let frame = frames[Int(node.frame)]
         var result: OfferDependence = []
-        if frame.fixedWidth == nil, frame.minWidth != nil || frame.maxWidth != nil || content.contains(.width) {
-            result.insert(.width)
+        if frame.fixedWidth != nil {
+            result.insert(.unboundedWidthIsIdeal)
+        } else {
+            if frame.minWidth != nil || frame.maxWidth != nil || content.contains(.width) { result.insert(.width) }
+            if frame.maxWidth == nil, content.contains(.unboundedWidthIsIdeal) { result.insert(.unboundedWidthIsIdeal) }
         }
-        if frame.fixedHeight == nil, frame.minHeight != nil || frame.maxHeight != nil || content.contains(.height) {
-            result.insert(.height)
+        if frame.fixedHeight != nil {
+            result.insert(.unboundedHeightIsIdeal)
+        } else {
+            if frame.minHeight != nil || frame.maxHeight != nil || content.contains(.height) { result.insert(.height) }
+            if frame.maxHeight == nil, content.contains(.unboundedHeightIsIdeal) { result.insert(.unboundedHeightIsIdeal) }
         }
         return result
     }
@@ -265,10 +302,13 @@ struct LayoutPass {
         var offer = offer
         nodes.withUnsafeBufferPointer { nodes in
             let dependence = nodes[index].dependence
-            if dependence != .both {
-                if !dependence.contains(.width) { offer.width = Offer.ideal }
-                if !dependence.contains(.height) { offer.height = Offer.ideal }
-            } else if nodes[index].textRun >= 0, nodes[index].frame == 0 {
+            if !dependence.contains(.width) || offer.width.isInfinite && dependence.contains(.unboundedWidthIsIdeal) {
+                offer.width = Offer.ideal
+            }
+            if !dependence.contains(.height) || offer.height.isInfinite && dependence.contains(.unboundedHeightIsIdeal) {
+                offer.height = Offer.ideal
+            }
+            if dependence.contains(.both), nodes[index].textRun >= 0, nodes[index].frame == 0 {
                 (offer.width, offer.height) = texts.reduced(run: Int(nodes[index].textRun), width: offer.width, height: offer.height)
             }
         }
@@ -305,14 +345,20 @@ struct LayoutPass {
     }
 
     private mutating func measure(_ index: Int, _ given: Offer) -> Size {
+        let entry = entry(index, given)
+        return cache.withUnsafeBufferPointer { $0[entry].size }
+    }
+
+    /// The cache entry holding node `index`'s size for `given`, computed on a miss.
+    private mutating func entry(_ index: Int, _ given: Offer) -> Int {
         let offer = reducesOffers ? reduced(given, for: index) : given
         // Probes hit the cache far more often than they miss: the walk reads both arrays in
         // place, without bounds checks or uniqueness checks.
         let head = nodes.withUnsafeBufferPointer { $0[index].cacheHead }
-        let cached: Size? = cache.withUnsafeBufferPointer { cache in
+        let cached: Int? = cache.withUnsafeBufferPointer { cache in
             var entry = Int(head)
             while entry >= 0 {
-                if cache[entry].offer == offer { return cache[entry].size }
+                if cache[entry].offer == offer { return entry }
                 entry = Int(cache[entry].next)
             }
             return nil
@@ -320,9 +366,12 @@ struct LayoutPass {
         if let cached { return cached }
         measurements += 1
         let size = computeSize(index, offer)
-        cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead))
+        // A stack's arrangement is the last thing its size computation stored.
+        let kind = nodes[index].kind
+        let arrangement = kind == .hstack || kind == .vstack ? lastArrangement : -1
+        cache.append(CacheEntry(offer: offer, size: size, next: head, arrangement: arrangement))
         nodes[index].cacheHead = Int32(cache.count - 1)
-        return size
+        return cache.count - 1
     }
 
     /// How many sizes node `index` has cached (tests pin that a rigid node is measured once).
@@ -379,9 +428,9 @@ struct LayoutPass {
         let node = nodes[index]
         switch node.kind {
         case .hstack:
-            return arrange(index, offer, axis: .horizontal, record: false)
+            return arrange(index, offer, axis: .horizontal)
         case .vstack:
-            return arrange(index, offer, axis: .vertical, record: false)
+            return arrange(index, offer, axis: .vertical)
         case .zstack:
             return overlaySize(index, offer)
         case .view:
@@ -420,12 +469,15 @@ struct LayoutPass {
         return Size(width: width, height: height)
     }
 
-    /// Stack distribution (see the type's comment). With `record`, leaves each child's offer
-    /// along the axis and its size on `scratch` (offer, width, height per child) for the
-    /// caller to read and pop.
-    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis, record: Bool) -> Size {
+    /// Stack distribution (see the type's comment). Stores the arrangement for placing
+    /// (`lastArrangement`): the run's length along the axis and, when the children were
+    /// offered shares, each child's offer along the axis.
+    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis) -> Size {
         let count = Int(nodes[index].childCount)
-        guard count > 0 else { return .zero }
+        guard count > 0 else {
+            lastArrangement = -1
+            return .zero
+        }
         let horizontal = axis == .horizontal
         let along = horizontal ? offer.width : offer.height
         let across = horizontal ? offer.height : offer.width
@@ -438,33 +490,30 @@ struct LayoutPass {
         let spacingTotal = nodes[index].spacingTotal
         var length = spacingTotal
         var thickness = 0.0
-        let recordBase = scratch.count
-        if record { Self.grow(&scratch, by: 3 * count) }
-        func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
-            let at = recordBase + 3 * slot
-            scratch[at] = childOffer
-            scratch[at + 1] = size.width
-            scratch[at + 2] = size.height
-        }
+        let arrangement = arrangements.count
 
-        if along < 0 || along.isInfinite || along == 0 {
-            // Ideal, unbounded, or nothing to share: every child gets the same offer.
+        if Self.offersEveryChildTheSame(along) {
+            arrangements.append(0)
             for slot in 0..<count {
                 let size = measure(child(slot, of: index), make(along))
                 length += main(size)
                 thickness = max(thickness, cross(size))
-                if record { keep(slot, along, size) }
             }
         } else {
-            // Per child: minimum and flexibility, kept on the scratch stack above the record.
+            Self.grow(&arrangements, by: count + 1)
+            // Per child: minimum and flexibility, kept on the scratch stack.
             let base = scratch.count
             Self.grow(&scratch, by: 2 * count)
             let orderBase = order.count
             var sumOfMinimums = 0.0
+            let alongAxis: OfferDependence = horizontal ? .width : .height
             for slot in 0..<count {
                 let child = child(slot, of: index)
                 let low = main(measure(child, make(0)))
-                let high = main(measure(child, make(.infinity)))
+                // A child whose size cannot depend on the stack's axis is rigid along it:
+                // its maximum is its minimum, one probe answers both.
+                let rigid = reducesOffers && !nodes.withUnsafeBufferPointer { $0[child].dependence.contains(alongAxis) }
+                let high = rigid ? low : main(measure(child, make(.infinity)))
                 let flex = high - low
                 scratch[base + 2 * slot] = low
                 scratch[base + 2 * slot + 1] = flex.isNaN ? .infinity : flex
@@ -484,12 +533,20 @@ struct LayoutPass {
                 left -= 1
                 length += main(size)
                 thickness = max(thickness, cross(size))
-                if record { keep(slot, childOffer, size) }
+                arrangements[arrangement + 1 + slot] = childOffer
             }
             order.removeLast(order.count - orderBase)
             scratch.removeLast(scratch.count - base)
         }
+        arrangements[arrangement] = length
+        lastArrangement = Int32(arrangement)
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Ideal, unbounded, or nothing to share: every child of a stack gets the stack's offer
+    /// along its axis (otherwise each is offered its minimum plus a share).
+    private static func offersEveryChildTheSame(_ along: Double) -> Bool {
+        along < 0 || along.isInfinite || along == 0
     }
 
     /// Appends `count` zeros (a plain loop: the generic `append(contentsOf:)` of a repeated
@@ -529,7 +586,7 @@ struct LayoutPass {
     // MARK: 3. Place
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
-        place(0, at: origin, Self.offer(proposal))
+        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
         var records: [LayoutResult.Record] = []
         records.reserveCapacity(nodes.count)
         var subtreeEnds: [Int] = []
@@ -543,8 +600,11 @@ struct LayoutPass {
         return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
     }
 
-    private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
-        let size = measure(index, offer)
+    /// Places node `index` at `origin` with the size of its cache entry `entry`, and its
+    /// children as that measurement arranged them (the offer in the entry is the one the
+    /// node was measured with, so every child's offer is one already measured).
+    private mutating func place(_ index: Int, at origin: Point, entry: Int) {
+        let (offer, size, arrangement) = cache.withUnsafeBufferPointer { ($0[entry].offer, $0[entry].size, Int($0[entry].arrangement)) }
         nodes[index].rect = Rect(origin: origin, size: size)
         let node = nodes[index]
         let count = Int(node.childCount)
@@ -559,35 +619,39 @@ struct LayoutPass {
         switch node.kind {
         case .hstack, .vstack:
             let horizontal = node.kind == .hstack
-            let base = scratch.count
-            let content = arrange(index, inner, axis: horizontal ? .horizontal : .vertical, record: true)
-            let run = horizontal ? content.width : content.height
+            let along = horizontal ? inner.width : inner.height
+            let shared = !Self.offersEveryChildTheSame(along)
+            let run = arrangements[arrangement]
             var cursor = horizontal ? box.x + (box.width - run) / 2 : box.y + (box.height - run) / 2
             for slot in 0..<count {
-                let childOffer = scratch[base + 3 * slot]
-                let childSize = Size(width: scratch[base + 3 * slot + 1], height: scratch[base + 3 * slot + 2])
+                let childOffer = shared ? arrangements[arrangement + 1 + slot] : along
+                let child = child(slot, of: index)
                 if horizontal {
+                    let childEntry = self.entry(child, Offer(width: childOffer, height: inner.height))
+                    let childSize = cache[childEntry].size
                     let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
-                    place(child(slot, of: index), at: Point(x: cursor, y: y), Offer(width: childOffer, height: inner.height))
+                    place(child, at: Point(x: cursor, y: y), entry: childEntry)
                     cursor += childSize.width
                 } else {
+                    let childEntry = self.entry(child, Offer(width: inner.width, height: childOffer))
+                    let childSize = cache[childEntry].size
                     let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
-                    place(child(slot, of: index), at: Point(x: x, y: cursor), Offer(width: inner.width, height: childOffer))
+                    place(child, at: Point(x: x, y: cursor), entry: childEntry)
                     cursor += childSize.height
                 }
                 if slot < count - 1 { cursor += spacing(after: slot, in: index) }
             }
-            scratch.removeLast(scratch.count - base)
         default:
             // Overlays (zstack, custom view) and, defensively, children of leaves: each child
             // gets the content's offer and is aligned in the content box.
             for slot in 0..<count {
                 let child = child(slot, of: index)
-                let childSize = measure(child, inner)
+                let childEntry = self.entry(child, inner)
+                let childSize = cache[childEntry].size
                 let childOrigin = Point(
                     x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),
                     y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))
-                place(child, at: childOrigin, inner)
+                place(child, at: childOrigin, entry: childEntry)
             }
         }
     }

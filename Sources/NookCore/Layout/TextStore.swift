@@ -27,6 +27,10 @@ struct TextStore {
         /// Width of the longest paragraph on one line.
         var idealWidth: Double
         var paragraphCount: Int
+        /// The last wrap worked out (`size` asks again for each height a width is probed at).
+        var wrapLimit = Double.nan
+        var wrapLines = 0
+        var wrapWidth = 0.0
     }
 
     private var words: [Word] = []
@@ -135,12 +139,17 @@ struct TextStore {
     }
 
     /// The size of text `run` when offered `width` and `height` (negative: ideal).
-    func size(of run: Int, width: Double, height: Double) -> Size {
+    mutating func size(of run: Int, width: Double, height: Double) -> Size {
         let text = runs[run]
         var lines = text.paragraphCount
         var textWidth = text.idealWidth
         if width >= 0, width < text.idealWidth - Geometry.epsilon {
-            (lines, textWidth) = wrap(text, at: width)
+            if width == text.wrapLimit {
+                (lines, textWidth) = (text.wrapLines, text.wrapWidth)
+            } else {
+                (lines, textWidth) = wrap(text, at: width)
+                (runs[run].wrapLimit, runs[run].wrapLines, runs[run].wrapWidth) = (width, lines, textWidth)
+            }
         }
         if height >= 0, height.isFinite, text.lineHeight > 0 {
             // Compared as Doubles: a tall frame over tiny text is more lines than Int holds.
