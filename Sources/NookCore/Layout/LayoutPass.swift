@@ -117,8 +117,7 @@ struct LayoutPass {
     private var arrangements: [Double] = []
     /// The arrangement the last `arrange` call stored (read right after it, by `entry`).
     private var lastArrangement: Int32 = -1
-    /// Scratch space for stack distribution, used as a stack (each call truncates back).
-    private var scratch: [Double] = []
+    /// Children met while flattening, used as a stack (each node truncates back).
     private var order: [Int] = []
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
@@ -316,8 +315,7 @@ struct LayoutPass {
     }
 
     private func child(_ slot: Int, of index: Int) -> Int {
-        let first = nodes.withUnsafeBufferPointer { Int($0[index].firstChild) }
-        return childIndices.withUnsafeBufferPointer { Int($0[first + slot]) }
+        childIndex(nodes.withUnsafeBufferPointer { Int($0[index].firstChild) } + slot)
     }
 
     /// The gap between a stack's child `gap` and the next one.
@@ -388,13 +386,16 @@ struct LayoutPass {
     private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {
         let frameIndex = Int(nodes[index].frame)
         if frameIndex == 0 { return contentSize(index, offer) }
-        let a = frames[frameIndex]
-        let content = contentSize(index, contentOffer(a, offer))
-        return Size(
-            width: Self.outerLength(content.width + a.padding.horizontal, offered: offer.width,
-                                    fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth),
-            height: Self.outerLength(content.height + a.padding.vertical, offered: offer.height,
-                                     fixed: a.fixedHeight, min: a.minHeight, max: a.maxHeight))
+        // The attributes are read in place (a copy of them is larger than the work here).
+        let content = contentSize(index, frames.withUnsafeBufferPointer { contentOffer($0[frameIndex], offer) })
+        return frames.withUnsafeBufferPointer { frames in
+            let a = frames.baseAddress! + frameIndex
+            return Size(
+                width: Self.outerLength(content.width + a.pointee.padding.horizontal, offered: offer.width,
+                                        fixed: a.pointee.fixedWidth, min: a.pointee.minWidth, max: a.pointee.maxWidth),
+                height: Self.outerLength(content.height + a.pointee.padding.vertical, offered: offer.height,
+                                         fixed: a.pointee.fixedHeight, min: a.pointee.minHeight, max: a.pointee.maxHeight))
+        }
     }
 
     /// Step 2a: the offer the node's content gets.
@@ -425,7 +426,7 @@ struct LayoutPass {
 
     /// Step 2b: what the content chooses.
     private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
-        let node = nodes[index]
+        let node = nodes.withUnsafeBufferPointer { $0[index] }
         switch node.kind {
         case .hstack:
             return arrange(index, offer, axis: .horizontal)
@@ -473,7 +474,9 @@ struct LayoutPass {
     /// (`lastArrangement`): the run's length along the axis and, when the children were
     /// offered shares, each child's offer along the axis.
     private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis) -> Size {
-        let count = Int(nodes[index].childCount)
+        let (count, firstChild, spacingTotal) = nodes.withUnsafeBufferPointer {
+            (Int($0[index].childCount), Int($0[index].firstChild), $0[index].spacingTotal)
+        }
         guard count > 0 else {
             lastArrangement = -1
             return .zero
@@ -487,59 +490,61 @@ struct LayoutPass {
         func main(_ size: Size) -> Double { horizontal ? size.width : size.height }
         func cross(_ size: Size) -> Double { horizontal ? size.height : size.width }
 
-        let spacingTotal = nodes[index].spacingTotal
         var length = spacingTotal
         var thickness = 0.0
-        let arrangement = arrangements.count
-
         if Self.offersEveryChildTheSame(along) {
-            arrangements.append(0)
             for slot in 0..<count {
-                let size = measure(child(slot, of: index), make(along))
+                let size = measure(childIndex(firstChild + slot), make(along))
                 length += main(size)
                 thickness = max(thickness, cross(size))
             }
-        } else {
-            Self.grow(&arrangements, by: count + 1)
-            // Per child: minimum and flexibility, kept on the scratch stack.
-            let base = scratch.count
-            Self.grow(&scratch, by: 2 * count)
-            let orderBase = order.count
-            var sumOfMinimums = 0.0
-            let alongAxis: OfferDependence = horizontal ? .width : .height
-            for slot in 0..<count {
-                let child = child(slot, of: index)
-                let low = main(measure(child, make(0)))
-                // A child whose size cannot depend on the stack's axis is rigid along it:
-                // its maximum is its minimum, one probe answers both.
-                let rigid = reducesOffers && !nodes.withUnsafeBufferPointer { $0[child].dependence.contains(alongAxis) }
-                let high = rigid ? low : main(measure(child, make(.infinity)))
-                let flex = high - low
-                scratch[base + 2 * slot] = low
-                scratch[base + 2 * slot + 1] = flex.isNaN ? .infinity : flex
-                sumOfMinimums += low
-                order.append(slot)
-            }
-            sortByFlexibility(order: orderBase..<order.count, flexibilityAt: base)
-            var remaining = along - spacingTotal - sumOfMinimums
-            var left = Double(count)
-            for position in orderBase..<(orderBase + count) {
-                let slot = order[position]
-                let minimum = scratch[base + 2 * slot]
-                let share = remaining > 0 ? remaining / left : 0
-                let childOffer = share > 0 ? minimum + share : 0
-                let size = measure(child(slot, of: index), make(childOffer))
-                remaining -= main(size) - minimum
-                left -= 1
-                length += main(size)
-                thickness = max(thickness, cross(size))
-                arrangements[arrangement + 1 + slot] = childOffer
-            }
-            order.removeLast(order.count - orderBase)
-            scratch.removeLast(scratch.count - base)
+            lastArrangement = Int32(arrangements.count)
+            arrangements.append(length)
+            return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
         }
-        arrangements[arrangement] = length
-        lastArrangement = Int32(arrangement)
+
+        // Per child: minimum, flexibility and the offer it gets, in space that lives only as
+        // long as this call (on the stack for the usual handful of children): nested stacks
+        // measured meanwhile need no room in any shared array.
+        let alongAxis: OfferDependence = horizontal ? .width : .height
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { slots in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+                let minimums = slots.baseAddress!
+                let flexibilities = minimums + count
+                let childOffers = minimums + 2 * count
+                var sumOfMinimums = 0.0
+                for slot in 0..<count {
+                    let child = childIndex(firstChild + slot)
+                    let low = main(measure(child, make(0)))
+                    // A child whose size cannot depend on the stack's axis is rigid along it:
+                    // its maximum is its minimum, one probe answers both.
+                    let rigid = reducesOffers && !nodes.withUnsafeBufferPointer { $0[child].dependence.contains(alongAxis) }
+                    let high = rigid ? low : main(measure(child, make(.infinity)))
+                    let flex = high - low
+                    minimums[slot] = low
+                    flexibilities[slot] = flex.isNaN ? .infinity : flex
+                    sumOfMinimums += low
+                    order[slot] = slot
+                }
+                Self.sortByFlexibility(order, flexibilities)
+                var remaining = along - spacingTotal - sumOfMinimums
+                var left = Double(count)
+                for slot in order {
+                    let minimum = minimums[slot]
+                    let share = remaining > 0 ? remaining / left : 0
+                    let childOffer = share > 0 ? minimum + share : 0
+                    let size = measure(childIndex(firstChild + slot), make(childOffer))
+                    remaining -= main(size) - minimum
+                    left -= 1
+                    length += main(size)
+                    thickness = max(thickness, cross(size))
+                    childOffers[slot] = childOffer
+                }
+                lastArrangement = Int32(arrangements.count)
+                arrangements.append(length)
+                arrangements.append(contentsOf: UnsafeBufferPointer(start: childOffers, count: count))
+            }
+        }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
     }
 
@@ -549,37 +554,30 @@ struct LayoutPass {
         along < 0 || along.isInfinite || along == 0
     }
 
-    /// Appends `count` zeros (a plain loop: the generic `append(contentsOf:)` of a repeated
-    /// element costs more than the few slots a stack needs; so does `removeSubrange`, hence
-    /// `removeLast(_:)` to pop them).
-    private static func grow(_ array: inout [Double], by count: Int) {
-        for _ in 0..<count { array.append(0) }
+    /// The node at `childIndices[position]`.
+    @inline(__always)
+    private func childIndex(_ position: Int) -> Int {
+        childIndices.withUnsafeBufferPointer { Int($0[position]) }
     }
 
     /// Stable sort of child slots by flexibility (least first), ties in document order.
-    /// Both arrays are read through their buffers: a closure capturing `scratch` would
-    /// allocate a context and retain the array on every stack measured.
-    private mutating func sortByFlexibility(order range: Range<Int>, flexibilityAt base: Int) {
-        scratch.withUnsafeBufferPointer { scratch in
-            order.withUnsafeMutableBufferPointer { order in
-                let flexibility = { (slot: Int) in scratch[base + 2 * slot + 1] }
-                if range.count <= 16 {
-                    // Insertion sort: stable and allocation-free for the usual handful of children.
-                    var position = range.lowerBound + 1
-                    while position < range.upperBound {
-                        let slot = order[position]
-                        var hole = position
-                        while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
-                            order[hole] = order[hole - 1]
-                            hole -= 1
-                        }
-                        order[hole] = slot
-                        position += 1
-                    }
-                } else {
-                    order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
+    private static func sortByFlexibility(_ order: UnsafeMutableBufferPointer<Int>, _ flexibilities: UnsafeMutablePointer<Double>) {
+        if order.count <= 16 {
+            // Insertion sort: stable and allocation-free for the usual handful of children.
+            var position = 1
+            while position < order.count {
+                let slot = order[position]
+                var hole = position
+                while hole > 0, flexibilities[order[hole - 1]] > flexibilities[slot] {
+                    order[hole] = order[hole - 1]
+                    hole -= 1
                 }
+                order[hole] = slot
+                position += 1
             }
+        } else {
+            var order = order
+            order.sort { flexibilities[$0] != flexibilities[$1] ? flexibilities[$0] < flexibilities[$1] : $0 < $1 }
         }
     }
 
@@ -605,16 +603,24 @@ struct LayoutPass {
     /// node was measured with, so every child's offer is one already measured).
     private mutating func place(_ index: Int, at origin: Point, entry: Int) {
         let (offer, size, arrangement) = cache.withUnsafeBufferPointer { ($0[entry].offer, $0[entry].size, Int($0[entry].arrangement)) }
-        nodes[index].rect = Rect(origin: origin, size: size)
-        let node = nodes[index]
+        let node = nodes.withUnsafeMutableBufferPointer { nodes in
+            nodes[index].rect = Rect(origin: origin, size: size)
+            return nodes[index]
+        }
         let count = Int(node.childCount)
         guard count > 0 else { return }
-        let frame = node.frame == 0 ? LayoutAttributes.plain : frames[Int(node.frame)]
-        let padding = frame.padding
+        var padding = EdgeInsets.zero
+        var inner = offer
+        if node.frame != 0 {
+            frames.withUnsafeBufferPointer { frames in
+                let frame = frames.baseAddress! + Int(node.frame)
+                padding = frame.pointee.padding
+                inner = contentOffer(frame.pointee, offer)
+            }
+        }
         let box = Rect(
             x: origin.x + padding.leading, y: origin.y + padding.top,
             width: max(0, size.width - padding.horizontal), height: max(0, size.height - padding.vertical))
-        let inner = node.frame == 0 ? offer : contentOffer(frame, offer)
 
         switch node.kind {
         case .hstack, .vstack:
