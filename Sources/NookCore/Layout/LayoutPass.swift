@@ -348,28 +348,35 @@ struct LayoutPass {
     }
 
     /// The cache entry holding node `index`'s size for `given`, computed on a miss.
+    @inline(__always)
     private mutating func entry(_ index: Int, _ given: Offer) -> Int {
         let offer = reducesOffers ? reduced(given, for: index) : given
         // Probes hit the cache far more often than they miss: the walk reads both arrays in
         // place, without bounds checks or uniqueness checks.
-        let head = nodes.withUnsafeBufferPointer { $0[index].cacheHead }
-        let cached: Int? = cache.withUnsafeBufferPointer { cache in
-            var entry = Int(head)
-            while entry >= 0 {
-                if cache[entry].offer == offer { return entry }
-                entry = Int(cache[entry].next)
+        let cached = nodes.withUnsafeBufferPointer { nodes in
+            cache.withUnsafeBufferPointer { cache in
+                var entry = Int(nodes[index].cacheHead)
+                while entry >= 0, cache[entry].offer != offer { entry = Int(cache[entry].next) }
+                return entry
             }
-            return nil
         }
-        if let cached { return cached }
+        return cached >= 0 ? cached : addEntry(index, offer)
+    }
+
+    /// Measures node `index` for `offer` (already reduced) and caches the size.
+    @inline(never)
+    private mutating func addEntry(_ index: Int, _ offer: Offer) -> Int {
         measurements += 1
         let size = computeSize(index, offer)
-        // A stack's arrangement is the last thing its size computation stored.
-        let kind = nodes[index].kind
-        let arrangement = kind == .hstack || kind == .vstack ? lastArrangement : -1
-        cache.append(CacheEntry(offer: offer, size: size, next: head, arrangement: arrangement))
-        nodes[index].cacheHead = Int32(cache.count - 1)
-        return cache.count - 1
+        let entry = cache.count
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            // A stack's arrangement is the last thing its size computation stored.
+            let kind = nodes[index].kind
+            let arrangement = kind == .hstack || kind == .vstack ? lastArrangement : -1
+            cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead, arrangement: arrangement))
+            nodes[index].cacheHead = Int32(entry)
+        }
+        return entry
     }
 
     /// How many sizes node `index` has cached (tests pin that a rigid node is measured once).

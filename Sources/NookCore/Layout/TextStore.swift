@@ -58,11 +58,9 @@ struct TextStore {
         var current: Word? = nil
         var paragraphs = 1
         var joinsPrevious = false
-        // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
-        // rest of layout, and the metric model gives joined and combining scalars no room.
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            scalarIndex += 1
+
+        /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words.
+        func take(_ value: UInt32, _ advance: Double) {
             if value == 0x0A {
                 if var word = current {
                     word.endsParagraph = true
@@ -75,18 +73,9 @@ struct TextStore {
                 }
                 current = nil
                 paragraphs += 1
-                joinsPrevious = false
-                continue
+                return
             }
-            if value == 0x0D { continue }
-            let advance: Double
-            if let measured {
-                advance = scalarIndex < measured.advances.count ? Self.length(measured.advances[scalarIndex]) : 0
-            } else {
-                let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
-                joinsPrevious = value == 0x200D
-                advance = fontSize * factor
-            }
+            if value == 0x0D { return }
             if value == 0x20 || value == 0x09 {
                 if current != nil {
                     current!.trailingSpace += advance
@@ -94,7 +83,7 @@ struct TextStore {
                     // Leading spaces: an empty word that only carries space.
                     current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
                 }
-                continue
+                return
             }
             if current != nil, current!.trailingSpace == 0 {
                 current!.width += advance
@@ -104,6 +93,37 @@ struct TextStore {
                 current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
             }
             advances.append(advance)
+        }
+
+        // ASCII text (most of it) is read as bytes: each is a scalar, none joins another, and
+        // decoding scalars costs more than measuring them.
+        let tookBytes = measured == nil && text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            for byte in bytes {
+                take(UInt32(byte), fontSize * TextMetrics.asciiAdvanceFactor(of: byte, weight: weightFactor, monospacedDigits: monospacedDigits))
+            }
+            return true
+        } == true
+        // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
+        // rest of layout, and the metric model gives joined and combining scalars no room.
+        if !tookBytes {
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                scalarIndex += 1
+                var advance = 0.0
+                if value == 0x0A {
+                    joinsPrevious = false
+                } else if value != 0x0D {
+                    if let measured {
+                        advance = scalarIndex < measured.advances.count ? Self.length(measured.advances[scalarIndex]) : 0
+                    } else {
+                        let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
+                        joinsPrevious = value == 0x200D
+                        advance = fontSize * factor
+                    }
+                }
+                take(value, advance)
+            }
         }
         if var word = current {
             word.endsParagraph = true
