@@ -59,48 +59,12 @@ struct TextStore {
         var paragraphs = 1
         var joinsPrevious = false
 
-        /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words.
-        func take(_ value: UInt32, _ advance: Double) {
-            if value == 0x0A {
-                if var word = current {
-                    word.endsParagraph = true
-                    words.append(word)
-                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
-                    words[words.count - 1].endsParagraph = true
-                } else {
-                    // An empty paragraph still takes a line.
-                    words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
-                }
-                current = nil
-                paragraphs += 1
-                return
-            }
-            if value == 0x0D { return }
-            if value == 0x20 || value == 0x09 {
-                if current != nil {
-                    current!.trailingSpace += advance
-                } else {
-                    // Leading spaces: an empty word that only carries space.
-                    current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
-                }
-                return
-            }
-            if current != nil, current!.trailingSpace == 0 {
-                current!.width += advance
-                current!.end += 1
-            } else {
-                if let word = current { words.append(word) }
-                current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
-            }
-            advances.append(advance)
-        }
-
         // ASCII text (most of it) is read as bytes: each is a scalar, none joins another, and
         // decoding scalars costs more than measuring them.
         let tookBytes = measured == nil && text.utf8.withContiguousStorageIfAvailable { bytes in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
             for byte in bytes {
-                take(UInt32(byte), fontSize * TextMetrics.asciiAdvanceFactor(of: byte, weight: weightFactor, monospacedDigits: monospacedDigits))
+                take(UInt32(byte), &current, &paragraphs, firstWord: firstWord, advance: fontSize * TextMetrics.asciiAdvanceFactor(of: byte, weight: weightFactor, monospacedDigits: monospacedDigits))
             }
             return true
         } == true
@@ -122,7 +86,7 @@ struct TextStore {
                         advance = fontSize * factor
                     }
                 }
-                take(value, advance)
+                take(value, &current, &paragraphs, firstWord: firstWord, advance: advance)
             }
         }
         if var word = current {
@@ -150,6 +114,44 @@ struct TextStore {
             firstWord: firstWord, endWord: words.count, lineHeight: lineHeight,
             idealWidth: max(widest, line), paragraphCount: paragraphs))
         return runs.count - 1
+    }
+
+    /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words of the
+    /// text being added: `current` is the word being built, the text's words start at
+    /// `firstWord`.
+    private mutating func take(_ value: UInt32, _ current: inout Word?, _ paragraphs: inout Int, firstWord: Int, advance: Double) {
+        if value == 0x0A {
+            if var word = current {
+                word.endsParagraph = true
+                words.append(word)
+            } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+                words[words.count - 1].endsParagraph = true
+            } else {
+                // An empty paragraph still takes a line.
+                words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
+            }
+            current = nil
+            paragraphs += 1
+            return
+        }
+        if value == 0x0D { return }
+        if value == 0x20 || value == 0x09 {
+            if current != nil {
+                current!.trailingSpace += advance
+            } else {
+                // Leading spaces: an empty word that only carries space.
+                current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
+            }
+            return
+        }
+        if current != nil, current!.trailingSpace == 0 {
+            current!.width += advance
+            current!.end += 1
+        } else {
+            if let word = current { words.append(word) }
+            current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
+        }
+        advances.append(advance)
     }
 
     /// A measurer's number as a length: NaN, infinities and negatives (a measurer's bug) take
