@@ -87,6 +87,31 @@ private typealias F = LayoutFixture
         }
     }
 
+    /// A width offer at least a node's `widthThreshold` reads as ideal: a vstack of texts
+    /// offered at least their one-line width answers as if offered its ideal width, so a row's
+    /// title stack probed at width 0, infinity and its share is measured at two widths, not
+    /// three. A bar in the stack (it takes the width it is offered) keeps the third.
+    @Test func aStackOfferedItsTextsOneLineWidthReadsAsIdeal() {
+        func rows(_ extra: [ViewNode]) -> ViewNode {
+            F.vstack((0..<20).map { number in
+                F.hstack([
+                    F.node(.image) { $0.classes = "size-8" },
+                    F.vstack([F.text("Track \(number)", size: 13), F.text("Artist", size: 11)] + extra, alignment: .leading),
+                ])
+            })
+        }
+        for (tree, entries) in [(rows([]), 4), (rows([F.node(.progress) { $0.value = 0.5 }]), 6)] {
+            let proposal = ProposedSize(width: 448, height: 160)
+            #expect(Self.layout(tree, proposal, reducing: true).result == Self.layout(tree, proposal, reducing: false).result)
+            var pass = LayoutPass(root: tree, rootPath: "slot")
+            _ = pass.measureRoot(ProposedSize(width: 448, height: nil))
+            _ = pass.run(proposal: proposal, origin: .zero)
+            let titles = (0..<pass.nodes.count).filter { pass.nodes[$0].kind == .vstack && pass.nodes[$0].parent > 0 }
+            #expect(titles.count == 20)
+            #expect(titles.allSatisfy { pass.cacheEntries(ofNode: $0) == entries }, "\(titles.map { pass.cacheEntries(ofNode: $0) })")
+        }
+    }
+
     /// Text: an offer it fits on one line reads as ideal, wrapping offers stay as given, and
     /// a height cuts lines only when it is finite and smaller than the text.
     @Test func textOffersReduceOnlyWhereTheSizeCannotChange() {

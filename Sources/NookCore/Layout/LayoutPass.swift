@@ -81,6 +81,9 @@ struct LayoutPass {
         var textRun: Int32
         /// Image side or spacer minimum length.
         var leafLength: Double
+        /// A width offer at least this wide gives the size of an ideal width offer, whatever
+        /// the height (see `widthThreshold(of:children:)`); infinity when none is known.
+        var widthThreshold: Double
         /// Sum of the gaps between a stack's children.
         var spacingTotal: Double
         /// Index of the parent; -1 for the root.
@@ -210,11 +213,12 @@ struct LayoutPass {
         nodes.append(Node(
             kind: kind, dependence: .both, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
             circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
-            textRun: textRun, leafLength: leafLength, spacingTotal: 0,
+            textRun: textRun, leafLength: leafLength, widthThreshold: .infinity, spacingTotal: 0,
             parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
             nodes[index].dependence = dependence(of: index, children: .unboundedIsIdeal)
+            nodes[index].widthThreshold = widthThreshold(of: index, children: -.infinity)
             return index
         }
 
@@ -234,15 +238,18 @@ struct LayoutPass {
         // The union of the children's axes, the intersection of their unbounded-is-ideal bits.
         var axes: OfferDependence = []
         var unbounded = OfferDependence.unboundedIsIdeal
+        var childrenThreshold = -Double.infinity
         for slot in firstScratch..<order.count {
             childIndices.append(Int32(order[slot]))
             let child = nodes[order[slot]].dependence
             axes.formUnion(child.axes)
             unbounded.formIntersection(child)
+            childrenThreshold = max(childrenThreshold, nodes[order[slot]].widthThreshold)
         }
         let children = axes.union(unbounded)
         order.removeLast(order.count - firstScratch)
         nodes[index].dependence = dependence(of: index, children: children)
+        nodes[index].widthThreshold = widthThreshold(of: index, children: childrenThreshold)
         if axis != nil {
             var total = 0.0
             for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
@@ -295,13 +302,40 @@ struct LayoutPass {
         return result
     }
 
+    /// The width from which node `index`'s size is that of an ideal width offer, for every
+    /// height; `children` is the largest of its children's. Text: its one-line width (it only
+    /// wraps below it). A vstack or overlay gives each child its own width offer, and children
+    /// that answer as if offered their ideal width make every probe and share the same as for
+    /// an ideal offer: the largest of its children's. An hstack shares the width out (its
+    /// children's offers are not the stack's), and shapes and bars take what they are offered:
+    /// none (infinity). A frame that reads the width (min/max, horizontal padding) has none;
+    /// a fixed width, or no width dependence at all, means any offer.
+    private func widthThreshold(of index: Int, children: Double) -> Double {
+        let node = nodes[index]
+        guard node.dependence.contains(.width) else { return -.infinity }
+        if node.frame != 0 {
+            let frame = frames[Int(node.frame)]
+            if frame.fixedWidth != nil { return -.infinity }
+            if frame.minWidth != nil || frame.maxWidth != nil || frame.padding.leading != 0 || frame.padding.trailing != 0 {
+                return .infinity
+            }
+        }
+        switch node.kind {
+        case .vstack, .zstack, .view: return children
+        case .text: return texts.unwrappedWidth(run: Int(node.textRun))
+        case .image: return -.infinity
+        case .hstack, .shape, .progress, .spacer: return .infinity
+        }
+    }
+
     /// `offer` reduced to what can change node `index`'s size (see `OfferDependence`).
     @inline(__always)
     private func reduced(_ offer: Offer, for index: Int) -> Offer {
         var offer = offer
         nodes.withUnsafeBufferPointer { nodes in
             let dependence = nodes[index].dependence
-            if !dependence.contains(.width) || offer.width.isInfinite && dependence.contains(.unboundedWidthIsIdeal) {
+            if !dependence.contains(.width) || offer.width.isInfinite && dependence.contains(.unboundedWidthIsIdeal)
+                || nodes[index].widthThreshold < .infinity && offer.width >= nodes[index].widthThreshold {
                 offer.width = Offer.ideal
             }
             if !dependence.contains(.height) || offer.height.isInfinite && dependence.contains(.unboundedHeightIsIdeal) {

@@ -181,6 +181,12 @@ struct TextStore {
         return Size(width: textWidth, height: Double(lines) * text.lineHeight)
     }
 
+    /// The narrowest width offer at which text `run` keeps every paragraph on one line
+    /// (`size` wraps only below it), so any offer at least this wide reads as ideal.
+    func unwrappedWidth(run: Int) -> Double {
+        runs[run].idealWidth - Geometry.epsilon
+    }
+
     /// An offer to text `run` with what cannot change its size read as ideal (-1): a width
     /// it fits on one line per paragraph, and a height that is infinite or holds every line
     /// of unwrapped text. `size` gives the same answer for both.
