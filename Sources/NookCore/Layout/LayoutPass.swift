@@ -132,11 +132,14 @@ struct LayoutPass {
     private let rules: NamedLayoutRules
     /// How wide text is; nil: `TextMetrics`' estimate.
     private let measurer: (any TextMeasurer)?
+    /// `measurer != nil`, kept apart so the estimate path never touches the existential.
+    private let measuresText: Bool
 
     init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate,
          reducesOffers: Bool = true) {
         self.rules = rules
         measurer = text.measurer
+        measuresText = text.measurer != nil
         self.reducesOffers = reducesOffers
         self.rootPath = rootPath
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
@@ -192,10 +195,13 @@ struct LayoutPass {
         case .text:
             let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
             let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
-            textRun = Int32(texts.add(
-                text: pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
-                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true,
-                measurer: measurer))
+            let text = pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : "")
+            let weight = pointer.pointee.props.fontWeight
+            let monospacedDigits = isTimer || pointer.pointee.props.monospacedDigits == true
+            let measured = measuresText
+                ? measurer!.measure(text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
+                : nil
+            textRun = Int32(texts.add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured))
         case .image:
             leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
         case .spacer:
@@ -354,11 +360,13 @@ struct LayoutPass {
 
     /// The gap between a stack's child `gap` and the next one.
     private func spacing(after gap: Int, in stack: Int) -> Double {
-        let frame = Int(nodes[stack].frame)
-        if frame != 0, let explicit = frames[frame].spacing { return explicit }
-        let left = child(gap, of: stack)
-        let right = child(gap + 1, of: stack)
-        return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
+        nodes.withUnsafeBufferPointer { nodes in
+            let frame = Int(nodes[stack].frame)
+            if frame != 0, let explicit = frames.withUnsafeBufferPointer({ $0[frame].spacing }) { return explicit }
+            let left = childIndex(Int(nodes[stack].firstChild) + gap)
+            let right = childIndex(Int(nodes[stack].firstChild) + gap + 1)
+            return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
+        }
     }
 
     // MARK: 2. Measure
@@ -675,13 +683,13 @@ struct LayoutPass {
                 let child = child(slot, of: index)
                 if horizontal {
                     let childEntry = self.entry(child, Offer(width: childOffer, height: inner.height))
-                    let childSize = cache[childEntry].size
+                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                     let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
                     place(child, at: Point(x: cursor, y: y), entry: childEntry)
                     cursor += childSize.width
                 } else {
                     let childEntry = self.entry(child, Offer(width: inner.width, height: childOffer))
-                    let childSize = cache[childEntry].size
+                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                     let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
                     place(child, at: Point(x: x, y: cursor), entry: childEntry)
                     cursor += childSize.height
@@ -694,7 +702,7 @@ struct LayoutPass {
             for slot in 0..<count {
                 let child = child(slot, of: index)
                 let childEntry = self.entry(child, inner)
-                let childSize = cache[childEntry].size
+                let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                 let childOrigin = Point(
                     x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),
                     y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))

@@ -50,9 +50,15 @@ struct TextStore {
     mutating func add(
         text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measurer: (any TextMeasurer)? = nil
     ) -> Int {
-        let weightFactor = TextMetrics.weightFactor(weight)
         let measured = measurer?.measure(
             text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
+        return add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured)
+    }
+
+    /// `add` with the measurer's answer already in hand (nil: the estimate). Layout calls this
+    /// directly when it has no measurer, so no optional existential is copied per text.
+    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measured: MeasuredText?) -> Int {
+        let weightFactor = TextMetrics.weightFactor(weight)
         var scalarIndex = -1
         let firstWord = words.count
         var current: Word? = nil
