@@ -7,9 +7,11 @@
 /// 2. Measure on demand, `measure(node, offer)`: a node's size for an offer is computed once
 ///    and cached (a linked list of entries per node in one flat array). Before the cache is
 ///    read, an offer is reduced to what can change the answer (`OfferDependence`): an axis
-///    the node's size cannot depend on reads as ideal, and a text offered at least its
-///    one-line width reads as ideal. So the probes a stack makes of a rigid child (a fixed
-///    frame, an image, a one-line text) are answered by one measurement, not one per offer.
+///    the node's size cannot depend on reads as ideal, an infinite length reads as ideal
+///    where it gives the same size, a width at least the node's `widthThreshold` reads as
+///    ideal, and a text offered at least its one-line width reads as ideal. So the probes a
+///    stack makes of a rigid child (a fixed frame, an image, a one-line text) are answered by
+///    one measurement, not one per offer.
 ///    a. The frame turns the parent's offer into an offer for the content: a fixed length
 ///       replaces it; `min_*`/`max_*` clamp it; padding is taken off.
 ///    b. The content chooses its size (stack distribution, overlay, or a leaf's own rule).
