@@ -122,8 +122,6 @@ struct LayoutPass {
     private var arrangements: [Double] = []
     /// The arrangement the last `arrange` call stored (read right after it, by `entry`).
     private var lastArrangement: Int32 = -1
-    /// Children met while flattening, used as a stack (each node truncates back).
-    private var order: [Int] = []
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
     /// False only in tests: every offer is measured as given, the reference the reduced
@@ -231,31 +229,30 @@ struct LayoutPass {
         }
 
         let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
-        // Children are flattened first (their own children land in `childIndices` meanwhile),
-        // then this node's list is appended in one piece.
-        let firstScratch = order.count
+        // The node's list of children is reserved first and filled in as each child is
+        // flattened (the children's own lists follow it in `childIndices`).
+        let firstChild = childIndices.count
+        for _ in 0..<childCount { childIndices.append(0) }
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
                 let child = flatten(children.baseAddress! + offset, position: offset, parent: index, parentAxis: axis)
-                order.append(child)
+                childIndices[firstChild + offset] = Int32(child)
             }
         }
         nodes[index].subtreeEnd = Int32(nodes.count)
-        nodes[index].firstChild = Int32(childIndices.count)
+        nodes[index].firstChild = Int32(firstChild)
         nodes[index].childCount = Int32(childCount)
         // The union of the children's axes, the intersection of their unbounded-is-ideal bits.
         var axes: OfferDependence = []
         var unbounded = OfferDependence.unboundedIsIdeal
         var childrenThreshold = -Double.infinity
-        for slot in firstScratch..<order.count {
-            childIndices.append(Int32(order[slot]))
-            let child = nodes[order[slot]].dependence
-            axes.formUnion(child.axes)
-            unbounded.formIntersection(child)
-            childrenThreshold = max(childrenThreshold, nodes[order[slot]].widthThreshold)
+        for position in firstChild..<(firstChild + childCount) {
+            let child = nodes[childIndex(position)]
+            axes.formUnion(child.dependence.axes)
+            unbounded.formIntersection(child.dependence)
+            childrenThreshold = max(childrenThreshold, child.widthThreshold)
         }
         let children = axes.union(unbounded)
-        order.removeLast(order.count - firstScratch)
         nodes[index].dependence = dependence(of: index, children: children)
         nodes[index].widthThreshold = widthThreshold(of: index, children: childrenThreshold)
         if axis != nil {
@@ -558,15 +555,20 @@ struct LayoutPass {
         // long as this call (on the stack for the usual handful of children): nested stacks
         // measured meanwhile need no room in any shared array.
         let alongAxis: OfferDependence = horizontal ? .width : .height
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { slots in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * count) { slots in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
                 let minimums = slots.baseAddress!
                 let flexibilities = minimums + count
                 let childOffers = minimums + 2 * count
+                // Each child's thickness at its minimum: a child offered 0 (no room left) is
+                // that size again, so it needs no second lookup.
+                let thicknessesAtMinimum = minimums + 3 * count
                 var sumOfMinimums = 0.0
                 for slot in 0..<count {
                     let child = childIndex(firstChild + slot)
-                    let low = main(measure(child, make(0)))
+                    let minimumSize = measure(child, make(0))
+                    let low = main(minimumSize)
+                    thicknessesAtMinimum[slot] = cross(minimumSize)
                     // A child whose size cannot depend on the stack's axis is rigid along it:
                     // its maximum is its minimum, one probe answers both.
                     let rigid = reducesOffers && !nodes.withUnsafeBufferPointer { $0[child].dependence.contains(alongAxis) }
@@ -584,7 +586,9 @@ struct LayoutPass {
                     let minimum = minimums[slot]
                     let share = remaining > 0 ? remaining / left : 0
                     let childOffer = share > 0 ? minimum + share : 0
-                    let size = measure(childIndex(firstChild + slot), make(childOffer))
+                    let size = childOffer == 0
+                        ? (horizontal ? Size(width: minimum, height: thicknessesAtMinimum[slot]) : Size(width: thicknessesAtMinimum[slot], height: minimum))
+                        : measure(childIndex(firstChild + slot), make(childOffer))
                     remaining -= main(size) - minimum
                     left -= 1
                     length += main(size)
