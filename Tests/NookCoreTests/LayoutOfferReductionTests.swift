@@ -59,6 +59,59 @@ private typealias F = LayoutFixture
         #expect(images.allSatisfy { pass.cacheEntries(ofNode: $0) == 1 })
     }
 
+    /// An unbounded offer reads as ideal where it cannot change the size (`unbounded*IsIdeal`):
+    /// a stack's probe at infinity shares its ideal measurement, so a row of text, an icon and
+    /// a bar probed at heights 0, infinity and ideal is measured twice, not three times. A
+    /// shape (which takes an unbounded offer) or a `max_height` frame keeps the third.
+    @Test func anUnboundedOfferSharesTheIdealMeasurementWhereItCannotMatter() {
+        func row(_ extra: ViewNode?) -> ViewNode {
+            F.hstack([
+                F.node(.image) { $0.classes = "size-8" },
+                F.vstack([F.text("Track", size: 13), F.text("Artist", size: 11)], alignment: .leading),
+                F.node(.progress) { $0.value = 0.4; $0.maxWidth = 60 },
+            ] + (extra.map { [$0] } ?? []))
+        }
+        let plain = F.vstack((0..<20).map { _ in row(nil) })
+        let shaped = F.vstack((0..<20).map { _ in row(F.node(.shape) { $0.shape = .roundedRect; $0.height = 10 }) })
+        let growing = F.vstack((0..<20).map { _ in row(F.node(.view) { $0.maxHeight = 30 }) })
+        let bareShape = F.vstack((0..<20).map { _ in row(F.node(.shape) { $0.shape = .roundedRect }) })
+        for (tree, entries) in [(plain, 2), (shaped, 2), (growing, 3), (bareShape, 3)] {
+            let proposal = ProposedSize(width: 448, height: 160)
+            #expect(Self.layout(tree, proposal, reducing: true).result == Self.layout(tree, proposal, reducing: false).result)
+            var pass = LayoutPass(root: tree, rootPath: "slot")
+            _ = pass.measureRoot(ProposedSize(width: 448, height: nil))
+            _ = pass.run(proposal: proposal, origin: .zero)
+            let rows = (0..<pass.nodes.count).filter { pass.nodes[$0].parent == 0 }
+            #expect(rows.count == 20)
+            #expect(rows.allSatisfy { pass.cacheEntries(ofNode: $0) == entries }, "\(rows.map { pass.cacheEntries(ofNode: $0) })")
+        }
+    }
+
+    /// A width offer at least a node's `widthThreshold` reads as ideal: a vstack of texts
+    /// offered at least their one-line width answers as if offered its ideal width, so a row's
+    /// title stack probed at width 0, infinity and its share is measured at two widths, not
+    /// three. A bar in the stack (it takes the width it is offered) keeps the third.
+    @Test func aStackOfferedItsTextsOneLineWidthReadsAsIdeal() {
+        func rows(_ extra: [ViewNode]) -> ViewNode {
+            F.vstack((0..<20).map { number in
+                F.hstack([
+                    F.node(.image) { $0.classes = "size-8" },
+                    F.vstack([F.text("Track \(number)", size: 13), F.text("Artist", size: 11)] + extra, alignment: .leading),
+                ])
+            })
+        }
+        for (tree, entries) in [(rows([]), 4), (rows([F.node(.progress) { $0.value = 0.5 }]), 6)] {
+            let proposal = ProposedSize(width: 448, height: 160)
+            #expect(Self.layout(tree, proposal, reducing: true).result == Self.layout(tree, proposal, reducing: false).result)
+            var pass = LayoutPass(root: tree, rootPath: "slot")
+            _ = pass.measureRoot(ProposedSize(width: 448, height: nil))
+            _ = pass.run(proposal: proposal, origin: .zero)
+            let titles = (0..<pass.nodes.count).filter { pass.nodes[$0].kind == .vstack && pass.nodes[$0].parent > 0 }
+            #expect(titles.count == 20)
+            #expect(titles.allSatisfy { pass.cacheEntries(ofNode: $0) == entries }, "\(titles.map { pass.cacheEntries(ofNode: $0) })")
+        }
+    }
+
     /// Text: an offer it fits on one line reads as ideal, wrapping offers stay as given, and
     /// a height cuts lines only when it is finite and smaller than the text.
     @Test func textOffersReduceOnlyWhereTheSizeCannotChange() {

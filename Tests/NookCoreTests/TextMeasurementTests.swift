@@ -1,3 +1,4 @@
+import NookTestSupport
 import Testing
 @testable import NookCore
 
@@ -10,6 +11,27 @@ import Testing
         var identity: String { "fixed:\(advance)" }
         func measure(_ text: String, in font: TextFont) -> MeasuredText {
             MeasuredText(advances: text.unicodeScalars.map { $0 == "\n" ? 0 : advance * font.size }, lineHeight: 2 * font.size)
+        }
+    }
+
+    /// ASCII text is read as bytes when no measurer is given; it must measure exactly as the
+    /// scalar path does (here driven by the same estimate through `EstimatedTextMeasurer`).
+    @Test(arguments: Array(UInt64(1)...60))
+    func asciiTextMeasuresAsItsScalarsDo(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let pieces = ["Track", "12", "00:42", " ", "  ", "\t", "\n", "\r\n", "a", "longer-word-here", "x9"]
+        let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+        let fontSize = Double(Int.random(in: 16...48, using: &rng)) / 2
+        let weight = ["bold", "light", nil, "600"].randomElement(using: &rng)!
+        let digits = Bool.random(using: &rng)
+        var store = TextStore()
+        let bytes = store.add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: digits)
+        let scalars = store.add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: digits, measurer: EstimatedTextMeasurer())
+        for width in [-1.0, 0, 3, 10, 25, 60, 140, .infinity] {
+            for height in [-1.0, 0, 15, 40, .infinity] {
+                #expect(store.size(of: bytes, width: width, height: height) == store.size(of: scalars, width: width, height: height),
+                        "\(text.debugDescription) at \(width) x \(height)")
+            }
         }
     }
 

@@ -7,9 +7,11 @@
 /// 2. Measure on demand, `measure(node, offer)`: a node's size for an offer is computed once
 ///    and cached (a linked list of entries per node in one flat array). Before the cache is
 ///    read, an offer is reduced to what can change the answer (`OfferDependence`): an axis
-///    the node's size cannot depend on reads as ideal, and a text offered at least its
-///    one-line width reads as ideal. So the probes a stack makes of a rigid child (a fixed
-///    frame, an image, a one-line text) are answered by one measurement, not one per offer.
+///    the node's size cannot depend on reads as ideal, an infinite length reads as ideal
+///    where it gives the same size, a width at least the node's `widthThreshold` reads as
+///    ideal, and a text offered at least its one-line width reads as ideal. So the probes a
+///    stack makes of a rigid child (a fixed frame, an image, a one-line text) are answered by
+///    one measurement, not one per offer.
 ///    a. The frame turns the parent's offer into an offer for the content: a fixed length
 ///       replaces it; `min_*`/`max_*` clamp it; padding is taken off.
 ///    b. The content chooses its size (stack distribution, overlay, or a leaf's own rule).
@@ -19,8 +21,9 @@
 ///       flexible up to that width).
 /// 3. Place top-down, `place(node, origin, offer)`: the node takes its measured size at
 ///    `origin`; stacks and overlays position each child inside the node's content box
-///    (the node's rect minus padding) and recurse with the same offer they measured with,
-///    so placing only ever hits the cache.
+///    (the node's rect minus padding) as the node's measurement arranged them: a stack's
+///    cache entry keeps its run length and each child's offer (`arrangements`), so placing
+///    neither shares out again nor probes, and only ever hits the cache.
 ///
 /// Stacks (h/v), for a finite offer along their axis:
 /// - each child is probed at 0 (its minimum) and at infinity (its maximum) along the axis,
@@ -46,11 +49,21 @@ struct LayoutPass {
     /// The axes of an offer a node's size can depend on, worked out bottom-up when the tree
     /// is flattened. An axis left out cannot change the node's size (nor any size below it),
     /// so the offer's length on it is read as ideal before the cache is consulted.
+    ///
+    /// `unboundedWidthIsIdeal`/`unboundedHeightIsIdeal`: an infinite length on that axis gives
+    /// the size of an ideal one (text, images, bars across, fixed frames, and stacks and
+    /// overlays of such children; not shapes, spacers along, or a `max_*` frame, which take
+    /// what they are offered). So a stack's probe at infinity shares the ideal measurement.
     struct OfferDependence: OptionSet {
         let rawValue: UInt8
         static let width = OfferDependence(rawValue: 1)
         static let height = OfferDependence(rawValue: 2)
         static let both: OfferDependence = [.width, .height]
+        static let unboundedWidthIsIdeal = OfferDependence(rawValue: 4)
+        static let unboundedHeightIsIdeal = OfferDependence(rawValue: 8)
+        static let unboundedIsIdeal: OfferDependence = [.unboundedWidthIsIdeal, .unboundedHeightIsIdeal]
+        /// Only the axes (what `.both` is compared against).
+        var axes: OfferDependence { intersection(.both) }
     }
 
     /// A node as layout sees it; kept small (no references) so the arrays stay compact.
@@ -70,6 +83,9 @@ struct LayoutPass {
         var textRun: Int32
         /// Image side or spacer minimum length.
         var leafLength: Double
+        /// A width offer at least this wide gives the size of an ideal width offer, whatever
+        /// the height (see `widthThreshold(of:children:)`); infinity when none is known.
+        var widthThreshold: Double
         /// Sum of the gaps between a stack's children.
         var spacingTotal: Double
         /// Index of the parent; -1 for the root.
@@ -88,6 +104,10 @@ struct LayoutPass {
         var offer: Offer
         var size: Size
         var next: Int32
+        /// A stack's arrangement for this offer: where its run length (and, when the
+        /// children were offered shares, each child's offer along the axis) starts in
+        /// `arrangements`; -1 for other nodes. Placing reads it instead of sharing out again.
+        var arrangement: Int32
     }
 
     private(set) var nodes: [Node] = []
@@ -98,9 +118,10 @@ struct LayoutPass {
     private var childIndices: [Int32] = []
     private var texts = TextStore()
     private var cache: [CacheEntry] = []
-    /// Scratch space for stack distribution, used as a stack (each call truncates back).
-    private var scratch: [Double] = []
-    private var order: [Int] = []
+    /// Stack arrangements, one run per stack measurement (see `CacheEntry.arrangement`).
+    private var arrangements: [Double] = []
+    /// The arrangement the last `arrange` call stored (read right after it, by `entry`).
+    private var lastArrangement: Int32 = -1
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
     /// False only in tests: every offer is measured as given, the reference the reduced
@@ -111,11 +132,14 @@ struct LayoutPass {
     private let rules: NamedLayoutRules
     /// How wide text is; nil: `TextMetrics`' estimate.
     private let measurer: (any TextMeasurer)?
+    /// `measurer != nil`, kept apart so the estimate path never touches the existential.
+    private let measuresText: Bool
 
     init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate,
          reducesOffers: Bool = true) {
         self.rules = rules
         measurer = text.measurer
+        measuresText = text.measurer != nil
         self.reducesOffers = reducesOffers
         self.rootPath = rootPath
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
@@ -132,6 +156,7 @@ struct LayoutPass {
         texts.reserve(texts: census.texts, scalars: census.textBytes)
         frames.reserveCapacity(census.framed + 1)
         cache.reserveCapacity(census.nodes * 3)
+        arrangements.reserveCapacity(census.nodes * 4)
         flatten(root, position: 0, parent: -1, parentAxis: nil)
     }
 
@@ -170,10 +195,13 @@ struct LayoutPass {
         case .text:
             let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
             let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
-            textRun = Int32(texts.add(
-                text: pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : ""), fontSize: fontSize,
-                weight: pointer.pointee.props.fontWeight, monospacedDigits: isTimer || pointer.pointee.props.monospacedDigits == true,
-                measurer: measurer))
+            let text = pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : "")
+            let weight = pointer.pointee.props.fontWeight
+            let monospacedDigits = isTimer || pointer.pointee.props.monospacedDigits == true
+            let measured = measuresText
+                ? measurer!.measure(text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
+                : nil
+            textRun = Int32(texts.add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured))
         case .image:
             leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
         case .spacer:
@@ -191,34 +219,42 @@ struct LayoutPass {
         nodes.append(Node(
             kind: kind, dependence: .both, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
             circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
-            textRun: textRun, leafLength: leafLength, spacingTotal: 0,
+            textRun: textRun, leafLength: leafLength, widthThreshold: .infinity, spacingTotal: 0,
             parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
-            nodes[index].dependence = dependence(of: index, children: [])
+            nodes[index].dependence = dependence(of: index, children: .unboundedIsIdeal)
+            nodes[index].widthThreshold = widthThreshold(of: index, children: -.infinity)
             return index
         }
 
         let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
-        // Children are flattened first (their own children land in `childIndices` meanwhile),
-        // then this node's list is appended in one piece.
-        let firstScratch = order.count
+        // The node's list of children is reserved first and filled in as each child is
+        // flattened (the children's own lists follow it in `childIndices`).
+        let firstChild = childIndices.count
+        for _ in 0..<childCount { childIndices.append(0) }
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
                 let child = flatten(children.baseAddress! + offset, position: offset, parent: index, parentAxis: axis)
-                order.append(child)
+                childIndices[firstChild + offset] = Int32(child)
             }
         }
         nodes[index].subtreeEnd = Int32(nodes.count)
-        nodes[index].firstChild = Int32(childIndices.count)
+        nodes[index].firstChild = Int32(firstChild)
         nodes[index].childCount = Int32(childCount)
-        var children: OfferDependence = []
-        for slot in firstScratch..<order.count {
-            childIndices.append(Int32(order[slot]))
-            children.formUnion(nodes[order[slot]].dependence)
+        // The union of the children's axes, the intersection of their unbounded-is-ideal bits.
+        var axes: OfferDependence = []
+        var unbounded = OfferDependence.unboundedIsIdeal
+        var childrenThreshold = -Double.infinity
+        for position in firstChild..<(firstChild + childCount) {
+            let child = nodes[childIndex(position)]
+            axes.formUnion(child.dependence.axes)
+            unbounded.formIntersection(child.dependence)
+            childrenThreshold = max(childrenThreshold, child.widthThreshold)
         }
-        order.removeLast(order.count - firstScratch)
+        let children = axes.union(unbounded)
         nodes[index].dependence = dependence(of: index, children: children)
+        nodes[index].widthThreshold = widthThreshold(of: index, children: childrenThreshold)
         if axis != nil {
             var total = 0.0
             for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
@@ -227,36 +263,74 @@ struct LayoutPass {
         return index
     }
 
-    /// The axes node `index`'s size can depend on; `children` is the union of its children's.
-    /// Stacks and overlays depend on what their children depend on: a child's offer along an
-    /// axis is made from the parent's offer and the children's sizes along that axis only.
+    /// The axes node `index`'s size can depend on, and where an unbounded offer reads as
+    /// ideal; `children` holds the union of its children's axes and the intersection of their
+    /// unbounded-is-ideal bits. Stacks and overlays depend on what their children depend on:
+    /// a child's offer along an axis is made from the parent's offer and the children's sizes
+    /// along that axis only; an unbounded offer reaches every child unbounded (a stack offered
+    /// infinity along its axis gives each child that offer, as it gives an ideal one).
     private func dependence(of index: Int, children: OfferDependence) -> OfferDependence {
         let node = nodes[index]
         var content: OfferDependence
         switch node.kind {
         case .hstack, .vstack, .zstack: content = children
-        case .view: content = node.childCount == 0 ? [] : children
-        case .text, .shape: content = .both
-        case .image: content = []
-        case .progress: content = node.circular ? [] : .width
+        case .view: content = node.childCount == 0 ? .unboundedIsIdeal : children
+        case .text: content = [.both, .unboundedIsIdeal]
+        case .shape: content = .both
+        case .image: content = .unboundedIsIdeal
+        case .progress: content = node.circular ? .unboundedIsIdeal : [.width, .unboundedHeightIsIdeal]
         case .spacer:
             switch node.parentAxis {
-            case .horizontal?: content = .width
-            case .vertical?: content = .height
+            case .horizontal?: content = [.width, .unboundedHeightIsIdeal]
+            case .vertical?: content = [.height, .unboundedWidthIsIdeal]
             case nil: content = .both
             }
         }
         guard node.frame != 0 else { return content }
-        // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer.
+        // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer, and a
+        // `max_*` frame grows to an unbounded offer (up to its maximum) where an ideal one
+        // keeps the content's size.
         let frame = frames[Int(node.frame)]
         var result: OfferDependence = []
-        if frame.fixedWidth == nil, frame.minWidth != nil || frame.maxWidth != nil || content.contains(.width) {
-            result.insert(.width)
+        if frame.fixedWidth != nil {
+            result.insert(.unboundedWidthIsIdeal)
+        } else {
+            if frame.minWidth != nil || frame.maxWidth != nil || content.contains(.width) { result.insert(.width) }
+            if frame.maxWidth == nil, content.contains(.unboundedWidthIsIdeal) { result.insert(.unboundedWidthIsIdeal) }
         }
-        if frame.fixedHeight == nil, frame.minHeight != nil || frame.maxHeight != nil || content.contains(.height) {
-            result.insert(.height)
+        if frame.fixedHeight != nil {
+            result.insert(.unboundedHeightIsIdeal)
+        } else {
+            if frame.minHeight != nil || frame.maxHeight != nil || content.contains(.height) { result.insert(.height) }
+            if frame.maxHeight == nil, content.contains(.unboundedHeightIsIdeal) { result.insert(.unboundedHeightIsIdeal) }
         }
         return result
+    }
+
+    /// The width from which node `index`'s size is that of an ideal width offer, for every
+    /// height; `children` is the largest of its children's. Text: its one-line width (it only
+    /// wraps below it). A vstack or overlay gives each child its own width offer, and children
+    /// that answer as if offered their ideal width make every probe and share the same as for
+    /// an ideal offer: the largest of its children's. An hstack shares the width out (its
+    /// children's offers are not the stack's), and shapes and bars take what they are offered:
+    /// none (infinity). A frame that reads the width (min/max, horizontal padding) has none;
+    /// a fixed width, or no width dependence at all, means any offer.
+    private func widthThreshold(of index: Int, children: Double) -> Double {
+        let node = nodes[index]
+        guard node.dependence.contains(.width) else { return -.infinity }
+        if node.frame != 0 {
+            let frame = frames[Int(node.frame)]
+            if frame.fixedWidth != nil { return -.infinity }
+            if frame.minWidth != nil || frame.maxWidth != nil || frame.padding.leading != 0 || frame.padding.trailing != 0 {
+                return .infinity
+            }
+        }
+        switch node.kind {
+        case .vstack, .zstack, .view: return children
+        case .text: return texts.unwrappedWidth(run: Int(node.textRun))
+        case .image: return -.infinity
+        case .hstack, .shape, .progress, .spacer: return .infinity
+        }
     }
 
     /// `offer` reduced to what can change node `index`'s size (see `OfferDependence`).
@@ -265,10 +339,14 @@ struct LayoutPass {
         var offer = offer
         nodes.withUnsafeBufferPointer { nodes in
             let dependence = nodes[index].dependence
-            if dependence != .both {
-                if !dependence.contains(.width) { offer.width = Offer.ideal }
-                if !dependence.contains(.height) { offer.height = Offer.ideal }
-            } else if nodes[index].textRun >= 0, nodes[index].frame == 0 {
+            if !dependence.contains(.width) || offer.width.isInfinite && dependence.contains(.unboundedWidthIsIdeal)
+                || nodes[index].widthThreshold < .infinity && offer.width >= nodes[index].widthThreshold {
+                offer.width = Offer.ideal
+            }
+            if !dependence.contains(.height) || offer.height.isInfinite && dependence.contains(.unboundedHeightIsIdeal) {
+                offer.height = Offer.ideal
+            }
+            if dependence.contains(.both), nodes[index].textRun >= 0, nodes[index].frame == 0 {
                 (offer.width, offer.height) = texts.reduced(run: Int(nodes[index].textRun), width: offer.width, height: offer.height)
             }
         }
@@ -276,17 +354,18 @@ struct LayoutPass {
     }
 
     private func child(_ slot: Int, of index: Int) -> Int {
-        let first = nodes.withUnsafeBufferPointer { Int($0[index].firstChild) }
-        return childIndices.withUnsafeBufferPointer { Int($0[first + slot]) }
+        childIndex(nodes.withUnsafeBufferPointer { Int($0[index].firstChild) } + slot)
     }
 
     /// The gap between a stack's child `gap` and the next one.
     private func spacing(after gap: Int, in stack: Int) -> Double {
-        let frame = Int(nodes[stack].frame)
-        if frame != 0, let explicit = frames[frame].spacing { return explicit }
-        let left = child(gap, of: stack)
-        let right = child(gap + 1, of: stack)
-        return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
+        nodes.withUnsafeBufferPointer { nodes in
+            let frame = Int(nodes[stack].frame)
+            if frame != 0, let explicit = frames.withUnsafeBufferPointer({ $0[frame].spacing }) { return explicit }
+            let left = childIndex(Int(nodes[stack].firstChild) + gap)
+            let right = childIndex(Int(nodes[stack].firstChild) + gap + 1)
+            return nodes[left].kind == .spacer || nodes[right].kind == .spacer ? 0 : LayoutEngine.defaultSpacing
+        }
     }
 
     // MARK: 2. Measure
@@ -305,24 +384,40 @@ struct LayoutPass {
     }
 
     private mutating func measure(_ index: Int, _ given: Offer) -> Size {
+        let entry = entry(index, given)
+        return cache.withUnsafeBufferPointer { $0[entry].size }
+    }
+
+    /// The cache entry holding node `index`'s size for `given`, computed on a miss.
+    @inline(__always)
+    private mutating func entry(_ index: Int, _ given: Offer) -> Int {
         let offer = reducesOffers ? reduced(given, for: index) : given
         // Probes hit the cache far more often than they miss: the walk reads both arrays in
         // place, without bounds checks or uniqueness checks.
-        let head = nodes.withUnsafeBufferPointer { $0[index].cacheHead }
-        let cached: Size? = cache.withUnsafeBufferPointer { cache in
-            var entry = Int(head)
-            while entry >= 0 {
-                if cache[entry].offer == offer { return cache[entry].size }
-                entry = Int(cache[entry].next)
+        let cached = nodes.withUnsafeBufferPointer { nodes in
+            cache.withUnsafeBufferPointer { cache in
+                var entry = Int(nodes[index].cacheHead)
+                while entry >= 0, cache[entry].offer != offer { entry = Int(cache[entry].next) }
+                return entry
             }
-            return nil
         }
-        if let cached { return cached }
+        return cached >= 0 ? cached : addEntry(index, offer)
+    }
+
+    /// Measures node `index` for `offer` (already reduced) and caches the size.
+    @inline(never)
+    private mutating func addEntry(_ index: Int, _ offer: Offer) -> Int {
         measurements += 1
         let size = computeSize(index, offer)
-        cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead))
-        nodes[index].cacheHead = Int32(cache.count - 1)
-        return size
+        let entry = cache.count
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            // A stack's arrangement is the last thing its size computation stored.
+            let kind = nodes[index].kind
+            let arrangement = kind == .hstack || kind == .vstack ? lastArrangement : -1
+            cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead, arrangement: arrangement))
+            nodes[index].cacheHead = Int32(entry)
+        }
+        return entry
     }
 
     /// How many sizes node `index` has cached (tests pin that a rigid node is measured once).
@@ -339,13 +434,16 @@ struct LayoutPass {
     private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {
         let frameIndex = Int(nodes[index].frame)
         if frameIndex == 0 { return contentSize(index, offer) }
-        let a = frames[frameIndex]
-        let content = contentSize(index, contentOffer(a, offer))
-        return Size(
-            width: Self.outerLength(content.width + a.padding.horizontal, offered: offer.width,
-                                    fixed: a.fixedWidth, min: a.minWidth, max: a.maxWidth),
-            height: Self.outerLength(content.height + a.padding.vertical, offered: offer.height,
-                                     fixed: a.fixedHeight, min: a.minHeight, max: a.maxHeight))
+        // The attributes are read in place (a copy of them is larger than the work here).
+        let content = contentSize(index, frames.withUnsafeBufferPointer { contentOffer($0[frameIndex], offer) })
+        return frames.withUnsafeBufferPointer { frames in
+            let a = frames.baseAddress! + frameIndex
+            return Size(
+                width: Self.outerLength(content.width + a.pointee.padding.horizontal, offered: offer.width,
+                                        fixed: a.pointee.fixedWidth, min: a.pointee.minWidth, max: a.pointee.maxWidth),
+                height: Self.outerLength(content.height + a.pointee.padding.vertical, offered: offer.height,
+                                         fixed: a.pointee.fixedHeight, min: a.pointee.minHeight, max: a.pointee.maxHeight))
+        }
     }
 
     /// Step 2a: the offer the node's content gets.
@@ -376,12 +474,12 @@ struct LayoutPass {
 
     /// Step 2b: what the content chooses.
     private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
-        let node = nodes[index]
+        let node = nodes.withUnsafeBufferPointer { $0[index] }
         switch node.kind {
         case .hstack:
-            return arrange(index, offer, axis: .horizontal, record: false)
+            return arrange(index, offer, axis: .horizontal)
         case .vstack:
-            return arrange(index, offer, axis: .vertical, record: false)
+            return arrange(index, offer, axis: .vertical)
         case .zstack:
             return overlaySize(index, offer)
         case .view:
@@ -420,12 +518,17 @@ struct LayoutPass {
         return Size(width: width, height: height)
     }
 
-    /// Stack distribution (see the type's comment). With `record`, leaves each child's offer
-    /// along the axis and its size on `scratch` (offer, width, height per child) for the
-    /// caller to read and pop.
-    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis, record: Bool) -> Size {
-        let count = Int(nodes[index].childCount)
-        guard count > 0 else { return .zero }
+    /// Stack distribution (see the type's comment). Stores the arrangement for placing
+    /// (`lastArrangement`): the run's length along the axis and, when the children were
+    /// offered shares, each child's offer along the axis.
+    private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis) -> Size {
+        let (count, firstChild, spacingTotal) = nodes.withUnsafeBufferPointer {
+            (Int($0[index].childCount), Int($0[index].firstChild), $0[index].spacingTotal)
+        }
+        guard count > 0 else {
+            lastArrangement = -1
+            return .zero
+        }
         let horizontal = axis == .horizontal
         let along = horizontal ? offer.width : offer.height
         let across = horizontal ? offer.height : offer.width
@@ -435,101 +538,108 @@ struct LayoutPass {
         func main(_ size: Size) -> Double { horizontal ? size.width : size.height }
         func cross(_ size: Size) -> Double { horizontal ? size.height : size.width }
 
-        let spacingTotal = nodes[index].spacingTotal
         var length = spacingTotal
         var thickness = 0.0
-        let recordBase = scratch.count
-        if record { Self.grow(&scratch, by: 3 * count) }
-        func keep(_ slot: Int, _ childOffer: Double, _ size: Size) {
-            let at = recordBase + 3 * slot
-            scratch[at] = childOffer
-            scratch[at + 1] = size.width
-            scratch[at + 2] = size.height
+        if Self.offersEveryChildTheSame(along) {
+            for slot in 0..<count {
+                let size = measure(childIndex(firstChild + slot), make(along))
+                length += main(size)
+                thickness = max(thickness, cross(size))
+            }
+            lastArrangement = Int32(arrangements.count)
+            arrangements.append(length)
+            return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
         }
 
-        if along < 0 || along.isInfinite || along == 0 {
-            // Ideal, unbounded, or nothing to share: every child gets the same offer.
-            for slot in 0..<count {
-                let size = measure(child(slot, of: index), make(along))
-                length += main(size)
-                thickness = max(thickness, cross(size))
-                if record { keep(slot, along, size) }
+        // Per child: minimum, flexibility and the offer it gets, in space that lives only as
+        // long as this call (on the stack for the usual handful of children): nested stacks
+        // measured meanwhile need no room in any shared array.
+        let alongAxis: OfferDependence = horizontal ? .width : .height
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * count) { slots in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+                let minimums = slots.baseAddress!
+                let flexibilities = minimums + count
+                let childOffers = minimums + 2 * count
+                // Each child's thickness at its minimum: a child offered 0 (no room left) is
+                // that size again, so it needs no second lookup.
+                let thicknessesAtMinimum = minimums + 3 * count
+                var sumOfMinimums = 0.0
+                for slot in 0..<count {
+                    let child = childIndex(firstChild + slot)
+                    let minimumSize = measure(child, make(0))
+                    let low = main(minimumSize)
+                    thicknessesAtMinimum[slot] = cross(minimumSize)
+                    // A child whose size cannot depend on the stack's axis is rigid along it:
+                    // its maximum is its minimum, one probe answers both.
+                    let rigid = reducesOffers && !nodes.withUnsafeBufferPointer { $0[child].dependence.contains(alongAxis) }
+                    let high = rigid ? low : main(measure(child, make(.infinity)))
+                    let flex = high - low
+                    minimums[slot] = low
+                    flexibilities[slot] = flex.isNaN ? .infinity : flex
+                    sumOfMinimums += low
+                    order[slot] = slot
+                }
+                Self.sortByFlexibility(order, flexibilities)
+                var remaining = along - spacingTotal - sumOfMinimums
+                var left = Double(count)
+                for slot in order {
+                    let minimum = minimums[slot]
+                    let share = remaining > 0 ? remaining / left : 0
+                    let childOffer = share > 0 ? minimum + share : 0
+                    let size = childOffer == 0
+                        ? (horizontal ? Size(width: minimum, height: thicknessesAtMinimum[slot]) : Size(width: thicknessesAtMinimum[slot], height: minimum))
+                        : measure(childIndex(firstChild + slot), make(childOffer))
+                    remaining -= main(size) - minimum
+                    left -= 1
+                    length += main(size)
+                    thickness = max(thickness, cross(size))
+                    childOffers[slot] = childOffer
+                }
+                lastArrangement = Int32(arrangements.count)
+                arrangements.append(length)
+                arrangements.append(contentsOf: UnsafeBufferPointer(start: childOffers, count: count))
             }
-        } else {
-            // Per child: minimum and flexibility, kept on the scratch stack above the record.
-            let base = scratch.count
-            Self.grow(&scratch, by: 2 * count)
-            let orderBase = order.count
-            var sumOfMinimums = 0.0
-            for slot in 0..<count {
-                let child = child(slot, of: index)
-                let low = main(measure(child, make(0)))
-                let high = main(measure(child, make(.infinity)))
-                let flex = high - low
-                scratch[base + 2 * slot] = low
-                scratch[base + 2 * slot + 1] = flex.isNaN ? .infinity : flex
-                sumOfMinimums += low
-                order.append(slot)
-            }
-            sortByFlexibility(order: orderBase..<order.count, flexibilityAt: base)
-            var remaining = along - spacingTotal - sumOfMinimums
-            var left = Double(count)
-            for position in orderBase..<(orderBase + count) {
-                let slot = order[position]
-                let minimum = scratch[base + 2 * slot]
-                let share = remaining > 0 ? remaining / left : 0
-                let childOffer = share > 0 ? minimum + share : 0
-                let size = measure(child(slot, of: index), make(childOffer))
-                remaining -= main(size) - minimum
-                left -= 1
-                length += main(size)
-                thickness = max(thickness, cross(size))
-                if record { keep(slot, childOffer, size) }
-            }
-            order.removeLast(order.count - orderBase)
-            scratch.removeLast(scratch.count - base)
         }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
     }
 
-    /// Appends `count` zeros (a plain loop: the generic `append(contentsOf:)` of a repeated
-    /// element costs more than the few slots a stack needs; so does `removeSubrange`, hence
-    /// `removeLast(_:)` to pop them).
-    private static func grow(_ array: inout [Double], by count: Int) {
-        for _ in 0..<count { array.append(0) }
+    /// Ideal, unbounded, or nothing to share: every child of a stack gets the stack's offer
+    /// along its axis (otherwise each is offered its minimum plus a share).
+    private static func offersEveryChildTheSame(_ along: Double) -> Bool {
+        along < 0 || along.isInfinite || along == 0
+    }
+
+    /// The node at `childIndices[position]`.
+    @inline(__always)
+    private func childIndex(_ position: Int) -> Int {
+        childIndices.withUnsafeBufferPointer { Int($0[position]) }
     }
 
     /// Stable sort of child slots by flexibility (least first), ties in document order.
-    /// Both arrays are read through their buffers: a closure capturing `scratch` would
-    /// allocate a context and retain the array on every stack measured.
-    private mutating func sortByFlexibility(order range: Range<Int>, flexibilityAt base: Int) {
-        scratch.withUnsafeBufferPointer { scratch in
-            order.withUnsafeMutableBufferPointer { order in
-                let flexibility = { (slot: Int) in scratch[base + 2 * slot + 1] }
-                if range.count <= 16 {
-                    // Insertion sort: stable and allocation-free for the usual handful of children.
-                    var position = range.lowerBound + 1
-                    while position < range.upperBound {
-                        let slot = order[position]
-                        var hole = position
-                        while hole > range.lowerBound, flexibility(order[hole - 1]) > flexibility(slot) {
-                            order[hole] = order[hole - 1]
-                            hole -= 1
-                        }
-                        order[hole] = slot
-                        position += 1
-                    }
-                } else {
-                    order[range].sort { flexibility($0) != flexibility($1) ? flexibility($0) < flexibility($1) : $0 < $1 }
+    private static func sortByFlexibility(_ order: UnsafeMutableBufferPointer<Int>, _ flexibilities: UnsafeMutablePointer<Double>) {
+        if order.count <= 16 {
+            // Insertion sort: stable and allocation-free for the usual handful of children.
+            var position = 1
+            while position < order.count {
+                let slot = order[position]
+                var hole = position
+                while hole > 0, flexibilities[order[hole - 1]] > flexibilities[slot] {
+                    order[hole] = order[hole - 1]
+                    hole -= 1
                 }
+                order[hole] = slot
+                position += 1
             }
+        } else {
+            var order = order
+            order.sort { flexibilities[$0] != flexibilities[$1] ? flexibilities[$0] < flexibilities[$1] : $0 < $1 }
         }
     }
 
     // MARK: 3. Place
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
-        place(0, at: origin, Self.offer(proposal))
+        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
         var records: [LayoutResult.Record] = []
         records.reserveCapacity(nodes.count)
         var subtreeEnds: [Int] = []
@@ -543,51 +653,66 @@ struct LayoutPass {
         return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
     }
 
-    private mutating func place(_ index: Int, at origin: Point, _ offer: Offer) {
-        let size = measure(index, offer)
-        nodes[index].rect = Rect(origin: origin, size: size)
-        let node = nodes[index]
+    /// Places node `index` at `origin` with the size of its cache entry `entry`, and its
+    /// children as that measurement arranged them (the offer in the entry is the one the
+    /// node was measured with, so every child's offer is one already measured).
+    private mutating func place(_ index: Int, at origin: Point, entry: Int) {
+        let (offer, size, arrangement) = cache.withUnsafeBufferPointer { ($0[entry].offer, $0[entry].size, Int($0[entry].arrangement)) }
+        let node = nodes.withUnsafeMutableBufferPointer { nodes in
+            nodes[index].rect = Rect(origin: origin, size: size)
+            return nodes[index]
+        }
         let count = Int(node.childCount)
         guard count > 0 else { return }
-        let frame = node.frame == 0 ? LayoutAttributes.plain : frames[Int(node.frame)]
-        let padding = frame.padding
+        var padding = EdgeInsets.zero
+        var inner = offer
+        if node.frame != 0 {
+            frames.withUnsafeBufferPointer { frames in
+                let frame = frames.baseAddress! + Int(node.frame)
+                padding = frame.pointee.padding
+                inner = contentOffer(frame.pointee, offer)
+            }
+        }
         let box = Rect(
             x: origin.x + padding.leading, y: origin.y + padding.top,
             width: max(0, size.width - padding.horizontal), height: max(0, size.height - padding.vertical))
-        let inner = node.frame == 0 ? offer : contentOffer(frame, offer)
 
         switch node.kind {
         case .hstack, .vstack:
             let horizontal = node.kind == .hstack
-            let base = scratch.count
-            let content = arrange(index, inner, axis: horizontal ? .horizontal : .vertical, record: true)
-            let run = horizontal ? content.width : content.height
+            let along = horizontal ? inner.width : inner.height
+            let shared = !Self.offersEveryChildTheSame(along)
+            let run = arrangements[arrangement]
             var cursor = horizontal ? box.x + (box.width - run) / 2 : box.y + (box.height - run) / 2
             for slot in 0..<count {
-                let childOffer = scratch[base + 3 * slot]
-                let childSize = Size(width: scratch[base + 3 * slot + 1], height: scratch[base + 3 * slot + 2])
+                let childOffer = shared ? arrangements[arrangement + 1 + slot] : along
+                let child = child(slot, of: index)
                 if horizontal {
+                    let childEntry = self.entry(child, Offer(width: childOffer, height: inner.height))
+                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                     let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
-                    place(child(slot, of: index), at: Point(x: cursor, y: y), Offer(width: childOffer, height: inner.height))
+                    place(child, at: Point(x: cursor, y: y), entry: childEntry)
                     cursor += childSize.width
                 } else {
+                    let childEntry = self.entry(child, Offer(width: inner.width, height: childOffer))
+                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                     let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
-                    place(child(slot, of: index), at: Point(x: x, y: cursor), Offer(width: inner.width, height: childOffer))
+                    place(child, at: Point(x: x, y: cursor), entry: childEntry)
                     cursor += childSize.height
                 }
                 if slot < count - 1 { cursor += spacing(after: slot, in: index) }
             }
-            scratch.removeLast(scratch.count - base)
         default:
             // Overlays (zstack, custom view) and, defensively, children of leaves: each child
             // gets the content's offer and is aligned in the content box.
             for slot in 0..<count {
                 let child = child(slot, of: index)
-                let childSize = measure(child, inner)
+                let childEntry = self.entry(child, inner)
+                let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                 let childOrigin = Point(
                     x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),
                     y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))
-                place(child, at: childOrigin, inner)
+                place(child, at: childOrigin, entry: childEntry)
             }
         }
     }

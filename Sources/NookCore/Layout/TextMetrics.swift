@@ -44,13 +44,17 @@ public enum TextMetrics {
     /// zero-width joiner, and whatever a joiner joins) take no room.
     public static func advanceFactor(of scalar: Unicode.Scalar, weight: Double, monospacedDigits: Bool) -> Double {
         let value = scalar.value
-        if value < 0x80 {
-            if value == 0x20 || value == 0x09 { return spaceFactor }
-            if monospacedDigits, value >= 0x30, value <= 0x39 { return monospacedDigitFactor }
-            return weight
-        }
+        if value < 0x80 { return asciiAdvanceFactor(of: UInt8(value), weight: weight, monospacedDigits: monospacedDigits) }
         if isZeroWidth(value) { return 0 }
         if isWide(value) { return wideFactor }
+        return weight
+    }
+
+    /// `advanceFactor` of an ASCII scalar.
+    @inline(__always)
+    static func asciiAdvanceFactor(of byte: UInt8, weight: Double, monospacedDigits: Bool) -> Double {
+        if byte == 0x20 || byte == 0x09 { return spaceFactor }
+        if monospacedDigits, byte >= 0x30, byte <= 0x39 { return monospacedDigitFactor }
         return weight
     }
 

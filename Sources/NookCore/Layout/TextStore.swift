@@ -27,6 +27,10 @@ struct TextStore {
         /// Width of the longest paragraph on one line.
         var idealWidth: Double
         var paragraphCount: Int
+        /// The last wrap worked out (`size` asks again for each height a width is probed at).
+        var wrapLimit = Double.nan
+        var wrapLines = 0
+        var wrapWidth = 0.0
     }
 
     private var words: [Word] = []
@@ -46,60 +50,50 @@ struct TextStore {
     mutating func add(
         text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measurer: (any TextMeasurer)? = nil
     ) -> Int {
-        let weightFactor = TextMetrics.weightFactor(weight)
         let measured = measurer?.measure(
             text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
+        return add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured)
+    }
+
+    /// `add` with the measurer's answer already in hand (nil: the estimate). Layout calls this
+    /// directly when it has no measurer, so no optional existential is copied per text.
+    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measured: MeasuredText?) -> Int {
+        let weightFactor = TextMetrics.weightFactor(weight)
         var scalarIndex = -1
         let firstWord = words.count
         var current: Word? = nil
         var paragraphs = 1
         var joinsPrevious = false
+
+        // ASCII text (most of it) is read as bytes: each is a scalar, none joins another, and
+        // decoding scalars costs more than measuring them.
+        let tookBytes = measured == nil && text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            for byte in bytes {
+                take(UInt32(byte), &current, &paragraphs, firstWord: firstWord, advance: fontSize * TextMetrics.asciiAdvanceFactor(of: byte, weight: weightFactor, monospacedDigits: monospacedDigits))
+            }
+            return true
+        } == true
         // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
         // rest of layout, and the metric model gives joined and combining scalars no room.
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            scalarIndex += 1
-            if value == 0x0A {
-                if var word = current {
-                    word.endsParagraph = true
-                    words.append(word)
-                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
-                    words[words.count - 1].endsParagraph = true
-                } else {
-                    // An empty paragraph still takes a line.
-                    words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
+        if !tookBytes {
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                scalarIndex += 1
+                var advance = 0.0
+                if value == 0x0A {
+                    joinsPrevious = false
+                } else if value != 0x0D {
+                    if let measured {
+                        advance = scalarIndex < measured.advances.count ? Self.length(measured.advances[scalarIndex]) : 0
+                    } else {
+                        let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
+                        joinsPrevious = value == 0x200D
+                        advance = fontSize * factor
+                    }
                 }
-                current = nil
-                paragraphs += 1
-                joinsPrevious = false
-                continue
+                take(value, &current, &paragraphs, firstWord: firstWord, advance: advance)
             }
-            if value == 0x0D { continue }
-            let advance: Double
-            if let measured {
-                advance = scalarIndex < measured.advances.count ? Self.length(measured.advances[scalarIndex]) : 0
-            } else {
-                let factor = joinsPrevious ? 0 : TextMetrics.advanceFactor(of: scalar, weight: weightFactor, monospacedDigits: monospacedDigits)
-                joinsPrevious = value == 0x200D
-                advance = fontSize * factor
-            }
-            if value == 0x20 || value == 0x09 {
-                if current != nil {
-                    current!.trailingSpace += advance
-                } else {
-                    // Leading spaces: an empty word that only carries space.
-                    current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
-                }
-                continue
-            }
-            if current != nil, current!.trailingSpace == 0 {
-                current!.width += advance
-                current!.end += 1
-            } else {
-                if let word = current { words.append(word) }
-                current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
-            }
-            advances.append(advance)
         }
         if var word = current {
             word.endsParagraph = true
@@ -128,6 +122,44 @@ struct TextStore {
         return runs.count - 1
     }
 
+    /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words of the
+    /// text being added: `current` is the word being built, the text's words start at
+    /// `firstWord`.
+    private mutating func take(_ value: UInt32, _ current: inout Word?, _ paragraphs: inout Int, firstWord: Int, advance: Double) {
+        if value == 0x0A {
+            if var word = current {
+                word.endsParagraph = true
+                words.append(word)
+            } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+                words[words.count - 1].endsParagraph = true
+            } else {
+                // An empty paragraph still takes a line.
+                words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
+            }
+            current = nil
+            paragraphs += 1
+            return
+        }
+        if value == 0x0D { return }
+        if value == 0x20 || value == 0x09 {
+            if current != nil {
+                current!.trailingSpace += advance
+            } else {
+                // Leading spaces: an empty word that only carries space.
+                current = Word(width: 0, trailingSpace: advance, start: advances.count, end: advances.count, endsParagraph: false)
+            }
+            return
+        }
+        if current != nil, current!.trailingSpace == 0 {
+            current!.width += advance
+            current!.end += 1
+        } else {
+            if let word = current { words.append(word) }
+            current = Word(width: advance, trailingSpace: 0, start: advances.count, end: advances.count + 1, endsParagraph: false)
+        }
+        advances.append(advance)
+    }
+
     /// A measurer's number as a length: NaN, infinities and negatives (a measurer's bug) take
     /// no room rather than poison the layout; the bound keeps sums finite.
     static func length(_ value: Double) -> Double {
@@ -135,12 +167,17 @@ struct TextStore {
     }
 
     /// The size of text `run` when offered `width` and `height` (negative: ideal).
-    func size(of run: Int, width: Double, height: Double) -> Size {
+    mutating func size(of run: Int, width: Double, height: Double) -> Size {
         let text = runs[run]
         var lines = text.paragraphCount
         var textWidth = text.idealWidth
         if width >= 0, width < text.idealWidth - Geometry.epsilon {
-            (lines, textWidth) = wrap(text, at: width)
+            if width == text.wrapLimit {
+                (lines, textWidth) = (text.wrapLines, text.wrapWidth)
+            } else {
+                (lines, textWidth) = wrap(text, at: width)
+                (runs[run].wrapLimit, runs[run].wrapLines, runs[run].wrapWidth) = (width, lines, textWidth)
+            }
         }
         if height >= 0, height.isFinite, text.lineHeight > 0 {
             // Compared as Doubles: a tall frame over tiny text is more lines than Int holds.
@@ -148,6 +185,12 @@ struct TextStore {
             if fitting < Double(lines) { lines = Int(fitting) }
         }
         return Size(width: textWidth, height: Double(lines) * text.lineHeight)
+    }
+
+    /// The narrowest width offer at which text `run` keeps every paragraph on one line
+    /// (`size` wraps only below it), so any offer at least this wide reads as ideal.
+    func unwrappedWidth(run: Int) -> Double {
+        runs[run].idealWidth - Geometry.epsilon
     }
 
     /// An offer to text `run` with what cannot change its size read as ideal (-1): a width
