@@ -33,7 +33,11 @@ func runBrokerBenchmark() async throws -> [Figure] {
     let module = try await BusConnection.connect(to: .address(bus.address))
     let renderer = try await BusConnection.connect(to: .address(bus.address))
     let arrivals = SignalArrivals()
-    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in arrivals.arrived() }
+    let lastPlan = Mutex<[DBusValue]>([])
+    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+        lastPlan.withLock { $0 = signal.arguments }
+        arrivals.arrived()
+    }
     try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
     try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
     // 1000 Hz: a frame is 1 ms, so paced updates are never held back by coalescing. The
@@ -49,7 +53,23 @@ func runBrokerBenchmark() async throws -> [Figure] {
                                     member: "Subscribe", arguments: [.vardict(display)])
     }
 
-    print("  (nookd and the zero-work broker are up; measuring)")
+    // The same payload: a plan nookd sends for such an update (a delta, once the first plan
+    // has given the renderer its scene) is what the zero-work brokers send for every update.
+    for index in 1...3 {
+        let before = arrivals.count
+        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+        await arrivals.waitForMore(than: before)
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    let payload = lastPlan.withLock { $0 }
+    guard payload.count == 1, case .dictionary(_, _, let entries) = payload[0], entries.contains(where: { $0.key == .string("scene_delta") }) else {
+        throw TestSupportError("nookd's plan for an update carried no scene_delta: \(payload.first.map { String("\($0)".prefix(300)) } ?? "nothing")")
+    }
+    for zeroWorkName in [zeroWork.uniqueName, zeroWorkThread.uniqueName] {
+        try await nookCall(module, "org.nook.Nook1.Render", "SetPlanPayload", payload, destination: zeroWorkName)
+    }
+
+    print("  (nookd and the zero-work brokers are up; all three send the same plan payload; measuring)")
     fflush(nil)
     // Many short rounds: where the scheduler puts the module, the bus daemon and the broker
     // (one CPU or two; on this VM a wake-up across CPUs costs about 30 µs a hop) holds for a
@@ -257,7 +277,9 @@ final class BenchProcess: @unchecked Sendable {
 }
 
 /// The baseline: a broker on raw sd-bus that does no work. `Subscribe` remembers the caller;
-/// `UpdateActivity` replies and sends one small unicast `Plan` to it.
+/// `UpdateActivity` replies and sends one unicast `Plan` to it, carrying the `a{sv}` last given
+/// to `SetPlanPayload` (a plan nookd sent for the same kind of update: the same payload), or
+/// until then the update's own `a{sv}`.
 enum ZeroWorkBroker {
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
         // Kept alive by the set-up closure, which the server's thread holds until it stops.
@@ -267,6 +289,11 @@ enum ZeroWorkBroker {
             sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
                 let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
                 let member = String(cString: sd_bus_message_get_member(message))
+                if member == "SetPlanPayload" {
+                    // Kept whole, read afresh (rewound) for every plan.
+                    if let old = subscriber.payload { sd_bus_message_unref(old) }
+                    subscriber.payload = sd_bus_message_ref(message)
+                }
                 var reply: OpaquePointer?
                 sd_bus_message_new_method_return(message, &reply)
                 if member == "Subscribe" {
@@ -281,11 +308,17 @@ enum ZeroWorkBroker {
                     var signal: OpaquePointer?
                     sd_bus_message_new_signal(sd_bus_message_get_bus(message), &signal, "/org/nook/Nook1", "org.nook.Nook1.Render", "Plan")
                     sd_bus_message_set_destination(signal, target)
-                    // The same payload: the update's `a{sv}` goes on to the renderer as is, so
-                    // the bus daemon copies, and the renderer reads, a payload of its size.
-                    if sd_bus_message_skip(message, "s") >= 0, sd_bus_message_copy(signal, message, 1) >= 0 {
-                        sd_bus_send(nil, signal, nil)
+                    // The same payload: a plan nookd made (or the update's own `a{sv}`) goes on to
+                    // the renderer as is, so the bus daemon copies, and the renderer reads, a
+                    // payload of its size and shape.
+                    let copied: Int32
+                    if let payload = subscriber.payload {
+                        sd_bus_message_rewind(payload, 1)
+                        copied = sd_bus_message_copy(signal, payload, 1)
+                    } else {
+                        copied = sd_bus_message_skip(message, "s") >= 0 ? sd_bus_message_copy(signal, message, 1) : -1
                     }
+                    if copied >= 0 { sd_bus_send(nil, signal, nil) }
                     sd_bus_message_unref(signal)
                 }
                 return 1
@@ -297,4 +330,6 @@ enum ZeroWorkBroker {
 
 private final class ZeroWorkSubscriber {
     var name: String?
+    /// The `SetPlanPayload` call whose `a{sv}` every `Plan` carries.
+    var payload: OpaquePointer?
 }
