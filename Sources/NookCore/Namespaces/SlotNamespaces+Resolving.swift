@@ -37,8 +37,9 @@ private struct NamespaceWalk {
         self.namedRules = namedRules
     }
 
-    /// `enclosing` lists the ancestor groups, innermost last.
-    mutating func visit(_ node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
+    /// `enclosing` lists the ancestor groups by their index in `result.groups`, innermost
+    /// last (indices, not copies: a `GroupNode` copy retains its three strings).
+    mutating func visit(_ node: UnsafePointer<ViewNode>, enclosing: [Int]) {
         cursor += 1
         result.classListOfNode.append(-1)
         // Props are read in place (copying them retains every string they hold).
@@ -90,7 +91,7 @@ private struct NamespaceWalk {
         visitChildren(of: node, enclosing: inner)
     }
 
-    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
+    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [Int]) {
         node.pointee.children.withUnsafeBufferPointer { children in
             for index in children.indices {
                 steps.append(index)
@@ -108,7 +109,7 @@ private struct NamespaceWalk {
     mutating func nookOrCustom(_ mark: SharedMark, path: String) {
         let key =
             mark.isNookNamespace
-            ? SharedKey(.nook, owner.module + "/" + mark.id)
+            ? SharedKey(.nook, KeyText.join(owner.module, UInt8(ascii: "/"), mark.id))
             : SharedKey(.custom, "\(owner)/\(slot)/ns:\(mark.namespace)/\(mark.id)")
         result.elements.append(
             SharedElement(
@@ -117,8 +118,8 @@ private struct NamespaceWalk {
     }
 
     mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String,
-                              enclosing: [GroupNode]) {
-        guard let group = Self.find(shared.groupName, in: enclosing) else {
+                              enclosing: [Int]) {
+        guard let group = find(shared.groupName, in: enclosing) else {
             let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
             result.diagnostics.append(
                 Diagnostic(
@@ -129,11 +130,11 @@ private struct NamespaceWalk {
         }
         result.elements.append(
             SharedElement(
-                key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path, node: cursor - 1,
-                role: role, properties: properties, groupPath: group.path))
+                key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
+                path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path))
     }
 
-    mutating func variants(_ variants: [VariantClass], path: String, enclosing: [GroupNode]) {
+    mutating func variants(_ variants: [VariantClass], path: String, enclosing: [Int]) {
         var resolved: [ResolvedVariant] = []
         chains: for variant in variants {
             var conditions: [ResolvedCondition] = []
@@ -142,7 +143,7 @@ private struct NamespaceWalk {
                     conditions.append(ResolvedCondition(state: condition.state))
                     continue
                 }
-                guard let group = Self.find(condition.groupName, in: enclosing) else {
+                guard let group = find(condition.groupName, in: enclosing) else {
                     result.diagnostics.append(
                         Diagnostic(
                             .missingGroup, .warning,
@@ -150,21 +151,21 @@ private struct NamespaceWalk {
                             path: NodePath.prop(path, "classes"), module: owner.module))
                     continue chains
                 }
-                conditions.append(ResolvedCondition(state: condition.state, groupPath: group.path))
+                conditions.append(ResolvedCondition(state: condition.state, groupPath: result.groups[group].path))
             }
             resolved.append(ResolvedVariant(conditions: conditions, utility: variant.utility, token: variant.token))
         }
         if !resolved.isEmpty { result.variants[path] = resolved }
     }
 
-    /// The nearest enclosing group, or the nearest one named `name`.
-    static func find(_ name: String?, in enclosing: [GroupNode]) -> GroupNode? {
+    /// The index in `result.groups` of the nearest enclosing group, or of the nearest one named `name`.
+    func find(_ name: String?, in enclosing: [Int]) -> Int? {
         guard let name else { return enclosing.last }
-        return enclosing.last { $0.name == name }
+        return enclosing.last { result.groups[$0].name == name }
     }
 
-    /// Registers `node` as a group when its props or classes declare one.
-    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> GroupNode? {
+    /// Registers `node` as a group when its props or classes declare one; its index in `result.groups`.
+    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> Int? {
         let name: String?
         if let prop = node.pointee.props.group {
             name = prop.isEmpty ? nil : prop
@@ -196,6 +197,6 @@ private struct NamespaceWalk {
         }
         let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
         result.groups.append(group)
-        return group
+        return ordinal
     }
 }

@@ -1,0 +1,24 @@
+/// Short keys written in one piece. `a + "/" + b` allocates once per `+` and each
+/// `String.append` costs several hundred instructions even for short strings; a group-scoped
+/// key is written for every marked node of every plan.
+enum KeyText {
+    /// `head`, then the ASCII `separator`, then `tail`, written with one allocation (none when
+    /// the result fits a small string).
+    static func join(_ head: String, _ separator: UInt8, _ tail: String) -> String {
+        var head = head
+        var tail = tail
+        let headCount = head.utf8.count
+        let tailCount = tail.utf8.count
+        return head.withUTF8 { headBytes in
+            tail.withUTF8 { tailBytes in
+                String(unsafeUninitializedCapacity: headCount + 1 + tailCount) { buffer in
+                    let base = buffer.baseAddress!
+                    if let from = headBytes.baseAddress { base.initialize(from: from, count: headCount) }
+                    base[headCount] = separator
+                    if let from = tailBytes.baseAddress { (base + headCount + 1).initialize(from: from, count: tailCount) }
+                    return headCount + 1 + tailCount
+                }
+            }
+        }
+    }
+}
