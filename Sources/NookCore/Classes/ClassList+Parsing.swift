@@ -14,7 +14,7 @@ extension ClassList {
     ///   - path: the path put on diagnostics, usually the node's path plus `.classes`.
     public init(parsing classes: String, namedRules: [String: String] = [:], path: String = "") {
         self.init()
-        var parser = ClassParser(list: self, rules: namedRules, path: path)
+        var parser = ClassParser(rules: namedRules, path: path)
         parser.parse(classes[...], expanding: [])
         // Swapped out, not copied: a copy retains every array and string of the list.
         swap(&self, &parser.list)
@@ -27,8 +27,8 @@ private struct ClassParser {
     let rules: [String: String]
     let path: String
 
-    init(list: ClassList, rules: [String: String], path: String) {
-        self.list = list
+    init(rules: [String: String], path: String) {
+        list = ClassList()
         self.rules = rules
         self.path = path
     }

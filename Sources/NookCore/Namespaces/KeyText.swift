@@ -21,4 +21,21 @@ enum KeyText {
             }
         }
     }
+
+    /// `parts` one after another, written with one allocation.
+    static func concatenate(_ parts: [String]) -> String {
+        var total = 0
+        for part in parts { total += part.utf8.count }
+        guard total > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var at = 0
+            for var part in parts {
+                part.withUTF8 { bytes in
+                    if let from = bytes.baseAddress, !bytes.isEmpty { (buffer.baseAddress! + at).initialize(from: from, count: bytes.count) }
+                    at += bytes.count
+                }
+            }
+            return total
+        }
+    }
 }

@@ -23,6 +23,9 @@ private struct NamespaceWalk {
     let slot: String
     let owner: SlotOwner
     let namedRules: [String: String]
+    /// `<owner>/<slot>` in parts, the start of every group and custom key (written with
+    /// `KeyText.concatenate`: string interpolation cost about 3,000 instructions a key).
+    let ownerAndSlot: [String]
     var result = SlotNamespaces()
     var explicitIdentities: Set<String> = []
     /// The preorder index of the node being visited, plus one.
@@ -32,6 +35,7 @@ private struct NamespaceWalk {
     var steps: [Int] = []
 
     init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
+        ownerAndSlot = owner.activity.map { [owner.module, "/", $0, "/", slot] } ?? [owner.module, "/", slot]
         self.slot = slot
         self.owner = owner
         self.namedRules = namedRules
@@ -71,7 +75,7 @@ private struct NamespaceWalk {
             groupDeclaration = list.group
             // Kept by preorder index: the planner finds a node's classes without hashing its path.
             result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
-            result.classLists.append(list)
+            result.classLists.append(consume list)
             result.classListPaths.append(path)
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }
@@ -110,7 +114,7 @@ private struct NamespaceWalk {
         let key =
             mark.isNookNamespace
             ? SharedKey(.nook, KeyText.join(owner.module, UInt8(ascii: "/"), mark.id))
-            : SharedKey(.custom, "\(owner)/\(slot)/ns:\(mark.namespace)/\(mark.id)")
+            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot + ["/ns:", mark.namespace, "/", mark.id]))
         result.elements.append(
             SharedElement(
                 key: key, id: mark.id, path: path, node: cursor - 1, role: mark.isSource ? .source : .follower,
@@ -182,11 +186,9 @@ private struct NamespaceWalk {
         }
         let ordinal = result.groups.count
         var identity = GroupIdentity.ordinal(ordinal)
-        var prefix = "\(owner)/\(slot)/group#\(ordinal)"
         if let explicit = node.pointee.props.identity {
             if explicitIdentities.insert(explicit).inserted {
                 identity = .explicit(explicit)
-                prefix = "\(owner)/\(slot)/group:\(explicit)"
             } else {
                 result.diagnostics.append(
                     Diagnostic(
@@ -195,6 +197,11 @@ private struct NamespaceWalk {
                         path: NodePath.prop(path, "identity"), module: owner.module))
             }
         }
+        let prefix =
+            switch identity {
+            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot + ["/group:", explicit])
+            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot + ["/group#", String(ordinal)])
+            }
         let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
         result.groups.append(group)
         return ordinal
