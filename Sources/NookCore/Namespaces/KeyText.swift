@@ -5,20 +5,24 @@ enum KeyText {
     /// `head`, then the ASCII `separator`, then `tail`, written with one allocation (none when
     /// the result fits a small string).
     static func join(_ head: String, _ separator: UInt8, _ tail: String) -> String {
+        // Native strings lend their bytes without a copy of the string.
+        if let joined = head.utf8.withContiguousStorageIfAvailable({ headBytes in
+            tail.utf8.withContiguousStorageIfAvailable { tailBytes in write(headBytes, separator, tailBytes) }
+        }), let joined {
+            return joined
+        }
         var head = head
         var tail = tail
-        let headCount = head.utf8.count
-        let tailCount = tail.utf8.count
-        return head.withUTF8 { headBytes in
-            tail.withUTF8 { tailBytes in
-                String(unsafeUninitializedCapacity: headCount + 1 + tailCount) { buffer in
-                    let base = buffer.baseAddress!
-                    if let from = headBytes.baseAddress { base.initialize(from: from, count: headCount) }
-                    base[headCount] = separator
-                    if let from = tailBytes.baseAddress { (base + headCount + 1).initialize(from: from, count: tailCount) }
-                    return headCount + 1 + tailCount
-                }
-            }
+        return head.withUTF8 { headBytes in tail.withUTF8 { tailBytes in write(headBytes, separator, tailBytes) } }
+    }
+
+    private static func write(_ head: UnsafeBufferPointer<UInt8>, _ separator: UInt8, _ tail: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+            let base = buffer.baseAddress!
+            if let from = head.baseAddress, !head.isEmpty { base.initialize(from: from, count: head.count) }
+            base[head.count] = separator
+            if let from = tail.baseAddress, !tail.isEmpty { (base + head.count + 1).initialize(from: from, count: tail.count) }
+            return head.count + 1 + tail.count
         }
     }
 

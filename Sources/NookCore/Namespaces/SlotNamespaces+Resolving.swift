@@ -14,7 +14,7 @@ extension SlotNamespaces {
         var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
         walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
-        withUnsafePointer(to: root) { root in walk.visit(root, enclosing: []) }
+        withUnsafePointer(to: root) { root in walk.visit(root) }
         self = walk.result
     }
 }
@@ -33,6 +33,10 @@ private struct NamespaceWalk {
     /// The child positions from the root down to the node being visited: its path, unbuilt.
     /// A path string is built only for the nodes that keep one (classes, marks, groups).
     var steps: [Int] = []
+    /// The groups enclosing the node being visited, by index in `result.groups`, innermost
+    /// last (indices, not copies: a `GroupNode` copy retains its three strings). One stack for
+    /// the walk, pushed and popped around a group's children, rather than an array per call.
+    var enclosing: [Int] = []
 
     init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
         ownerAndSlot = owner.activity.map { [owner.module, "/", $0, "/", slot] } ?? [owner.module, "/", slot]
@@ -41,9 +45,7 @@ private struct NamespaceWalk {
         self.namedRules = namedRules
     }
 
-    /// `enclosing` lists the ancestor groups by their index in `result.groups`, innermost
-    /// last (indices, not copies: a `GroupNode` copy retains its three strings).
-    mutating func visit(_ node: UnsafePointer<ViewNode>, enclosing: [Int]) {
+    mutating func visit(_ node: UnsafePointer<ViewNode>) {
         cursor += 1
         result.classListOfNode.append(-1)
         // Props are read in place (copying them retains every string they hold).
@@ -82,24 +84,24 @@ private struct NamespaceWalk {
 
         if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }
         if let sharedClass {
-            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path, enclosing: enclosing)
+            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path)
         }
-        if !variantClasses.isEmpty { variants(variantClasses, path: path, enclosing: enclosing) }
+        if !variantClasses.isEmpty { variants(variantClasses, path: path) }
 
         guard let group = declareGroup(node, declared: groupDeclaration, path: path) else {
-            visitChildren(of: node, enclosing: enclosing)
+            visitChildren(of: node)
             return
         }
-        var inner = enclosing
-        inner.append(group)
-        visitChildren(of: node, enclosing: inner)
+        enclosing.append(group)
+        visitChildren(of: node)
+        enclosing.removeLast()
     }
 
-    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [Int]) {
+    private mutating func visitChildren(of node: UnsafePointer<ViewNode>) {
         node.pointee.children.withUnsafeBufferPointer { children in
             for index in children.indices {
                 steps.append(index)
-                visit(children.baseAddress! + index, enclosing: enclosing)
+                visit(children.baseAddress! + index)
                 steps.removeLast()
             }
         }
@@ -121,9 +123,8 @@ private struct NamespaceWalk {
                 properties: mark.properties, anchor: mark.anchor, style: mark.style))
     }
 
-    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String,
-                              enclosing: [Int]) {
-        guard let group = find(shared.groupName, in: enclosing) else {
+    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String) {
+        guard let group = find(shared.groupName) else {
             let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
             result.diagnostics.append(
                 Diagnostic(
@@ -132,13 +133,13 @@ private struct NamespaceWalk {
                     path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
-        result.elements.append(
-            SharedElement(
-                key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
-                path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path))
+        let element = SharedElement(
+            key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
+            path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path)
+        result.elements.append(consume element)
     }
 
-    mutating func variants(_ variants: [VariantClass], path: String, enclosing: [Int]) {
+    mutating func variants(_ variants: [VariantClass], path: String) {
         var resolved: [ResolvedVariant] = []
         chains: for variant in variants {
             var conditions: [ResolvedCondition] = []
@@ -147,7 +148,7 @@ private struct NamespaceWalk {
                     conditions.append(ResolvedCondition(state: condition.state))
                     continue
                 }
-                guard let group = find(condition.groupName, in: enclosing) else {
+                guard let group = find(condition.groupName) else {
                     result.diagnostics.append(
                         Diagnostic(
                             .missingGroup, .warning,
@@ -163,7 +164,7 @@ private struct NamespaceWalk {
     }
 
     /// The index in `result.groups` of the nearest enclosing group, or of the nearest one named `name`.
-    func find(_ name: String?, in enclosing: [Int]) -> Int? {
+    func find(_ name: String?) -> Int? {
         guard let name else { return enclosing.last }
         return enclosing.last { result.groups[$0].name == name }
     }
