@@ -245,8 +245,8 @@ extension ContentTransition {
                     newRoot.withUnsafeBufferPointer { after in
                         // As `SameView.matches` by path: false when either node is missing.
                         PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
-                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) } ?? false
-                        } ?? false
+                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) }
+                        }
                     }
                 }
             }
