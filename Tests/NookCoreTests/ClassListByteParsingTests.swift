@@ -28,6 +28,28 @@ import Testing
         }
     }
 
+    /// `shared-[id]` has its own one-pass byte reader; every other shape falls back to the
+    /// general one, and both must give what the `Character` path gives (ids, diagnostics, the
+    /// later-wins conflict note with the token as written).
+    @Test func sharedIDsReadFromBytesAgreeWithCharacters() {
+        let longest = String(repeating: "a", count: Identifier.maxLength)
+        let cases = [
+            "shared-[a]", "shared-[a.b_c-9]", "shared-[]", "shared-[a]]", "shared-[[a]", "shared-[a]x", "shared-[a]/hero",
+            "shared-[a] shared-[b]", "shared-[a] shared-[a]", "shared-[b]/hero shared-[a]", "shared-[\(longest)]",
+            "shared-[\(longest)a]", "shared-[a+b]", "shared-[", "shared-[a", "shared-]a[",
+        ]
+        for classes in cases {
+            let bytes = ClassList(parsing: classes, path: "n.classes")
+            #expect(bytes == Self.characterReading(classes), "\(classes.debugDescription)")
+        }
+        #expect(ClassList(parsing: "shared-[icon7] size-8").shared == SharedClass(id: "icon7"))
+        #expect(ClassList(parsing: "shared-[\(longest)a]").shared == nil)
+        let conflict = ClassList(parsing: "shared-[a] shared-[b]")
+        #expect(conflict.shared == SharedClass(id: "b"))
+        #expect(conflict.diagnostics.map(\.message) == ["\"shared-[b]\" replaces an earlier shared class on the same node"])
+        #expect(conflict.diagnostics.map(\.id) == ["b"])
+    }
+
     @Test func byteAndCharacterReadingsAgreeOnRandomStrings() {
         let pieces = ["group", "group/", "shared-", "[", "]", "/", ":", "-", "animate-", "duration-", "delay-", "w", "h", "size", "p",
                       "px", "gap", "hero", "cover", "0", "2", "20", ".5", "ms", "s", "hover", "group-hover", " ", "\t", "\n", "\r",

@@ -17,29 +17,6 @@ enum ClassBytes {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
-    /// True when `text` holds `byte`.
-    static func contains(_ text: Substring, _ byte: UInt8) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(byte) } ?? text.utf8.contains(byte)
-    }
-
-    /// `text.hasPrefix(prefix)` for an ASCII `text` and ASCII `prefix`.
-    static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            bytes.count >= count && memoryEquals(bytes.baseAddress, prefix.utf8Start, count)
-        }) {
-            return answer
-        }
-        let utf8 = text.utf8
-        guard utf8.count >= count else { return false }
-        var index = utf8.startIndex
-        for offset in 0..<count {
-            if utf8[index] != prefix.utf8Start[offset] { return false }
-            index = utf8.index(after: index)
-        }
-        return true
-    }
-
     /// The index of the first `byte` in `text`, found in its contiguous bytes (the generic
     /// search over `Substring.UTF8View` steps indices one at a time).
     static func firstIndex(of byte: UInt8, in text: Substring) -> Substring.Index? {
@@ -48,9 +25,14 @@ enum ClassBytes {
         return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
-    /// `text == word` for an ASCII `text` and ASCII `word`.
-    static func equals(_ text: Substring, _ word: StaticString) -> Bool {
-        text.utf8.count == word.utf8CodeUnitCount && hasPrefix(text, word)
+    /// `bytes` start with the ASCII `prefix`.
+    static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount && memoryEquals(bytes.baseAddress, prefix.utf8Start, prefix.utf8CodeUnitCount)
+    }
+
+    /// `bytes` are the ASCII `word`.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount && hasPrefix(bytes, word)
     }
 
     /// The first `count` bytes at `a` and `b` are equal (`a` may be nil only when `count` is 0).

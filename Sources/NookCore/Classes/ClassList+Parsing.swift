@@ -14,9 +14,10 @@ extension ClassList {
     ///   - path: the path put on diagnostics, usually the node's path plus `.classes`.
     public init(parsing classes: String, namedRules: [String: String] = [:], path: String = "") {
         self.init()
-        var parser = ClassParser(list: self, rules: namedRules, path: path)
+        var parser = ClassParser(rules: namedRules, path: path)
         parser.parse(classes[...], expanding: [])
-        self = parser.list
+        // Swapped out, not copied: a copy retains every array and string of the list.
+        swap(&self, &parser.list)
     }
 }
 
@@ -26,88 +27,100 @@ private struct ClassParser {
     let rules: [String: String]
     let path: String
 
-    init(list: ClassList, rules: [String: String], path: String) {
-        self.list = list
+    init(rules: [String: String], path: String) {
+        list = ClassList()
         self.rules = rules
         self.path = path
     }
 
     mutating func parse(_ classes: Substring, expanding: [String]) {
-        guard ClassBytes.isASCII(classes) else {
-            // Anything beyond ASCII goes through `Character`s (Unicode whitespace, graphemes).
-            for token in classes.split(whereSeparator: { $0.isWhitespace }) { take(token, expanding: expanding, ascii: false) }
-            return
-        }
         // ASCII: every byte is a character, so splitting bytes on the ASCII whitespace
         // `Character.isWhitespace` knows (tab through carriage return, space) gives the same
         // tokens without grapheme breaking (~10x cheaper).
-        // Tokens are found in the contiguous bytes (native strings always have them) and
-        // sliced out by byte offset, which a native string answers without walking.
+        // Tokens are found in the contiguous bytes (native strings always have them) and read
+        // there; a token's text is sliced out only when a family needs it.
         let utf8 = classes.utf8
-        let found: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+        let ascii: Bool? = utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             var offset = 0
             while offset < bytes.count {
                 while offset < bytes.count, ClassBytes.isWhitespace(bytes[offset]) { offset += 1 }
                 let start = offset
                 while offset < bytes.count, !ClassBytes.isWhitespace(bytes[offset]) { offset += 1 }
                 if start < offset {
-                    let from = utf8.index(utf8.startIndex, offsetBy: start)
-                    take(classes[from..<utf8.index(from, offsetBy: offset - start)], expanding: expanding, ascii: true)
+                    take(ClassToken(in: classes, at: start, bytes: UnsafeBufferPointer(rebasing: bytes[start..<offset])), expanding: expanding)
                 }
             }
+            return true
         }
-        guard found == nil else { return }
+        if ascii == true { return }
+        guard ascii == nil, ClassBytes.isASCII(classes) else {
+            // Anything beyond ASCII goes through `Character`s (Unicode whitespace, graphemes).
+            for token in classes.split(whereSeparator: { $0.isWhitespace }) { take(ClassToken(token), expanding: expanding) }
+            return
+        }
         var index = utf8.startIndex
         let end = utf8.endIndex
         while index < end {
             while index < end, ClassBytes.isWhitespace(utf8[index]) { index = utf8.index(after: index) }
             let start = index
             while index < end, !ClassBytes.isWhitespace(utf8[index]) { index = utf8.index(after: index) }
-            if start < index { take(classes[start..<index], expanding: expanding, ascii: true) }
+            if start < index {
+                // Not contiguous (a bridged string): the token's bytes are copied to read them.
+                let token = classes[start..<index]
+                Array(token.utf8).withUnsafeBufferPointer { bytes in take(ClassToken(in: token, at: 0, bytes: bytes), expanding: expanding) }
+            }
         }
     }
 
     /// One token: a named rule is expanded, anything else classified.
-    mutating func take(_ token: Substring, expanding: [String], ascii: Bool) {
-        if !rules.isEmpty, let rule = rules[String(token)] {
-            if expanding.contains(String(token)) {
-                let chain = (expanding + [String(token)]).joined(separator: " -> ")
-                note(.namedRuleCycle, .warning, "named rule cycle \(chain); the repeated \"\(token)\" was dropped")
+    mutating func take(_ token: ClassToken, expanding: [String]) {
+        if !rules.isEmpty, let rule = rules[String(token.text)] {
+            let name = String(token.text)
+            if expanding.contains(name) {
+                let chain = (expanding + [name]).joined(separator: " -> ")
+                note(.namedRuleCycle, .warning, "named rule cycle \(chain); the repeated \"\(name)\" was dropped")
             } else {
-                parse(rule[...], expanding: expanding + [String(token)])
+                parse(rule[...], expanding: expanding + [name])
             }
             return
         }
-        classify(token, ascii: ascii)
+        classify(token)
     }
 
     mutating func note(_ code: DiagnosticCode, _ severity: DiagnosticSeverity, _ message: String, id: String = "") {
         list.diagnostics.append(Diagnostic(code, severity, message, path: path, id: id))
     }
 
-    /// - Parameter ascii: the token is ASCII, so bytes may stand in for characters.
-    mutating func classify(_ token: Substring, ascii: Bool) {
-        guard ascii else { return classifyCharacters(token) }
+    /// An ASCII token (every byte a character) is tested on its bytes, in place: going through
+    /// `Substring.UTF8View` for each test costs several times more.
+    mutating func classify(_ token: ClassToken) {
+        guard let bytes = token.bytes else { return classifyCharacters(token.text) }
         // No ':' byte means no ':' character, hence no variant chain (and no array to split into).
-        if ClassBytes.contains(token, UInt8(ascii: ":")) {
-            let parts = Self.splitVariants(token)
-            if parts.count > 1 { return variant(token, parts) }
+        if bytes.contains(UInt8(ascii: ":")) {
+            let parts = Self.splitVariants(token.text)
+            if parts.count > 1 { return variant(token.text, parts) }
         }
         // The families' prefixes differ in their first byte, so one byte picks the single
         // family a token can be in before any prefix is compared.
-        let first = token.utf8.first
-        if first == UInt8(ascii: "g"), ClassBytes.equals(token, "group") || ClassBytes.hasPrefix(token, "group/") {
-            group(token)
-        } else if first == UInt8(ascii: "s"), ClassBytes.hasPrefix(token, "shared-") {
-            shared(token, ascii: true)
-        } else if first == UInt8(ascii: "a") && ClassBytes.hasPrefix(token, "animate-")
-            || first == UInt8(ascii: "d") && (ClassBytes.hasPrefix(token, "duration-") || ClassBytes.hasPrefix(token, "delay-")) {
-            animation(token)
-        } else if let utility = LayoutAttributes.utility(token) {
+        let first = bytes.first
+        if first == UInt8(ascii: "g"), ClassBytes.equals(bytes, "group") || ClassBytes.hasPrefix(bytes, "group/") {
+            group(token.text)
+        } else if first == UInt8(ascii: "s"), ClassBytes.hasPrefix(bytes, "shared-") {
+            // `shared-[id]`, the usual one, is read from the bytes in one pass.
+            if let id = Self.plainSharedID(UnsafeBufferPointer(rebasing: bytes[7...])) {
+                setShared(SharedClass(id: id), token: token.text)
+            } else {
+                shared(token.text, ascii: true)
+            }
+        } else if first == UInt8(ascii: "a") && ClassBytes.hasPrefix(bytes, "animate-")
+            || first == UInt8(ascii: "d") && (ClassBytes.hasPrefix(bytes, "duration-") || ClassBytes.hasPrefix(bytes, "delay-")) {
+            animation(token.text)
+        } else if let utility = LayoutAttributes.utility(bytes, token: { token.text }) {
             // Layout's byte-level reader; a test checks it agrees with `LayoutUtility.parse`.
             list.layout.append(utility)
         } else {
-            list.passthrough.append(String(token))
+            list.passthrough.append(String(token.text))
         }
     }
 
@@ -255,8 +268,23 @@ private struct ClassParser {
             guard let name = groupName(rest.dropFirst(), in: token, id: String(id)) else { return }
             declaration.groupName = name
         }
+        setShared(declaration, token: token)
+    }
+
+    /// The id of an ASCII `[<id>]` with a valid id and nothing after it (most `shared-` tokens),
+    /// read from the bytes in one pass; nil for anything else, which `sharedID` then handles
+    /// with its diagnostics. A valid id holds no `]`, so the last byte is the first `]`.
+    static func plainSharedID(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
+        guard count >= 3, count - 2 <= Identifier.maxLength, bytes[0] == UInt8(ascii: "["), bytes[count - 1] == UInt8(ascii: "]")
+        else { return nil }
+        for offset in 1..<(count - 1) where !Identifier.isAllowed(bytes[offset]) { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[1..<(count - 1)]), as: UTF8.self)
+    }
+
+    mutating func setShared(_ declaration: SharedClass, token: @autoclosure () -> Substring) {
         if let earlier = list.shared, earlier != declaration {
-            note(.conflictingClasses, .info, "\"\(token)\" replaces an earlier shared class on the same node", id: String(id))
+            note(.conflictingClasses, .info, "\"\(token())\" replaces an earlier shared class on the same node", id: declaration.id)
         }
         list.shared = declaration
     }
@@ -305,5 +333,36 @@ private struct ClassParser {
         guard text.hasPrefix("["), text.hasSuffix("]"), text.count > 2 else { return nil }
         guard let seconds = DurationText.seconds(String(text.dropFirst().dropLast())) else { return nil }
         return NumberDomain.classTiming.clamped(seconds)
+    }
+}
+
+/// One token of a class string: its bytes when it is ASCII, and its text, sliced out of the
+/// class string only when asked (slicing a `Substring` by offsets costs a few hundred
+/// instructions; most tokens are classified from their bytes alone).
+private struct ClassToken {
+    /// The token's bytes, or nil when it holds non-ASCII characters.
+    let bytes: UnsafeBufferPointer<UInt8>?
+    private let source: Substring
+    /// The token's byte offset in `source`, or -1 when `source` is the token itself.
+    private let offset: Int
+
+    init(in source: Substring, at offset: Int, bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        self.source = source
+        self.offset = offset
+    }
+
+    /// A token with non-ASCII characters.
+    init(_ text: Substring) {
+        bytes = nil
+        source = text
+        offset = -1
+    }
+
+    var text: Substring {
+        guard offset >= 0, let bytes else { return source }
+        let utf8 = source.utf8
+        let from = utf8.index(utf8.startIndex, offsetBy: offset)
+        return source[from..<utf8.index(from, offsetBy: bytes.count)]
     }
 }

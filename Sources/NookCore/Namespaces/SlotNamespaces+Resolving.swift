@@ -14,7 +14,7 @@ extension SlotNamespaces {
         var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
         walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
-        withUnsafePointer(to: root) { root in walk.visit(root, enclosing: []) }
+        withUnsafePointer(to: root) { root in walk.visit(root) }
         self = walk.result
     }
 }
@@ -23,6 +23,9 @@ private struct NamespaceWalk {
     let slot: String
     let owner: SlotOwner
     let namedRules: [String: String]
+    /// `<owner>/<slot>` in parts, the start of every group and custom key (written with
+    /// `KeyText.concatenate`: string interpolation cost about 3,000 instructions a key).
+    let ownerAndSlot: [String]
     var result = SlotNamespaces()
     var explicitIdentities: Set<String> = []
     /// The preorder index of the node being visited, plus one.
@@ -30,15 +33,19 @@ private struct NamespaceWalk {
     /// The child positions from the root down to the node being visited: its path, unbuilt.
     /// A path string is built only for the nodes that keep one (classes, marks, groups).
     var steps: [Int] = []
+    /// The groups enclosing the node being visited, by index in `result.groups`, innermost
+    /// last (indices, not copies: a `GroupNode` copy retains its three strings). One stack for
+    /// the walk, pushed and popped around a group's children, rather than an array per call.
+    var enclosing: [Int] = []
 
     init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
+        ownerAndSlot = owner.activity.map { [owner.module, "/", $0, "/", slot] } ?? [owner.module, "/", slot]
         self.slot = slot
         self.owner = owner
         self.namedRules = namedRules
     }
 
-    /// `enclosing` lists the ancestor groups, innermost last.
-    mutating func visit(_ node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
+    mutating func visit(_ node: UnsafePointer<ViewNode>) {
         cursor += 1
         result.classListOfNode.append(-1)
         // Props are read in place (copying them retains every string they hold).
@@ -70,31 +77,31 @@ private struct NamespaceWalk {
             groupDeclaration = list.group
             // Kept by preorder index: the planner finds a node's classes without hashing its path.
             result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
-            result.classLists.append(list)
+            result.classLists.append(consume list)
             result.classListPaths.append(path)
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
         }
 
         if let mark = node.pointee.props.shared { nookOrCustom(mark, path: path) }
         if let sharedClass {
-            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path, enclosing: enclosing)
+            groupScoped(sharedClass, role: sharedRole ?? .source, properties: matchedProperties, path: path)
         }
-        if !variantClasses.isEmpty { variants(variantClasses, path: path, enclosing: enclosing) }
+        if !variantClasses.isEmpty { variants(variantClasses, path: path) }
 
         guard let group = declareGroup(node, declared: groupDeclaration, path: path) else {
-            visitChildren(of: node, enclosing: enclosing)
+            visitChildren(of: node)
             return
         }
-        var inner = enclosing
-        inner.append(group)
-        visitChildren(of: node, enclosing: inner)
+        enclosing.append(group)
+        visitChildren(of: node)
+        enclosing.removeLast()
     }
 
-    private mutating func visitChildren(of node: UnsafePointer<ViewNode>, enclosing: [GroupNode]) {
+    private mutating func visitChildren(of node: UnsafePointer<ViewNode>) {
         node.pointee.children.withUnsafeBufferPointer { children in
             for index in children.indices {
                 steps.append(index)
-                visit(children.baseAddress! + index, enclosing: enclosing)
+                visit(children.baseAddress! + index)
                 steps.removeLast()
             }
         }
@@ -108,17 +115,16 @@ private struct NamespaceWalk {
     mutating func nookOrCustom(_ mark: SharedMark, path: String) {
         let key =
             mark.isNookNamespace
-            ? SharedKey(.nook, owner.module + "/" + mark.id)
-            : SharedKey(.custom, "\(owner)/\(slot)/ns:\(mark.namespace)/\(mark.id)")
+            ? SharedKey(.nook, KeyText.join(owner.module, UInt8(ascii: "/"), mark.id))
+            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot + ["/ns:", mark.namespace, "/", mark.id]))
         result.elements.append(
             SharedElement(
                 key: key, id: mark.id, path: path, node: cursor - 1, role: mark.isSource ? .source : .follower,
                 properties: mark.properties, anchor: mark.anchor, style: mark.style))
     }
 
-    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String,
-                              enclosing: [GroupNode]) {
-        guard let group = Self.find(shared.groupName, in: enclosing) else {
+    mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String) {
+        guard let group = find(shared.groupName) else {
             let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
             result.diagnostics.append(
                 Diagnostic(
@@ -127,13 +133,13 @@ private struct NamespaceWalk {
                     path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
-        result.elements.append(
-            SharedElement(
-                key: SharedKey(.group, group.namespaceKey + "/" + shared.id), id: shared.id, path: path, node: cursor - 1,
-                role: role, properties: properties, groupPath: group.path))
+        let element = SharedElement(
+            key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
+            path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path)
+        result.elements.append(consume element)
     }
 
-    mutating func variants(_ variants: [VariantClass], path: String, enclosing: [GroupNode]) {
+    mutating func variants(_ variants: [VariantClass], path: String) {
         var resolved: [ResolvedVariant] = []
         chains: for variant in variants {
             var conditions: [ResolvedCondition] = []
@@ -142,7 +148,7 @@ private struct NamespaceWalk {
                     conditions.append(ResolvedCondition(state: condition.state))
                     continue
                 }
-                guard let group = Self.find(condition.groupName, in: enclosing) else {
+                guard let group = find(condition.groupName) else {
                     result.diagnostics.append(
                         Diagnostic(
                             .missingGroup, .warning,
@@ -150,21 +156,21 @@ private struct NamespaceWalk {
                             path: NodePath.prop(path, "classes"), module: owner.module))
                     continue chains
                 }
-                conditions.append(ResolvedCondition(state: condition.state, groupPath: group.path))
+                conditions.append(ResolvedCondition(state: condition.state, groupPath: result.groups[group].path))
             }
             resolved.append(ResolvedVariant(conditions: conditions, utility: variant.utility, token: variant.token))
         }
         if !resolved.isEmpty { result.variants[path] = resolved }
     }
 
-    /// The nearest enclosing group, or the nearest one named `name`.
-    static func find(_ name: String?, in enclosing: [GroupNode]) -> GroupNode? {
+    /// The index in `result.groups` of the nearest enclosing group, or of the nearest one named `name`.
+    func find(_ name: String?) -> Int? {
         guard let name else { return enclosing.last }
-        return enclosing.last { $0.name == name }
+        return enclosing.last { result.groups[$0].name == name }
     }
 
-    /// Registers `node` as a group when its props or classes declare one.
-    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> GroupNode? {
+    /// Registers `node` as a group when its props or classes declare one; its index in `result.groups`.
+    mutating func declareGroup(_ node: UnsafePointer<ViewNode>, declared classDeclaration: GroupDeclaration?, path: String) -> Int? {
         let name: String?
         if let prop = node.pointee.props.group {
             name = prop.isEmpty ? nil : prop
@@ -181,11 +187,9 @@ private struct NamespaceWalk {
         }
         let ordinal = result.groups.count
         var identity = GroupIdentity.ordinal(ordinal)
-        var prefix = "\(owner)/\(slot)/group#\(ordinal)"
         if let explicit = node.pointee.props.identity {
             if explicitIdentities.insert(explicit).inserted {
                 identity = .explicit(explicit)
-                prefix = "\(owner)/\(slot)/group:\(explicit)"
             } else {
                 result.diagnostics.append(
                     Diagnostic(
@@ -194,8 +198,13 @@ private struct NamespaceWalk {
                         path: NodePath.prop(path, "identity"), module: owner.module))
             }
         }
+        let prefix =
+            switch identity {
+            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot + ["/group:", explicit])
+            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot + ["/group#", String(ordinal)])
+            }
         let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
         result.groups.append(group)
-        return group
+        return ordinal
     }
 }

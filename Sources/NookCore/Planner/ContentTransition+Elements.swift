@@ -33,12 +33,15 @@ extension ContentTransition {
         order.reserveCapacity(newElements.count)
         // Most plans claim nothing in a staying slot: an empty set need not hash every path.
         let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
-        for (position, element) in newElements.enumerated() where element.isSource && !(claimsNew && claimed.new.contains(element.path)) {
-            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+        // Elements are read in place by position: iterating the array copies each one.
+        for position in newElements.indices
+        where newElements[position].isSource && !(claimsNew && claimed.new.contains(newElements[position].path)) {
+            let index = Self.index(of: newElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             news.append(position, toKey: index)
         }
-        for (position, element) in oldElements.enumerated() where element.isSource && !(claimsOld && claimed.old.contains(element.path)) {
-            let index = Self.index(of: element.key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
+        for position in oldElements.indices
+        where oldElements[position].isSource && !(claimsOld && claimed.old.contains(oldElements[position].path)) {
+            let index = Self.index(of: oldElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
             olds.append(position, toKey: index)
         }
         var moved = [Int](repeating: -1, count: order.count)
@@ -127,14 +130,16 @@ extension ContentTransition {
     /// Returns true when it appended the key's move to `elements`.
     private mutating func matchPair(_ key: SharedKey, from fromElement: Int, to toElement: Int, places: (old: [Int?], new: [Int?]),
                                     disabled: Bool, reduceMotion: Bool) -> Bool {
-        let from = oldSpaces.elements[fromElement]
-        let to = newSpaces.elements[toElement]
+        // The fields used, read in place (an element is a large value; most pairs only
+        // need their paths).
+        let fromPath = oldSpaces.elements[fromElement].path
+        let toPath = newSpaces.elements[toElement].path
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
         guard let fromNode = places.old[fromElement], let toNode = places.new[toElement] else { return false }
         let fromRect = oldLayout.rect(atIndex: fromNode)
         let toRect = newLayout.rect(atIndex: toNode)
-        if from.path == to.path && fromRect.isClose(to: toRect) { return false }
+        if fromPath == toPath && fromRect.isClose(to: toRect) { return false }
         let stillReason: (DiagnosticCode, String)?
         let curve = scope(ofNew: toNode) ?? scope(ofOld: fromNode)
         if disabled {
@@ -143,26 +148,29 @@ extension ContentTransition {
             stillReason = (.reduceMotion, "Reduce Motion is on; it takes its new geometry at once")
         } else if curve == nil {
             stillReason =
-                unchangedScopes.contains(where: { PathPrefix.contains($0, to.path) })
+                unchangedScopes.contains(where: { PathPrefix.contains($0, toPath) })
                 ? (.valueUnchanged, "its animation scope's value did not change; the new geometry applies at once")
                 : (.noAnimationScope, "no animation scope with a changed value and no caller animation hold it; the new geometry applies at once")
         } else {
             stillReason = nil
         }
         if let (code, why) = stillReason {
-            diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(to.path): \(why)", path: to.path, module: module, activity: activity, id: to.id))
+            diagnostics.append(Diagnostic(code, .info, "\(key.key) at \(toPath): \(why)", path: toPath, module: module, activity: activity,
+                                          id: newSpaces.elements[toElement].id))
             return false
         }
         // Nook ids report their key after suffixing (rule 8), as surface moves do.
-        let reported = key.namespace == .nook ? SurfaceMatching.answerKeys(to, owner: new.owner, marks: &marks).canonical : key.key
+        let reported = key.namespace == .nook
+            ? SurfaceMatching.answerKeys(newSpaces.elements[toElement], owner: new.owner, marks: &marks).canonical : key.key
+        let (properties, anchor) = (newSpaces.elements[toElement].properties, newSpaces.elements[toElement].anchor)
         elements.append(
             ElementMove(
-                fromPath: from.path, toPath: to.path, key: reported, namespace: key.namespace, module: module,
-                activity: new.owner.activity ?? "", id: to.id, fromSlot: old.name, toSlot: new.name,
-                fromRect: RectMath.start(from: fromRect, to: toRect, properties: to.properties, anchor: to.anchor),
-                toRect: toRect, style: to.style,
+                fromPath: fromPath, toPath: toPath, key: reported, namespace: key.namespace, module: module,
+                activity: activity, id: newSpaces.elements[toElement].id, fromSlot: old.name, toSlot: new.name,
+                fromRect: RectMath.start(from: fromRect, to: toRect, properties: properties, anchor: anchor),
+                toRect: toRect, style: newSpaces.elements[toElement].style,
                 crossFade: !Self.sameView((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
-                hideSource: false, clip: .none, properties: to.properties, anchor: to.anchor, curve: curve!))
+                hideSource: false, clip: .none, properties: properties, anchor: anchor, curve: curve!))
         endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
     }
@@ -237,8 +245,8 @@ extension ContentTransition {
                     newRoot.withUnsafeBufferPointer { after in
                         // As `SameView.matches` by path: false when either node is missing.
                         PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
-                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) } ?? false
-                        } ?? false
+                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) }
+                        }
                     }
                 }
             }
