@@ -10,6 +10,8 @@ import NookCommandLine
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine);
 // `--profile wire|wire-update` likewise writes the publish or the 10,000-node plan's message
 // (`wire-dictionary`, `wire-update-dictionary`: through `wireDictionary`, as before the tape).
+// `--serve-zero-work broker|notifications|forwarder --address A` is how the benchmarks start a
+// zero-work baseline in a process of its own (ZeroWorkProcess.swift); it serves until SIGTERM.
 let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
