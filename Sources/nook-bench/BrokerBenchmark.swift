@@ -82,13 +82,9 @@ func runBrokerBenchmark() async throws -> [Figure] {
         threadBaseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWorkThread.uniqueName, count: perRound, offset: round * perRound))
     }
     print("  broker                                p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
-    func row(_ name: String, _ samples: Samples) {
-        print("  " + name.padding(36) + fmt(samples.p50).leftPadding(10) + fmt(samples.p99).leftPadding(11)
-              + (fmt(samples.p50 / baseline.p50) + "x").leftPadding(12) + (fmt(samples.p99 / baseline.p99) + "x").leftPadding(12))
-    }
-    row("zero-work sd-bus broker (process)", baseline)
-    row("nookd (validate, lay out, plan)", nook)
-    row("zero-work broker on a bench thread", threadBaseline)
+    baseline.printRow("zero-work sd-bus broker (process)", against: baseline)
+    nook.printRow("nookd (validate, lay out, plan)", against: baseline)
+    threadBaseline.printRow("zero-work broker on a bench thread", against: baseline)
     print("  nookd against the zero-work broker on a thread of this process (as before session 10): p50 \(fmt(nook.p50 / threadBaseline.p50))x, p99 \(fmt(nook.p99 / threadBaseline.p99))x")
     print("  goals: p50 ratio at most 1.5 (\(nook.p50 / baseline.p50 <= 1.5 ? "met" : "NOT met")), p99 ratio at most 2 (\(nook.p99 / baseline.p99 <= 2 ? "met" : "NOT met"))")
 

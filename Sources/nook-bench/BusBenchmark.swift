@@ -32,14 +32,10 @@ func runBusBenchmark() async throws -> [Figure] {
 
     print("bus: method round trip through dbus-daemon, \(rounds) alternating rounds x \(callsPerRound) calls")
     print("  client -> server                      p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
-    func row(_ name: String, _ samples: Samples) {
-        print("  " + name.padding(36) + fmt(samples.p50).leftPadding(10) + fmt(samples.p99).leftPadding(11)
-              + (fmt(samples.p50 / raw.p50) + "x").leftPadding(12) + (fmt(samples.p99 / raw.p99) + "x").leftPadding(12))
-    }
-    row("raw sd-bus thread -> raw sd-bus", raw)
-    row("raw sd-bus thread -> NookBus server", rawToNookBus)
-    row("NookBus, caller on its executor", fromExecutor)
-    row("NookBus, caller on another task", fromTask)
+    raw.printRow("raw sd-bus thread -> raw sd-bus", against: raw)
+    rawToNookBus.printRow("raw sd-bus thread -> NookBus server", against: raw)
+    fromExecutor.printRow("NookBus, caller on its executor", against: raw)
+    fromTask.printRow("NookBus, caller on another task", against: raw)
     print("  goal: NookBus p50 ratio at most 1.2 (\(fromExecutor.p50 / raw.p50 <= 1.2 ? "met" : "NOT met") on its executor, "
           + "\(fromTask.p50 / raw.p50 <= 1.2 ? "met" : "not met") from another task)")
     return [

@@ -16,6 +16,12 @@ struct Samples {
     var p50: Double { percentile(50) }
     var p99: Double { percentile(99) }
     var count: Int { values.count }
+
+    /// One row of a latency table: name, p50, p99, and both as ratios to `baseline`'s.
+    func printRow(_ name: String, against baseline: Samples) {
+        print("  " + name.padding(36) + fmt(p50).leftPadding(10) + fmt(p99).leftPadding(11)
+              + (fmt(p50 / baseline.p50) + "x").leftPadding(12) + (fmt(p99 / baseline.p99) + "x").leftPadding(12))
+    }
 }
 
 extension Duration {
