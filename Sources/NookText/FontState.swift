@@ -9,6 +9,8 @@ final class FontState {
     private var fontSets: [FontSetKey: [FontFace]] = [:]
     /// The locale's language, read once (Pango reads it once too).
     let language: TextLanguage
+    /// `language.language(for:)` per script, as found (it splits the locale on every call).
+    private var scriptLanguages: [UInt32: String] = [:]
     /// HarfBuzz fonts by file and face index, loaded on first use and kept.
     private var shapers: [FaceKey: Shaper] = [:]
 
@@ -167,12 +169,19 @@ final class FontState {
         var script: hb_script_t
     }
 
+    private func language(for script: hb_script_t) -> String {
+        if let known = scriptLanguages[script.rawValue] { return known }
+        let found = language.language(for: script)
+        scriptLanguages[script.rawValue] = found
+        return found
+    }
+
     /// A paragraph in runs of one font and script (see `FontTextMeasurer` and `TextItemizer`).
     private func runs(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int) -> [Run] {
         var runs: [Run] = []
         for segment in TextItemizer.segments(text, paragraph) {
             let fonts = fonts(
-                family: segment.isEmoji ? "emoji" : family, weight: weight, language: language.language(for: segment.script))
+                family: segment.isEmoji ? "emoji" : family, weight: weight, language: language(for: segment.script))
             guard !fonts.isEmpty else { continue }
             func font(for value: UInt32) -> Int { fonts.firstIndex { FcCharSetHasChar($0.charset, value) != 0 } ?? 0 }
             // Characters that pick no font join the item they are in; at the start of the
@@ -211,6 +220,13 @@ final class FontState {
     /// Whether a character picks its font: spaces (but Ogham's), controls, format characters
     /// and variation selectors do not (Pango's rule: never pick a font for a space).
     static func choosesFont(_ value: UInt32) -> Bool {
+        // ASCII: controls and the space pick no font, every other character does.
+        if value < 0x80 { return value > 0x20 && value != 0x7F }
+        return choosesFontByCategory(value)
+    }
+
+    /// `choosesFont` from the character's general category (any character).
+    static func choosesFontByCategory(_ value: UInt32) -> Bool {
         if (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value) { return false }
         guard let scalar = Unicode.Scalar(value) else { return false }
         switch scalar.properties.generalCategory {
@@ -221,6 +237,11 @@ final class FontState {
     }
 
     static func isSpace(_ value: UInt32) -> Bool {
+        if value < 0x80 { return value == 0x20 }
+        return isSpaceByCategory(value)
+    }
+
+    static func isSpaceByCategory(_ value: UInt32) -> Bool {
         Unicode.Scalar(value)?.properties.generalCategory == .spaceSeparator
     }
 

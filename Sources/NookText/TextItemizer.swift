@@ -12,6 +12,27 @@ enum TextItemizer {
     }
 
     static func segments(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>) -> [Segment] {
+        if let ascii = asciiSegment(text, paragraph) { return [ascii] }
+        return unicodeSegments(text, paragraph)
+    }
+
+    /// An ASCII paragraph (most labels) is one segment, read from its bytes: letters are
+    /// Latin and everything else is common to all scripts, so the whole paragraph takes
+    /// Latin if it has a letter (common otherwise), and no ASCII character starts an emoji
+    /// sequence without a non-ASCII one after it. Nil when the paragraph is not all ASCII.
+    static func asciiSegment(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>) -> Segment? {
+        var hasLetter = false
+        for position in paragraph {
+            let value = text[position]
+            guard value < 0x80 else { return nil }
+            if (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) { hasLetter = true }
+        }
+        guard !paragraph.isEmpty else { return nil }
+        return Segment(range: paragraph, script: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, isEmoji: false)
+    }
+
+    /// The general way: each scalar's script and emoji flag.
+    static func unicodeSegments(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>) -> [Segment] {
         let unicode = hb_unicode_funcs_get_default()
         let count = paragraph.count
         var scripts = [hb_script_t?](repeating: nil, count: count)
