@@ -240,7 +240,7 @@ func runPlannerProfile(_ profile: PlannerProfileCase, runs: Int) -> Int {
         }
     case .small:
         var publish = SmallScenePublish()
-        for _ in 0..<runs { checksum &+= publish.next().count }
+        for _ in 0..<runs { checksum &+= publish.next().tokens.count }
     }
     return checksum
 }
@@ -319,9 +319,10 @@ struct SmallScenePublish {
         return (plan, downgraded)
     }
 
-    /// The `Plan` signal's dictionary: a compact `scene_delta` against the last plan sent.
-    func wire(_ plan: TransitionPlan) -> [String: PropValue] {
-        plan.wireDictionary(sampleRate: nil, base: (sent.serial, sent.scene), compact: true)
+    /// The `Plan` signal's entries as nookd hands them to NookBus: a compact `scene_delta`
+    /// against the last plan sent, as a tape (writing it into a message is `--profile wire`).
+    func wire(_ plan: TransitionPlan) -> WireTape {
+        plan.wireTape(sampleRate: nil, base: (sent.serial, sent.scene), compact: true)
     }
 
     /// Records `plan` as sent (`RenderSubscriber.didSend`).
@@ -331,12 +332,12 @@ struct SmallScenePublish {
     }
 
     /// One whole update: content, destination, plan, wire, recorded as sent.
-    mutating func next() -> [String: PropValue] {
+    mutating func next() -> WireTape {
         let content = nextContent()
         let planned = plan(to: destination(for: content))
-        let dictionary = wire(planned.sent)
+        let tape = wire(planned.sent)
         didSend(planned.plan)
-        return dictionary
+        return tape
     }
 }
 
@@ -354,10 +355,10 @@ func runSmallScenePublishBenchmark(runs: Int = 20_000) -> Double {
         let destined = clock.now
         let planned = publish.plan(to: prepared)
         let planDone = clock.now
-        let dictionary = publish.wire(planned.sent)
+        let tape = publish.wire(planned.sent)
         let end = clock.now
         publish.didSend(planned.plan)
-        checksum &+= dictionary.count &+ planned.plan.layout.count
+        checksum &+= tape.tokens.count &+ planned.plan.layout.count
         destination.append(start.duration(to: destined).microseconds)
         planning.append(destined.duration(to: planDone).microseconds)
         wire.append(planDone.duration(to: end).microseconds)
@@ -365,7 +366,7 @@ func runSmallScenePublishBenchmark(runs: Int = 20_000) -> Double {
     }
     print("  small scene update (the broker's publish scene, one activity in the pill, to the wire; \(runs) runs, checksum \(checksum % 1000)):")
     for (label, samples) in [("destination (layout, namespaces)", destination), ("planning", planning),
-                             ("wireDictionary (compact scene_delta)", wire), ("together", total)] {
+                             ("wire tape (compact scene_delta)", wire), ("together", total)] {
         print("    " + label.padding(40) + "p50 " + fmt(samples.p50).leftPadding(8) + " µs   p99 " + fmt(samples.p99).leftPadding(8) + " µs")
     }
     return total.p50
