@@ -31,6 +31,10 @@ struct ContentTransition {
     let newLayout: LayoutResult
     let oldSpaces: SlotNamespaces
     let newSpaces: SlotNamespaces
+    /// The layouts again, shared by the changes the walk makes: a change names its node, and
+    /// its path is written only when read.
+    private let oldPaths: LayoutPaths
+    private let newPaths: LayoutPaths
     private let theme: Theme
     private let callerAnimation: String?
     /// Curves of changed scopes and animation classes; the walk passes indices into this, not curves.
@@ -58,13 +62,15 @@ struct ContentTransition {
         newLayout = new.laidOut.layout
         oldSpaces = old.namespaces
         newSpaces = new.namespaces
+        oldPaths = LayoutPaths(oldLayout)
+        newPaths = LayoutPaths(newLayout)
         self.theme = theme
         callerAnimation = action.callerAnimation
         let disabled = !action.animate || new.view.props.animate == false
 
         var rootScope: Int?
         if callerAnimation != nil {
-            let curve = scopeCurve(at: new.rootPath, node: 0)
+            let curve = scopeCurve(node: 0)
             rootScope = curve
             changedScopes.append((0..<oldLayout.count, 0..<newLayout.count, curve))
         }
@@ -75,10 +81,10 @@ struct ContentTransition {
                 // once rather than regrown (a change is a large value) as the walk appends.
                 if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(newLayout.count) }
                 if before.pointee.kind == after.pointee.kind {
-                    walk(before, after, path: newLayout.rootPath, scope: rootScope, styleClasses: nil)
+                    walk(before, after, scope: rootScope, styleClasses: nil)
                 } else {
-                    remove(before, path: oldLayout.rootPath, scope: rootScope, newNode: 0)
-                    insert(after, path: newLayout.rootPath, scope: rootScope, oldNode: 0)
+                    remove(before, scope: rootScope, newNode: 0)
+                    insert(after, scope: rootScope, oldNode: 0)
                 }
             }
         }
@@ -122,13 +128,13 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
-    /// The index in `curves` of the curve for a scope at `path`, the new view's node at
-    /// preorder index `node`.
-    private mutating func scopeCurve(at path: String, node: Int) -> Int {
+    /// The index in `curves` of the curve for a scope at the new view's node at preorder
+    /// index `node`.
+    private mutating func scopeCurve(node: Int) -> Int {
         let classes = newSpaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
-            diagnostic.path = NodePath.prop(path, "classes")
+            diagnostic.path = NodePath.prop(newLayout.path(atIndex: node), "classes")
             diagnostic.module = new.owner.module
             diagnostics.append(diagnostic)
         }
@@ -137,11 +143,12 @@ struct ContentTransition {
     }
 
     /// Walks both trees in preorder together; `oldCursor` / `newCursor` index the laid-out
-    /// nodes. `path` is the node's (the same in both trees: the walk pairs nodes by
-    /// position), built here from its parent's as the walk goes down, since layout keeps none.
+    /// nodes. A node's path is the same in both trees (the walk pairs nodes by position); it
+    /// is written from the layout only where a path is needed (scopes, group states), and the
+    /// changes name their nodes.
     /// Nodes are read in place through pointers: a view node is a large value and this pass
     /// touches every one.
-    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, path: String,
+    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>,
                                scope: Int?, styleClasses: Int?) {
         let fromRect = oldLayout.rect(atIndex: oldCursor)
         let toRect = newLayout.rect(atIndex: newCursor)
@@ -153,16 +160,16 @@ struct ContentTransition {
         var scope = scope
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
-                let curve = scopeCurve(at: path, node: newIndex)
+                let curve = scopeCurve(node: newIndex)
                 changedScopes.append((oldIndex..<oldLayout.subtreeEnd(atIndex: oldIndex),
                                       newIndex..<newLayout.subtreeEnd(atIndex: newIndex), curve))
                 scope = curve
             } else {
-                unchangedScopes.append(path)
+                unchangedScopes.append(newLayout.path(atIndex: newIndex))
             }
         }
         if let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
-            changedGroupStates[path] = states
+            changedGroupStates[newLayout.path(atIndex: newIndex)] = states
         }
         var styleCurve = styleClasses
         if afterNode.pointee.props.classes != nil,
@@ -171,12 +178,12 @@ struct ContentTransition {
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .move, fromRect: fromRect,
-                                       toRect: toRect, curve: curves[scope]))
+            layout.append(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .move,
+                                       fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
-        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path, nodes: (oldIndex, newIndex)) {
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .style, fromRect: fromRect,
-                                       toRect: toRect, curve: curves[curve]))
+        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, nodes: (oldIndex, newIndex)) {
+            layout.append(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .style,
+                                       fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
@@ -186,20 +193,19 @@ struct ContentTransition {
                 for index in 0..<common {
                     let before = olds.baseAddress! + index
                     let after = news.baseAddress! + index
-                    let childPath = NodePath.child(path, index)
                     if before.pointee.kind == after.pointee.kind {
-                        walk(before, after, path: childPath, scope: scope, styleClasses: styleCurve)
+                        walk(before, after, scope: scope, styleClasses: styleCurve)
                     } else {
                         let (oldNode, newNode) = (oldCursor, newCursor)
-                        remove(before, path: childPath, scope: scope, newNode: newNode)
-                        insert(after, path: childPath, scope: scope, oldNode: oldNode)
+                        remove(before, scope: scope, newNode: newNode)
+                        insert(after, scope: scope, oldNode: oldNode)
                     }
                 }
                 for index in common..<olds.count {
-                    remove(olds.baseAddress! + index, path: NodePath.child(path, index), scope: scope, newNode: -1)
+                    remove(olds.baseAddress! + index, scope: scope, newNode: -1)
                 }
                 for index in common..<news.count {
-                    insert(news.baseAddress! + index, path: NodePath.child(path, index), scope: scope, oldNode: -1)
+                    insert(news.baseAddress! + index, scope: scope, oldNode: -1)
                 }
             }
         }
@@ -212,36 +218,36 @@ struct ContentTransition {
     }
 
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
-    /// `newNode` is the new view's node at `path` (another kind), or -1.
-    private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, newNode: Int) {
+    /// `newNode` is the new view's node at the same path (another kind), or -1.
+    private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?, newNode: Int) {
         if let scope {
             let rect = oldLayout.rect(atIndex: oldCursor)
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldCursor, new: newNode), change: .remove, fromRect: rect,
-                                       toRect: rect, curve: curves[scope]))
+            layout.append(LayoutChange(node: oldCursor, of: oldPaths, nodes: NodePair(old: oldCursor, new: newNode), change: .remove,
+                                       fromRect: rect, toRect: rect, curve: curves[scope]))
         }
         oldCursor += node.pointee.nodeCount
     }
 
     /// A subtree only in the new view: one `insert` for its root inside a changed scope.
-    /// `oldNode` is the old view's node at `path` (another kind), or -1.
-    private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, oldNode: Int) {
+    /// `oldNode` is the old view's node at the same path (another kind), or -1.
+    private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?, oldNode: Int) {
         if let scope {
             let rect = newLayout.rect(atIndex: newCursor)
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode, new: newCursor), change: .insert, fromRect: rect,
-                                       toRect: rect, curve: curves[scope]))
+            layout.append(LayoutChange(node: newCursor, of: newPaths, nodes: NodePair(old: oldNode, new: newCursor), change: .insert,
+                                       fromRect: rect, toRect: rect, curve: curves[scope]))
         }
         newCursor += node.pointee.nodeCount
     }
 
     /// Opacity, colour, the classes renderers draw with (passthrough and variants), or the
     /// state of a group one of its variants reads.
-    /// `nodes` are the two nodes' preorder indices in their views (they share `path`).
-    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String,
+    /// `nodes` are the two nodes' preorder indices in their views (they share a path).
+    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>,
                               nodes: (old: Int, new: Int)) -> Bool {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
             return true
         }
-        if !changedGroupStates.isEmpty, let variants = newSpaces.variants[path], variants.contains(where: { variant in
+        if !changedGroupStates.isEmpty, let variants = newSpaces.variants[newLayout.path(atIndex: nodes.new)], variants.contains(where: { variant in
             variant.conditions.contains { condition in
                 condition.groupPath.flatMap { changedGroupStates[$0] }?.contains(condition.state) == true
             }
