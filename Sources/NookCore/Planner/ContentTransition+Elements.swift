@@ -169,7 +169,7 @@ extension ContentTransition {
                 activity: activity, id: newSpaces.elements[toElement].id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: properties, anchor: anchor),
                 toRect: toRect, style: newSpaces.elements[toElement].style,
-                crossFade: !Self.sameView((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
+                crossFade: !SameView.matches((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
                 hideSource: false, clip: .none, properties: properties, anchor: anchor, curve: curve!))
         endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
@@ -230,36 +230,16 @@ extension ContentTransition {
     /// stores `d` when the key is absent, in the same lookup).
     private static func read(_ value: inout Int) -> Int { value }
 
-    /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
-    /// found through their parents' indices rather than by parsing their paths.
-    /// Takes the layouts and views, not the slots: a mutating caller passes a copy of
-    /// whatever it reads from `self`, and a slot is a large value.
-    private static func sameView(_ old: (layout: LayoutResult, root: [ViewNode]), _ fromNode: Int,
-                                 _ new: (layout: LayoutResult, root: [ViewNode]), _ toNode: Int) -> Bool {
-        // The views are read in place through their arrays.
-        // The steps down to each node live on the stack for the call (one pair per element).
-        let (oldRoot, newRoot) = (old.root, new.root)
-        return old.layout.withSteps(toIndex: fromNode) { fromSteps in
-            new.layout.withSteps(toIndex: toNode) { toSteps in
-                oldRoot.withUnsafeBufferPointer { before in
-                    newRoot.withUnsafeBufferPointer { after in
-                        // As `SameView.matches` by path: false when either node is missing.
-                        PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
-                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The laid-out index of every marked node of `slot`, by index in its elements: the
     /// node index resolution recorded, or for an element made by hand the node at its path;
     /// nil for an element whose node was not found.
     private static func places(of slot: PreparedSlot) -> [Int?] {
         let layout = slot.laidOut.layout
-        return slot.namespaces.elements.map { element in
-            element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
-        }
+        return slot.namespaces.elements.map { element in place(of: element, in: layout) }
+    }
+
+    /// The laid-out index of `element`'s node in `layout` (see `places(of:)`).
+    static func place(of element: SharedElement, in layout: LayoutResult) -> Int? {
+        element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
     }
 }
