@@ -56,4 +56,27 @@ private typealias F = PlannerFixture
         #expect(renamed != planned)
         #expect(planned.path == written.path)
     }
+
+    /// A marked node that changes kind where it stands: its key has a source on each side, so
+    /// the walk sets its changes aside, and since the element does not move (same place, same
+    /// size) they come back in walk order among the others.
+    @Test func changesAtAnElementThatStaysComeBackInWalkOrder() throws {
+        func view(_ flipped: Bool) -> ViewNode {
+            F.vstack([
+                flipped ? F.node(.image) { $0.symbol = "music.note"; $0.classes = "shared-[x] size-10" } : F.node(.shape) { $0.classes = "shared-[x] size-10" },
+                F.node(.shape) { $0.classes = flipped ? "size-12" : "size-6" },
+                F.node(.shape) { $0.classes = "shared-[y] " + (flipped ? "size-8" : "size-4") },
+            ]) { $0.classes = "group animate-smooth"; $0.animationValue = String(flipped) }
+        }
+        func content(_ view: ViewNode) -> SceneContent { SceneContent(expanded: .activity(F.owned("demo/card", view))) }
+        let plan = F.plan(F.scene(.expanded, content(view(false))), F.scene(.expanded, content(view(true))), cause: .activityUpdated)
+        // y moves as an element, so its node's own change goes; x stays, so its remove and insert stay.
+        #expect(plan.elements.map(\.toPath) == ["expanded/2"])
+        let changes = plan.layout.map { "\($0.change.rawValue) \($0.path)" }
+        let x = try #require(changes.firstIndex(of: "remove expanded/0"))
+        #expect(changes[x + 1] == "insert expanded/0")
+        let grown = try #require(changes.firstIndex(of: "move expanded/1"))
+        #expect(x < grown)
+        #expect(!changes.contains("move expanded/2"))
+    }
 }

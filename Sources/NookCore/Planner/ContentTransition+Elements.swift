@@ -16,46 +16,58 @@ extension ContentTransition {
         }
     }
 
-    /// Matches the slot's sources by key; returns which keys moved.
-    mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) -> MovedKeys {
-        // Keys in a fixed order: the new view's in preorder, then those only the old view has.
-        // Each key is hashed once per element: it gets an index into `order`. The sources on
-        // each side are chained per key through `SourceLists` (positions in the slot's
-        // elements), so no array is made per key.
-        let oldElements = oldSpaces.elements
-        let newElements = newSpaces.elements
+    /// Each side's sources by key: the keys in a fixed order (the new view's in preorder, then
+    /// those only the old view has), each hashed once, with each side's sources chained per
+    /// key through `SourceLists` (positions in the slot's elements), so no array is made per key.
+    struct KeyedSources {
         var indexOfKey: [SharedKey: Int] = [:]
         var order: [SharedKey] = []
-        var olds = SourceLists(elements: oldElements.count)
-        var news = SourceLists(elements: newElements.count)
+        var olds: SourceLists
+        var news: SourceLists
+    }
+
+    /// The sources of both slots by key (claimed paths left out).
+    static func keyedSources(old oldSpaces: SlotNamespaces, new newSpaces: SlotNamespaces,
+                             claimed: (old: Set<String>, new: Set<String>)) -> KeyedSources {
+        let oldElements = oldSpaces.elements
+        let newElements = newSpaces.elements
+        var sources = KeyedSources(olds: SourceLists(elements: oldElements.count), news: SourceLists(elements: newElements.count))
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
-        indexOfKey.reserveCapacity(newElements.count)
-        order.reserveCapacity(newElements.count)
+        sources.indexOfKey.reserveCapacity(newElements.count)
+        sources.order.reserveCapacity(newElements.count)
         // Most plans claim nothing in a staying slot: an empty set need not hash every path.
         let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
         // Elements are read in place by position: iterating the array copies each one.
         for position in newElements.indices
         where newElements[position].isSource && !(claimsNew && claimed.new.contains(newElements[position].path)) {
-            let index = Self.index(of: newElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            news.append(position, toKey: index)
+            let index = Self.index(of: newElements[position].key, in: &sources)
+            sources.news.append(position, toKey: index)
         }
         for position in oldElements.indices
         where oldElements[position].isSource && !(claimsOld && claimed.old.contains(oldElements[position].path)) {
-            let index = Self.index(of: oldElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            olds.append(position, toKey: index)
+            let index = Self.index(of: oldElements[position].key, in: &sources)
+            sources.olds.append(position, toKey: index)
         }
+        return sources
+    }
+
+    /// Matches the slot's sources by key; returns which keys moved. `places` are the slots'
+    /// element nodes (`places(of:)`).
+    mutating func matchElements(_ sources: KeyedSources, places: (old: [Int?], new: [Int?]), disabled: Bool,
+                                reduceMotion: Bool) -> MovedKeys {
+        let oldElements = oldSpaces.elements
+        let newElements = newSpaces.elements
+        let (order, olds, news) = (sources.order, sources.olds, sources.news)
         var moved = [Int](repeating: -1, count: order.count)
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
-        let oldPlaces = Self.places(of: old)
-        let newPlaces = Self.places(of: new)
         // Room for a move per key, made once: a move is a large value, and regrowing copies them all.
         elements.reserveCapacity(elements.count + order.count)
         endpointNodes.reserveCapacity(endpointNodes.count + order.count)
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
             if olds.count[index] == 1, news.count[index] == 1 {
-                if matchPair(key, from: olds.head[index], to: news.head[index], places: (oldPlaces, newPlaces),
+                if matchPair(key, from: olds.head[index], to: news.head[index], places: places,
                              disabled: disabled, reduceMotion: reduceMotion) {
                     moved[index] = elements.count - 1
                 }
@@ -88,7 +100,7 @@ extension ContentTransition {
                     .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
                     path: only.path, module: module, activity: activity, id: only.id))
         }
-        return MovedKeys(keyIndex: indexOfKey, element: moved)
+        return MovedKeys(keyIndex: sources.indexOfKey, element: moved)
     }
 
     /// One side's sources per key, as chains through the slot's element positions.
@@ -178,9 +190,11 @@ extension ContentTransition {
     /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets
     /// that move's curve, from where the source's move starts to its tracked rect, and its
     /// subtree comes along; one whose source does not move takes its new geometry at once.
-    mutating func trackFollowers(moved: MovedKeys) {
+    /// Returns false when the new view has no followers (nothing was done).
+    @discardableResult
+    mutating func trackFollowers(moved: MovedKeys) -> Bool {
         let pairs = FollowerTracking.pairs(in: newSpaces)
-        guard !pairs.isEmpty else { return }
+        guard !pairs.isEmpty else { return false }
         for (follower, _) in pairs {
             let laid = newLayout
             guard let start = laid.index(of: follower.path), new.node(at: follower.path) != nil else { continue }
@@ -202,6 +216,7 @@ extension ContentTransition {
                                                 fromRect: from, toRect: rect, curve: move.curve))
             }
         }
+        return true
     }
 
     /// `rect`, placed in `outer` as it is in `inner`, scaled with it.
@@ -214,14 +229,13 @@ extension ContentTransition {
 
     /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key
     /// is hashed once.
-    private static func index(of key: SharedKey, in indexOfKey: inout [SharedKey: Int], order: inout [SharedKey],
-                              olds: inout SourceLists, news: inout SourceLists) -> Int {
-        let next = order.count
-        let index = read(&indexOfKey[key, default: next])
+    private static func index(of key: SharedKey, in sources: inout KeyedSources) -> Int {
+        let next = sources.order.count
+        let index = read(&sources.indexOfKey[key, default: next])
         if index == next {
-            order.append(key)
-            olds.addKey()
-            news.addKey()
+            sources.order.append(key)
+            sources.olds.addKey()
+            sources.news.addKey()
         }
         return index
     }
@@ -233,7 +247,7 @@ extension ContentTransition {
     /// The laid-out index of every marked node of `slot`, by index in its elements: the
     /// node index resolution recorded, or for an element made by hand the node at its path;
     /// nil for an element whose node was not found.
-    private static func places(of slot: PreparedSlot) -> [Int?] {
+    static func places(of slot: PreparedSlot) -> [Int?] {
         let layout = slot.laidOut.layout
         return slot.namespaces.elements.map { element in place(of: element, in: layout) }
     }

@@ -50,6 +50,14 @@ struct ContentTransition {
     private var newCursor = 0
     /// The laid-out nodes of each element move, `(from, to)`, in the order of `elements`.
     var endpointNodes: [NodePair] = []
+    /// The nodes at the ends of each key with one source a side (old view, new view), known
+    /// before the walk: the elements that may move. Empty when nothing can move.
+    private var mayMoveOld: [Bool] = []
+    private var mayMoveNew: [Bool] = []
+    /// Changes other than `style` at those nodes, set aside by the walk with the number of
+    /// changes kept before each: most of them go when their element moves, and dropping
+    /// them from `layout` afterwards meant moving every change after them.
+    private var held: [(position: Int, change: LayoutChange)] = []
 
     var marks: MarkReader
 
@@ -74,6 +82,10 @@ struct ContentTransition {
             rootScope = curve
             changedScopes.append((0..<oldLayout.count, 0..<newLayout.count, curve))
         }
+        // Sources are paired by key before the walk, so the walk knows which nodes may move.
+        let sources = Self.keyedSources(old: oldSpaces, new: newSpaces, claimed: claimed)
+        let places = (old: Self.places(of: old), new: Self.places(of: new))
+        if !disabled && !reduceMotion { markMayMove(sources, places: places) }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
             new.withRoot { after in
@@ -89,9 +101,67 @@ struct ContentTransition {
             }
         }
 
-        let moved = matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
-        trackFollowers(moved: moved)
-        dropChangesAtEndpoints(disabled: disabled, reduceMotion: reduceMotion)
+        let moved = matchElements(sources, places: places, disabled: disabled, reduceMotion: reduceMotion)
+        restoreHeld()
+        let followed = trackFollowers(moved: moved)
+        // Without followers (whose changes are appended after the walk) every change at a
+        // moving node was held and is gone already.
+        if disabled || reduceMotion || followed { dropChangesAtEndpoints(disabled: disabled, reduceMotion: reduceMotion) }
+    }
+
+    /// Marks the nodes at both ends of every key with one source a side (see `mayMoveOld`).
+    private mutating func markMayMove(_ sources: KeyedSources, places: (old: [Int?], new: [Int?])) {
+        for index in sources.order.indices where sources.olds.count[index] == 1 && sources.news.count[index] == 1 {
+            guard let from = places.old[sources.olds.head[index]], let to = places.new[sources.news.head[index]] else { continue }
+            if mayMoveOld.isEmpty {
+                mayMoveOld = [Bool](repeating: false, count: oldLayout.count)
+                mayMoveNew = [Bool](repeating: false, count: newLayout.count)
+            }
+            mayMoveOld[from] = true
+            mayMoveNew[to] = true
+        }
+    }
+
+    /// Appends a change the walk made, or holds it when its node may move (`held`). Inlined
+    /// and consuming, so the change is built in place rather than copied (about 180 bytes).
+    @inline(__always)
+    private mutating func record(_ change: consuming LayoutChange) {
+        let nodes = change.nodes
+        if !mayMoveOld.isEmpty, change.change != .style,
+           (nodes.old >= 0 && mayMoveOld[nodes.old]) || (nodes.new >= 0 && mayMoveNew[nodes.new]) {
+            held.append((layout.count, consume change))
+        } else {
+            layout.append(consume change)
+        }
+    }
+
+    /// Puts back, in walk order, the held changes whose node did not move after all.
+    private mutating func restoreHeld() {
+        guard !held.isEmpty else { return }
+        var fromNodes = [Bool](repeating: false, count: oldLayout.count)
+        var toNodes = [Bool](repeating: false, count: newLayout.count)
+        for nodes in endpointNodes {
+            fromNodes[nodes.old] = true
+            toNodes[nodes.new] = true
+        }
+        let kept = held.filter { held in
+            let nodes = held.change.nodes
+            return !((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
+        }
+        held = []
+        guard !kept.isEmpty else { return }
+        var merged: [LayoutChange] = []
+        merged.reserveCapacity(layout.count + kept.count)
+        var next = 0
+        for (position, change) in kept {
+            while next < position {
+                merged.append(layout[next])
+                next += 1
+            }
+            merged.append(change)
+        }
+        merged.append(contentsOf: layout[next...])
+        layout = merged
     }
 
     /// Moving elements carry their nodes: layout changes other than `style` at either end of a
@@ -178,11 +248,11 @@ struct ContentTransition {
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
-            layout.append(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .move,
+            record(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .move,
                                        fromRect: fromRect, toRect: toRect, curve: curves[scope]))
         }
         if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, nodes: (oldIndex, newIndex)) {
-            layout.append(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .style,
+            record(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .style,
                                        fromRect: fromRect, toRect: toRect, curve: curves[curve]))
         }
         // Children are read through their buffers, in place rather than copied.
@@ -222,7 +292,7 @@ struct ContentTransition {
     private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?, newNode: Int) {
         if let scope {
             let rect = oldLayout.rect(atIndex: oldCursor)
-            layout.append(LayoutChange(node: oldCursor, of: oldPaths, nodes: NodePair(old: oldCursor, new: newNode), change: .remove,
+            record(LayoutChange(node: oldCursor, of: oldPaths, nodes: NodePair(old: oldCursor, new: newNode), change: .remove,
                                        fromRect: rect, toRect: rect, curve: curves[scope]))
         }
         oldCursor += node.pointee.nodeCount
@@ -233,7 +303,7 @@ struct ContentTransition {
     private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?, oldNode: Int) {
         if let scope {
             let rect = newLayout.rect(atIndex: newCursor)
-            layout.append(LayoutChange(node: newCursor, of: newPaths, nodes: NodePair(old: oldNode, new: newCursor), change: .insert,
+            record(LayoutChange(node: newCursor, of: newPaths, nodes: NodePair(old: oldNode, new: newCursor), change: .insert,
                                        fromRect: rect, toRect: rect, curve: curves[scope]))
         }
         newCursor += node.pointee.nodeCount

@@ -11,6 +11,8 @@ enum SameView {
     /// view, found through their parents' indices rather than by parsing their paths.
     /// Takes the layouts and views, not the slots: a mutating caller passes a copy of
     /// whatever it reads from `self`, and a slot is a large value.
+    // Inlined, as it was inside content transitions: the descent's first steps then inline too.
+    @inline(__always)
     static func matches(_ old: (layout: LayoutResult, root: [ViewNode]), _ fromNode: Int,
                                  _ new: (layout: LayoutResult, root: [ViewNode]), _ toNode: Int) -> Bool {
         // The views are read in place through their arrays.
