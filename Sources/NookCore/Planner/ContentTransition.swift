@@ -56,8 +56,18 @@ struct ContentTransition {
     private var mayMoveNew: [Bool] = []
     /// Changes other than `style` at those nodes, set aside by the walk with the number of
     /// changes kept before each: most of them go when their element moves, and dropping
-    /// them from `layout` afterwards meant moving every change after them.
-    private var held: [(position: Int, change: LayoutChange)] = []
+    /// them from `layout` afterwards meant moving every change after them. Held as parts,
+    /// made into changes only when put back.
+    private var held: [HeldChange] = []
+
+    private struct HeldChange {
+        var position: Int
+        var change: LayoutChangeKind
+        var nodes: NodePair
+        var fromRect: Rect
+        var toRect: Rect
+        var curve: Int
+    }
 
     var marks: MarkReader
 
@@ -122,17 +132,22 @@ struct ContentTransition {
         }
     }
 
-    /// Appends a change the walk made, or holds it when its node may move (`held`). Inlined
-    /// and consuming, so the change is built in place rather than copied (about 180 bytes).
+    /// Appends the walk's change at `nodes` (on `curves[curve]`), or holds it when its node may
+    /// move (`held`). A removal names the old view's node, anything else the new view's.
     @inline(__always)
-    private mutating func record(_ change: consuming LayoutChange) {
-        let nodes = change.nodes
-        if !mayMoveOld.isEmpty, change.change != .style,
+    private mutating func record(_ kind: LayoutChangeKind, nodes: NodePair, from: Rect, to: Rect, curve: Int) {
+        if !mayMoveOld.isEmpty, kind != .style,
            (nodes.old >= 0 && mayMoveOld[nodes.old]) || (nodes.new >= 0 && mayMoveNew[nodes.new]) {
-            held.append((layout.count, consume change))
+            held.append(HeldChange(position: layout.count, change: kind, nodes: nodes, fromRect: from, toRect: to, curve: curve))
         } else {
-            layout.append(consume change)
+            layout.append(change(kind, nodes: nodes, from: from, to: to, curve: curve))
         }
+    }
+
+    private func change(_ kind: LayoutChangeKind, nodes: NodePair, from: Rect, to: Rect, curve: Int) -> LayoutChange {
+        kind == .remove
+            ? LayoutChange(node: nodes.old, of: oldPaths, nodes: nodes, change: kind, fromRect: from, toRect: to, curve: curves[curve])
+            : LayoutChange(node: nodes.new, of: newPaths, nodes: nodes, change: kind, fromRect: from, toRect: to, curve: curves[curve])
     }
 
     /// Puts back, in walk order, the held changes whose node did not move after all.
@@ -145,7 +160,7 @@ struct ContentTransition {
             toNodes[nodes.new] = true
         }
         let kept = held.filter { held in
-            let nodes = held.change.nodes
+            let nodes = held.nodes
             return !((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
         }
         held = []
@@ -153,12 +168,12 @@ struct ContentTransition {
         var merged: [LayoutChange] = []
         merged.reserveCapacity(layout.count + kept.count)
         var next = 0
-        for (position, change) in kept {
-            while next < position {
+        for held in kept {
+            while next < held.position {
                 merged.append(layout[next])
                 next += 1
             }
-            merged.append(change)
+            merged.append(change(held.change, nodes: held.nodes, from: held.fromRect, to: held.toRect, curve: held.curve))
         }
         merged.append(contentsOf: layout[next...])
         layout = merged
@@ -248,12 +263,10 @@ struct ContentTransition {
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
-            record(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .move,
-                                       fromRect: fromRect, toRect: toRect, curve: curves[scope]))
+            record(.move, nodes: NodePair(old: oldIndex, new: newIndex), from: fromRect, to: toRect, curve: scope)
         }
         if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, nodes: (oldIndex, newIndex)) {
-            record(LayoutChange(node: newIndex, of: newPaths, nodes: NodePair(old: oldIndex, new: newIndex), change: .style,
-                                       fromRect: fromRect, toRect: toRect, curve: curves[curve]))
+            record(.style, nodes: NodePair(old: oldIndex, new: newIndex), from: fromRect, to: toRect, curve: curve)
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
@@ -292,8 +305,7 @@ struct ContentTransition {
     private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?, newNode: Int) {
         if let scope {
             let rect = oldLayout.rect(atIndex: oldCursor)
-            record(LayoutChange(node: oldCursor, of: oldPaths, nodes: NodePair(old: oldCursor, new: newNode), change: .remove,
-                                       fromRect: rect, toRect: rect, curve: curves[scope]))
+            record(.remove, nodes: NodePair(old: oldCursor, new: newNode), from: rect, to: rect, curve: scope)
         }
         oldCursor += node.pointee.nodeCount
     }
@@ -303,8 +315,7 @@ struct ContentTransition {
     private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?, oldNode: Int) {
         if let scope {
             let rect = newLayout.rect(atIndex: newCursor)
-            record(LayoutChange(node: newCursor, of: newPaths, nodes: NodePair(old: oldNode, new: newCursor), change: .insert,
-                                       fromRect: rect, toRect: rect, curve: curves[scope]))
+            record(.insert, nodes: NodePair(old: oldNode, new: newCursor), from: rect, to: rect, curve: scope)
         }
         newCursor += node.pointee.nodeCount
     }
