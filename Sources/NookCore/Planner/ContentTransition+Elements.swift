@@ -35,6 +35,8 @@ extension ContentTransition {
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
         sources.indexOfKey.reserveCapacity(newElements.count)
         sources.order.reserveCapacity(newElements.count)
+        sources.olds.chains.reserveCapacity(newElements.count)
+        sources.news.chains.reserveCapacity(newElements.count)
         // Most plans claim nothing in a staying slot: an empty set need not hash every path.
         let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
         // Elements are read in place by position: iterating the array copies each one.
@@ -66,8 +68,8 @@ extension ContentTransition {
         endpointNodes.reserveCapacity(endpointNodes.count + order.count)
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
-            if olds.count[index] == 1, news.count[index] == 1 {
-                if matchPair(key, from: olds.head[index], to: news.head[index], places: places,
+            if olds.count(ofKey: index) == 1, news.count(ofKey: index) == 1 {
+                if matchPair(key, from: olds.head(ofKey: index), to: news.head(ofKey: index), places: places,
                              disabled: disabled, reduceMotion: reduceMotion) {
                     moved[index] = elements.count - 1
                 }
@@ -106,29 +108,34 @@ extension ContentTransition {
     /// One side's sources per key, as chains through the slot's element positions.
     struct SourceLists {
         /// Per key: its first and last source position (-1 when none) and how many it has.
-        var head: [Int] = []
-        var tail: [Int] = []
-        var count: [Int] = []
+        struct Chain {
+            var head = -1
+            var tail = -1
+            var count = 0
+        }
+
+        /// One entry per key (one append a key, rather than one per field).
+        var chains: [Chain] = []
         /// Per element position: the next source position with the same key, or -1.
         var next: [Int]
 
         init(elements: Int) { next = [Int](repeating: -1, count: elements) }
 
-        mutating func addKey() {
-            head.append(-1)
-            tail.append(-1)
-            count.append(0)
-        }
+        /// How many sources key `key` has, and its first one's position (-1 when none).
+        func count(ofKey key: Int) -> Int { chains[key].count }
+        func head(ofKey key: Int) -> Int { chains[key].head }
+
+        mutating func addKey() { chains.append(Chain()) }
 
         mutating func append(_ position: Int, toKey key: Int) {
-            if head[key] < 0 { head[key] = position } else { next[tail[key]] = position }
-            tail[key] = position
-            count[key] += 1
+            if chains[key].head < 0 { chains[key].head = position } else { next[chains[key].tail] = position }
+            chains[key].tail = position
+            chains[key].count += 1
         }
 
         func positions(ofKey key: Int) -> [Int] {
             var out: [Int] = []
-            var position = head[key]
+            var position = chains[key].head
             while position >= 0 {
                 out.append(position)
                 position = next[position]

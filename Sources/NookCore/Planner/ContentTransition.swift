@@ -121,8 +121,8 @@ struct ContentTransition {
 
     /// Marks the nodes at both ends of every key with one source a side (see `mayMoveOld`).
     private mutating func markMayMove(_ sources: KeyedSources, places: (old: [Int?], new: [Int?])) {
-        for index in sources.order.indices where sources.olds.count[index] == 1 && sources.news.count[index] == 1 {
-            guard let from = places.old[sources.olds.head[index]], let to = places.new[sources.news.head[index]] else { continue }
+        for index in sources.order.indices where sources.olds.count(ofKey: index) == 1 && sources.news.count(ofKey: index) == 1 {
+            guard let from = places.old[sources.olds.head(ofKey: index)], let to = places.new[sources.news.head(ofKey: index)] else { continue }
             if mayMoveOld.isEmpty {
                 mayMoveOld = [Bool](repeating: false, count: oldLayout.count)
                 mayMoveNew = [Bool](repeating: false, count: newLayout.count)
