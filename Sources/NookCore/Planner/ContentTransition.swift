@@ -253,7 +253,9 @@ struct ContentTransition {
                 unchangedScopes.append(newLayout.path(atIndex: newIndex))
             }
         }
-        if let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
+        // Most nodes hold no group state on either side: asked before the comparison's call.
+        if beforeNode.pointee.props.groupState != nil || afterNode.pointee.props.groupState != nil,
+           let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
             changedGroupStates[newLayout.path(atIndex: newIndex)] = states
         }
         var styleCurve = styleClasses
