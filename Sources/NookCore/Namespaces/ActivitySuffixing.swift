@@ -26,13 +26,16 @@ public struct ModuleMarks: Hashable, Sendable {
     ///   plus an `id-suffixed` info diagnostic when it is not.
     public func answerKeys(activity: String, id: String) -> AnswerKeys {
         let base = Self.baseId(id, activity: activity)
-        let suffixed = module + "/" + base + "." + activity
-        let others = activities.keys.filter { other in
-            other != activity && activities[other]!.contains { Self.baseId($0, activity: other) == base }
-        }.sorted()
-        if others.isEmpty {
-            return AnswerKeys(keys: [suffixed, module + "/" + base])
+        // Written in one piece each (a `+` chain allocates per step); the plain key is the
+        // suffixed one's head.
+        let plain = KeyText.join(module, UInt8(ascii: "/"), base)
+        let suffixed = KeyText.join(plain, UInt8(ascii: "."), activity)
+        let marksBase = { (other: String) in other != activity && activities[other]!.contains { Self.baseId($0, activity: other) == base } }
+        // Usually no other activity marks it: asked first, without gathering and sorting.
+        guard activities.keys.contains(where: marksBase) else {
+            return AnswerKeys(keys: [suffixed, plain])
         }
+        let others = activities.keys.filter(marksBase).sorted()
         let message =
             "activities \(([activity] + others).sorted().joined(separator: ", ")) all mark \"\(base)\", "
             + "so in \(activity) it answers only to \(suffixed); module-level views should mark \"\(base).\(activity)\""
@@ -42,7 +45,7 @@ public struct ModuleMarks: Hashable, Sendable {
 
     /// The keys an element marked `id` in a module-level view answers to: `<module>/<id>`.
     public func answerKeys(moduleLevelId id: String) -> AnswerKeys {
-        AnswerKeys(keys: [module + "/" + id])
+        AnswerKeys(keys: [KeyText.join(module, UInt8(ascii: "/"), id)])
     }
 
     /// Every `id-suffixed` diagnostic the current activities cause, one per (activity, id),
@@ -60,6 +63,14 @@ public struct ModuleMarks: Hashable, Sendable {
 
     /// `X` for `X.A` in activity `A`, else the id unchanged.
     static func baseId(_ id: String, activity: String) -> String {
+        // ASCII (as every valid id and activity is): the bytes answer, without building the suffix.
+        let (idBytes, activityBytes) = (id.utf8, activity.utf8)
+        if idBytes.allSatisfy({ $0 < 0x80 }), activityBytes.allSatisfy({ $0 < 0x80 }) {
+            guard idBytes.count > activityBytes.count + 1 else { return id }
+            let dot = idBytes.index(idBytes.endIndex, offsetBy: -(activityBytes.count + 1))
+            guard idBytes[dot] == UInt8(ascii: "."), idBytes[idBytes.index(after: dot)...].elementsEqual(activityBytes) else { return id }
+            return String(id[..<dot])
+        }
         let suffix = "." + activity
         guard id.hasSuffix(suffix), id.count > suffix.count else { return id }
         return String(id.dropLast(suffix.count))

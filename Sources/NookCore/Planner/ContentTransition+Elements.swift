@@ -16,46 +16,60 @@ extension ContentTransition {
         }
     }
 
-    /// Matches the slot's sources by key; returns which keys moved.
-    mutating func matchElements(disabled: Bool, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) -> MovedKeys {
-        // Keys in a fixed order: the new view's in preorder, then those only the old view has.
-        // Each key is hashed once per element: it gets an index into `order`. The sources on
-        // each side are chained per key through `SourceLists` (positions in the slot's
-        // elements), so no array is made per key.
-        let oldElements = oldSpaces.elements
-        let newElements = newSpaces.elements
+    /// Each side's sources by key: the keys in a fixed order (the new view's in preorder, then
+    /// those only the old view has), each hashed once, with each side's sources chained per
+    /// key through `SourceLists` (positions in the slot's elements), so no array is made per key.
+    struct KeyedSources {
         var indexOfKey: [SharedKey: Int] = [:]
         var order: [SharedKey] = []
-        var olds = SourceLists(elements: oldElements.count)
-        var news = SourceLists(elements: newElements.count)
+        var olds: SourceLists
+        var news: SourceLists
+    }
+
+    /// The sources of both slots by key (claimed paths left out).
+    static func keyedSources(old oldSpaces: SlotNamespaces, new newSpaces: SlotNamespaces,
+                             claimed: (old: Set<String>, new: Set<String>)) -> KeyedSources {
+        let oldElements = oldSpaces.elements
+        let newElements = newSpaces.elements
+        var sources = KeyedSources(olds: SourceLists(elements: oldElements.count), news: SourceLists(elements: newElements.count))
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
-        indexOfKey.reserveCapacity(newElements.count)
-        order.reserveCapacity(newElements.count)
+        sources.indexOfKey.reserveCapacity(newElements.count)
+        sources.order.reserveCapacity(newElements.count)
+        sources.olds.chains.reserveCapacity(newElements.count)
+        sources.news.chains.reserveCapacity(newElements.count)
         // Most plans claim nothing in a staying slot: an empty set need not hash every path.
         let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
         // Elements are read in place by position: iterating the array copies each one.
         for position in newElements.indices
         where newElements[position].isSource && !(claimsNew && claimed.new.contains(newElements[position].path)) {
-            let index = Self.index(of: newElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            news.append(position, toKey: index)
+            let index = Self.index(of: newElements[position].key, in: &sources)
+            sources.news.append(position, toKey: index)
         }
         for position in oldElements.indices
         where oldElements[position].isSource && !(claimsOld && claimed.old.contains(oldElements[position].path)) {
-            let index = Self.index(of: oldElements[position].key, in: &indexOfKey, order: &order, olds: &olds, news: &news)
-            olds.append(position, toKey: index)
+            let index = Self.index(of: oldElements[position].key, in: &sources)
+            sources.olds.append(position, toKey: index)
         }
+        return sources
+    }
+
+    /// Matches the slot's sources by key; returns which keys moved. `places` are the slots'
+    /// element nodes (`places(of:)`).
+    mutating func matchElements(_ sources: KeyedSources, places: (old: [Int?], new: [Int?]), disabled: Bool,
+                                reduceMotion: Bool) -> MovedKeys {
+        let oldElements = oldSpaces.elements
+        let newElements = newSpaces.elements
+        let (order, olds, news) = (sources.order, sources.olds, sources.news)
         var moved = [Int](repeating: -1, count: order.count)
         let module = new.owner.module
         let activity = new.owner.activity ?? ""
-        let oldPlaces = Self.places(of: old)
-        let newPlaces = Self.places(of: new)
         // Room for a move per key, made once: a move is a large value, and regrowing copies them all.
         elements.reserveCapacity(elements.count + order.count)
         endpointNodes.reserveCapacity(endpointNodes.count + order.count)
         for (index, key) in order.enumerated() {
             // The usual key has one source a side: read it in place rather than gathering copies.
-            if olds.count[index] == 1, news.count[index] == 1 {
-                if matchPair(key, from: olds.head[index], to: news.head[index], places: (oldPlaces, newPlaces),
+            if olds.count(ofKey: index) == 1, news.count(ofKey: index) == 1 {
+                if matchPair(key, from: olds.head(ofKey: index), to: news.head(ofKey: index), places: places,
                              disabled: disabled, reduceMotion: reduceMotion) {
                     moved[index] = elements.count - 1
                 }
@@ -88,35 +102,40 @@ extension ContentTransition {
                     .noCounterpart, .info, "\(key.key) at \(only.path) has no counterpart in the \(gone) view",
                     path: only.path, module: module, activity: activity, id: only.id))
         }
-        return MovedKeys(keyIndex: indexOfKey, element: moved)
+        return MovedKeys(keyIndex: sources.indexOfKey, element: moved)
     }
 
     /// One side's sources per key, as chains through the slot's element positions.
     struct SourceLists {
         /// Per key: its first and last source position (-1 when none) and how many it has.
-        var head: [Int] = []
-        var tail: [Int] = []
-        var count: [Int] = []
+        struct Chain {
+            var head = -1
+            var tail = -1
+            var count = 0
+        }
+
+        /// One entry per key (one append a key, rather than one per field).
+        var chains: [Chain] = []
         /// Per element position: the next source position with the same key, or -1.
         var next: [Int]
 
         init(elements: Int) { next = [Int](repeating: -1, count: elements) }
 
-        mutating func addKey() {
-            head.append(-1)
-            tail.append(-1)
-            count.append(0)
-        }
+        /// How many sources key `key` has, and its first one's position (-1 when none).
+        func count(ofKey key: Int) -> Int { chains[key].count }
+        func head(ofKey key: Int) -> Int { chains[key].head }
+
+        mutating func addKey() { chains.append(Chain()) }
 
         mutating func append(_ position: Int, toKey key: Int) {
-            if head[key] < 0 { head[key] = position } else { next[tail[key]] = position }
-            tail[key] = position
-            count[key] += 1
+            if chains[key].head < 0 { chains[key].head = position } else { next[chains[key].tail] = position }
+            chains[key].tail = position
+            chains[key].count += 1
         }
 
         func positions(ofKey key: Int) -> [Int] {
             var out: [Int] = []
-            var position = head[key]
+            var position = chains[key].head
             while position >= 0 {
                 out.append(position)
                 position = next[position]
@@ -169,7 +188,7 @@ extension ContentTransition {
                 activity: activity, id: newSpaces.elements[toElement].id, fromSlot: old.name, toSlot: new.name,
                 fromRect: RectMath.start(from: fromRect, to: toRect, properties: properties, anchor: anchor),
                 toRect: toRect, style: newSpaces.elements[toElement].style,
-                crossFade: !Self.sameView((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
+                crossFade: !SameView.matches((oldLayout, old.rootStorage), fromNode, (newLayout, new.rootStorage), toNode),
                 hideSource: false, clip: .none, properties: properties, anchor: anchor, curve: curve!))
         endpointNodes.append(NodePair(old: fromNode, new: toNode))
         return true
@@ -178,9 +197,11 @@ extension ContentTransition {
     /// Followers ride their source (`FollowerTracking`): a follower whose source moves gets
     /// that move's curve, from where the source's move starts to its tracked rect, and its
     /// subtree comes along; one whose source does not move takes its new geometry at once.
-    mutating func trackFollowers(moved: MovedKeys) {
+    /// Returns false when the new view has no followers (nothing was done).
+    @discardableResult
+    mutating func trackFollowers(moved: MovedKeys) -> Bool {
         let pairs = FollowerTracking.pairs(in: newSpaces)
-        guard !pairs.isEmpty else { return }
+        guard !pairs.isEmpty else { return false }
         for (follower, _) in pairs {
             let laid = newLayout
             guard let start = laid.index(of: follower.path), new.node(at: follower.path) != nil else { continue }
@@ -202,6 +223,7 @@ extension ContentTransition {
                                                 fromRect: from, toRect: rect, curve: move.curve))
             }
         }
+        return true
     }
 
     /// `rect`, placed in `outer` as it is in `inner`, scaled with it.
@@ -214,14 +236,13 @@ extension ContentTransition {
 
     /// The index of `key` in `order`, adding it (with no sources yet) when it is new; the key
     /// is hashed once.
-    private static func index(of key: SharedKey, in indexOfKey: inout [SharedKey: Int], order: inout [SharedKey],
-                              olds: inout SourceLists, news: inout SourceLists) -> Int {
-        let next = order.count
-        let index = read(&indexOfKey[key, default: next])
+    private static func index(of key: SharedKey, in sources: inout KeyedSources) -> Int {
+        let next = sources.order.count
+        let index = read(&sources.indexOfKey[key, default: next])
         if index == next {
-            order.append(key)
-            olds.addKey()
-            news.addKey()
+            sources.order.append(key)
+            sources.olds.addKey()
+            sources.news.addKey()
         }
         return index
     }
@@ -230,36 +251,16 @@ extension ContentTransition {
     /// stores `d` when the key is absent, in the same lookup).
     private static func read(_ value: inout Int) -> Int { value }
 
-    /// `SameView.matches` for the laid-out nodes at `fromNode` in `old` and `toNode` in `new`,
-    /// found through their parents' indices rather than by parsing their paths.
-    /// Takes the layouts and views, not the slots: a mutating caller passes a copy of
-    /// whatever it reads from `self`, and a slot is a large value.
-    private static func sameView(_ old: (layout: LayoutResult, root: [ViewNode]), _ fromNode: Int,
-                                 _ new: (layout: LayoutResult, root: [ViewNode]), _ toNode: Int) -> Bool {
-        // The views are read in place through their arrays.
-        // The steps down to each node live on the stack for the call (one pair per element).
-        let (oldRoot, newRoot) = (old.root, new.root)
-        return old.layout.withSteps(toIndex: fromNode) { fromSteps in
-            new.layout.withSteps(toIndex: toNode) { toSteps in
-                oldRoot.withUnsafeBufferPointer { before in
-                    newRoot.withUnsafeBufferPointer { after in
-                        // As `SameView.matches` by path: false when either node is missing.
-                        PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
-                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The laid-out index of every marked node of `slot`, by index in its elements: the
     /// node index resolution recorded, or for an element made by hand the node at its path;
     /// nil for an element whose node was not found.
-    private static func places(of slot: PreparedSlot) -> [Int?] {
+    static func places(of slot: PreparedSlot) -> [Int?] {
         let layout = slot.laidOut.layout
-        return slot.namespaces.elements.map { element in
-            element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
-        }
+        return slot.namespaces.elements.map { element in place(of: element, in: layout) }
+    }
+
+    /// The laid-out index of `element`'s node in `layout` (see `places(of:)`).
+    static func place(of element: SharedElement, in layout: LayoutResult) -> Int? {
+        element.node >= 0 ? (element.node < layout.count ? element.node : nil) : layout.index(of: element.path)
     }
 }

@@ -31,6 +31,10 @@ struct ContentTransition {
     let newLayout: LayoutResult
     let oldSpaces: SlotNamespaces
     let newSpaces: SlotNamespaces
+    /// The layouts again, shared by the changes the walk makes: a change names its node, and
+    /// its path is written only when read.
+    private let oldPaths: LayoutPaths
+    private let newPaths: LayoutPaths
     private let theme: Theme
     private let callerAnimation: String?
     /// Curves of changed scopes and animation classes; the walk passes indices into this, not curves.
@@ -46,6 +50,24 @@ struct ContentTransition {
     private var newCursor = 0
     /// The laid-out nodes of each element move, `(from, to)`, in the order of `elements`.
     var endpointNodes: [NodePair] = []
+    /// The nodes at the ends of each key with one source a side (old view, new view), known
+    /// before the walk: the elements that may move. Empty when nothing can move.
+    private var mayMoveOld: [Bool] = []
+    private var mayMoveNew: [Bool] = []
+    /// Changes other than `style` at those nodes, set aside by the walk with the number of
+    /// changes kept before each: most of them go when their element moves, and dropping
+    /// them from `layout` afterwards meant moving every change after them. Held as parts,
+    /// made into changes only when put back.
+    private var held: [HeldChange] = []
+
+    private struct HeldChange {
+        var position: Int
+        var change: LayoutChangeKind
+        var nodes: NodePair
+        var fromRect: Rect
+        var toRect: Rect
+        var curve: Int
+    }
 
     var marks: MarkReader
 
@@ -58,16 +80,22 @@ struct ContentTransition {
         newLayout = new.laidOut.layout
         oldSpaces = old.namespaces
         newSpaces = new.namespaces
+        oldPaths = LayoutPaths(oldLayout)
+        newPaths = LayoutPaths(newLayout)
         self.theme = theme
         callerAnimation = action.callerAnimation
         let disabled = !action.animate || new.view.props.animate == false
 
         var rootScope: Int?
         if callerAnimation != nil {
-            let curve = scopeCurve(at: new.rootPath, node: 0)
+            let curve = scopeCurve(node: 0)
             rootScope = curve
             changedScopes.append((0..<oldLayout.count, 0..<newLayout.count, curve))
         }
+        // Sources are paired by key before the walk, so the walk knows which nodes may move.
+        let sources = Self.keyedSources(old: oldSpaces, new: newSpaces, claimed: claimed)
+        let places = (old: Self.places(of: old), new: Self.places(of: new))
+        if !disabled && !reduceMotion { markMayMove(sources, places: places) }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in
             new.withRoot { after in
@@ -75,17 +103,80 @@ struct ContentTransition {
                 // once rather than regrown (a change is a large value) as the walk appends.
                 if rootScope != nil || Self.valueChanged(before, after) { layout.reserveCapacity(newLayout.count) }
                 if before.pointee.kind == after.pointee.kind {
-                    walk(before, after, path: newLayout.rootPath, scope: rootScope, styleClasses: nil)
+                    walk(before, after, scope: rootScope, styleClasses: nil)
                 } else {
-                    remove(before, path: oldLayout.rootPath, scope: rootScope, newNode: 0)
-                    insert(after, path: newLayout.rootPath, scope: rootScope, oldNode: 0)
+                    remove(before, scope: rootScope, newNode: 0)
+                    insert(after, scope: rootScope, oldNode: 0)
                 }
             }
         }
 
-        let moved = matchElements(disabled: disabled, reduceMotion: reduceMotion, claimed: claimed)
-        trackFollowers(moved: moved)
-        dropChangesAtEndpoints(disabled: disabled, reduceMotion: reduceMotion)
+        let moved = matchElements(sources, places: places, disabled: disabled, reduceMotion: reduceMotion)
+        restoreHeld()
+        let followed = trackFollowers(moved: moved)
+        // Without followers (whose changes are appended after the walk) every change at a
+        // moving node was held and is gone already.
+        if disabled || reduceMotion || followed { dropChangesAtEndpoints(disabled: disabled, reduceMotion: reduceMotion) }
+    }
+
+    /// Marks the nodes at both ends of every key with one source a side (see `mayMoveOld`).
+    private mutating func markMayMove(_ sources: KeyedSources, places: (old: [Int?], new: [Int?])) {
+        for index in sources.order.indices where sources.olds.count(ofKey: index) == 1 && sources.news.count(ofKey: index) == 1 {
+            guard let from = places.old[sources.olds.head(ofKey: index)], let to = places.new[sources.news.head(ofKey: index)] else { continue }
+            if mayMoveOld.isEmpty {
+                mayMoveOld = [Bool](repeating: false, count: oldLayout.count)
+                mayMoveNew = [Bool](repeating: false, count: newLayout.count)
+            }
+            mayMoveOld[from] = true
+            mayMoveNew[to] = true
+        }
+    }
+
+    /// Appends the walk's change at `nodes` (on `curves[curve]`), or holds it when its node may
+    /// move (`held`). A removal names the old view's node, anything else the new view's.
+    @inline(__always)
+    private mutating func record(_ kind: LayoutChangeKind, nodes: NodePair, from: Rect, to: Rect, curve: Int) {
+        if !mayMoveOld.isEmpty, kind != .style,
+           (nodes.old >= 0 && mayMoveOld[nodes.old]) || (nodes.new >= 0 && mayMoveNew[nodes.new]) {
+            held.append(HeldChange(position: layout.count, change: kind, nodes: nodes, fromRect: from, toRect: to, curve: curve))
+        } else {
+            layout.append(change(kind, nodes: nodes, from: from, to: to, curve: curve))
+        }
+    }
+
+    private func change(_ kind: LayoutChangeKind, nodes: NodePair, from: Rect, to: Rect, curve: Int) -> LayoutChange {
+        kind == .remove
+            ? LayoutChange(node: nodes.old, of: oldPaths, nodes: nodes, change: kind, fromRect: from, toRect: to, curve: curves[curve])
+            : LayoutChange(node: nodes.new, of: newPaths, nodes: nodes, change: kind, fromRect: from, toRect: to, curve: curves[curve])
+    }
+
+    /// Puts back, in walk order, the held changes whose node did not move after all.
+    private mutating func restoreHeld() {
+        guard !held.isEmpty else { return }
+        var fromNodes = [Bool](repeating: false, count: oldLayout.count)
+        var toNodes = [Bool](repeating: false, count: newLayout.count)
+        for nodes in endpointNodes {
+            fromNodes[nodes.old] = true
+            toNodes[nodes.new] = true
+        }
+        let kept = held.filter { held in
+            let nodes = held.nodes
+            return !((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
+        }
+        held = []
+        guard !kept.isEmpty else { return }
+        var merged: [LayoutChange] = []
+        merged.reserveCapacity(layout.count + kept.count)
+        var next = 0
+        for held in kept {
+            while next < held.position {
+                merged.append(layout[next])
+                next += 1
+            }
+            merged.append(change(held.change, nodes: held.nodes, from: held.fromRect, to: held.toRect, curve: held.curve))
+        }
+        merged.append(contentsOf: layout[next...])
+        layout = merged
     }
 
     /// Moving elements carry their nodes: layout changes other than `style` at either end of a
@@ -122,13 +213,13 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
-    /// The index in `curves` of the curve for a scope at `path`, the new view's node at
-    /// preorder index `node`.
-    private mutating func scopeCurve(at path: String, node: Int) -> Int {
+    /// The index in `curves` of the curve for a scope at the new view's node at preorder
+    /// index `node`.
+    private mutating func scopeCurve(node: Int) -> Int {
         let classes = newSpaces.withClassList(atNode: node) { $0?.pointee.animation } ?? AnimationClasses()
         let resolution = theme.animationCurve(for: classes, callerPreset: callerAnimation)
         for var diagnostic in resolution.diagnostics {
-            diagnostic.path = NodePath.prop(path, "classes")
+            diagnostic.path = NodePath.prop(newLayout.path(atIndex: node), "classes")
             diagnostic.module = new.owner.module
             diagnostics.append(diagnostic)
         }
@@ -137,11 +228,12 @@ struct ContentTransition {
     }
 
     /// Walks both trees in preorder together; `oldCursor` / `newCursor` index the laid-out
-    /// nodes. `path` is the node's (the same in both trees: the walk pairs nodes by
-    /// position), built here from its parent's as the walk goes down, since layout keeps none.
+    /// nodes. A node's path is the same in both trees (the walk pairs nodes by position); it
+    /// is written from the layout only where a path is needed (scopes, group states), and the
+    /// changes name their nodes.
     /// Nodes are read in place through pointers: a view node is a large value and this pass
     /// touches every one.
-    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>, path: String,
+    private mutating func walk(_ beforeNode: UnsafePointer<ViewNode>, _ afterNode: UnsafePointer<ViewNode>,
                                scope: Int?, styleClasses: Int?) {
         let fromRect = oldLayout.rect(atIndex: oldCursor)
         let toRect = newLayout.rect(atIndex: newCursor)
@@ -153,16 +245,18 @@ struct ContentTransition {
         var scope = scope
         if let value = afterNode.pointee.props.animationValue {
             if beforeNode.pointee.props.animationValue != value {
-                let curve = scopeCurve(at: path, node: newIndex)
+                let curve = scopeCurve(node: newIndex)
                 changedScopes.append((oldIndex..<oldLayout.subtreeEnd(atIndex: oldIndex),
                                       newIndex..<newLayout.subtreeEnd(atIndex: newIndex), curve))
                 scope = curve
             } else {
-                unchangedScopes.append(path)
+                unchangedScopes.append(newLayout.path(atIndex: newIndex))
             }
         }
-        if let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
-            changedGroupStates[path] = states
+        // Most nodes hold no group state on either side: asked before the comparison's call.
+        if beforeNode.pointee.props.groupState != nil || afterNode.pointee.props.groupState != nil,
+           let states = Self.changedStates(beforeNode.pointee.props.groupState, afterNode.pointee.props.groupState) {
+            changedGroupStates[newLayout.path(atIndex: newIndex)] = states
         }
         var styleCurve = styleClasses
         if afterNode.pointee.props.classes != nil,
@@ -171,12 +265,10 @@ struct ContentTransition {
             styleCurve = curves.count - 1
         }
         if let scope, !fromRect.isClose(to: toRect) {
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .move, fromRect: fromRect,
-                                       toRect: toRect, curve: curves[scope]))
+            record(.move, nodes: NodePair(old: oldIndex, new: newIndex), from: fromRect, to: toRect, curve: scope)
         }
-        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, path: path, nodes: (oldIndex, newIndex)) {
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldIndex, new: newIndex), change: .style, fromRect: fromRect,
-                                       toRect: toRect, curve: curves[curve]))
+        if let curve = scope ?? styleCurve, styleChanged(beforeNode, afterNode, nodes: (oldIndex, newIndex)) {
+            record(.style, nodes: NodePair(old: oldIndex, new: newIndex), from: fromRect, to: toRect, curve: curve)
         }
         // Children are read through their buffers, in place rather than copied.
         beforeNode.pointee.children.withUnsafeBufferPointer { olds in
@@ -186,20 +278,19 @@ struct ContentTransition {
                 for index in 0..<common {
                     let before = olds.baseAddress! + index
                     let after = news.baseAddress! + index
-                    let childPath = NodePath.child(path, index)
                     if before.pointee.kind == after.pointee.kind {
-                        walk(before, after, path: childPath, scope: scope, styleClasses: styleCurve)
+                        walk(before, after, scope: scope, styleClasses: styleCurve)
                     } else {
                         let (oldNode, newNode) = (oldCursor, newCursor)
-                        remove(before, path: childPath, scope: scope, newNode: newNode)
-                        insert(after, path: childPath, scope: scope, oldNode: oldNode)
+                        remove(before, scope: scope, newNode: newNode)
+                        insert(after, scope: scope, oldNode: oldNode)
                     }
                 }
                 for index in common..<olds.count {
-                    remove(olds.baseAddress! + index, path: NodePath.child(path, index), scope: scope, newNode: -1)
+                    remove(olds.baseAddress! + index, scope: scope, newNode: -1)
                 }
                 for index in common..<news.count {
-                    insert(news.baseAddress! + index, path: NodePath.child(path, index), scope: scope, oldNode: -1)
+                    insert(news.baseAddress! + index, scope: scope, oldNode: -1)
                 }
             }
         }
@@ -212,36 +303,34 @@ struct ContentTransition {
     }
 
     /// A subtree only in the old view: one `remove` for its root inside a changed scope.
-    /// `newNode` is the new view's node at `path` (another kind), or -1.
-    private mutating func remove(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, newNode: Int) {
+    /// `newNode` is the new view's node at the same path (another kind), or -1.
+    private mutating func remove(_ node: UnsafePointer<ViewNode>, scope: Int?, newNode: Int) {
         if let scope {
             let rect = oldLayout.rect(atIndex: oldCursor)
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldCursor, new: newNode), change: .remove, fromRect: rect,
-                                       toRect: rect, curve: curves[scope]))
+            record(.remove, nodes: NodePair(old: oldCursor, new: newNode), from: rect, to: rect, curve: scope)
         }
         oldCursor += node.pointee.nodeCount
     }
 
     /// A subtree only in the new view: one `insert` for its root inside a changed scope.
-    /// `oldNode` is the old view's node at `path` (another kind), or -1.
-    private mutating func insert(_ node: UnsafePointer<ViewNode>, path: String, scope: Int?, oldNode: Int) {
+    /// `oldNode` is the old view's node at the same path (another kind), or -1.
+    private mutating func insert(_ node: UnsafePointer<ViewNode>, scope: Int?, oldNode: Int) {
         if let scope {
             let rect = newLayout.rect(atIndex: newCursor)
-            layout.append(LayoutChange(path: path, nodes: NodePair(old: oldNode, new: newCursor), change: .insert, fromRect: rect,
-                                       toRect: rect, curve: curves[scope]))
+            record(.insert, nodes: NodePair(old: oldNode, new: newCursor), from: rect, to: rect, curve: scope)
         }
         newCursor += node.pointee.nodeCount
     }
 
     /// Opacity, colour, the classes renderers draw with (passthrough and variants), or the
     /// state of a group one of its variants reads.
-    /// `nodes` are the two nodes' preorder indices in their views (they share `path`).
-    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>, path: String,
+    /// `nodes` are the two nodes' preorder indices in their views (they share a path).
+    private func styleChanged(_ before: UnsafePointer<ViewNode>, _ after: UnsafePointer<ViewNode>,
                               nodes: (old: Int, new: Int)) -> Bool {
         if before.pointee.props.opacity != after.pointee.props.opacity || before.pointee.props.color != after.pointee.props.color {
             return true
         }
-        if !changedGroupStates.isEmpty, let variants = newSpaces.variants[path], variants.contains(where: { variant in
+        if !changedGroupStates.isEmpty, let variants = newSpaces.variants[newLayout.path(atIndex: nodes.new)], variants.contains(where: { variant in
             variant.conditions.contains { condition in
                 condition.groupPath.flatMap { changedGroupStates[$0] }?.contains(condition.state) == true
             }

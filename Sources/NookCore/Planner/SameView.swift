@@ -7,10 +7,29 @@
 /// digit style. Frames, padding, font size, corner radius, spacing, opacity, classes and
 /// marks are size or decoration and are ignored.
 enum SameView {
-    /// The nodes at `fromPath` in `old` and `toPath` in `new`, read in place; false when
-    /// either path names no node. Static, so callers' state is never captured (or copied).
-    static func matches(_ old: PreparedSlot, _ fromPath: String, _ new: PreparedSlot, _ toPath: String) -> Bool {
-        old.withNode(at: fromPath) { a in new.withNode(at: toPath) { b in matches(a, b) } ?? false } ?? false
+    /// Whether the laid-out nodes at `fromNode` in `old` and `toNode` in `new` show the same
+    /// view, found through their parents' indices rather than by parsing their paths.
+    /// Takes the layouts and views, not the slots: a mutating caller passes a copy of
+    /// whatever it reads from `self`, and a slot is a large value.
+    // Inlined, as it was inside content transitions: the descent's first steps then inline too.
+    @inline(__always)
+    static func matches(_ old: (layout: LayoutResult, root: [ViewNode]), _ fromNode: Int,
+                                 _ new: (layout: LayoutResult, root: [ViewNode]), _ toNode: Int) -> Bool {
+        // The views are read in place through their arrays.
+        // The steps down to each node live on the stack for the call (one pair per element).
+        let (oldRoot, newRoot) = (old.root, new.root)
+        return old.layout.withSteps(toIndex: fromNode) { fromSteps in
+            new.layout.withSteps(toIndex: toNode) { toSteps in
+                oldRoot.withUnsafeBufferPointer { before in
+                    newRoot.withUnsafeBufferPointer { after in
+                        // False when either node is missing.
+                        PreparedSlot.descend(before.baseAddress!, along: fromSteps, from: 0) { a in
+                            PreparedSlot.descend(after.baseAddress!, along: toSteps, from: 0) { b in SameView.matches(a, b) }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     static func matches(_ a: ViewNode, _ b: ViewNode) -> Bool {

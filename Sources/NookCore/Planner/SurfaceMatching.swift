@@ -184,47 +184,55 @@ struct SurfaceMatching {
         pairs.sort { ($0.new.slotIndex, $0.new.element.path) < ($1.new.slotIndex, $1.new.element.path) }
 
         // Everything marked in a slot that comes or goes, and not paired, is explained.
-        for (label, side, used) in [("previous", old, usedOld), ("new", new, usedNew)] {
-            var reach: Reach?
-            for (index, candidate) in side.sources.enumerated() where !used[index] && !candidate.staying {
-                if let key = candidate.keys.keys.first(where: blocked.contains) {
-                    // The warning above names the duplicated copies; the lone copy facing them is told here.
-                    if !named.contains(candidate.element.path) {
-                        diagnostics.append(
-                            Diagnostic(
-                                .duplicateSource, .info,
-                                "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side",
-                                path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
-                    }
-                    continue
+        Self.explainUnpaired(old, used: usedOld, label: "previous", other: new, blocked: blocked, named: named, into: &diagnostics)
+        Self.explainUnpaired(new, used: usedNew, label: "new", other: old, blocked: blocked, named: named, into: &diagnostics)
+    }
+
+    /// Says why each source of `side` (the `label` scene) that comes or goes stayed unpaired,
+    /// and why its peek-only copies and followers do not move. The sides are passed, not
+    /// gathered into an array literal (which copied each side's arrays), and the diagnostics
+    /// are the only part of `self` written, so reading the sides copies nothing.
+    private static func explainUnpaired(_ side: Side, used: [Bool], label: String, other otherScene: Side, blocked: [String],
+                                        named: [String], into diagnostics: inout [Diagnostic]) {
+        var reach: Reach?
+        for (index, candidate) in side.sources.enumerated() where !used[index] && !candidate.staying {
+            if let key = candidate.keys.keys.first(where: blocked.contains) {
+                // The warning above names the duplicated copies; the lone copy facing them is told here.
+                if !named.contains(candidate.element.path) {
+                    diagnostics.append(
+                        Diagnostic(
+                            .duplicateSource, .info,
+                            "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side",
+                            path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
                 }
-                let other = label == "previous" ? "new" : "previous"
-                // Only where a pair could have been meant: the other scene shows the same module,
-                // or marks the same id. An activity arriving in (or leaving) a scene that has
-                // nothing of its module has no counterpart by nature, and says nothing.
-                let otherSide = reach ?? Reach(label == "previous" ? new : old)
-                reach = otherSide
-                guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
-                diagnostics.append(
-                    Diagnostic(
-                        .noCounterpart, .info,
-                        "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
-                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+                continue
             }
-            for candidate in side.peekOnly where !candidate.staying {
-                diagnostics.append(
-                    Diagnostic(
-                        .shownInPeek, .info,
-                        "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it",
-                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
-            }
-            for candidate in side.followers where !candidate.staying {
-                diagnostics.append(
-                    Diagnostic(
-                        .follower, .info,
-                        "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
-                        path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
-            }
+            let other = label == "previous" ? "new" : "previous"
+            // Only where a pair could have been meant: the other scene shows the same module,
+            // or marks the same id. An activity arriving in (or leaving) a scene that has
+            // nothing of its module has no counterpart by nature, and says nothing.
+            let otherSide = reach ?? Reach(otherScene)
+            reach = otherSide
+            guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
+            diagnostics.append(
+                Diagnostic(
+                    .noCounterpart, .info,
+                    "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
+                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+        }
+        for candidate in side.peekOnly where !candidate.staying {
+            diagnostics.append(
+                Diagnostic(
+                    .shownInPeek, .info,
+                    "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it",
+                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+        }
+        for candidate in side.followers where !candidate.staying {
+            diagnostics.append(
+                Diagnostic(
+                    .follower, .info,
+                    "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
+                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
         }
     }
 
@@ -259,7 +267,13 @@ struct SurfaceMatching {
 
     /// Rules 12 and 20: say why marks in capsules and companions stayed out.
     mutating func explainExcluded() {
-        for (side, other) in [(old, new), (new, old)] {
+        Self.explainExcluded(old, other: new, into: &diagnostics)
+        Self.explainExcluded(new, other: old, into: &diagnostics)
+    }
+
+    /// `explainExcluded()` for one side (the sides are passed, not copied into an array).
+    private static func explainExcluded(_ side: Side, other: Side, into diagnostics: inout [Diagnostic]) {
+        do {
             for (candidate, companion) in side.excluded where !candidate.staying {
                 if companion {
                     diagnostics.append(

@@ -206,7 +206,18 @@ public struct ElementMove: Hashable, Sendable {
 /// Equal changes have equal paths, kinds, rects and curves (`nodes` is the planner's, not
 /// part of the value).
 public struct LayoutChange: Hashable, Sendable {
-    public var path: String
+    /// The node's path. The planner's changes keep their node's place in its layout and write
+    /// the path only when it is read (at the wire, mostly): a 10,000-node update builds that
+    /// many changes, and a string each cost about a tenth of its plan.
+    public var path: String {
+        get {
+            switch origin {
+            case .written(let path): path
+            case .node(let paths, let index): paths.layout.path(atIndex: index)
+            }
+        }
+        set { origin = .written(newValue) }
+    }
     public var change: LayoutChangeKind
     public var fromRect: Rect
     public var toRect: Rect
@@ -214,9 +225,10 @@ public struct LayoutChange: Hashable, Sendable {
     /// Where `path` is in the slot's previous and new layout, as the planner found it, so
     /// planning compares positions rather than paths.
     var nodes: NodePair = .unknown
+    private var origin: PathOrigin
 
     public init(path: String, change: LayoutChangeKind, fromRect: Rect, toRect: Rect, curve: Curve) {
-        self.path = path
+        origin = .written(path)
         self.change = change
         self.fromRect = fromRect
         self.toRect = toRect
@@ -226,6 +238,17 @@ public struct LayoutChange: Hashable, Sendable {
     init(path: String, nodes: NodePair, change: LayoutChangeKind, fromRect: Rect, toRect: Rect, curve: Curve) {
         self.init(path: path, change: change, fromRect: fromRect, toRect: toRect, curve: curve)
         self.nodes = nodes
+    }
+
+    /// A change at the node at preorder `index` of `paths`' layout, its path written when read.
+    init(node index: Int, of paths: LayoutPaths, nodes: NodePair, change: LayoutChangeKind, fromRect: Rect, toRect: Rect,
+         curve: Curve) {
+        origin = .node(paths, index)
+        self.nodes = nodes
+        self.change = change
+        self.fromRect = fromRect
+        self.toRect = toRect
+        self.curve = curve
     }
 
     public static func == (a: LayoutChange, b: LayoutChange) -> Bool {
@@ -239,6 +262,21 @@ public struct LayoutChange: Hashable, Sendable {
         hasher.combine(toRect)
         hasher.combine(curve)
     }
+}
+
+/// Where a layout change's path comes from: written out (a decoded plan, a change made by
+/// hand) or a node of a slot's layout.
+private enum PathOrigin: Sendable {
+    case written(String)
+    case node(LayoutPaths, Int)
+}
+
+/// One slot's layout, shared by the layout changes that name its nodes (one reference each,
+/// rather than the layout's own arrays).
+final class LayoutPaths: Sendable {
+    let layout: LayoutResult
+
+    init(_ layout: LayoutResult) { self.layout = layout }
 }
 
 /// The preorder indices of one path's node in a slot's previous and new layout; -1 where that

@@ -385,10 +385,18 @@ struct PlanBuilder {
     func surfaceMove(_ pair: SurfaceMatching.Pair) -> ElementMove {
         let o = pair.old.slotIndex
         let n = pair.new.slotIndex
-        let fromRect = before.slots[o].rect(at: pair.old.element.path) ?? before.slots[o].laidOut.rect
-        let toRect = after.slots[n].rect(at: pair.new.element.path) ?? after.slots[n].laidOut.rect
+        // The marked nodes by their laid-out index, as resolution recorded it (not by parsing paths).
+        let (oldLayout, newLayout) = (before.slots[o].laidOut.layout, after.slots[n].laidOut.layout)
+        let fromNode = ContentTransition.place(of: pair.old.element, in: oldLayout)
+        let toNode = ContentTransition.place(of: pair.new.element, in: newLayout)
+        let fromRect = fromNode.map { oldLayout.rect(atIndex: $0) } ?? before.slots[o].laidOut.rect
+        let toRect = toNode.map { newLayout.rect(atIndex: $0) } ?? after.slots[n].laidOut.rect
         let destination = pair.new.element
-        let sameView = SameView.matches(before.slots[o], pair.old.element.path, after.slots[n], destination.path)
+        let sameView = if let fromNode, let toNode {
+            SameView.matches((oldLayout, before.slots[o].rootStorage), fromNode, (newLayout, after.slots[n].rootStorage), toNode)
+        } else {
+            false
+        }
         return ElementMove(
             fromPath: pair.old.element.path, toPath: destination.path, key: pair.key, namespace: .nook,
             module: pair.new.owner.module, activity: pair.new.owner.activity ?? "", id: destination.id,
