@@ -181,6 +181,8 @@ struct LayoutPass {
             // Props are read in place: copying them would cost more than the count saves. Any
             // layout prop counts (an overestimate only reserves a little more).
             if node.pointee.props.classes != nil || node.pointee.props.hasLayoutProps { framed += 1 }
+            // Leaves (most nodes) skip the buffer access, which retains the array.
+            guard !node.pointee.children.isEmpty else { return }
             node.pointee.children.withUnsafeBufferPointer { children in
                 for index in children.indices { count(children.baseAddress! + index) }
             }
@@ -198,8 +200,9 @@ struct LayoutPass {
         switch kind {
         case .text:
             let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
-            let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
-            let text = pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : "")
+            let given = pointer.pointee.props.text
+            let isTimer = given == nil && pointer.pointee.props.timerEnd != nil
+            let text = given ?? (isTimer ? TextMetrics.timerPlaceholder : "")
             let weight = pointer.pointee.props.fontWeight
             let monospacedDigits = isTimer || pointer.pointee.props.monospacedDigits == true
             let measured = measuresText
@@ -542,8 +545,11 @@ struct LayoutPass {
 
     /// Step 2b: what the content chooses.
     private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
-        let node = nodes.withUnsafeBufferPointer { $0[index] }
-        switch node.kind {
+        // The fields are read in place: a whole `Node` is a 104-byte copy.
+        let (kind, childCount, textRun, leafLength, circular, parentAxis) = nodes.withUnsafeBufferPointer {
+            ($0[index].kind, $0[index].childCount, $0[index].textRun, $0[index].leafLength, $0[index].circular, $0[index].parentAxis)
+        }
+        switch kind {
         case .hstack:
             return arrange(index, offer, axis: .horizontal)
         case .vstack:
@@ -551,21 +557,21 @@ struct LayoutPass {
         case .zstack:
             return overlaySize(index, offer)
         case .view:
-            if node.childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
+            if childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
             return overlaySize(index, offer)
         case .text:
-            return texts.size(of: Int(node.textRun), width: offer.width, height: offer.height)
+            return texts.size(of: Int(textRun), width: offer.width, height: offer.height)
         case .image:
-            return Size(width: node.leafLength, height: node.leafLength)
+            return Size(width: leafLength, height: leafLength)
         case .shape:
             return Size(width: max(0, offer.width), height: max(0, offer.height))
         case .progress:
-            if node.circular { return Size(width: LayoutEngine.circularProgressSide, height: LayoutEngine.circularProgressSide) }
+            if circular { return Size(width: LayoutEngine.circularProgressSide, height: LayoutEngine.circularProgressSide) }
             return Size(width: max(0, offer.width), height: LayoutEngine.linearProgressHeight)
         case .spacer:
-            let minimum = node.leafLength
+            let minimum = leafLength
             let along = { (offered: Double) in offered < 0 ? minimum : max(minimum, offered) }
-            switch node.parentAxis {
+            switch parentAxis {
             case .horizontal?: return Size(width: along(offer.width), height: 0)
             case .vertical?: return Size(width: 0, height: along(offer.height))
             case nil: return Size(width: along(offer.width), height: along(offer.height))
