@@ -294,6 +294,7 @@ struct LayoutPass {
     /// a child's offer along an axis is made from the parent's offer and the children's sizes
     /// along that axis only; an unbounded offer reaches every child unbounded (a stack offered
     /// infinity along its axis gives each child that offer, as it gives an ideal one).
+    @inline(__always)
     private func dependence(of node: Node, children: OfferDependence) -> OfferDependence {
         var content: OfferDependence
         switch node.kind {
@@ -345,6 +346,7 @@ struct LayoutPass {
     /// children's offers are not the stack's), and shapes and bars take what they are offered:
     /// none (infinity). A frame that reads the width (min/max, horizontal padding) has none;
     /// a fixed width, or no width dependence at all, means any offer.
+    @inline(__always)
     private func widthThreshold(of node: Node, children: Double) -> Double {
         guard node.dependence.contains(.width) else { return -.infinity }
         if node.frame != 0 {
