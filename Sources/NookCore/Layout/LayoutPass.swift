@@ -606,8 +606,8 @@ struct LayoutPass {
     }
 
     /// Stack distribution (see the type's comment). Stores the arrangement for placing
-    /// (`lastArrangement`): the run's length along the axis and, when the children were
-    /// offered shares, each child's offer along the axis.
+    /// (`lastRun`, `lastChildren`): the run's length along the axis and the cache entry each
+    /// child was given.
     private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis) -> Size {
         let (count, firstChild, spacingTotal) = nodes.withUnsafeBufferPointer {
             (Int($0[index].childCount), Int($0[index].firstChild), $0[index].spacingTotal)
@@ -757,8 +757,7 @@ struct LayoutPass {
     }
 
     /// Places node `index` at `origin` with the size of its cache entry `entry`, and its
-    /// children as that measurement arranged them (the offer in the entry is the one the
-    /// node was measured with, so every child's offer is one already measured).
+    /// children at the entries that measurement gave them (`CacheEntry.children`).
     private mutating func place(_ index: Int, at origin: Point, entry: Int) {
         let (offer, size, children, run) = cache.withUnsafeBufferPointer {
             ($0[entry].offer, $0[entry].size, Int($0[entry].children), $0[entry].run)
