@@ -66,7 +66,8 @@ struct LayoutPass {
         var axes: OfferDependence { intersection(.both) }
     }
 
-    /// A node as layout sees it; kept small (no references) so the arrays stay compact.
+    /// A node as layout sees it; kept small (no references, no rect: placing writes the
+    /// result's records) so the arrays stay compact.
     struct Node {
         var kind: NodeKind
         var dependence: OfferDependence
@@ -96,8 +97,6 @@ struct LayoutPass {
         var subtreeEnd: Int32
         /// First entry of the node's list in `cache`; -1 when empty.
         var cacheHead: Int32
-        /// Where placing put the node.
-        var rect: Rect
     }
 
     struct CacheEntry {
@@ -113,6 +112,8 @@ struct LayoutPass {
     }
 
     private(set) var nodes: [Node] = []
+    /// The result, one record per node; `run` makes them and placing writes their rects.
+    private var records: [LayoutResult.Record] = []
     /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
     private var frames: [LayoutAttributes] = []
     /// The root's path; the other paths follow from the tree (`LayoutResult.path(atIndex:)`).
@@ -234,7 +235,7 @@ struct LayoutPass {
             circular: kind == .progress && pointer.pointee.props.progressStyle == .circular, frame: frame,
             firstChild: 0, childCount: 0, textRun: textRun, leafLength: leafLength, widthThreshold: .infinity,
             spacingTotal: 0, parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1),
-            cacheHead: -1, rect: .zero)
+            cacheHead: -1)
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
             // A leaf is finished before it is stored: one append, no writes back.
@@ -742,17 +743,25 @@ struct LayoutPass {
     // MARK: 3. Place
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
-        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
-        var records: [LayoutResult.Record] = []
-        records.reserveCapacity(nodes.count)
-        var subtreeEnds: [Int] = []
-        subtreeEnds.reserveCapacity(nodes.count)
-        nodes.withUnsafeBufferPointer { nodes in
-            for node in nodes {
-                records.append(LayoutResult.Record(kind: node.kind, rect: node.rect, parent: node.parent, childPosition: node.childPosition))
-                subtreeEnds.append(Int(node.subtreeEnd))
+        // The records are made before placing (which writes their rects in place), each
+        // written into uninitialised storage rather than appended (with its checks) per node.
+        let count = nodes.count
+        records = nodes.withUnsafeBufferPointer { nodes in
+            [LayoutResult.Record](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count {
+                    buffer.initializeElement(at: index, to: LayoutResult.Record(
+                        kind: nodes[index].kind, rect: .zero, parent: nodes[index].parent, childPosition: nodes[index].childPosition))
+                }
+                initialized = count
             }
         }
+        let subtreeEnds = nodes.withUnsafeBufferPointer { nodes in
+            [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count { buffer.initializeElement(at: index, to: Int(nodes[index].subtreeEnd)) }
+                initialized = count
+            }
+        }
+        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
         return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
     }
 
@@ -762,9 +771,9 @@ struct LayoutPass {
         let (offer, size, children, run) = cache.withUnsafeBufferPointer {
             ($0[entry].offer, $0[entry].size, Int($0[entry].children), $0[entry].run)
         }
-        let (kind, count, alignment, frame) = nodes.withUnsafeMutableBufferPointer { nodes in
-            nodes[index].rect = Rect(origin: origin, size: size)
-            return (nodes[index].kind, Int(nodes[index].childCount), nodes[index].alignment, Int(nodes[index].frame))
+        records.withUnsafeMutableBufferPointer { $0[index].rect = Rect(origin: origin, size: size) }
+        let (kind, count, alignment, frame) = nodes.withUnsafeBufferPointer { nodes in
+            (nodes[index].kind, Int(nodes[index].childCount), nodes[index].alignment, Int(nodes[index].frame))
         }
         guard count > 0 else { return }
         var padding = EdgeInsets.zero
