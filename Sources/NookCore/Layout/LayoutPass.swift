@@ -551,7 +551,7 @@ struct LayoutPass {
     /// Step 2b: what the content chooses.
     @inline(__always)
     private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
-        // The fields are read in place: a whole `Node` is a 104-byte copy.
+        // The fields are read in place, not the whole `Node` copied.
         let (kind, childCount, textRun, leafLength, circular, parentAxis) = nodes.withUnsafeBufferPointer {
             ($0[index].kind, $0[index].childCount, $0[index].textRun, $0[index].leafLength, $0[index].circular, $0[index].parentAxis)
         }
