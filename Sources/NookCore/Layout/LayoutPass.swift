@@ -21,9 +21,9 @@
 ///       flexible up to that width).
 /// 3. Place top-down, `place(node, origin, offer)`: the node takes its measured size at
 ///    `origin`; stacks and overlays position each child inside the node's content box
-///    (the node's rect minus padding) as the node's measurement arranged them: a stack's
-///    cache entry keeps its run length and each child's offer (`arrangements`), so placing
-///    neither shares out again nor probes, and only ever hits the cache.
+///    (the node's rect minus padding) as the node's measurement arranged them: a stack's or
+///    overlay's cache entry keeps its run length and each child's cache entry
+///    (`childEntries`), so placing neither shares out again, nor probes, nor looks anything up.
 ///
 /// Stacks (h/v), for a finite offer along their axis:
 /// - each child is probed at 0 (its minimum) and at infinity (its maximum) along the axis,
@@ -66,7 +66,8 @@ struct LayoutPass {
         var axes: OfferDependence { intersection(.both) }
     }
 
-    /// A node as layout sees it; kept small (no references) so the arrays stay compact.
+    /// A node as layout sees it; kept small (no references, no rect: placing writes the
+    /// result's records) so the arrays stay compact.
     struct Node {
         var kind: NodeKind
         var dependence: OfferDependence
@@ -96,21 +97,23 @@ struct LayoutPass {
         var subtreeEnd: Int32
         /// First entry of the node's list in `cache`; -1 when empty.
         var cacheHead: Int32
-        /// Where placing put the node.
-        var rect: Rect
     }
 
     struct CacheEntry {
         var offer: Offer
         var size: Size
         var next: Int32
-        /// A stack's arrangement for this offer: where its run length (and, when the
-        /// children were offered shares, each child's offer along the axis) starts in
-        /// `arrangements`; -1 for other nodes. Placing reads it instead of sharing out again.
-        var arrangement: Int32
+        /// How this measurement arranged a stack's or overlay's children: where their cache
+        /// entries (one per child, in order) start in `childEntries`; -1 for other nodes.
+        /// Placing reads them instead of sharing out again or looking each child up.
+        var children: Int32
+        /// A stack's run length (its children plus spacing) along its axis.
+        var run: Double
     }
 
     private(set) var nodes: [Node] = []
+    /// The result, one record per node; `run` makes them and placing writes their rects.
+    private var records: [LayoutResult.Record] = []
     /// Merged frame attributes, only for nodes that have any (most nodes share entry 0).
     private var frames: [LayoutAttributes] = []
     /// The root's path; the other paths follow from the tree (`LayoutResult.path(atIndex:)`).
@@ -118,10 +121,12 @@ struct LayoutPass {
     private var childIndices: [Int32] = []
     private var texts = TextStore()
     private var cache: [CacheEntry] = []
-    /// Stack arrangements, one run per stack measurement (see `CacheEntry.arrangement`).
-    private var arrangements: [Double] = []
-    /// The arrangement the last `arrange` call stored (read right after it, by `entry`).
-    private var lastArrangement: Int32 = -1
+    /// The children's cache entries of each stack or overlay measurement (see
+    /// `CacheEntry.children`).
+    private var childEntries: [Int32] = []
+    /// What the last `arrange` or `overlaySize` call stored (read right after it, by `addEntry`).
+    private var lastChildren: Int32 = -1
+    private var lastRun = 0.0
     /// Sizes actually computed (cache misses) during this pass.
     private(set) var measurements = 0
     /// False only in tests: every offer is measured as given, the reference the reduced
@@ -156,7 +161,7 @@ struct LayoutPass {
         texts.reserve(texts: census.texts, scalars: census.textBytes)
         frames.reserveCapacity(census.framed + 1)
         cache.reserveCapacity(census.nodes * 3)
-        arrangements.reserveCapacity(census.nodes * 4)
+        childEntries.reserveCapacity(census.nodes * 2)
         flatten(root, position: 0, parent: -1, parentAxis: nil)
     }
 
@@ -177,6 +182,8 @@ struct LayoutPass {
             // Props are read in place: copying them would cost more than the count saves. Any
             // layout prop counts (an overestimate only reserves a little more).
             if node.pointee.props.classes != nil || node.pointee.props.hasLayoutProps { framed += 1 }
+            // Leaves (most nodes) skip the buffer access, which retains the array.
+            guard !node.pointee.children.isEmpty else { return }
             node.pointee.children.withUnsafeBufferPointer { children in
                 for index in children.indices { count(children.baseAddress! + index) }
             }
@@ -194,8 +201,9 @@ struct LayoutPass {
         switch kind {
         case .text:
             let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
-            let isTimer = pointer.pointee.props.text == nil && pointer.pointee.props.timerEnd != nil
-            let text = pointer.pointee.props.text ?? (isTimer ? TextMetrics.timerPlaceholder : "")
+            let given = pointer.pointee.props.text
+            let isTimer = given == nil && pointer.pointee.props.timerEnd != nil
+            let text = given ?? (isTimer ? TextMetrics.timerPlaceholder : "")
             let weight = pointer.pointee.props.fontWeight
             let monospacedDigits = isTimer || pointer.pointee.props.monospacedDigits == true
             let measured = measuresText
@@ -209,68 +217,86 @@ struct LayoutPass {
         default:
             break
         }
-        let attributes = LayoutAttributes(pointer, rules: rules)
+        // Most nodes have neither classes nor layout props: they share the plain frame, and
+        // their alignment (a layout prop) is nil.
         var frame: Int32 = 0
-        if !attributes.isPlain {
-            if frames.isEmpty { frames.append(.plain) }
-            frames.append(attributes)
-            frame = Int32(frames.count - 1)
+        var alignment: Alignment? = nil
+        if pointer.pointee.props.classes != nil || pointer.pointee.props.hasLayoutProps {
+            let attributes = LayoutAttributes(pointer, rules: rules)
+            if !attributes.isPlain {
+                if frames.isEmpty { frames.append(.plain) }
+                frames.append(attributes)
+                frame = Int32(frames.count - 1)
+            }
+            alignment = pointer.pointee.props.alignment
         }
-        nodes.append(Node(
-            kind: kind, dependence: .both, alignment: pointer.pointee.props.alignment, parentAxis: parentAxis,
-            circular: pointer.pointee.props.progressStyle == .circular, frame: frame, firstChild: 0, childCount: 0,
-            textRun: textRun, leafLength: leafLength, widthThreshold: .infinity, spacingTotal: 0,
-            parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1), cacheHead: -1, rect: .zero))
+        var node = Node(
+            kind: kind, dependence: .both, alignment: alignment, parentAxis: parentAxis,
+            circular: kind == .progress && pointer.pointee.props.progressStyle == .circular, frame: frame,
+            firstChild: 0, childCount: 0, textRun: textRun, leafLength: leafLength, widthThreshold: .infinity,
+            spacingTotal: 0, parent: Int32(parent), childPosition: Int32(position), subtreeEnd: Int32(index + 1),
+            cacheHead: -1)
         let childCount = pointer.pointee.children.count
         guard childCount > 0 else {
-            nodes[index].dependence = dependence(of: index, children: .unboundedIsIdeal)
-            nodes[index].widthThreshold = widthThreshold(of: index, children: -.infinity)
+            // A leaf is finished before it is stored: one append, no writes back.
+            node.dependence = dependence(of: node, children: .unboundedIsIdeal)
+            node.widthThreshold = widthThreshold(of: node, children: -.infinity)
+            nodes.append(node)
             return index
         }
+        nodes.append(node)
 
         let axis: Axis? = kind == .hstack ? .horizontal : kind == .vstack ? .vertical : nil
-        // The node's list of children is reserved first and filled in as each child is
+        // The node's list of children is reserved first and filled in once they are
         // flattened (the children's own lists follow it in `childIndices`).
         let firstChild = childIndices.count
         for _ in 0..<childCount { childIndices.append(0) }
         pointer.pointee.children.withUnsafeBufferPointer { children in
             for offset in children.indices {
-                let child = flatten(children.baseAddress! + offset, position: offset, parent: index, parentAxis: axis)
-                childIndices[firstChild + offset] = Int32(child)
+                flatten(children.baseAddress! + offset, position: offset, parent: index, parentAxis: axis)
             }
         }
-        nodes[index].subtreeEnd = Int32(nodes.count)
-        nodes[index].firstChild = Int32(firstChild)
-        nodes[index].childCount = Int32(childCount)
-        // The union of the children's axes, the intersection of their unbounded-is-ideal bits.
+        node.subtreeEnd = Int32(nodes.count)
+        node.firstChild = Int32(firstChild)
+        node.childCount = Int32(childCount)
+        // The children are the first node after this one and each next one past the last's
+        // subtree. Their dependences: the union of their axes, the intersection of their
+        // unbounded-is-ideal bits, and the largest width threshold.
         var axes: OfferDependence = []
         var unbounded = OfferDependence.unboundedIsIdeal
         var childrenThreshold = -Double.infinity
-        for position in firstChild..<(firstChild + childCount) {
-            let child = nodes[childIndex(position)]
-            axes.formUnion(child.dependence.axes)
-            unbounded.formIntersection(child.dependence)
-            childrenThreshold = max(childrenThreshold, child.widthThreshold)
+        nodes.withUnsafeBufferPointer { nodes in
+            childIndices.withUnsafeMutableBufferPointer { childIndices in
+                var child = index + 1
+                for position in firstChild..<(firstChild + childCount) {
+                    childIndices[position] = Int32(child)
+                    let dependence = nodes[child].dependence
+                    axes.formUnion(dependence.axes)
+                    unbounded.formIntersection(dependence)
+                    childrenThreshold = max(childrenThreshold, nodes[child].widthThreshold)
+                    child = Int(nodes[child].subtreeEnd)
+                }
+            }
         }
-        let children = axes.union(unbounded)
-        nodes[index].dependence = dependence(of: index, children: children)
-        nodes[index].widthThreshold = widthThreshold(of: index, children: childrenThreshold)
+        node.dependence = dependence(of: node, children: axes.union(unbounded))
+        node.widthThreshold = widthThreshold(of: node, children: childrenThreshold)
+        nodes.withUnsafeMutableBufferPointer { $0[index] = node }
         if axis != nil {
             var total = 0.0
             for gap in 0..<(childCount - 1) { total += spacing(after: gap, in: index) }
-            nodes[index].spacingTotal = total
+            nodes.withUnsafeMutableBufferPointer { $0[index].spacingTotal = total }
         }
         return index
     }
 
-    /// The axes node `index`'s size can depend on, and where an unbounded offer reads as
+    /// The axes `node`'s size can depend on, and where an unbounded offer reads as
     /// ideal; `children` holds the union of its children's axes and the intersection of their
     /// unbounded-is-ideal bits. Stacks and overlays depend on what their children depend on:
     /// a child's offer along an axis is made from the parent's offer and the children's sizes
     /// along that axis only; an unbounded offer reaches every child unbounded (a stack offered
     /// infinity along its axis gives each child that offer, as it gives an ideal one).
-    private func dependence(of index: Int, children: OfferDependence) -> OfferDependence {
-        let node = nodes[index]
+    @inline(__always)
+    private func dependence(of node: Node, children: OfferDependence) -> OfferDependence {
         var content: OfferDependence
         switch node.kind {
         case .hstack, .vstack, .zstack: content = children
@@ -290,7 +316,13 @@ struct LayoutPass {
         // A fixed length replaces the offer on its axis; `min_*`/`max_*` read the offer, and a
         // `max_*` frame grows to an unbounded offer (up to its maximum) where an ideal one
         // keeps the content's size.
-        let frame = frames[Int(node.frame)]
+        return frames.withUnsafeBufferPointer { frames in
+            Self.dependence(framed: frames.baseAddress! + Int(node.frame), content: content)
+        }
+    }
+
+    private static func dependence(framed frame: UnsafePointer<LayoutAttributes>, content: OfferDependence) -> OfferDependence {
+        let frame = frame.pointee
         var result: OfferDependence = []
         if frame.fixedWidth != nil {
             result.insert(.unboundedWidthIsIdeal)
@@ -307,7 +339,7 @@ struct LayoutPass {
         return result
     }
 
-    /// The width from which node `index`'s size is that of an ideal width offer, for every
+    /// The width from which `node`'s size is that of an ideal width offer, for every
     /// height; `children` is the largest of its children's. Text: its one-line width (it only
     /// wraps below it). A vstack or overlay gives each child its own width offer, and children
     /// that answer as if offered their ideal width make every probe and share the same as for
@@ -315,15 +347,20 @@ struct LayoutPass {
     /// children's offers are not the stack's), and shapes and bars take what they are offered:
     /// none (infinity). A frame that reads the width (min/max, horizontal padding) has none;
     /// a fixed width, or no width dependence at all, means any offer.
-    private func widthThreshold(of index: Int, children: Double) -> Double {
-        let node = nodes[index]
+    @inline(__always)
+    private func widthThreshold(of node: Node, children: Double) -> Double {
         guard node.dependence.contains(.width) else { return -.infinity }
         if node.frame != 0 {
-            let frame = frames[Int(node.frame)]
-            if frame.fixedWidth != nil { return -.infinity }
-            if frame.minWidth != nil || frame.maxWidth != nil || frame.padding.leading != 0 || frame.padding.trailing != 0 {
-                return .infinity
+            let answer: Double? = frames.withUnsafeBufferPointer { frames in
+                let frame = frames.baseAddress! + Int(node.frame)
+                if frame.pointee.fixedWidth != nil { return -.infinity }
+                if frame.pointee.minWidth != nil || frame.pointee.maxWidth != nil || frame.pointee.padding.leading != 0
+                    || frame.pointee.padding.trailing != 0 {
+                    return .infinity
+                }
+                return nil
             }
+            if let answer { return answer }
         }
         switch node.kind {
         case .vstack, .zstack, .view: return children
@@ -404,17 +441,20 @@ struct LayoutPass {
         return cached >= 0 ? cached : addEntry(index, offer)
     }
 
-    /// Measures node `index` for `offer` (already reduced) and caches the size.
+    /// Measures node `index` for `offer` (already reduced) and caches the size. The size
+    /// computation (`computeSize`, `contentSize`) is inlined here: one call per miss, not three.
     @inline(never)
     private mutating func addEntry(_ index: Int, _ offer: Offer) -> Int {
         measurements += 1
         let size = computeSize(index, offer)
         let entry = cache.count
         nodes.withUnsafeMutableBufferPointer { nodes in
-            // A stack's arrangement is the last thing its size computation stored.
+            // A stack's or overlay's arrangement is the last thing its size computation stored.
             let kind = nodes[index].kind
-            let arrangement = kind == .hstack || kind == .vstack ? lastArrangement : -1
-            cache.append(CacheEntry(offer: offer, size: size, next: nodes[index].cacheHead, arrangement: arrangement))
+            let arranged = nodes[index].childCount > 0 && (kind == .hstack || kind == .vstack || kind == .zstack || kind == .view)
+            cache.append(CacheEntry(
+                offer: offer, size: size, next: nodes[index].cacheHead, children: arranged ? lastChildren : -1,
+                run: arranged ? lastRun : 0))
             nodes[index].cacheHead = Int32(entry)
         }
         return entry
@@ -431,6 +471,42 @@ struct LayoutPass {
         return count
     }
 
+    /// For every stack or overlay measurement, whether the child entries it recorded are the
+    /// ones looking each child up with the offer it gets would find (what placing relied on
+    /// before it read them); tests pin it. Only looks: a lookup that misses counts as false.
+    func arrangedEntriesMatchLookups() -> Bool {
+        for entryIndex in cache.indices where cache[entryIndex].children >= 0 {
+            guard let node = nodes.firstIndex(where: { node in
+                var entry = Int(node.cacheHead)
+                while entry >= 0, entry != entryIndex { entry = Int(cache[entry].next) }
+                return entry == entryIndex
+            }) else { return false }
+            var inner = cache[entryIndex].offer
+            if nodes[node].frame != 0 { inner = contentOffer(frames[Int(nodes[node].frame)], inner) }
+            let kind = nodes[node].kind
+            let along = kind == .hstack ? inner.width : inner.height
+            let run = Int(cache[entryIndex].children)
+            let shares = (kind == .hstack || kind == .vstack) && !Self.offersEveryChildTheSame(along)
+            for slot in 0..<Int(nodes[node].childCount) {
+                let child = child(slot, of: node)
+                let recorded = Int(childEntries[run + slot])
+                var entry = Int(nodes[child].cacheHead)
+                if shares {
+                    // Each child's share is not kept: the entry must at least be the child's own.
+                    while entry >= 0, entry != recorded { entry = Int(cache[entry].next) }
+                } else {
+                    var offer = inner
+                    if kind == .hstack { offer.width = along } else if kind == .vstack { offer.height = along }
+                    let reducedOffer = reducesOffers ? reduced(offer, for: child) : offer
+                    while entry >= 0, cache[entry].offer != reducedOffer { entry = Int(cache[entry].next) }
+                }
+                if entry < 0 || entry != recorded { return false }
+            }
+        }
+        return true
+    }
+
+    @inline(__always)
     private mutating func computeSize(_ index: Int, _ offer: Offer) -> Size {
         let frameIndex = Int(nodes[index].frame)
         if frameIndex == 0 { return contentSize(index, offer) }
@@ -473,9 +549,13 @@ struct LayoutPass {
     }
 
     /// Step 2b: what the content chooses.
+    @inline(__always)
     private mutating func contentSize(_ index: Int, _ offer: Offer) -> Size {
-        let node = nodes.withUnsafeBufferPointer { $0[index] }
-        switch node.kind {
+        // The fields are read in place, not the whole `Node` copied.
+        let (kind, childCount, textRun, leafLength, circular, parentAxis) = nodes.withUnsafeBufferPointer {
+            ($0[index].kind, $0[index].childCount, $0[index].textRun, $0[index].leafLength, $0[index].circular, $0[index].parentAxis)
+        }
+        switch kind {
         case .hstack:
             return arrange(index, offer, axis: .horizontal)
         case .vstack:
@@ -483,21 +563,21 @@ struct LayoutPass {
         case .zstack:
             return overlaySize(index, offer)
         case .view:
-            if node.childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
+            if childCount == 0 { return Size(width: LayoutEngine.emptyViewSide, height: LayoutEngine.emptyViewSide) }
             return overlaySize(index, offer)
         case .text:
-            return texts.size(of: Int(node.textRun), width: offer.width, height: offer.height)
+            return texts.size(of: Int(textRun), width: offer.width, height: offer.height)
         case .image:
-            return Size(width: node.leafLength, height: node.leafLength)
+            return Size(width: leafLength, height: leafLength)
         case .shape:
             return Size(width: max(0, offer.width), height: max(0, offer.height))
         case .progress:
-            if node.circular { return Size(width: LayoutEngine.circularProgressSide, height: LayoutEngine.circularProgressSide) }
+            if circular { return Size(width: LayoutEngine.circularProgressSide, height: LayoutEngine.circularProgressSide) }
             return Size(width: max(0, offer.width), height: LayoutEngine.linearProgressHeight)
         case .spacer:
-            let minimum = node.leafLength
+            let minimum = leafLength
             let along = { (offered: Double) in offered < 0 ? minimum : max(minimum, offered) }
-            switch node.parentAxis {
+            switch parentAxis {
             case .horizontal?: return Size(width: along(offer.width), height: 0)
             case .vertical?: return Size(width: 0, height: along(offer.height))
             case nil: return Size(width: along(offer.width), height: along(offer.height))
@@ -510,23 +590,31 @@ struct LayoutPass {
     private mutating func overlaySize(_ index: Int, _ offer: Offer) -> Size {
         var width = 0.0
         var height = 0.0
-        for slot in 0..<Int(nodes[index].childCount) {
-            let size = measure(child(slot, of: index), offer)
-            width = max(width, size.width)
-            height = max(height, size.height)
+        let count = Int(nodes[index].childCount)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { entries in
+            for slot in 0..<count {
+                let childEntry = entry(child(slot, of: index), offer)
+                let size = cache.withUnsafeBufferPointer { $0[childEntry].size }
+                entries[slot] = Int32(childEntry)
+                width = max(width, size.width)
+                height = max(height, size.height)
+            }
+            lastChildren = Int32(childEntries.count)
+            lastRun = 0
+            for slot in 0..<count { childEntries.append(entries[slot]) }
         }
         return Size(width: width, height: height)
     }
 
     /// Stack distribution (see the type's comment). Stores the arrangement for placing
-    /// (`lastArrangement`): the run's length along the axis and, when the children were
-    /// offered shares, each child's offer along the axis.
+    /// (`lastRun`, `lastChildren`): the run's length along the axis and the cache entry each
+    /// child was given.
     private mutating func arrange(_ index: Int, _ offer: Offer, axis: Axis) -> Size {
         let (count, firstChild, spacingTotal) = nodes.withUnsafeBufferPointer {
             (Int($0[index].childCount), Int($0[index].firstChild), $0[index].spacingTotal)
         }
         guard count > 0 else {
-            lastArrangement = -1
+            lastChildren = -1
             return .zero
         }
         let horizontal = axis == .horizontal
@@ -541,13 +629,18 @@ struct LayoutPass {
         var length = spacingTotal
         var thickness = 0.0
         if Self.offersEveryChildTheSame(along) {
-            for slot in 0..<count {
-                let size = measure(childIndex(firstChild + slot), make(along))
-                length += main(size)
-                thickness = max(thickness, cross(size))
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { entries in
+                for slot in 0..<count {
+                    let childEntry = entry(childIndex(firstChild + slot), make(along))
+                    let size = cache.withUnsafeBufferPointer { $0[childEntry].size }
+                    entries[slot] = Int32(childEntry)
+                    length += main(size)
+                    thickness = max(thickness, cross(size))
+                }
+                lastChildren = Int32(childEntries.count)
+                lastRun = length
+                for slot in 0..<count { childEntries.append(entries[slot]) }
             }
-            lastArrangement = Int32(arrangements.count)
-            arrangements.append(length)
             return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
         }
 
@@ -555,18 +648,23 @@ struct LayoutPass {
         // long as this call (on the stack for the usual handful of children): nested stacks
         // measured meanwhile need no room in any shared array.
         let alongAxis: OfferDependence = horizontal ? .width : .height
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * count) { slots in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { slots in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { entries in
                 let minimums = slots.baseAddress!
                 let flexibilities = minimums + count
-                let childOffers = minimums + 2 * count
                 // Each child's thickness at its minimum: a child offered 0 (no room left) is
                 // that size again, so it needs no second lookup.
-                let thicknessesAtMinimum = minimums + 3 * count
+                let thicknessesAtMinimum = minimums + 2 * count
+                // Each child's entry at its minimum, and the one it is finally given.
+                let minimumEntries = entries.baseAddress!
+                let givenEntries = minimumEntries + count
                 var sumOfMinimums = 0.0
                 for slot in 0..<count {
                     let child = childIndex(firstChild + slot)
-                    let minimumSize = measure(child, make(0))
+                    let minimumEntry = entry(child, make(0))
+                    let minimumSize = cache.withUnsafeBufferPointer { $0[minimumEntry].size }
+                    minimumEntries[slot] = Int32(minimumEntry)
                     let low = main(minimumSize)
                     thicknessesAtMinimum[slot] = cross(minimumSize)
                     // A child whose size cannot depend on the stack's axis is rigid along it:
@@ -586,18 +684,24 @@ struct LayoutPass {
                     let minimum = minimums[slot]
                     let share = remaining > 0 ? remaining / left : 0
                     let childOffer = share > 0 ? minimum + share : 0
-                    let size = childOffer == 0
-                        ? (horizontal ? Size(width: minimum, height: thicknessesAtMinimum[slot]) : Size(width: thicknessesAtMinimum[slot], height: minimum))
-                        : measure(childIndex(firstChild + slot), make(childOffer))
+                    let size: Size
+                    if childOffer == 0 {
+                        size = horizontal ? Size(width: minimum, height: thicknessesAtMinimum[slot]) : Size(width: thicknessesAtMinimum[slot], height: minimum)
+                        givenEntries[slot] = minimumEntries[slot]
+                    } else {
+                        let givenEntry = entry(childIndex(firstChild + slot), make(childOffer))
+                        size = cache.withUnsafeBufferPointer { $0[givenEntry].size }
+                        givenEntries[slot] = Int32(givenEntry)
+                    }
                     remaining -= main(size) - minimum
                     left -= 1
                     length += main(size)
                     thickness = max(thickness, cross(size))
-                    childOffers[slot] = childOffer
                 }
-                lastArrangement = Int32(arrangements.count)
-                arrangements.append(length)
-                arrangements.append(contentsOf: UnsafeBufferPointer(start: childOffers, count: count))
+                lastChildren = Int32(childEntries.count)
+                lastRun = length
+                for slot in 0..<count { childEntries.append(givenEntries[slot]) }
+            }
             }
         }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
@@ -639,36 +743,44 @@ struct LayoutPass {
     // MARK: 3. Place
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
-        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
-        var records: [LayoutResult.Record] = []
-        records.reserveCapacity(nodes.count)
-        var subtreeEnds: [Int] = []
-        subtreeEnds.reserveCapacity(nodes.count)
-        nodes.withUnsafeBufferPointer { nodes in
-            for node in nodes {
-                records.append(LayoutResult.Record(kind: node.kind, rect: node.rect, parent: node.parent, childPosition: node.childPosition))
-                subtreeEnds.append(Int(node.subtreeEnd))
+        // The records are made before placing (which writes their rects in place), each
+        // written into uninitialised storage rather than appended (with its checks) per node.
+        let count = nodes.count
+        records = nodes.withUnsafeBufferPointer { nodes in
+            [LayoutResult.Record](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count {
+                    buffer.initializeElement(at: index, to: LayoutResult.Record(
+                        kind: nodes[index].kind, rect: .zero, parent: nodes[index].parent, childPosition: nodes[index].childPosition))
+                }
+                initialized = count
             }
         }
+        let subtreeEnds = nodes.withUnsafeBufferPointer { nodes in
+            [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count { buffer.initializeElement(at: index, to: Int(nodes[index].subtreeEnd)) }
+                initialized = count
+            }
+        }
+        place(0, at: origin, entry: entry(0, Self.offer(proposal)))
         return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
     }
 
     /// Places node `index` at `origin` with the size of its cache entry `entry`, and its
-    /// children as that measurement arranged them (the offer in the entry is the one the
-    /// node was measured with, so every child's offer is one already measured).
+    /// children at the entries that measurement gave them (`CacheEntry.children`).
     private mutating func place(_ index: Int, at origin: Point, entry: Int) {
-        let (offer, size, arrangement) = cache.withUnsafeBufferPointer { ($0[entry].offer, $0[entry].size, Int($0[entry].arrangement)) }
-        let node = nodes.withUnsafeMutableBufferPointer { nodes in
-            nodes[index].rect = Rect(origin: origin, size: size)
-            return nodes[index]
+        let (offer, size, children, run) = cache.withUnsafeBufferPointer {
+            ($0[entry].offer, $0[entry].size, Int($0[entry].children), $0[entry].run)
         }
-        let count = Int(node.childCount)
+        records.withUnsafeMutableBufferPointer { $0[index].rect = Rect(origin: origin, size: size) }
+        let (kind, count, alignment, frame) = nodes.withUnsafeBufferPointer { nodes in
+            (nodes[index].kind, Int(nodes[index].childCount), nodes[index].alignment, Int(nodes[index].frame))
+        }
         guard count > 0 else { return }
         var padding = EdgeInsets.zero
         var inner = offer
-        if node.frame != 0 {
+        if frame != 0 {
             frames.withUnsafeBufferPointer { frames in
-                let frame = frames.baseAddress! + Int(node.frame)
+                let frame = frames.baseAddress! + frame
                 padding = frame.pointee.padding
                 inner = contentOffer(frame.pointee, offer)
             }
@@ -677,26 +789,20 @@ struct LayoutPass {
             x: origin.x + padding.leading, y: origin.y + padding.top,
             width: max(0, size.width - padding.horizontal), height: max(0, size.height - padding.vertical))
 
-        switch node.kind {
+        switch kind {
         case .hstack, .vstack:
-            let horizontal = node.kind == .hstack
-            let along = horizontal ? inner.width : inner.height
-            let shared = !Self.offersEveryChildTheSame(along)
-            let run = arrangements[arrangement]
+            let horizontal = kind == .hstack
             var cursor = horizontal ? box.x + (box.width - run) / 2 : box.y + (box.height - run) / 2
             for slot in 0..<count {
-                let childOffer = shared ? arrangements[arrangement + 1 + slot] : along
                 let child = child(slot, of: index)
+                let childEntry = Int(childEntries.withUnsafeBufferPointer { $0[children + slot] })
+                let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                 if horizontal {
-                    let childEntry = self.entry(child, Offer(width: childOffer, height: inner.height))
-                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
-                    let y = Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom)
+                    let y = Self.align(childSize.height, in: box.y, box.height, alignment, start: .top, end: .bottom)
                     place(child, at: Point(x: cursor, y: y), entry: childEntry)
                     cursor += childSize.width
                 } else {
-                    let childEntry = self.entry(child, Offer(width: inner.width, height: childOffer))
-                    let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
-                    let x = Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing)
+                    let x = Self.align(childSize.width, in: box.x, box.width, alignment, start: .leading, end: .trailing)
                     place(child, at: Point(x: x, y: cursor), entry: childEntry)
                     cursor += childSize.height
                 }
@@ -707,11 +813,13 @@ struct LayoutPass {
             // gets the content's offer and is aligned in the content box.
             for slot in 0..<count {
                 let child = child(slot, of: index)
-                let childEntry = self.entry(child, inner)
+                let childEntry = children >= 0
+                    ? Int(childEntries.withUnsafeBufferPointer { $0[children + slot] })
+                    : self.entry(child, inner)
                 let childSize = cache.withUnsafeBufferPointer { $0[childEntry].size }
                 let childOrigin = Point(
-                    x: Self.align(childSize.width, in: box.x, box.width, node.alignment, start: .leading, end: .trailing),
-                    y: Self.align(childSize.height, in: box.y, box.height, node.alignment, start: .top, end: .bottom))
+                    x: Self.align(childSize.width, in: box.x, box.width, alignment, start: .leading, end: .trailing),
+                    y: Self.align(childSize.height, in: box.y, box.height, alignment, start: .top, end: .bottom))
                 place(child, at: childOrigin, entry: childEntry)
             }
         }

@@ -69,9 +69,10 @@ struct TextStore {
         // decoding scalars costs more than measuring them.
         let tookBytes = measured == nil && text.utf8.withContiguousStorageIfAvailable { bytes in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
-            for byte in bytes {
-                take(UInt32(byte), &current, &paragraphs, firstWord: firstWord, advance: fontSize * TextMetrics.asciiAdvanceFactor(of: byte, weight: weightFactor, monospacedDigits: monospacedDigits))
-            }
+            takeASCII(
+                bytes, space: fontSize * TextMetrics.spaceFactor,
+                digit: fontSize * (monospacedDigits ? TextMetrics.monospacedDigitFactor : weightFactor),
+                other: fontSize * weightFactor, current: &current, paragraphs: &paragraphs)
             return true
         } == true
         // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
@@ -120,6 +121,75 @@ struct TextStore {
             firstWord: firstWord, endWord: words.count, lineHeight: lineHeight,
             idealWidth: max(widest, line), paragraphCount: paragraphs))
         return runs.count - 1
+    }
+
+    /// `take` for every byte of a whole ASCII text (each byte a scalar, none joining another),
+    /// with the estimate's three advances: the text's words and advances are written into
+    /// temporary space and appended once, rather than two checked appends per byte.
+    private mutating func takeASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, space: Double, digit: Double, other: Double,
+        current: inout Word?, paragraphs: inout Int
+    ) {
+        let base = advances.count
+        let capacity = max(bytes.count, 1)
+        withUnsafeTemporaryAllocation(of: Word.self, capacity: capacity) { newWords in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { newAdvances in
+                var wordCount = 0
+                var advanceCount = 0
+                var word = Word(width: 0, trailingSpace: 0, start: base, end: base, endsParagraph: false)
+                var hasWord = false
+                for byte in bytes {
+                    switch byte {
+                    case 0x0A:
+                        if hasWord {
+                            word.endsParagraph = true
+                            newWords.initializeElement(at: wordCount, to: word)
+                            wordCount += 1
+                        } else if wordCount > 0, !newWords[wordCount - 1].endsParagraph {
+                            newWords[wordCount - 1].endsParagraph = true
+                        } else {
+                            // An empty paragraph still takes a line.
+                            let at = base + advanceCount
+                            newWords.initializeElement(at: wordCount, to: Word(width: 0, trailingSpace: 0, start: at, end: at, endsParagraph: true))
+                            wordCount += 1
+                        }
+                        hasWord = false
+                        paragraphs += 1
+                    case 0x0D:
+                        continue
+                    case 0x20, 0x09:
+                        if hasWord {
+                            word.trailingSpace += space
+                        } else {
+                            // Leading spaces: an empty word that only carries space.
+                            let at = base + advanceCount
+                            word = Word(width: 0, trailingSpace: space, start: at, end: at, endsParagraph: false)
+                            hasWord = true
+                        }
+                    default:
+                        let advance = byte >= 0x30 && byte <= 0x39 ? digit : other
+                        if hasWord, word.trailingSpace == 0 {
+                            word.width += advance
+                            word.end += 1
+                        } else {
+                            if hasWord {
+                                newWords.initializeElement(at: wordCount, to: word)
+                                wordCount += 1
+                            }
+                            let at = base + advanceCount
+                            word = Word(width: advance, trailingSpace: 0, start: at, end: at + 1, endsParagraph: false)
+                            hasWord = true
+                        }
+                        newAdvances.initializeElement(at: advanceCount, to: advance)
+                        advanceCount += 1
+                    }
+                }
+                // Element by element: `append(contentsOf:)` costs more than these few appends.
+                for index in 0..<wordCount { words.append(newWords[index]) }
+                for index in 0..<advanceCount { advances.append(newAdvances[index]) }
+                current = hasWord ? word : nil
+            }
+        }
     }
 
     /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words of the
