@@ -21,6 +21,21 @@ public enum Tools {
 
     /// Runs a tool to completion without blocking a cooperative thread.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+        // A script a test has just written can be refused with ETXTBSY: a process another test
+        // started at that moment inherited the still-open file (fork before exec). It clears
+        // once that child execs, so the launch is tried again.
+        var attempt = 0
+        while true {
+            do {
+                return try await runOnce(name, arguments, environment: environment)
+            } catch let error as NSError where error.isTextFileBusy && attempt < 20 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(10 * attempt))
+            }
+        }
+    }
+
+    private static func runOnce(_ name: String, _ arguments: [String], environment: [String: String]?) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try path(of: name))
         process.arguments = arguments
@@ -46,6 +61,14 @@ public enum Tools {
             throw TestSupportError("\(name) \(arguments.prefix(3)) did not exit within two minutes of closing its output")
         }
         return Result(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+extension NSError {
+    /// Launching failed because the executable was open for writing somewhere.
+    var isTextFileBusy: Bool {
+        if domain == NSPOSIXErrorDomain, code == Int(ETXTBSY) { return true }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.isTextFileBusy ?? false
     }
 }
 
