@@ -53,8 +53,9 @@ struct TextStore {
     /// Reserves room for `texts` texts of about `scalars` scalars in all, so a large tree's
     /// arrays are allocated once rather than regrown (and copied) as they fill.
     mutating func reserve(texts: Int, scalars: Int) {
+        // `advances` is left to grow: only words with unlike advances (non-ASCII or measured
+        // text, or digits next to letters) store any.
         runs.reserveCapacity(texts)
-        advances.reserveCapacity(scalars)
         words.reserveCapacity(texts + scalars / 4)
     }
 
