@@ -1,7 +1,8 @@
 /// The text nodes of one layout pass, each measured once, ready to be wrapped at any width.
 ///
 /// All texts share two flat arrays (words, and per-scalar advances for breaking long words),
-/// so measuring a tree costs no allocation per text node.
+/// so measuring a tree costs no allocation per text node. A word whose characters all have
+/// one advance (most ASCII words: all letters, or all digits) stores that advance instead.
 ///
 /// Wrapping is greedy: words (runs of non-space characters) fill a line while they fit; a
 /// word wider than the line is broken between characters; every line holds at least one
@@ -13,11 +14,23 @@ struct TextStore {
     struct Word {
         var width: Double
         var trailingSpace: Double
-        /// Range of the word's scalars in `advances`.
+        /// Range of the word's scalars: in `advances` unless `uniformAdvance` is a number.
         var start: Int
         var end: Int
+        /// The advance of every scalar of the word when they are all alike (its advances
+        /// are then not stored); NaN when they are in `advances`.
+        var uniformAdvance: Double
         /// The word ends its paragraph (a `\n` or the end of the text follows).
         var endsParagraph: Bool
+
+        init(width: Double, trailingSpace: Double, start: Int, end: Int, uniformAdvance: Double = .nan, endsParagraph: Bool) {
+            self.width = width
+            self.trailingSpace = trailingSpace
+            self.start = start
+            self.end = end
+            self.uniformAdvance = uniformAdvance
+            self.endsParagraph = endsParagraph
+        }
     }
 
     struct Run {
@@ -40,8 +53,9 @@ struct TextStore {
     /// Reserves room for `texts` texts of about `scalars` scalars in all, so a large tree's
     /// arrays are allocated once rather than regrown (and copied) as they fill.
     mutating func reserve(texts: Int, scalars: Int) {
+        // `advances` is left to grow: only words with unlike advances (non-ASCII or measured
+        // text, or digits next to letters) store any.
         runs.reserveCapacity(texts)
-        advances.reserveCapacity(scalars)
         words.reserveCapacity(texts + scalars / 4)
     }
 
@@ -124,72 +138,63 @@ struct TextStore {
     }
 
     /// `take` for every byte of a whole ASCII text (each byte a scalar, none joining another),
-    /// with the estimate's three advances: the text's words and advances are written into
-    /// temporary space and appended once, rather than two checked appends per byte.
+    /// with the estimate's three advances. A word's advances are stored only once it holds
+    /// two different ones (a digit and a letter); words are appended once finished.
     private mutating func takeASCII(
         _ bytes: UnsafeBufferPointer<UInt8>, space: Double, digit: Double, other: Double,
         current: inout Word?, paragraphs: inout Int
     ) {
-        let base = advances.count
-        let capacity = max(bytes.count, 1)
-        withUnsafeTemporaryAllocation(of: Word.self, capacity: capacity) { newWords in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { newAdvances in
-                var wordCount = 0
-                var advanceCount = 0
-                var word = Word(width: 0, trailingSpace: 0, start: base, end: base, endsParagraph: false)
-                var hasWord = false
-                for byte in bytes {
-                    switch byte {
-                    case 0x0A:
-                        if hasWord {
-                            word.endsParagraph = true
-                            newWords.initializeElement(at: wordCount, to: word)
-                            wordCount += 1
-                        } else if wordCount > 0, !newWords[wordCount - 1].endsParagraph {
-                            newWords[wordCount - 1].endsParagraph = true
-                        } else {
-                            // An empty paragraph still takes a line.
-                            let at = base + advanceCount
-                            newWords.initializeElement(at: wordCount, to: Word(width: 0, trailingSpace: 0, start: at, end: at, endsParagraph: true))
-                            wordCount += 1
-                        }
-                        hasWord = false
-                        paragraphs += 1
-                    case 0x0D:
-                        continue
-                    case 0x20, 0x09:
-                        if hasWord {
-                            word.trailingSpace += space
-                        } else {
-                            // Leading spaces: an empty word that only carries space.
-                            let at = base + advanceCount
-                            word = Word(width: 0, trailingSpace: space, start: at, end: at, endsParagraph: false)
-                            hasWord = true
-                        }
-                    default:
-                        let advance = byte >= 0x30 && byte <= 0x39 ? digit : other
-                        if hasWord, word.trailingSpace == 0 {
-                            word.width += advance
-                            word.end += 1
-                        } else {
-                            if hasWord {
-                                newWords.initializeElement(at: wordCount, to: word)
-                                wordCount += 1
-                            }
-                            let at = base + advanceCount
-                            word = Word(width: advance, trailingSpace: 0, start: at, end: at + 1, endsParagraph: false)
-                            hasWord = true
-                        }
-                        newAdvances.initializeElement(at: advanceCount, to: advance)
-                        advanceCount += 1
-                    }
+        let firstWord = words.count
+        var word = Word(width: 0, trailingSpace: 0, start: 0, end: 0, endsParagraph: false)
+        var hasWord = false
+        for byte in bytes {
+            switch byte {
+            case 0x0A:
+                if hasWord {
+                    word.endsParagraph = true
+                    words.append(word)
+                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+                    words[words.count - 1].endsParagraph = true
+                } else {
+                    // An empty paragraph still takes a line.
+                    words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
                 }
-                // Element by element: `append(contentsOf:)` costs more than these few appends.
-                for index in 0..<wordCount { words.append(newWords[index]) }
-                for index in 0..<advanceCount { advances.append(newAdvances[index]) }
-                current = hasWord ? word : nil
+                hasWord = false
+                paragraphs += 1
+            case 0x0D:
+                continue
+            case 0x20, 0x09:
+                if hasWord {
+                    word.trailingSpace += space
+                } else {
+                    // Leading spaces: an empty word that only carries space.
+                    word = Word(width: 0, trailingSpace: space, start: advances.count, end: advances.count, endsParagraph: false)
+                    hasWord = true
+                }
+            default:
+                let advance = byte >= 0x30 && byte <= 0x39 ? digit : other
+                if hasWord, word.trailingSpace == 0 {
+                    // Equal to a number: one more alike advance, nothing to store.
+                    if advance != word.uniformAdvance {
+                        if !word.uniformAdvance.isNaN {
+                            // The first different advance: the alike ones before it are stored now.
+                            for _ in word.start..<word.end { advances.append(word.uniformAdvance) }
+                            word.uniformAdvance = .nan
+                        }
+                        advances.append(advance)
+                    }
+                    word.width += advance
+                    word.end += 1
+                } else {
+                    if hasWord { words.append(word) }
+                    // No advance stored yet: the word starts with all its advances alike.
+                    let at = advances.count
+                    word = Word(width: advance, trailingSpace: 0, start: at, end: at + 1, uniformAdvance: advance, endsParagraph: false)
+                    hasWord = true
+                }
             }
         }
+        current = hasWord ? word : nil
     }
 
     /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words of the
@@ -296,7 +301,7 @@ struct TextStore {
             } else if word.width > fits {
                 // Too long for any line: break it between characters.
                 for scalar in word.start..<word.end {
-                    let advance = advances[scalar]
+                    let advance = word.uniformAdvance.isNaN ? advances[scalar] : word.uniformAdvance
                     if lineHasContent, line + advance > fits {
                         widest = max(widest, line)
                         lines += 1
