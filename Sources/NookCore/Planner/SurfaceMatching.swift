@@ -62,8 +62,16 @@ struct SurfaceMatching {
 
     static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
+        // Reserved once: growing each list by appends reallocated it two or three times.
+        side.modules.reserveCapacity(scene.slots.count)
+        var marked = 0
         for index in scene.slots.indices {
             side.modules.append(scene.slots[index].owner.module)
+            marked += scene.slots[index].namespaces.elements.count
+        }
+        if marked > 0 {
+            side.markedIds.reserveCapacity(marked)
+            side.sources.reserveCapacity(marked)
         }
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
