@@ -99,6 +99,8 @@ private struct NamespaceWalk {
 
     private mutating func visitChildren(of node: UnsafePointer<ViewNode>) {
         node.pointee.children.withUnsafeBufferPointer { children in
+            // Room for a typical depth at once: growing by appends reallocated the stack thrice.
+            if !children.isEmpty, steps.capacity == 0 { steps.reserveCapacity(8) }
             for index in children.indices {
                 steps.append(index)
                 visit(children.baseAddress! + index)
@@ -116,7 +118,7 @@ private struct NamespaceWalk {
         let key =
             mark.isNookNamespace
             ? SharedKey(.nook, KeyText.join(owner.module, UInt8(ascii: "/"), mark.id))
-            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot + ["/ns:", mark.namespace, "/", mark.id]))
+            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot, ["/ns:", mark.namespace, "/", mark.id]))
         result.elements.append(
             SharedElement(
                 key: key, id: mark.id, path: path, node: cursor - 1, role: mark.isSource ? .source : .follower,
@@ -133,10 +135,10 @@ private struct NamespaceWalk {
                     path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
-        let element = SharedElement(
-            key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
-            path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path)
-        result.elements.append(consume element)
+        result.elements.append(
+            SharedElement(
+                key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
+                path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path))
     }
 
     mutating func variants(_ variants: [VariantClass], path: String) {
@@ -200,8 +202,8 @@ private struct NamespaceWalk {
         }
         let prefix =
             switch identity {
-            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot + ["/group:", explicit])
-            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot + ["/group#", String(ordinal)])
+            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot, ["/group:", explicit])
+            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot, ["/group#", String(ordinal)])
             }
         let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
         result.groups.append(group)
