@@ -79,7 +79,11 @@ struct SurfaceMatching {
             let isCompanion = scene.presentation == .companion && name == .home
             let owner = scene.slots[index].owner
             let identity = scene.slots[index].identity
-            for element in scene.slots[index].namespaces.elements where element.key.namespace == .nook || isCompanion {
+            let elements = scene.slots[index].namespaces.elements
+            // By index: a `for element in` copy of each element (retaining its strings) was
+            // made before the filter left out the group-scoped ones.
+            for elementIndex in elements.indices where elements[elementIndex].key.namespace == .nook || isCompanion {
+                let element = elements[elementIndex]
                 side.markedIds.append(element.id)
                 let keys = answerKeys(element, owner: owner, marks: &marks)
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
