@@ -251,6 +251,10 @@ struct SurfaceMatching {
     /// Every (answer key, source index) of `sources`, sorted by key, then source.
     static func keyEntries(_ sources: [Candidate]) -> [(key: String, source: Int)] {
         var entries: [(key: String, source: Int)] = []
+        // Counted and reserved first: growing by appends reallocated the list two or three times.
+        var count = 0
+        for index in sources.indices { count += sources[index].keys.keys.count }
+        entries.reserveCapacity(count)
         for index in sources.indices {
             for key in sources[index].keys.keys { entries.append((key, index)) }
         }
