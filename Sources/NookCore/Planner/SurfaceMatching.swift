@@ -146,17 +146,19 @@ struct SurfaceMatching {
             if newEntries[n].key < key { n = Self.end(of: n, in: newEntries); continue }
             let oldEnd = Self.end(of: o, in: oldEntries)
             let newEnd = Self.end(of: n, in: newEntries)
+            if oldEnd - o == 1, newEnd - n == 1 {
+                // One source a side, the usual case: read from the entries (no index arrays).
+                let (oldSource, newSource) = (oldEntries[o].source, newEntries[n].source)
+                o = oldEnd
+                n = newEnd
+                let rank = (old.sources[oldSource].keys.canonical == key ? 0 : 1) + (new.sources[newSource].keys.canonical == key ? 0 : 1)
+                options.append((rank, key, oldSource, newSource))
+                continue
+            }
             let olds = oldEntries[o..<oldEnd].map(\.source)
             let news = newEntries[n..<newEnd].map(\.source)
             o = oldEnd
             n = newEnd
-            if olds.count == 1, news.count == 1 {
-                let o = old.sources[olds[0]]
-                let n = new.sources[news[0]]
-                let rank = (o.keys.canonical == key ? 0 : 1) + (n.keys.canonical == key ? 0 : 1)
-                options.append((rank, key, olds[0], news[0]))
-                continue
-            }
             // Rule 9: only a key that would move matters; one whose elements all stay put is quiet.
             let involved = olds.contains { !old.sources[$0].staying } || news.contains { !new.sources[$0].staying }
             guard involved else { continue }
