@@ -15,7 +15,9 @@ extension SlotNamespaces {
         walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
         withUnsafePointer(to: root) { root in walk.visit(root) }
-        self = walk.result
+        // Swapped out, not copied: a copy retains every array and string of the result.
+        self.init()
+        swap(&self, &walk.result)
     }
 }
 
