@@ -28,15 +28,24 @@ enum KeyText {
 
     /// `parts` one after another, written with one allocation.
     static func concatenate(_ parts: [String]) -> String {
+        concatenate(parts, [])
+    }
+
+    /// `head`'s parts then `tail`'s, written with one allocation; `head + tail` would allocate
+    /// an array first (a walk's key prefix is a stored list, the rest a literal on the stack).
+    static func concatenate(_ head: [String], _ tail: [String]) -> String {
         var total = 0
-        for part in parts { total += part.utf8.count }
+        for part in head { total += part.utf8.count }
+        for part in tail { total += part.utf8.count }
         guard total > 0 else { return "" }
         return String(unsafeUninitializedCapacity: total) { buffer in
             var at = 0
-            for var part in parts {
-                part.withUTF8 { bytes in
-                    if let from = bytes.baseAddress, !bytes.isEmpty { (buffer.baseAddress! + at).initialize(from: from, count: bytes.count) }
-                    at += bytes.count
+            for parts in [head, tail] {
+                for var part in parts {
+                    part.withUTF8 { bytes in
+                        if let from = bytes.baseAddress, !bytes.isEmpty { (buffer.baseAddress! + at).initialize(from: from, count: bytes.count) }
+                        at += bytes.count
+                    }
                 }
             }
             return total

@@ -11,11 +11,13 @@ extension SlotNamespaces {
 
     /// Resolves one slot's tree; `PreparedSlot` calls this with the slot's root path.
     init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int) {
-        var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules)
+        var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules, nodeCount: nodeCount)
         walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
         withUnsafePointer(to: root) { root in walk.visit(root) }
-        self = walk.result
+        // Swapped out, not copied: a copy retains every array and string of the result.
+        self.init()
+        swap(&self, &walk.result)
     }
 }
 
@@ -37,8 +39,11 @@ private struct NamespaceWalk {
     /// last (indices, not copies: a `GroupNode` copy retains its three strings). One stack for
     /// the walk, pushed and popped around a group's children, rather than an array per call.
     var enclosing: [Int] = []
+    /// The tree's node count when known (0 when not), to size lists on their first entry.
+    let nodeCount: Int
 
-    init(slot: String, owner: SlotOwner, namedRules: [String: String]) {
+    init(slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int) {
+        self.nodeCount = nodeCount
         ownerAndSlot = owner.activity.map { [owner.module, "/", $0, "/", slot] } ?? [owner.module, "/", slot]
         self.slot = slot
         self.owner = owner
@@ -77,6 +82,10 @@ private struct NamespaceWalk {
             groupDeclaration = list.group
             // Kept by preorder index: the planner finds a node's classes without hashing its path.
             result.classListOfNode[cursor - 1] = Int32(result.classLists.count)
+            if result.classLists.isEmpty {
+                result.classLists.reserveCapacity(firstReserve)
+                result.classListPaths.reserveCapacity(firstReserve)
+            }
             result.classLists.append(consume list)
             result.classListPaths.append(path)
             if !namedRules.isEmpty, let expanded = NamedRules.expand(text, rules: namedRules) { result.expandedClasses[path] = expanded }
@@ -99,12 +108,20 @@ private struct NamespaceWalk {
 
     private mutating func visitChildren(of node: UnsafePointer<ViewNode>) {
         node.pointee.children.withUnsafeBufferPointer { children in
+            // Room for a typical depth at once: growing by appends reallocated the stack thrice.
+            if !children.isEmpty, steps.capacity == 0 { steps.reserveCapacity(8) }
             for index in children.indices {
                 steps.append(index)
                 visit(children.baseAddress! + index)
                 steps.removeLast()
             }
         }
+    }
+
+    /// Room for a list's first entries, reserved when it gets its first: at most the nodes left
+    /// and at most 16 (growing by appends reallocated a list of 9 four times).
+    var firstReserve: Int {
+        nodeCount > cursor ? min(nodeCount - cursor + 1, 16) : 1
     }
 
     /// The path of the node being visited.
@@ -116,7 +133,8 @@ private struct NamespaceWalk {
         let key =
             mark.isNookNamespace
             ? SharedKey(.nook, KeyText.join(owner.module, UInt8(ascii: "/"), mark.id))
-            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot + ["/ns:", mark.namespace, "/", mark.id]))
+            : SharedKey(.custom, KeyText.concatenate(ownerAndSlot, ["/ns:", mark.namespace, "/", mark.id]))
+        if result.elements.isEmpty { result.elements.reserveCapacity(firstReserve) }
         result.elements.append(
             SharedElement(
                 key: key, id: mark.id, path: path, node: cursor - 1, role: mark.isSource ? .source : .follower,
@@ -133,10 +151,11 @@ private struct NamespaceWalk {
                     path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
-        let element = SharedElement(
-            key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
-            path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path)
-        result.elements.append(consume element)
+        if result.elements.isEmpty { result.elements.reserveCapacity(firstReserve) }
+        result.elements.append(
+            SharedElement(
+                key: SharedKey(.group, KeyText.join(result.groups[group].namespaceKey, UInt8(ascii: "/"), shared.id)), id: shared.id,
+                path: path, node: cursor - 1, role: role, properties: properties, groupPath: result.groups[group].path))
     }
 
     mutating func variants(_ variants: [VariantClass], path: String) {
@@ -200,8 +219,8 @@ private struct NamespaceWalk {
         }
         let prefix =
             switch identity {
-            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot + ["/group:", explicit])
-            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot + ["/group#", String(ordinal)])
+            case .explicit(let explicit): KeyText.concatenate(ownerAndSlot, ["/group:", explicit])
+            case .ordinal(let ordinal): KeyText.concatenate(ownerAndSlot, ["/group#", String(ordinal)])
             }
         let group = GroupNode(path: path, name: name, identity: identity, namespaceKey: prefix)
         result.groups.append(group)

@@ -10,8 +10,10 @@ extension ModuleMarks {
             for index in slots.indices where slots[index].owner.module == module {
                 guard let activity = slots[index].owner.activity else { continue }
                 // The ids go straight into the activity's set (`nookIds` would build a set per slot).
-                for element in slots[index].namespaces.elements where element.key.namespace == .nook {
-                    activities[activity, default: []].insert(element.id)
+                // By index, the id read in place: `for element in` copied every element first.
+                let elements = slots[index].namespaces.elements
+                for elementIndex in elements.indices where elements[elementIndex].key.namespace == .nook {
+                    activities[activity, default: []].insert(elements[elementIndex].id)
                 }
             }
         }

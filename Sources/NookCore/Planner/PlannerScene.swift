@@ -445,7 +445,16 @@ public struct SceneNode: Hashable, Sendable {
 extension SlotOwner {
     /// `music` -> module `music`; `music/song` -> module `music`, activity `song`.
     public init(parsing owner: String) {
-        if let slash = owner.firstIndex(of: "/") {
+        // ASCII (as valid module and activity ids are): the '/' byte is found without
+        // grapheme breaking (a `Character` search cost about 3,000 instructions an owner).
+        let utf8 = owner.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            if let slash = utf8.firstIndex(of: UInt8(ascii: "/")) {
+                self.init(module: String(owner[..<slash]), activity: String(owner[utf8.index(after: slash)...]))
+            } else {
+                self.init(module: owner)
+            }
+        } else if let slash = owner.firstIndex(of: "/") {
             self.init(module: String(owner[..<slash]), activity: String(owner[owner.index(after: slash)...]))
         } else {
             self.init(module: owner)

@@ -62,8 +62,16 @@ struct SurfaceMatching {
 
     static func collect(_ scene: PlannerScene, staying: [Bool], marks: inout MarkReader) -> Side {
         var side = Side()
+        // Reserved once: growing each list by appends reallocated it two or three times.
+        side.modules.reserveCapacity(scene.slots.count)
+        var marked = 0
         for index in scene.slots.indices {
             side.modules.append(scene.slots[index].owner.module)
+            marked += scene.slots[index].namespaces.elements.count
+        }
+        if marked > 0 {
+            side.markedIds.reserveCapacity(marked)
+            side.sources.reserveCapacity(marked)
         }
         for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
             let name = scene.slots[index].name
@@ -71,7 +79,11 @@ struct SurfaceMatching {
             let isCompanion = scene.presentation == .companion && name == .home
             let owner = scene.slots[index].owner
             let identity = scene.slots[index].identity
-            for element in scene.slots[index].namespaces.elements where element.key.namespace == .nook || isCompanion {
+            let elements = scene.slots[index].namespaces.elements
+            // By index: a `for element in` copy of each element (retaining its strings) was
+            // made before the filter left out the group-scoped ones.
+            for elementIndex in elements.indices where elements[elementIndex].key.namespace == .nook || isCompanion {
+                let element = elements[elementIndex]
                 side.markedIds.append(element.id)
                 let keys = answerKeys(element, owner: owner, marks: &marks)
                 if let diagnostic = keys.diagnostic, !side.suffixing.contains(diagnostic) { side.suffixing.append(diagnostic) }
@@ -134,17 +146,19 @@ struct SurfaceMatching {
             if newEntries[n].key < key { n = Self.end(of: n, in: newEntries); continue }
             let oldEnd = Self.end(of: o, in: oldEntries)
             let newEnd = Self.end(of: n, in: newEntries)
+            if oldEnd - o == 1, newEnd - n == 1 {
+                // One source a side, the usual case: read from the entries (no index arrays).
+                let (oldSource, newSource) = (oldEntries[o].source, newEntries[n].source)
+                o = oldEnd
+                n = newEnd
+                let rank = (old.sources[oldSource].keys.canonical == key ? 0 : 1) + (new.sources[newSource].keys.canonical == key ? 0 : 1)
+                options.append((rank, key, oldSource, newSource))
+                continue
+            }
             let olds = oldEntries[o..<oldEnd].map(\.source)
             let news = newEntries[n..<newEnd].map(\.source)
             o = oldEnd
             n = newEnd
-            if olds.count == 1, news.count == 1 {
-                let o = old.sources[olds[0]]
-                let n = new.sources[news[0]]
-                let rank = (o.keys.canonical == key ? 0 : 1) + (n.keys.canonical == key ? 0 : 1)
-                options.append((rank, key, olds[0], news[0]))
-                continue
-            }
             // Rule 9: only a key that would move matters; one whose elements all stay put is quiet.
             let involved = olds.contains { !old.sources[$0].staying } || news.contains { !new.sources[$0].staying }
             guard involved else { continue }
@@ -239,6 +253,10 @@ struct SurfaceMatching {
     /// Every (answer key, source index) of `sources`, sorted by key, then source.
     static func keyEntries(_ sources: [Candidate]) -> [(key: String, source: Int)] {
         var entries: [(key: String, source: Int)] = []
+        // Counted and reserved first: growing by appends reallocated the list two or three times.
+        var count = 0
+        for index in sources.indices { count += sources[index].keys.keys.count }
+        entries.reserveCapacity(count)
         for index in sources.indices {
             for key in sources[index].keys.keys { entries.append((key, index)) }
         }

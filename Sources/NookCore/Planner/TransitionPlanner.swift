@@ -225,6 +225,8 @@ struct PlanBuilder {
         stayingOld = [Bool](repeating: false, count: before.slots.count)
         stayingNew = [Bool](repeating: false, count: after.slots.count)
         let content = settings.motion.content ?? fadeCurve
+        // One change per slot of either side at most, reserved at once rather than grown.
+        slots.reserveCapacity(slots.count + after.slots.count + (fresh ? 0 : before.slots.count))
         for index in after.slots.indices {
             let identity = after.slots[index].identity
             let found = fresh ? nil : before.slots.firstIndex { $0.laidOut.slot == identity.slot && $0.laidOut.owner == identity.owner }
