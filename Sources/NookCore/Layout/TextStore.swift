@@ -150,15 +150,7 @@ struct TextStore {
         for byte in bytes {
             switch byte {
             case 0x0A:
-                if hasWord {
-                    word.endsParagraph = true
-                    words.append(word)
-                } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
-                    words[words.count - 1].endsParagraph = true
-                } else {
-                    // An empty paragraph still takes a line.
-                    words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
-                }
+                endParagraph(hasWord ? word : nil, firstWord: firstWord)
                 hasWord = false
                 paragraphs += 1
             case 0x0D:
@@ -197,20 +189,26 @@ struct TextStore {
         current = hasWord ? word : nil
     }
 
+    /// A line break: the word being built (if any) ends the paragraph, else the text's last
+    /// word does, and an empty paragraph gets an empty word, as it still takes a line.
+    @inline(__always)
+    private mutating func endParagraph(_ word: Word?, firstWord: Int) {
+        if var word {
+            word.endsParagraph = true
+            words.append(word)
+        } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
+            words[words.count - 1].endsParagraph = true
+        } else {
+            words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
+        }
+    }
+
     /// Takes one scalar with its advance (unused for `\n` and `\r`) into the words of the
     /// text being added: `current` is the word being built, the text's words start at
     /// `firstWord`.
     private mutating func take(_ value: UInt32, _ current: inout Word?, _ paragraphs: inout Int, firstWord: Int, advance: Double) {
         if value == 0x0A {
-            if var word = current {
-                word.endsParagraph = true
-                words.append(word)
-            } else if words.count > firstWord, !words[words.count - 1].endsParagraph {
-                words[words.count - 1].endsParagraph = true
-            } else {
-                // An empty paragraph still takes a line.
-                words.append(Word(width: 0, trailingSpace: 0, start: advances.count, end: advances.count, endsParagraph: true))
-            }
+            endParagraph(current, firstWord: firstWord)
             current = nil
             paragraphs += 1
             return
