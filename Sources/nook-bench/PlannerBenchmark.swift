@@ -1,3 +1,4 @@
+import Glibc
 import NookCore
 import NookText
 
@@ -46,10 +47,12 @@ func runPlannerBenchmark() -> [Figure] {
     // node is compared, moved and every shared element matched.
     var perNode: [Int: Double] = [:]
     var p50At10k = 0.0
+    var faultsPerPlanAt10k = 0.0
     for (nodes, runs) in [(64, 20_000), (1_000, 2_000), (10_000, 200)] {
         let old = PlannerBenchmarkScenes.update(nodes: nodes, value: "a")
         let new = PlannerBenchmarkScenes.update(nodes: nodes, value: "b")
         let before = PlannerScene(presentation: .expanded, content: old, settings: settings)
+        let faultsBefore = minorPageFaults()
         let p50 = plannerMeasure("content update, every node animates", nodes: nodes, runs: runs) {
             let after = PlannerScene(presentation: .expanded, content: new, settings: settings)
             return TransitionPlanner.plan(
@@ -58,6 +61,9 @@ func runPlannerBenchmark() -> [Figure] {
         perNode[nodes] = p50 * 1000 / Double(nodes)
         if nodes == 10_000 {
             p50At10k = p50
+            // Pages the heap handed back and faulted in again (BrokerHeap.keepPlanningMemory).
+            faultsPerPlanAt10k = Double(minorPageFaults() - faultsBefore) / Double(runs + max(3, runs / 20))
+            print("    page faults per plan: \(fmt(faultsPerPlanAt10k))")
             // Where the time goes: preparing the destination (SceneGeometry layout, namespace
             // resolution with class parsing) against matching and building the plan.
             let after = PlannerScene(presentation: .expanded, content: new, settings: settings)
@@ -84,10 +90,19 @@ func runPlannerBenchmark() -> [Figure] {
         Figure(name: "planner typical scene p50, real text metrics", value: typicalMeasured, unit: "µs", goal: "< 50 µs",
                ratio: measuredRatio, met: typicalMeasured < 50),
         Figure(name: "planner 10,000-node content update p50", value: p50At10k / 1000, unit: "ms", goal: "< 10 ms", ratio: nil, met: p50At10k < 10_000),
+        Figure(name: "planner 10,000-node content update, page faults per plan", value: faultsPerPlanAt10k, unit: "pages",
+               goal: "none (informational: freed memory reused, not faulted in again)", ratio: nil, met: nil),
         Figure(name: "planner per-node cost 10,000 vs 64", value: ratio, unit: "x", goal: "about 1 (linear)", ratio: nil, met: nil),
         Figure(name: "planner small scene update p50 (broker's publish scene, to the wire)", value: small, unit: "µs", goal: "none",
                ratio: nil, met: nil),
     ]
+}
+
+/// Minor page faults of this process so far.
+private func minorPageFaults() -> Int {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return usage.ru_minflt
 }
 
 /// Times `body` `runs` times after a warm-up; prints a row and returns the p50 in µs.

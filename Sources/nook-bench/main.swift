@@ -1,4 +1,5 @@
 import Foundation
+import NookBroker
 import NookCommandLine
 
 // `make bench`: every benchmark prints its detailed table and returns its figures; the
@@ -12,6 +13,10 @@ import NookCommandLine
 // (`wire-dictionary`, `wire-update-dictionary`: through `wireDictionary`, as before the tape).
 // `--serve-zero-work broker|notifications|forwarder --address A` is how the benchmarks start a
 // zero-work baseline in a process of its own (ZeroWorkProcess.swift); it serves until SIGTERM.
+// The planner's figures are what nookd pays per plan, so plans here live in a heap kept as
+// nookd keeps its own (BrokerHeap.keepPlanningMemory); the zero-work children run with it too.
+BrokerHeap.keepPlanningMemory()
+
 let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",

@@ -7,8 +7,10 @@ import NookCommandLine
 
 // nookd: parse the command line, hand over to the broker library, exit with its status.
 
-// Before any other thread allocates: one glibc arena (BrokerHeap says why).
+// Before any other thread allocates: one glibc arena, and a plan's freed memory kept for the
+// next plan (BrokerHeap says why).
 BrokerHeap.useOneArena()
+BrokerHeap.keepPlanningMemory()
 
 let commandLine = CommandLineInterface(
     program: "nookd",

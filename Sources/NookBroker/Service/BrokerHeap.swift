@@ -15,6 +15,24 @@ public enum BrokerHeap {
         _ = mallopt(M_ARENA_MAX, 1)
     }
 
+    /// What a plan frees stays in the heap for the next plan. glibc maps an allocation above
+    /// its mmap threshold on its own and unmaps it when freed, and gives the heap's top back
+    /// once more than its trim threshold is free: a 10,000-node update then faults in (and
+    /// the kernel zeroes) about 875 pages on every plan, a third of its time, and by far the
+    /// most variable third (docs/PERFORMANCE.md, session 12). Fixed thresholds keep up to
+    /// `keptFreeBytes` of freed memory mapped after a plan; the state store's trim after a
+    /// large write (`giveBackFreePages`) still returns it all.
+    public static func keepPlanningMemory() {
+        _ = mallopt(M_MMAP_THRESHOLD, Int32(mappedAllocationsFrom))
+        _ = mallopt(M_TRIM_THRESHOLD, Int32(keptFreeBytes))
+    }
+
+    /// Allocations this big or bigger get mappings of their own (glibc's ceiling for its own
+    /// moving threshold on 64-bit systems): none of a plan's, whatever its size.
+    static let mappedAllocationsFrom = 32 * 1024 * 1024
+    /// Free memory at the heap's top kept mapped: more than the 10,000-node update frees in a plan.
+    static let keptFreeBytes = 8 * 1024 * 1024
+
     /// Returns the heap's free pages to the kernel (`malloc_trim`); the heap keeps its layout.
     static func giveBackFreePages() {
         _ = malloc_trim(0)
