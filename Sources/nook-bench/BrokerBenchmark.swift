@@ -76,9 +76,16 @@ func runBrokerBenchmark() async throws -> [Figure] {
     // while, so long rounds let one side draw a lucky placement for most of its samples.
     let rounds = 20, perRound = 75
     var nook = Samples(), baseline = Samples(), threadBaseline = Samples()
+    // CPU time of each broker process over its own rounds (its pings, timers and state writes
+    // between updates included).
+    var nookCPU = 0.0, baselineCPU = 0.0
     for round in 0..<rounds {
+        let baselineStart = zeroWork.cpuMicroseconds
         baseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWork.uniqueName, count: perRound, offset: round * perRound))
+        baselineCPU += zeroWork.cpuMicroseconds - baselineStart
+        let nookStart = broker.cpuMicroseconds
         nook.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: "org.nook.Nook1", count: perRound, offset: round * perRound))
+        nookCPU += broker.cpuMicroseconds - nookStart
         threadBaseline.append(contentsOf: try await measurePublish(module, renderer: arrivals, destination: zeroWorkThread.uniqueName, count: perRound, offset: round * perRound))
     }
     print("  broker                                p50 (µs)   p99 (µs)   p50 ratio   p99 ratio")
@@ -86,6 +93,8 @@ func runBrokerBenchmark() async throws -> [Figure] {
     nook.printRow("nookd (validate, lay out, plan)", against: baseline)
     threadBaseline.printRow("zero-work broker on a bench thread", against: baseline)
     print("  nookd against the zero-work broker on a thread of this process (as before session 10): p50 \(fmt(nook.p50 / threadBaseline.p50))x, p99 \(fmt(nook.p99 / threadBaseline.p99))x")
+    let updates = Double(rounds * perRound)
+    print("  CPU per update: nookd \(fmt(nookCPU / updates)) µs, the zero-work broker \(fmt(baselineCPU / updates)) µs")
     print("  goals: p50 ratio at most 1.5 (\(nook.p50 / baseline.p50 <= 1.5 ? "met" : "NOT met")), p99 ratio at most 2 (\(nook.p99 / baseline.p99 <= 2 ? "met" : "NOT met"))")
 
     // Sustained: updates sent back to back, each acknowledged by its reply.
@@ -103,6 +112,9 @@ func runBrokerBenchmark() async throws -> [Figure] {
         Figure(name: "broker publish-to-renderer p99", value: nook.p99, unit: "µs", goal: "ratio to zero-work broker <= 2",
                ratio: nook.p99 / baseline.p99, met: nook.p99 / baseline.p99 <= 2),
         Figure(name: "broker zero-work baseline p50", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
+        Figure(name: "broker CPU per update, nookd", value: nookCPU / updates, unit: "µs", goal: "none (informational: its threads' CPU time over its rounds)",
+               ratio: nookCPU / max(baselineCPU, 1), met: nil),
+        Figure(name: "broker CPU per update, zero-work broker", value: baselineCPU / updates, unit: "µs", goal: "baseline", ratio: nil, met: nil),
         Figure(name: "broker publish-to-renderer p50 against a zero-work thread", value: nook.p50, unit: "µs",
                goal: "none (informational: the baseline before session 10, a thread of the benchmark)", ratio: nook.p50 / threadBaseline.p50, met: nil),
         Figure(name: "broker zero-work baseline p50, on a thread of the benchmark", value: threadBaseline.p50, unit: "µs", goal: "baseline",
@@ -246,6 +258,19 @@ final class BenchProcess: @unchecked Sendable {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// Time its threads have spent on a CPU so far, in µs (the first field of each thread's
+    /// `/proc/PID/task/TID/schedstat`, in ns).
+    var cpuMicroseconds: Double {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        var nanoseconds = 0.0
+        for thread in threads {
+            let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+            nanoseconds += Double(stat.split(separator: " ").first ?? "0") ?? 0
+        }
+        return nanoseconds / 1000
+    }
 
     var residentKiB: Int { statusKiB("VmRSS:") }
     /// The most it was resident so far (the kernel's high-water mark).

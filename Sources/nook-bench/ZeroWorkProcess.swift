@@ -47,6 +47,9 @@ final class ZeroWorkProcess: Sendable {
         return ZeroWorkProcess(uniqueName: owner, process: process)
     }
 
+    /// Time its threads have spent on a CPU so far, in µs.
+    var cpuMicroseconds: Double { process.cpuMicroseconds }
+
     func stop() { process.stop() }
 }
 

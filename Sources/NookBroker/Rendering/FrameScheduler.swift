@@ -139,6 +139,17 @@ public struct FrameScheduler: Hashable, Sendable {
             .map(\.key)
     }
 
+    /// The one subscriber due a plan now, when exactly one is (nil for none or several).
+    /// Stops at the second, so a call may ask it with hundreds subscribed.
+    public func onlyDue(at now: BrokerTime) -> String? {
+        var found: String?
+        for id in subscribers.keys where isDue(id, at: now) {
+            if found != nil { return nil }
+            found = id
+        }
+        return found
+    }
+
     /// A plan covering `version` went out to `id` at `now`.
     public mutating func sent(_ id: String, covering version: UInt64, at now: BrokerTime) {
         guard var subscriber = subscribers[id] else { return }

@@ -7,7 +7,8 @@ import NookCore
 /// not acknowledged.
 extension Broker {
     /// Queues `action` for `connections` (every subscriber by default); their plans go out on
-    /// their next frame. Never plans here: a call returns as soon as the registry is updated.
+    /// their next frame. Never plans here (`deliverBeforeTheReplyWhenOneRendererIsDue` may,
+    /// once a module's call has been applied).
     func queue(_ action: PlanAction, for connections: [String]? = nil) {
         // A pass under way plans from its snapshot to the end; the change waits for it.
         if delivery.pass != nil {
@@ -33,6 +34,20 @@ extension Broker {
         // Plans made earlier no longer show the latest state.
         delivery.shared.removeAll()
         armFrameTimer()
+    }
+
+    /// A module's change that exactly one renderer is due to show goes out to it before the
+    /// call is answered. The plan is what the user sees; the reply only tells the module its
+    /// change was taken, and a module woken by its reply takes CPU time the plan would need
+    /// (on two cores the module, the bus daemon, the broker and the renderer take turns).
+    /// With several renderers due, their plans stay on the frame timer's turns, so no call
+    /// waits behind many plans: at most behind one.
+    func deliverBeforeTheReplyWhenOneRendererIsDue() {
+        guard delivery.pass == nil, let due = delivery.timerDue else { return }
+        let now = self.now
+        guard due <= now, delivery.scheduler.onlyDue(at: now) != nil else { return }
+        if let timer = delivery.timer { connection.executor.cancel(timer) }
+        deliverDueFrames()
     }
 
     /// How long one firing of the frame timer goes on serving renderers before the bus thread

@@ -188,6 +188,7 @@ public actor Broker {
             throw DBusError(error)
         }
         perform(actions)
+        deliverBeforeTheReplyWhenOneRendererIsDue()
     }
 
     func perform(_ actions: [RegistryAction]) {
