@@ -388,6 +388,26 @@ public struct PreparedSlot: Hashable, Sendable {
         }
     }
 
+    /// The slot's nodes as the scene reports them (its part of `PlannerScene.nodes`).
+    var sceneNodes: [SceneNode] {
+        var out: [SceneNode] = []
+        out.reserveCapacity(laidOut.layout.count)
+        var index = 0
+        let (laidOut, namespaces) = (laidOut, namespaces)
+        collect(view, path: laidOut.layout.rootPath, laidOut: laidOut, namespaces: namespaces, index: &index, into: &out)
+        return out
+    }
+
+    /// True when this slot's `sceneNodes` are `other`'s, known without building them: the
+    /// same name and owner, layout (root path and every rect), view, variants and expanded
+    /// classes, which are all a scene node is made of.
+    func showsNodes(as other: PreparedSlot) -> Bool {
+        if storage === other.storage { return true }
+        return laidOut.slot == other.laidOut.slot && laidOut.owner == other.laidOut.owner && laidOut.layout == other.laidOut.layout
+            && storage.view == other.storage.view && namespaces.variants == other.namespaces.variants
+            && namespaces.expandedClasses == other.namespaces.expandedClasses
+    }
+
     /// Appends the scene nodes of `node`'s subtree; `path` is `node`'s, the wire's paths are
     /// built here, one append per node.
     /// `laidOut` and `namespaces` are the slot's, read out of its storage once by the caller.

@@ -112,6 +112,66 @@ struct SurfaceMatching {
         return side
     }
 
+    /// True when no element can move between the two scenes and matching has nothing to say
+    /// beyond the answer keys' suffixing diagnostics: the same presentation, every slot on
+    /// both sides (`staying`) at the same position with the same owner and the same marked
+    /// elements (those matching collects, alike in key, id and role: all its candidates'
+    /// answer keys and kinds follow from them). Each key's sources are then the same slots on both sides, so a key with one
+    /// source a side pairs an element with itself in a slot that stays (a content
+    /// transition), and a key with more moves nothing and, everything staying, says nothing;
+    /// no unpaired, peek-only, follower or excluded candidate comes or goes. A content update
+    /// of a slot without marks is this case; `suffixing(_:marks:)` then gives the diagnostics.
+    static func nothingMoves(before: PlannerScene, after: PlannerScene, staying: (old: [Bool], new: [Bool])) -> Bool {
+        guard before.presentation == after.presentation, before.slots.count == after.slots.count,
+              !staying.old.contains(false), !staying.new.contains(false) else { return false }
+        // For a handful of marks: with many, comparing them costs what matching them does.
+        var marks = 0
+        for index in before.slots.indices { marks += before.slots[index].namespaces.elements.count }
+        guard marks <= 64 else { return false }
+        for index in before.slots.indices {
+            let (old, new) = (before.slots[index], after.slots[index])
+            guard old.laidOut.slot == new.laidOut.slot, old.laidOut.owner == new.laidOut.owner, old.owner == new.owner,
+                  sameCandidates(old.namespaces.elements, new.namespaces.elements,
+                                 companion: before.presentation == .companion && old.name == .home) else { return false }
+        }
+        return true
+    }
+
+    /// Whether `collect` takes the same elements from both lists (nook marks, or all in a
+    /// companion window), alike in key, id and role; read in place (a shared element is a
+    /// large value), and at once when both lists are one array.
+    private static func sameCandidates(_ a: [SharedElement], _ b: [SharedElement], companion: Bool) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                if a.count == b.count, a.baseAddress == b.baseAddress { return true }
+                var (i, j) = (0, 0)
+                while true {
+                    while i < a.count, !(companion || a[i].key.namespace == .nook) { i += 1 }
+                    while j < b.count, !(companion || b[j].key.namespace == .nook) { j += 1 }
+                    guard i < a.count, j < b.count else { return i == a.count && j == b.count }
+                    guard a[i].key == b[j].key, a[i].id == b[j].id, a[i].role == b[j].role else { return false }
+                    i += 1
+                    j += 1
+                }
+            }
+        }
+    }
+
+    /// A side's `suffixing` as `collect` gathers it, without the candidates.
+    static func suffixing(_ scene: PlannerScene, marks: inout MarkReader) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for index in scene.slots.indices where !scene.slots[index].namespaces.elements.isEmpty {
+            let isCompanion = scene.presentation == .companion && scene.slots[index].name == .home
+            let owner = scene.slots[index].owner
+            let elements = scene.slots[index].namespaces.elements
+            for elementIndex in elements.indices where elements[elementIndex].key.namespace == .nook || isCompanion {
+                let keys = answerKeys(elements[elementIndex], owner: owner, marks: &marks)
+                if let diagnostic = keys.diagnostic, !out.contains(diagnostic) { out.append(diagnostic) }
+            }
+        }
+        return out
+    }
+
     /// Rule 10 for the whole peek: the paths of the pill copies `scene` draws in the peek only
     /// (empty unless the pill peeks). Held in every plan's destination, whatever its cause.
     static func shownInPeek(_ scene: PlannerScene, marks: inout MarkReader) -> Set<String> {

@@ -28,7 +28,7 @@ private struct PlanTapeWriter {
         self.compact = compact
     }
 
-    typealias Delta = (base: (serial: UInt64, scene: PlannerScene), nodes: (nodes: [SceneNode], upserted: [Int], removed: [PlannerScene.WireNodeKey]))
+    typealias Delta = (base: (serial: UInt64, scene: PlannerScene), nodes: PlannerScene.WireDeltaNodes)
 
     func plan(_ plan: TransitionPlan, delta: Delta?, into tape: inout WireTape) {
         tape.append(.string(key: "cause", plan.cause.rawValue))
@@ -162,8 +162,8 @@ private struct PlanTapeWriter {
                 tape.append(.string(key: "path", key.path))
                 tape.append(.string(key: "slot", key.slot.rawValue))
             }
-            tape.array("upserted", of: delta.nodes.upserted) { tape, index in
-                Self.node(delta.nodes.nodes[index], in: scene, index: index, into: &tape)
+            tape.array("upserted", of: delta.nodes.upserted) { tape, upsert in
+                Self.node(upsert.node, in: scene, index: upsert.index, into: &tape)
             }
         }, into: &tape)
         tape.append(.end)

@@ -135,6 +135,17 @@ struct PlanBuilder {
     /// keeps it still); returns the element paths the pairs claimed, old and new.
     private mutating func surfaceTransitions() -> (old: Set<String>, new: Set<String>) {
         var claimed: (old: Set<String>, new: Set<String>) = ([], [])
+        if SurfaceMatching.nothingMoves(before: before, after: after, staying: (stayingOld, stayingNew)) {
+            // Matching would pair nothing and say nothing but the keys' suffixing, the same on
+            // both sides (see there): the steps below with no pairs.
+            for suffixing in SurfaceMatching.suffixing(before, marks: &marks) where !diagnostics.contains(suffixing) {
+                diagnostics.append(suffixing)
+            }
+            newViewDiagnostics()
+            explainCapsuleSwaps()
+            decideConversion(hasCounterpart: false)
+            return claimed
+        }
         let matching = SurfaceMatching(before: before, after: after, staying: (stayingOld, stayingNew), marks: &marks)
         for suffixing in matching.old.suffixing + matching.new.suffixing where !diagnostics.contains(suffixing) {
             diagnostics.append(suffixing)
