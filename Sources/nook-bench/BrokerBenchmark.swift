@@ -298,9 +298,9 @@ final class BenchProcess: @unchecked Sendable {
 }
 
 /// The baseline: a broker on raw sd-bus that does no work. `Subscribe` remembers the caller;
-/// `UpdateActivity` replies and sends one unicast `Plan` to it, carrying the `a{sv}` last given
-/// to `SetPlanPayload` (a plan nookd sent for the same kind of update: the same payload), or
-/// until then the update's own `a{sv}`.
+/// `UpdateActivity` sends one unicast `Plan` to it, then replies. The plan carries the `a{sv}`
+/// last given to `SetPlanPayload` (a plan nookd sent for the same kind of update: the same
+/// payload), or until then the update's own `a{sv}`.
 enum ZeroWorkBroker {
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
         // Kept alive by the set-up closure, which the server's thread holds until it stops.
@@ -315,16 +315,8 @@ enum ZeroWorkBroker {
                     if let old = subscriber.payload { sd_bus_message_unref(old) }
                     subscriber.payload = sd_bus_message_ref(message)
                 }
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                if member == "Subscribe" {
-                    subscriber.name = String(cString: sd_bus_message_get_sender(message))
-                    "/org/nook/Nook1/subscribers/1".withCString { _ = sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
-                    sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}")
-                    sd_bus_message_close_container(reply)
-                }
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
+                // The plan goes out before the reply, in the order nookd sends them when one
+                // renderer is due (`deliverBeforeTheReplyWhenOneRendererIsDue`).
                 if member == "UpdateActivity", let target = subscriber.name {
                     var signal: OpaquePointer?
                     sd_bus_message_new_signal(sd_bus_message_get_bus(message), &signal, "/org/nook/Nook1", "org.nook.Nook1.Render", "Plan")
@@ -342,6 +334,16 @@ enum ZeroWorkBroker {
                     if copied >= 0 { sd_bus_send(nil, signal, nil) }
                     sd_bus_message_unref(signal)
                 }
+                var reply: OpaquePointer?
+                sd_bus_message_new_method_return(message, &reply)
+                if member == "Subscribe" {
+                    subscriber.name = String(cString: sd_bus_message_get_sender(message))
+                    "/org/nook/Nook1/subscribers/1".withCString { _ = sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
+                    sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}")
+                    sd_bus_message_close_container(reply)
+                }
+                sd_bus_send(nil, reply, nil)
+                sd_bus_message_unref(reply)
                 return 1
             }, Unmanaged.passUnretained(subscriber).toOpaque())
             return slot
