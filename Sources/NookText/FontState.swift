@@ -4,7 +4,7 @@ import NookCore
 /// The fonts and cache behind one `FontTextMeasurer`; only ever used under its lock.
 final class FontState {
     let family: String
-    var cache: BoundedCache<MeasurementKey, MeasuredText>
+    var cache: MeasurementCache
     /// Fontconfig's sorted fonts per family, weight and language, found on first use.
     private var fontSets: [FontSetKey: [FontFace]] = [:]
     /// The locale's language, read once (Pango reads it once too).
@@ -16,7 +16,7 @@ final class FontState {
 
     init(family: String, cacheCapacity: Int) {
         self.family = family
-        cache = BoundedCache(capacity: cacheCapacity)
+        cache = MeasurementCache(capacity: cacheCapacity)
         language = TextLanguage.current
         FcInit()
     }
