@@ -13,17 +13,26 @@ final class FontState {
     private var scriptLanguages: [UInt32: String] = [:]
     /// HarfBuzz fonts by file and face index, loaded on first use and kept.
     private var shapers: [FaceKey: Shaper] = [:]
+    /// The one HarfBuzz buffer every run is shaped in, cleared before each (creating and
+    /// destroying one per run cost as much as filling it).
+    private let shapingBuffer: OpaquePointer
+    /// `tnum` (monospaced digits), parsed once.
+    private let tabularDigits: [hb_feature_t]
 
     init(family: String, cacheCapacity: Int) {
         self.family = family
         cache = MeasurementCache(capacity: cacheCapacity)
         language = TextLanguage.current
+        shapingBuffer = hb_buffer_create()
+        var tnum = hb_feature_t()
+        tabularDigits = hb_feature_from_string("tnum", -1, &tnum) != 0 ? [tnum] : []
         FcInit()
     }
 
     deinit {
         for set in fontSets.values { for face in set { FcCharSetDestroy(face.charset) } }
         for shaper in shapers.values { hb_font_destroy(shaper.font) }
+        hb_buffer_destroy(shapingBuffer)
     }
 
     struct FontSetKey: Hashable {
@@ -133,11 +142,7 @@ final class FontState {
         var advances = [Double](repeating: 0, count: scalars.count)
         var ascent = 0.0
         var descent = 0.0
-        var features: [hb_feature_t] = []
-        if monospacedDigits {
-            var tnum = hb_feature_t()
-            if hb_feature_from_string("tnum", -1, &tnum) != 0 { features.append(tnum) }
-        }
+        let features = monospacedDigits ? tabularDigits : []
         scalars.withUnsafeBufferPointer { buffer in
             var start = 0
             while start < buffer.count {
@@ -249,19 +254,19 @@ final class FontState {
         _ text: UnsafeBufferPointer<UInt32>, paragraph: Range<Int>, run: Run, with shaper: Shaper, features: [hb_feature_t],
         into advances: inout [Double]
     ) {
-        guard let buffer = hb_buffer_create() else { return }
-        defer { hb_buffer_destroy(buffer) }
+        // Cleared, the buffer is as a new one: no text, context or properties.
+        hb_buffer_clear_contents(shapingBuffer)
         // The whole paragraph goes in as context; clusters are indices into it.
         hb_buffer_add_utf32(
-            buffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
+            shapingBuffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
             UInt32(run.range.lowerBound - paragraph.lowerBound), Int32(run.range.count))
-        hb_buffer_set_script(buffer, run.script)
-        hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_buffer_set_language(buffer, hb_language_get_default())
-        features.withUnsafeBufferPointer { hb_shape(shaper.font, buffer, $0.baseAddress, UInt32($0.count)) }
+        hb_buffer_set_script(shapingBuffer, run.script)
+        hb_buffer_set_direction(shapingBuffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_language(shapingBuffer, hb_language_get_default())
+        features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+        guard let infos = hb_buffer_get_glyph_infos(shapingBuffer, &count),
+              let positions = hb_buffer_get_glyph_positions(shapingBuffer, nil) else { return }
         for glyph in 0..<Int(count) {
             let scalar = paragraph.lowerBound + Int(infos[glyph].cluster)
             guard scalar < advances.count else { continue }
