@@ -10,6 +10,9 @@ final class FontState {
     /// The set a segment takes, per weight, script and emoji flag, found on first use: a
     /// segment then costs neither the script's language nor hashing the family and language.
     private var segmentFontSets: [SegmentFontSetKey: FontSet] = [:]
+    /// The last of those used: labels keep to one weight and script, and comparing the key
+    /// costs a tenth of hashing it.
+    private var lastSegmentFontSet: (key: SegmentFontSetKey, fonts: FontSet)?
     /// The locale's language, read once (Pango reads it once too).
     let language: TextLanguage
     /// HarfBuzz fonts by file and face index, loaded on first use and kept.
@@ -124,9 +127,10 @@ final class FontState {
     /// The set for a segment's script, emoji flag and `weight`.
     private func fonts(for segment: TextItemizer.Segment, weight: Int) -> FontSet {
         let key = SegmentFontSetKey(weight: weight, script: segment.script.rawValue, isEmoji: segment.isEmoji)
-        if let known = segmentFontSets[key] { return known }
-        let set = fonts(family: segment.isEmoji ? "emoji" : family, weight: weight, language: language.language(for: segment.script))
+        if let last = lastSegmentFontSet, last.key == key { return last.fonts }
+        let set = segmentFontSets[key] ?? fonts(family: segment.isEmoji ? "emoji" : family, weight: weight, language: language.language(for: segment.script))
         segmentFontSets[key] = set
+        lastSegmentFontSet = (key, set)
         return set
     }
 
