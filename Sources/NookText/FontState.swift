@@ -22,10 +22,9 @@ final class FontState {
     private let shapingBuffer: OpaquePointer
     /// `tnum` (monospaced digits), parsed once.
     private let tabularDigits: [hb_feature_t]
-    /// The string being measured as scalars, its paragraph's runs, and a segment's items:
-    /// kept between strings for their storage.
+    /// The string being measured as scalars, and a segment's items: kept between strings for
+    /// their storage.
     private var scalars: [UInt32] = []
-    private var paragraphRuns: [Run] = []
     private var items: [Item] = []
 
     init(family: String, cacheCapacity: Int) {
@@ -177,8 +176,7 @@ final class FontState {
                 var end = start
                 while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
                 if end > start {
-                    collectRuns(buffer, start..<end, weight: weight)
-                    for run in paragraphRuns {
+                    forEachRun(buffer, start..<end, weight: weight) { run in
                         let shaper = shaper(run.fonts, run.face)
                         ascent = max(ascent, shaper.ascent)
                         descent = max(descent, shaper.descent)
@@ -218,49 +216,68 @@ final class FontState {
         return taken
     }
 
-    /// A paragraph in runs of one font and script, into `paragraphRuns` (see
-    /// `FontTextMeasurer` and `TextItemizer`).
-    private func collectRuns(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int) {
-        var runs: [Run] = []
-        swap(&runs, &paragraphRuns)
-        runs.removeAll(keepingCapacity: true)
+    /// A paragraph in runs of one font and script, one by one (see `FontTextMeasurer` and
+    /// `TextItemizer`).
+    private func forEachRun(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int, _ body: (Run) -> Void) {
         var items: [Item] = []
         swap(&items, &self.items)
+        defer { self.items = items }
         TextItemizer.forEachSegment(text, paragraph) { segment in
             let fonts = fonts(for: segment, weight: weight)
             guard !fonts.faces.isEmpty else { return }
-            // Characters that pick no font join the item they are in; at the start of the
-            // segment they wait for the first font picked (a space, if none is).
-            // Where the font changes, spaces ending an item that holds more than spaces move
-            // to the new item when its font has them.
-            items.removeAll(keepingCapacity: true)
-            var trailingSpaces = 0
-            for position in segment.range {
-                let value = text[position]
-                let picked = Self.choosesFont(value) ? fonts.face(for: value) : nil
-                if var last = items.last, picked == nil || last.face == nil || last.face == picked {
-                    if last.face == nil, let picked { last.face = picked }
-                    last.range = last.range.lowerBound..<(position + 1)
-                    items[items.count - 1] = last
-                } else if let last = items.last {
-                    var start = position
-                    if let picked, trailingSpaces > 0, trailingSpaces < last.range.count,
-                       (position - trailingSpaces..<position).allSatisfy({ fonts.face(picked, has: text[$0]) }) {
-                        start = position - trailingSpaces
-                        items[items.count - 1].range = last.range.lowerBound..<start
-                    }
-                    items.append(Item(range: start..<(position + 1), face: picked))
-                } else {
-                    items.append(Item(range: position..<(position + 1), face: picked))
-                }
-                trailingSpaces = picked == nil && Self.isSpace(value) ? trailingSpaces + 1 : 0
+            if let face = Self.soleASCIIFace(text, segment.range, in: fonts) {
+                return body(Run(range: segment.range, fonts: fonts, face: face, script: segment.script))
             }
+            Self.collectItems(text, segment.range, in: fonts, into: &items)
             for item in items {
-                runs.append(Run(range: item.range, fonts: fonts, face: item.face ?? fonts.face(for: 0x20), script: segment.script))
+                body(Run(range: item.range, fonts: fonts, face: item.face ?? fonts.face(for: 0x20), script: segment.script))
             }
         }
-        paragraphRuns = runs
-        self.items = items
+    }
+
+    /// A segment's items: where the face its characters take changes. Characters that pick no
+    /// font join the item they are in; at the start of the segment they wait for the first
+    /// font picked (a space, if none is, see `forEachRun`). Where the font changes, spaces
+    /// ending an item that holds more than spaces move to the new item when its font has them.
+    static func collectItems(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet, into items: inout [Item]) {
+        items.removeAll(keepingCapacity: true)
+        var trailingSpaces = 0
+        for position in segment {
+            let value = text[position]
+            let picked = choosesFont(value) ? fonts.face(for: value) : nil
+            if var last = items.last, picked == nil || last.face == nil || last.face == picked {
+                if last.face == nil, let picked { last.face = picked }
+                last.range = last.range.lowerBound..<(position + 1)
+                items[items.count - 1] = last
+            } else if let last = items.last {
+                var start = position
+                if let picked, trailingSpaces > 0, trailingSpaces < last.range.count,
+                   (position - trailingSpaces..<position).allSatisfy({ fonts.face(picked, has: text[$0]) }) {
+                    start = position - trailingSpaces
+                    items[items.count - 1].range = last.range.lowerBound..<start
+                }
+                items.append(Item(range: start..<(position + 1), face: picked))
+            } else {
+                items.append(Item(range: position..<(position + 1), face: picked))
+            }
+            trailingSpaces = picked == nil && isSpace(value) ? trailingSpaces + 1 : 0
+        }
+    }
+
+    /// The face of an ASCII segment whose characters all pick the same face (or none picks
+    /// one): `collectItems` makes it one item of that face (of a space's, if none), so a
+    /// label takes it without building items. Nil otherwise.
+    static func soleASCIIFace(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
+        var sole: Int?
+        for position in segment {
+            let value = text[position]
+            guard value < 0x80 else { return nil }
+            guard choosesFont(value) else { continue }
+            let face = fonts.face(for: value)
+            if let sole, sole != face { return nil }
+            sole = face
+        }
+        return sole ?? fonts.face(for: 0x20)
     }
 
     /// Whether a character picks its font: spaces (but Ogham's), controls, format characters
