@@ -4,26 +4,42 @@ import NookCore
 /// The fonts and cache behind one `FontTextMeasurer`; only ever used under its lock.
 final class FontState {
     let family: String
-    var cache: BoundedCache<MeasurementKey, MeasuredText>
+    var cache: MeasurementCache
     /// Fontconfig's sorted fonts per family, weight and language, found on first use.
-    private var fontSets: [FontSetKey: [FontFace]] = [:]
+    private var fontSets: [FontSetKey: FontSet] = [:]
+    /// The set a segment takes, per weight, script and emoji flag, found on first use: a
+    /// segment then costs neither the script's language nor hashing the family and language.
+    private var segmentFontSets: [SegmentFontSetKey: FontSet] = [:]
+    /// The last of those used: labels keep to one weight and script, and comparing the key
+    /// costs a tenth of hashing it.
+    private var lastSegmentFontSet: (key: SegmentFontSetKey, fonts: FontSet)?
     /// The locale's language, read once (Pango reads it once too).
     let language: TextLanguage
-    /// `language.language(for:)` per script, as found (it splits the locale on every call).
-    private var scriptLanguages: [UInt32: String] = [:]
     /// HarfBuzz fonts by file and face index, loaded on first use and kept.
     private var shapers: [FaceKey: Shaper] = [:]
+    /// The one HarfBuzz buffer every run is shaped in, cleared before each (creating and
+    /// destroying one per run cost as much as filling it).
+    private let shapingBuffer: OpaquePointer
+    /// `tnum` (monospaced digits), parsed once.
+    private let tabularDigits: [hb_feature_t]
+    /// The string being measured as scalars, and a segment's items: kept between strings for
+    /// their storage.
+    private var scalars: [UInt32] = []
+    private var items: [Item] = []
 
     init(family: String, cacheCapacity: Int) {
         self.family = family
-        cache = BoundedCache(capacity: cacheCapacity)
+        cache = MeasurementCache(capacity: cacheCapacity)
         language = TextLanguage.current
+        shapingBuffer = hb_buffer_create()
+        var tnum = hb_feature_t()
+        tabularDigits = hb_feature_from_string("tnum", -1, &tnum) != 0 ? [tnum] : []
         FcInit()
     }
 
     deinit {
-        for set in fontSets.values { for face in set { FcCharSetDestroy(face.charset) } }
         for shaper in shapers.values { hb_font_destroy(shaper.font) }
+        hb_buffer_destroy(shapingBuffer)
     }
 
     struct FontSetKey: Hashable {
@@ -32,17 +48,15 @@ final class FontState {
         var language: String
     }
 
+    struct SegmentFontSetKey: Hashable {
+        var weight: Int
+        var script: UInt32
+        var isEmoji: Bool
+    }
+
     struct FaceKey: Hashable {
         var file: String
         var index: Int32
-    }
-
-    /// One font of a sorted set: where it is and which characters it has.
-    struct FontFace {
-        var file: String
-        var index: Int32
-        var charset: OpaquePointer
-        var key: FaceKey { FaceKey(file: file, index: index) }
     }
 
     /// A HarfBuzz font at its design scale (one unit is 1/`unitsPerEm` em).
@@ -59,7 +73,7 @@ final class FontState {
     /// Fontconfig's fonts for `family` at `weight` for `language`, best first, asked for as
     /// Pango asks: family, weight (from its CSS value), roman slant, language, substituted
     /// and sorted.
-    func fonts(family: String, weight: Int, language: String) -> [FontFace] {
+    func fonts(family: String, weight: Int, language: String) -> FontSet {
         let key = FontSetKey(family: family, weight: weight, language: language)
         if let known = fontSets[key] { return known }
         var found: [FontFace] = []
@@ -82,12 +96,13 @@ final class FontState {
                 }
             }
         }
-        fontSets[key] = found
-        return found
+        let set = FontSet(faces: found)
+        fontSets[key] = set
+        return set
     }
 
     /// The fonts text in the measurer's family at `weight` uses first, for the locale.
-    func fonts(weight: Int) -> [FontFace] {
+    func fonts(weight: Int) -> FontSet {
         fonts(family: family, weight: weight, language: language.locale)
     }
 
@@ -108,8 +123,27 @@ final class FontState {
         return FontFace(file: String(cString: file), index: index, charset: FcCharSetCopy(charset))
     }
 
+    /// The set for a segment's script, emoji flag and `weight`.
+    private func fonts(for segment: TextItemizer.Segment, weight: Int) -> FontSet {
+        let key = SegmentFontSetKey(weight: weight, script: segment.script.rawValue, isEmoji: segment.isEmoji)
+        if let last = lastSegmentFontSet, last.key == key { return last.fonts }
+        let set = segmentFontSets[key] ?? fonts(family: segment.isEmoji ? "emoji" : family, weight: weight, language: language.language(for: segment.script))
+        segmentFontSets[key] = set
+        lastSegmentFontSet = (key, set)
+        return set
+    }
+
+    /// The HarfBuzz font of `face` in `set`.
+    private func shaper(_ set: FontSet, _ face: Int) -> Shaper {
+        if let known = set.shapers[face] { return known }
+        let shaper = shaper(set.faces[face])
+        set.shapers[face] = shaper
+        return shaper
+    }
+
     private func shaper(_ face: FontFace) -> Shaper {
-        if let known = shapers[face.key] { return known }
+        let key = FaceKey(file: face.file, index: face.index)
+        if let known = shapers[key] { return known }
         let blob = hb_blob_create_from_file(face.file)
         let hbFace = hb_face_create(blob, UInt32(max(0, face.index)))
         let font = hb_font_create(hbFace)!
@@ -121,7 +155,7 @@ final class FontState {
         let shaper = Shaper(
             font: font, unitsPerEm: unitsPerEm, ascent: Double(extents.ascender) / unitsPerEm,
             descent: Double(-extents.descender) / unitsPerEm)
-        shapers[face.key] = shaper
+        shapers[key] = shaper
         return shaper
     }
 
@@ -129,23 +163,21 @@ final class FontState {
 
     /// `text`'s advances and line height at a size of one em.
     func measure(_ text: String, weight: Int, monospacedDigits: Bool) -> MeasuredText {
-        let scalars = text.unicodeScalars.map(\.value)
+        var scalars = takeScalars()
+        defer { self.scalars = scalars }
+        for scalar in text.unicodeScalars { scalars.append(scalar.value) }
         var advances = [Double](repeating: 0, count: scalars.count)
         var ascent = 0.0
         var descent = 0.0
-        var features: [hb_feature_t] = []
-        if monospacedDigits {
-            var tnum = hb_feature_t()
-            if hb_feature_from_string("tnum", -1, &tnum) != 0 { features.append(tnum) }
-        }
+        let features = monospacedDigits ? tabularDigits : []
         scalars.withUnsafeBufferPointer { buffer in
             var start = 0
             while start < buffer.count {
                 var end = start
                 while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
                 if end > start {
-                    for run in runs(buffer, start..<end, weight: weight) {
-                        let shaper = shaper(run.face)
+                    forEachRun(buffer, start..<end, weight: weight) { run in
+                        let shaper = shaper(run.fonts, run.face)
                         ascent = max(ascent, shaper.ascent)
                         descent = max(descent, shaper.descent)
                         shape(buffer, paragraph: start..<end, run: run, with: shaper, features: features, into: &advances)
@@ -154,7 +186,7 @@ final class FontState {
                 start = end + 1
             }
         }
-        if ascent + descent == 0, let primary = fonts(weight: weight).first.map(shaper) {
+        if ascent + descent == 0, let primary = fonts(weight: weight).faces.first.map(shaper) {
             // No glyphs (an empty string, only line breaks): the primary font's line.
             ascent = primary.ascent
             descent = primary.descent
@@ -165,56 +197,87 @@ final class FontState {
 
     struct Run {
         var range: Range<Int>
-        var face: FontFace
+        var fonts: FontSet
+        var face: Int
         var script: hb_script_t
     }
 
-    private func language(for script: hb_script_t) -> String {
-        if let known = scriptLanguages[script.rawValue] { return known }
-        let found = language.language(for: script)
-        scriptLanguages[script.rawValue] = found
-        return found
+    /// Characters of one segment that take one face (nil: none picked yet).
+    struct Item {
+        var range: Range<Int>
+        var face: Int?
     }
 
-    /// A paragraph in runs of one font and script (see `FontTextMeasurer` and `TextItemizer`).
-    private func runs(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int) -> [Run] {
-        var runs: [Run] = []
-        for segment in TextItemizer.segments(text, paragraph) {
-            let fonts = fonts(
-                family: segment.isEmoji ? "emoji" : family, weight: weight, language: language(for: segment.script))
-            guard !fonts.isEmpty else { continue }
-            func font(for value: UInt32) -> Int { fonts.firstIndex { FcCharSetHasChar($0.charset, value) != 0 } ?? 0 }
-            // Characters that pick no font join the item they are in; at the start of the
-            // segment they wait for the first font picked (a space, if none is).
-            // Where the font changes, spaces ending an item that holds more than spaces move
-            // to the new item when its font has them.
-            var items: [(range: Range<Int>, font: Int?)] = []
-            var trailingSpaces = 0
-            for position in segment.range {
-                let value = text[position]
-                let picked = Self.choosesFont(value) ? font(for: value) : nil
-                if var last = items.last, picked == nil || last.font == nil || last.font == picked {
-                    if last.font == nil, let picked { last.font = picked }
-                    last.range = last.range.lowerBound..<(position + 1)
-                    items[items.count - 1] = last
-                } else if let last = items.last {
-                    var start = position
-                    if let picked, trailingSpaces > 0, trailingSpaces < last.range.count,
-                       (position - trailingSpaces..<position).allSatisfy({ FcCharSetHasChar(fonts[picked].charset, text[$0]) != 0 }) {
-                        start = position - trailingSpaces
-                        items[items.count - 1].range = last.range.lowerBound..<start
-                    }
-                    items.append((start..<(position + 1), picked))
-                } else {
-                    items.append((position..<(position + 1), picked))
-                }
-                trailingSpaces = picked == nil && Self.isSpace(value) ? trailingSpaces + 1 : 0
+    /// `scalars`, emptied, its storage kept and unshared while it is filled.
+    private func takeScalars() -> [UInt32] {
+        var taken: [UInt32] = []
+        swap(&taken, &scalars)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    /// A paragraph in runs of one font and script, one by one (see `FontTextMeasurer` and
+    /// `TextItemizer`).
+    private func forEachRun(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, weight: Int, _ body: (Run) -> Void) {
+        var items: [Item] = []
+        swap(&items, &self.items)
+        defer { self.items = items }
+        TextItemizer.forEachSegment(text, paragraph) { segment in
+            let fonts = fonts(for: segment, weight: weight)
+            guard !fonts.faces.isEmpty else { return }
+            if let face = Self.soleASCIIFace(text, segment.range, in: fonts) {
+                return body(Run(range: segment.range, fonts: fonts, face: face, script: segment.script))
             }
+            Self.collectItems(text, segment.range, in: fonts, into: &items)
             for item in items {
-                runs.append(Run(range: item.range, face: fonts[item.font ?? font(for: 0x20)], script: segment.script))
+                body(Run(range: item.range, fonts: fonts, face: item.face ?? fonts.face(for: 0x20), script: segment.script))
             }
         }
-        return runs
+    }
+
+    /// A segment's items: where the face its characters take changes. Characters that pick no
+    /// font join the item they are in; at the start of the segment they wait for the first
+    /// font picked (a space, if none is, see `forEachRun`). Where the font changes, spaces
+    /// ending an item that holds more than spaces move to the new item when its font has them.
+    static func collectItems(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet, into items: inout [Item]) {
+        items.removeAll(keepingCapacity: true)
+        var trailingSpaces = 0
+        for position in segment {
+            let value = text[position]
+            let picked = choosesFont(value) ? fonts.face(for: value) : nil
+            if var last = items.last, picked == nil || last.face == nil || last.face == picked {
+                if last.face == nil, let picked { last.face = picked }
+                last.range = last.range.lowerBound..<(position + 1)
+                items[items.count - 1] = last
+            } else if let last = items.last {
+                var start = position
+                if let picked, trailingSpaces > 0, trailingSpaces < last.range.count,
+                   (position - trailingSpaces..<position).allSatisfy({ fonts.face(picked, has: text[$0]) }) {
+                    start = position - trailingSpaces
+                    items[items.count - 1].range = last.range.lowerBound..<start
+                }
+                items.append(Item(range: start..<(position + 1), face: picked))
+            } else {
+                items.append(Item(range: position..<(position + 1), face: picked))
+            }
+            trailingSpaces = picked == nil && isSpace(value) ? trailingSpaces + 1 : 0
+        }
+    }
+
+    /// The face of an ASCII segment whose characters all pick the same face (or none picks
+    /// one): `collectItems` makes it one item of that face (of a space's, if none), so a
+    /// label takes it without building items. Nil otherwise.
+    static func soleASCIIFace(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
+        var sole: Int?
+        for position in segment {
+            let value = text[position]
+            guard value < 0x80 else { return nil }
+            guard choosesFont(value) else { continue }
+            let face = fonts.face(for: value)
+            if let sole, sole != face { return nil }
+            sole = face
+        }
+        return sole ?? fonts.face(for: 0x20)
     }
 
     /// Whether a character picks its font: spaces (but Ogham's), controls, format characters
@@ -249,19 +312,19 @@ final class FontState {
         _ text: UnsafeBufferPointer<UInt32>, paragraph: Range<Int>, run: Run, with shaper: Shaper, features: [hb_feature_t],
         into advances: inout [Double]
     ) {
-        guard let buffer = hb_buffer_create() else { return }
-        defer { hb_buffer_destroy(buffer) }
+        // Cleared, the buffer is as a new one: no text, context or properties.
+        hb_buffer_clear_contents(shapingBuffer)
         // The whole paragraph goes in as context; clusters are indices into it.
         hb_buffer_add_utf32(
-            buffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
+            shapingBuffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
             UInt32(run.range.lowerBound - paragraph.lowerBound), Int32(run.range.count))
-        hb_buffer_set_script(buffer, run.script)
-        hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_buffer_set_language(buffer, hb_language_get_default())
-        features.withUnsafeBufferPointer { hb_shape(shaper.font, buffer, $0.baseAddress, UInt32($0.count)) }
+        hb_buffer_set_script(shapingBuffer, run.script)
+        hb_buffer_set_direction(shapingBuffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_language(shapingBuffer, hb_language_get_default())
+        features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+        guard let infos = hb_buffer_get_glyph_infos(shapingBuffer, &count),
+              let positions = hb_buffer_get_glyph_positions(shapingBuffer, nil) else { return }
         for glyph in 0..<Int(count) {
             let scalar = paragraph.lowerBound + Int(infos[glyph].cluster)
             guard scalar < advances.count else { continue }

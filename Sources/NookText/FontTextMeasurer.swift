@@ -46,7 +46,7 @@ public final class FontTextMeasurer: TextMeasurer {
     /// The files of the fonts a string of `weight` would use, in fontconfig's order (for tests
     /// and `--measure-text` to say which fonts were involved).
     public func fontFiles(weight: Int) -> [String] {
-        state.withLock { state in state.fonts(weight: weight).map(\.file) }
+        state.withLock { state in state.fonts(weight: weight).faces.map(\.file) }
     }
 }
 

@@ -16,6 +16,12 @@ enum TextItemizer {
         return unicodeSegments(text, paragraph)
     }
 
+    /// `segments`, one by one: an ASCII paragraph's one segment goes without an array.
+    static func forEachSegment(_ text: UnsafeBufferPointer<UInt32>, _ paragraph: Range<Int>, _ body: (Segment) -> Void) {
+        if let ascii = asciiSegment(text, paragraph) { return body(ascii) }
+        for segment in unicodeSegments(text, paragraph) { body(segment) }
+    }
+
     /// An ASCII paragraph (most labels) is one segment, read from its bytes: letters are
     /// Latin and everything else is common to all scripts, so the whole paragraph takes
     /// Latin if it has a letter (common otherwise), and no ASCII character starts an emoji
