@@ -142,3 +142,74 @@ struct ActivityFields {
         return names.count > 1 ? names.sorted() : names
     }
 }
+
+/// What one `UpdateActivity` changes, read whole before any of it is applied; then applied to
+/// the stored record in place (no copy of the record or of its views).
+struct ActivityChange {
+    var label: String?
+    var views = SlotChanges()
+    var relevance: Double?
+    /// `.some(nil)`: `remove`d.
+    var staleDate: Int64??
+    var sequence: UInt64?
+    var lifetime: ActivityLifetime?
+    /// `.some(nil)`: `remove`d.
+    var dismissDate: Int64??
+
+    /// Applies the change; returns the record's nook ids from before when the change changed them.
+    func apply(to record: inout ActivityRecord) -> Set<String>? {
+        record.adoptable = false
+        if let label { record.accessibilityLabel = label }
+        if let relevance { record.relevance = relevance }
+        if let staleDate {
+            record.staleDate = staleDate
+            record.isStale = false
+        }
+        if let sequence { record.lastSequence = sequence }
+        if let lifetime { record.lifetime = lifetime }
+        if let dismissDate { record.dismissDate = dismissDate }
+        guard !views.isEmpty else { return nil }
+        let idsBefore = record.nookIds
+        // One access to `views`: its nook ids are gathered once.
+        views.apply(to: &record.views)
+        return record.nookIds == idsBefore ? nil : idsBefore
+    }
+}
+
+/// The views an update sets or removes (nil), by slot, inline; `touched` says which slots change.
+struct SlotChanges {
+    private var touched: UInt8 = 0
+    private var compactLeading, compactTrailing, minimal, peek, expanded: ViewNode?
+
+    var isEmpty: Bool { touched == 0 }
+
+    private static func bit(_ slot: ActivitySlot) -> UInt8 {
+        switch slot {
+        case .compactLeading: 1
+        case .compactTrailing: 2
+        case .minimal: 4
+        case .peek: 8
+        case .expanded: 16
+        }
+    }
+
+    /// Sets `slot`'s view, or removes it (nil).
+    mutating func set(_ slot: ActivitySlot, _ view: ViewNode?) {
+        touched |= Self.bit(slot)
+        switch slot {
+        case .compactLeading: compactLeading = view
+        case .compactTrailing: compactTrailing = view
+        case .minimal: minimal = view
+        case .peek: peek = view
+        case .expanded: expanded = view
+        }
+    }
+
+    func apply(to views: inout [ActivitySlot: ViewNode]) {
+        if touched & 1 != 0 { views[.compactLeading] = compactLeading }
+        if touched & 2 != 0 { views[.compactTrailing] = compactTrailing }
+        if touched & 4 != 0 { views[.minimal] = minimal }
+        if touched & 8 != 0 { views[.peek] = peek }
+        if touched & 16 != 0 { views[.expanded] = expanded }
+    }
+}

@@ -100,12 +100,14 @@ extension Registry {
         let given = ActivityFields(changes)
         let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
-        guard var record = modules[moduleId]!.activities[id] else {
+        // What the reads need of the record; the record itself is changed in place at the end.
+        guard let current = modules[moduleId]!.activities[id].map({ ($0.lastSequence, $0.lifetime, $0.dismissDate) }) else {
             throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
         }
+        let (lastSequence, currentLifetime, currentDismissDate) = current
         try reader.checkPayload(bytes: given.payloadBytes, limit: limits.maxPayloadBytes)
         let sequence = try reader.optionalUInt64("sequence", given: given[.sequence])
-        if let sequence, let last = record.lastSequence, sequence < last {
+        if let sequence, let last = lastSequence, sequence < last {
             let warning = Diagnostic(
                 .staleUpdate, .warning,
                 "UpdateActivity \"\(id)\": sequence \(sequence) is older than the last applied (\(last)); the update was ignored",
@@ -114,53 +116,47 @@ extension Registry {
         }
         // Read everything first: a bad key refuses the whole update and changes nothing.
         var diagnostics: [Diagnostic] = []
+        var change = ActivityChange()
         if let label = try reader.optionalString("accessibility_label", given: given[.accessibilityLabel], maxBytes: limits.maxLabelBytes) {
             try Self.checkLabel(label, context: reader.context)
-            record.accessibilityLabel = label
+            change.label = label
         }
-        // Assigned once: every assignment of `views` walks them all for their nook ids.
-        var views = record.views
         let rules = modules[moduleId]!.rules
         for key in Self.slotKeys {
             guard let raw = try reader.optionalNode(key.name, given: given[key]) else { continue }
             let slot = key.slot!
-            views[slot] = try validate(
+            let view = try validate(
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
                 rules: rules, diagnostics: &diagnostics)
+            change.views.set(slot, view)
         }
-        if let relevance = try reader.number("relevance", given: given[.relevance], in: .relevance) { record.relevance = relevance }
-        if let staleDate = try reader.date("stale_date", given: given[.staleDate]) {
-            // A new stale date makes the activity fresh again until the broker's clock passes it.
-            record.staleDate = staleDate
-            record.isStale = false
-        }
-        if let sequence { record.lastSequence = sequence }
-        if let lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self) { record.lifetime = lifetime }
-        if let dismissDate = try reader.date("dismiss_date", given: given[.dismissDate]) { record.dismissDate = dismissDate }
+        change.relevance = try reader.number("relevance", given: given[.relevance], in: .relevance)
+        // A new stale date makes the activity fresh again until the broker's clock passes it.
+        change.staleDate = try reader.date("stale_date", given: given[.staleDate]).map { .some($0) }
+        change.sequence = sequence
+        change.lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self)
+        change.dismissDate = try reader.date("dismiss_date", given: given[.dismissDate]).map { .some($0) }
         for key in try reader.removals(given: given[.remove], allowed: Self.removableKeys) {
             switch key {
-            case "peek": views[.peek] = nil
-            case "expanded": views[.expanded] = nil
-            case "stale_date": record.staleDate = nil; record.isStale = false
-            default: record.dismissDate = nil
+            case "peek": change.views.set(.peek, nil)
+            case "expanded": change.views.set(.expanded, nil)
+            case "stale_date": change.staleDate = .some(nil)
+            default: change.dismissDate = .some(nil)
             }
         }
-        try checkLifetime(record.lifetime, dismissDate: record.dismissDate, context: reader.context)
+        try checkLifetime(
+            change.lifetime ?? currentLifetime, dismissDate: change.dismissDate ?? currentDismissDate, context: reader.context)
         let animate = try reader.optionalBool("animate", given: given[.animate]) ?? true
         let animation = try reader.optionalString("animation", given: given[.animation], maxBytes: 256)
         diagnostics += reader.unknownKeyDiagnostics(given.unknownKeys { _ in true }, module: moduleId)
-        record.adoptable = false
-        let idsBefore = record.nookIds
-        record.views = views
 
+        let idsBefore = change.apply(to: &modules[moduleId]!.activities[id]!)
         // Rule 8's diagnostics depend on the module's activities' nook ids only: when this
         // update left them as they were, no diagnostic can have appeared.
-        if record.nookIds == idsBefore {
-            modules[moduleId]!.activities[id] = record
-        } else {
-            let before = modules[moduleId]!.marks.suffixingDiagnostics
-            modules[moduleId]!.activities[id] = record
-            diagnostics += newSuffixing(module: moduleId, before: before)
+        if let idsBefore {
+            var marks = modules[moduleId]!.marks
+            marks.activities[id] = idsBefore
+            diagnostics += newSuffixing(module: moduleId, before: marks.suffixingDiagnostics)
         }
 
         var actions: [RegistryAction] = []
