@@ -242,8 +242,19 @@ extension Registry {
         }
         // The module's own rules are resolved here, before anything stores or reads the view.
         let root = rules.scoping(view.root)
-        let classes = SlotNamespaces(resolving: root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
-        let unresolved = ModuleRules.unresolvedScopeNames(in: root, slot: slot, themeRules: namedRules)
+        // Both find their problems in `classes` and `group` props only (class lists, shared
+        // classes and variants without their group, group conflicts and identities, scope
+        // names): a view with neither prop, as most are, has none to find and is not walked.
+        // `NamespaceDiagnosticsShortcutTests` holds this to their code.
+        let classes: [Diagnostic]
+        let unresolved: [Diagnostic]
+        if root.carriesClassesOrGroups {
+            classes = SlotNamespaces(resolving: root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
+            unresolved = ModuleRules.unresolvedScopeNames(in: root, slot: slot, themeRules: namedRules)
+        } else {
+            classes = []
+            unresolved = []
+        }
         if view.diagnostics.isEmpty && classes.isEmpty && unresolved.isEmpty { return root }
         let context = context()
         for diagnostic in [view.diagnostics, classes, unresolved].joined() {
@@ -258,5 +269,14 @@ extension Registry {
     func newSuffixing(module: String, before: [Diagnostic]) -> [Diagnostic] {
         let old = Set(before)
         return modules[module]!.marks.suffixingDiagnostics.filter { !old.contains($0) }
+    }
+}
+
+extension ViewNode {
+    /// Whether any node of the tree sets `classes` or `group`.
+    var carriesClassesOrGroups: Bool {
+        if props.classes != nil || props.group != nil { return true }
+        for child in children where child.carriesClassesOrGroups { return true }
+        return false
     }
 }
