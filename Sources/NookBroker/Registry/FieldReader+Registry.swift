@@ -7,7 +7,11 @@ import NookCore
 extension FieldReader where Failure == RegistryError {
     /// `remove` (`as`): the keys to take away, each one of `allowed`.
     func removals(allowed: Set<String>) throws(RegistryError) -> [String] {
-        guard let value = fields["remove"] else { return [] }
+        try removals(given: fields["remove"], allowed: allowed)
+    }
+
+    func removals(given value: PropValue?, allowed: Set<String>) throws(RegistryError) -> [String] {
+        guard let value else { return [] }
         guard case .array(let items) = value else { throw wrongType("remove", expected: "as", found: value) }
         var keys: [String] = []
         for item in items {
@@ -22,14 +26,25 @@ extension FieldReader where Failure == RegistryError {
 
     /// Info diagnostics for keys outside `known`, sorted, so newer clients keep working.
     func unknownKeys(known: Set<String>, module: String) -> [Diagnostic] {
-        fields.keys.filter { !known.contains($0) }.sorted().map { key in
+        unknownKeyDiagnostics(fields.keys.filter { !known.contains($0) }.sorted(), module: module)
+    }
+
+    /// `unknownKeys`' diagnostics for `keys`, in their order.
+    func unknownKeyDiagnostics(_ keys: [String], module: String) -> [Diagnostic] {
+        guard !keys.isEmpty else { return [] }
+        let context = context
+        return keys.map { key in
             Diagnostic(.unknownKey, .info, "\(context): key '\(InputQuote.text(key))' is not known and was ignored", path: InputQuote.text(key), module: module)
         }
     }
 
     /// Refuses a call whose decoded size passes the payload limit.
     func checkPayload(limit: Int) throws(RegistryError) {
-        let bytes = fields.reduce(0) { $0 + 9 + $1.key.utf8.count + $1.value.estimatedWireBytes }
+        try checkPayload(bytes: fields.reduce(0) { $0 + 9 + $1.key.utf8.count + $1.value.estimatedWireBytes }, limit: limit)
+    }
+
+    /// `checkPayload(limit:)` of a sum already made (`ActivityFields.payloadBytes`).
+    func checkPayload(bytes: Int, limit: Int) throws(RegistryError) {
         if bytes > limit {
             throw RegistryError(.limitsExceeded, "\(context): about \(bytes) bytes of payload (at most \(limit), maxPayloadBytes)")
         }

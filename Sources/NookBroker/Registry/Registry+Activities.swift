@@ -9,6 +9,8 @@ extension Registry {
     /// What `UpdateActivity`'s `remove` may take away (contract 1.1).
     static let removableKeys: Set<String> = ["peek", "expanded", "stale_date", "dismiss_date"]
     static let endKeys: Set<String> = ["dismissal", "module"]
+    /// The view keys, in the order their views are validated (`ActivitySlot.allCases`).
+    static let slotKeys: [ActivityKey] = [.compactLeading, .compactTrailing, .minimal, .peek, .expanded]
 
     /// `StartActivity(s activity, a{sv} spec)`.
     ///
@@ -18,10 +20,11 @@ extension Registry {
     public mutating func startActivity(_ id: String, spec: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = FieldReader<RegistryError>(fields: spec, context: "StartActivity \"\(InputQuote.text(id))\" spec")
-        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", maxBytes: 256))
+        let reader = FieldReader<RegistryError>(fields: spec, call: "StartActivity", subject: id, record: "spec")
+        let given = ActivityFields(spec)
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
-        try reader.checkPayload(limit: limits.maxPayloadBytes)
+        try reader.checkPayload(bytes: given.payloadBytes, limit: limits.maxPayloadBytes)
         let module = modules[moduleId]!
         if module.dismissed.contains(id) {
             throw RegistryError(
@@ -37,14 +40,16 @@ extension Registry {
                 .limitsExceeded,
                 "activity \"\(id)\": module \"\(moduleId)\" already has \(module.activities.count) activities (maxActivitiesPerModule \(limits.maxActivitiesPerModule))")
         }
-        guard let label = try reader.optionalString("accessibility_label", maxBytes: limits.maxLabelBytes) else {
+        guard let label = try reader.optionalString("accessibility_label", given: given[.accessibilityLabel], maxBytes: limits.maxLabelBytes) else {
             throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key 'accessibility_label'")
         }
         try Self.checkLabel(label, context: reader.context)
         var diagnostics: [Diagnostic] = []
         var views: [ActivitySlot: ViewNode] = [:]
-        for slot in ActivitySlot.allCases {
-            guard let raw = try reader.optionalNode(slot.rawValue) else {
+        let rules = module.rules
+        for key in Self.slotKeys {
+            let slot = key.slot!
+            guard let raw = try reader.optionalNode(key.name, given: given[key]) else {
                 if slot.isRequired {
                     throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key '\(slot.rawValue)'")
                 }
@@ -52,15 +57,17 @@ extension Registry {
             }
             views[slot] = try validate(
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
-                diagnostics: &diagnostics)
+                rules: rules, diagnostics: &diagnostics)
         }
-        let relevance = try reader.number("relevance", in: .relevance) ?? 0
-        let staleDate = try reader.date("stale_date")
-        let sequence = try reader.optionalUInt64("sequence")
-        let lifetime = try reader.optionalChoice("lifetime", ActivityLifetime.self) ?? .connection
-        let dismissDate = try reader.date("dismiss_date")
+        let relevance = try reader.number("relevance", given: given[.relevance], in: .relevance) ?? 0
+        let staleDate = try reader.date("stale_date", given: given[.staleDate])
+        let sequence = try reader.optionalUInt64("sequence", given: given[.sequence])
+        let lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self) ?? .connection
+        let dismissDate = try reader.date("dismiss_date", given: given[.dismissDate])
         try checkLifetime(lifetime, dismissDate: dismissDate, context: reader.context)
-        diagnostics += reader.unknownKeys(known: Self.startKeys, module: moduleId)
+        // `animate`, `animation` and `remove` are UpdateActivity's only.
+        let unknown = given.unknownKeys { $0 != .animate && $0 != .animation && $0 != .remove }
+        diagnostics += reader.unknownKeyDiagnostics(unknown, module: moduleId)
 
         let before = modules[moduleId]!.marks.suffixingDiagnostics
         var record = ActivityRecord(
@@ -71,7 +78,9 @@ extension Registry {
         modules[moduleId]!.activities[id] = record
         diagnostics += newSuffixing(module: moduleId, before: before)
 
-        var actions = deliver(diagnostics, module: moduleId)
+        var actions: [RegistryAction] = []
+        actions.reserveCapacity(3)
+        actions += deliver(diagnostics, module: moduleId)
         let cause: SceneCause = existing == nil ? .activityStarted : .activityUpdated
         actions.append(.sceneChanged(SceneChange(cause: cause, module: moduleId, activity: id)))
         actions.append(.persist)
@@ -86,15 +95,19 @@ extension Registry {
     public mutating func updateActivity(_ id: String, changes: [String: PropValue], caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
-        let reader = FieldReader<RegistryError>(fields: changes, context: "UpdateActivity \"\(InputQuote.text(id))\" changes")
-        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", maxBytes: 256))
+        let reader = FieldReader<RegistryError>(fields: changes, call: "UpdateActivity", subject: id, record: "changes")
+        // One pass over the changes; each read below takes its value from it.
+        let given = ActivityFields(changes)
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
-        guard var record = modules[moduleId]!.activities[id] else {
+        // What the reads need of the record; the record itself is changed in place at the end.
+        guard let current = modules[moduleId]!.activities[id].map({ ($0.lastSequence, $0.lifetime, $0.dismissDate) }) else {
             throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
         }
-        try reader.checkPayload(limit: limits.maxPayloadBytes)
-        let sequence = try reader.optionalUInt64("sequence")
-        if let sequence, let last = record.lastSequence, sequence < last {
+        let (lastSequence, currentLifetime, currentDismissDate) = current
+        try reader.checkPayload(bytes: given.payloadBytes, limit: limits.maxPayloadBytes)
+        let sequence = try reader.optionalUInt64("sequence", given: given[.sequence])
+        if let sequence, let last = lastSequence, sequence < last {
             let warning = Diagnostic(
                 .staleUpdate, .warning,
                 "UpdateActivity \"\(id)\": sequence \(sequence) is older than the last applied (\(last)); the update was ignored",
@@ -103,54 +116,52 @@ extension Registry {
         }
         // Read everything first: a bad key refuses the whole update and changes nothing.
         var diagnostics: [Diagnostic] = []
-        if let label = try reader.optionalString("accessibility_label", maxBytes: limits.maxLabelBytes) {
+        var change = ActivityChange()
+        if let label = try reader.optionalString("accessibility_label", given: given[.accessibilityLabel], maxBytes: limits.maxLabelBytes) {
             try Self.checkLabel(label, context: reader.context)
-            record.accessibilityLabel = label
+            change.label = label
         }
-        // Assigned once: every assignment of `views` walks them all for their nook ids.
-        var views = record.views
-        for slot in ActivitySlot.allCases {
-            guard let raw = try reader.optionalNode(slot.rawValue) else { continue }
-            views[slot] = try validate(
+        let rules = modules[moduleId]!.rules
+        for key in Self.slotKeys {
+            guard let raw = try reader.optionalNode(key.name, given: given[key]) else { continue }
+            let slot = key.slot!
+            let view = try validate(
                 raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
-                diagnostics: &diagnostics)
+                rules: rules, diagnostics: &diagnostics)
+            change.views.set(slot, view)
         }
-        if let relevance = try reader.number("relevance", in: .relevance) { record.relevance = relevance }
-        if let staleDate = try reader.date("stale_date") {
-            // A new stale date makes the activity fresh again until the broker's clock passes it.
-            record.staleDate = staleDate
-            record.isStale = false
-        }
-        if let sequence { record.lastSequence = sequence }
-        if let lifetime = try reader.optionalChoice("lifetime", ActivityLifetime.self) { record.lifetime = lifetime }
-        if let dismissDate = try reader.date("dismiss_date") { record.dismissDate = dismissDate }
-        for key in try reader.removals(allowed: Self.removableKeys) {
+        change.relevance = try reader.number("relevance", given: given[.relevance], in: .relevance)
+        // A new stale date makes the activity fresh again until the broker's clock passes it.
+        change.staleDate = try reader.date("stale_date", given: given[.staleDate]).map { .some($0) }
+        change.sequence = sequence
+        change.lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self)
+        change.dismissDate = try reader.date("dismiss_date", given: given[.dismissDate]).map { .some($0) }
+        for key in try reader.removals(given: given[.remove], allowed: Self.removableKeys) {
             switch key {
-            case "peek": views[.peek] = nil
-            case "expanded": views[.expanded] = nil
-            case "stale_date": record.staleDate = nil; record.isStale = false
-            default: record.dismissDate = nil
+            case "peek": change.views.set(.peek, nil)
+            case "expanded": change.views.set(.expanded, nil)
+            case "stale_date": change.staleDate = .some(nil)
+            default: change.dismissDate = .some(nil)
             }
         }
-        try checkLifetime(record.lifetime, dismissDate: record.dismissDate, context: reader.context)
-        let animate = try reader.optionalBool("animate") ?? true
-        let animation = try reader.optionalString("animation", maxBytes: 256)
-        diagnostics += reader.unknownKeys(known: Self.updateKeys, module: moduleId)
-        record.adoptable = false
-        let idsBefore = record.nookIds
-        record.views = views
+        try checkLifetime(
+            change.lifetime ?? currentLifetime, dismissDate: change.dismissDate ?? currentDismissDate, context: reader.context)
+        let animate = try reader.optionalBool("animate", given: given[.animate]) ?? true
+        let animation = try reader.optionalString("animation", given: given[.animation], maxBytes: 256)
+        diagnostics += reader.unknownKeyDiagnostics(given.unknownKeys { _ in true }, module: moduleId)
 
+        let idsBefore = change.apply(to: &modules[moduleId]!.activities[id]!)
         // Rule 8's diagnostics depend on the module's activities' nook ids only: when this
         // update left them as they were, no diagnostic can have appeared.
-        if record.nookIds == idsBefore {
-            modules[moduleId]!.activities[id] = record
-        } else {
-            let before = modules[moduleId]!.marks.suffixingDiagnostics
-            modules[moduleId]!.activities[id] = record
-            diagnostics += newSuffixing(module: moduleId, before: before)
+        if let idsBefore {
+            var marks = modules[moduleId]!.marks
+            marks.activities[id] = idsBefore
+            diagnostics += newSuffixing(module: moduleId, before: marks.suffixingDiagnostics)
         }
 
-        var actions = deliver(diagnostics, module: moduleId)
+        var actions: [RegistryAction] = []
+        actions.reserveCapacity(3)
+        actions += deliver(diagnostics, module: moduleId)
         actions.append(.sceneChanged(SceneChange(cause: .activityUpdated, module: moduleId, activity: id, animate: animate, animation: animation)))
         actions.append(.persist)
         return actions
@@ -197,42 +208,59 @@ extension Registry {
     }
 
     /// A detached activity must carry a `dismiss_date`, at most 24 h ahead (contract 1.1).
-    func checkLifetime(_ lifetime: ActivityLifetime, dismissDate: Int64?, context: String) throws(RegistryError) {
+    func checkLifetime(_ lifetime: ActivityLifetime, dismissDate: Int64?, context: @autoclosure () -> String) throws(RegistryError) {
         guard lifetime == .detached else { return }
         guard let dismissDate else {
-            throw RegistryError(.invalidArgs, "\(context): key 'lifetime': a detached activity needs a 'dismiss_date'")
+            throw RegistryError(.invalidArgs, "\(context()): key 'lifetime': a detached activity needs a 'dismiss_date'")
         }
         if let unixNow, dismissDate > unixNow &+ Self.maxDetachedMicroseconds {
-            throw RegistryError(.invalidArgs, "\(context): key 'dismiss_date': a detached activity ends at most 24 h from now")
+            throw RegistryError(.invalidArgs, "\(context()): key 'dismiss_date': a detached activity ends at most 24 h from now")
         }
     }
 
-    static func checkLabel(_ label: String, context: String) throws(RegistryError) {
+    static func checkLabel(_ label: String, context: @autoclosure () -> String) throws(RegistryError) {
         if label.isEmpty {
-            throw RegistryError(.invalidArgs, "\(context): key 'accessibility_label' must not be empty")
+            throw RegistryError(.invalidArgs, "\(context()): key 'accessibility_label' must not be empty")
         }
     }
 
     /// Validates one view; its diagnostics join `diagnostics`: the validator's, then the class
     /// and group problems its namespaces have (`missing-group`, `unknown-class`, ...), which
     /// the module hears about when it publishes, shown or not (SPEC rules 15, 23, 24).
-    func validate(_ raw: RawNode, slot: String, context: String, owner: SlotOwner, diagnostics: inout [Diagnostic])
-        throws(RegistryError) -> ViewNode
-    {
+    ///
+    /// `context` (`activity "song"`) is written only when an error or a diagnostic needs it;
+    /// `rules` are the owner's (`ModuleRules.none` when it has none).
+    func validate(
+        _ raw: RawNode, slot: String, context: @autoclosure () -> String, owner: SlotOwner, rules: ModuleRules,
+        diagnostics: inout [Diagnostic]
+    ) throws(RegistryError) -> ViewNode {
         let view: ValidatedView
         do {
             view = try validator.validate(raw, slot: slot)
         } catch {
-            throw RegistryError.view(error, context: context)
+            throw RegistryError.view(error, context: context())
         }
         // The module's own rules are resolved here, before anything stores or reads the view.
-        let root = modules[owner.module]?.rules.scoping(view.root) ?? view.root
-        let classes = SlotNamespaces(resolving: root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
-        let unresolved = ModuleRules.unresolvedScopeNames(in: root, slot: slot, themeRules: namedRules)
-        diagnostics += (view.diagnostics + classes + unresolved).map { diagnostic in
+        let root = rules.scoping(view.root)
+        // Both find their problems in `classes` and `group` props only (class lists, shared
+        // classes and variants without their group, group conflicts and identities, scope
+        // names): a view with neither prop, as most are, has none to find and is not walked.
+        // `NamespaceDiagnosticsShortcutTests` holds this to their code.
+        let classes: [Diagnostic]
+        let unresolved: [Diagnostic]
+        if root.carriesClassesOrGroups {
+            classes = SlotNamespaces(resolving: root, slot: slot, owner: owner, namedRules: namedRules).diagnostics
+            unresolved = ModuleRules.unresolvedScopeNames(in: root, slot: slot, themeRules: namedRules)
+        } else {
+            classes = []
+            unresolved = []
+        }
+        if view.diagnostics.isEmpty && classes.isEmpty && unresolved.isEmpty { return root }
+        let context = context()
+        for diagnostic in [view.diagnostics, classes, unresolved].joined() {
             var copy = diagnostic
             copy.message = "\(context): \(diagnostic.message)"
-            return copy
+            diagnostics.append(copy)
         }
         return root
     }
@@ -241,5 +269,14 @@ extension Registry {
     func newSuffixing(module: String, before: [Diagnostic]) -> [Diagnostic] {
         let old = Set(before)
         return modules[module]!.marks.suffixingDiagnostics.filter { !old.contains($0) }
+    }
+}
+
+extension ViewNode {
+    /// Whether any node of the tree sets `classes` or `group`.
+    var carriesClassesOrGroups: Bool {
+        if props.classes != nil || props.group != nil { return true }
+        for child in children where child.carriesClassesOrGroups { return true }
+        return false
     }
 }

@@ -15,7 +15,7 @@ extension Registry {
         var diagnostics: [Diagnostic] = []
         let view = try validate(
             raw, slot: slot.rawValue, context: "module \"\(moduleId)\" content", owner: SlotOwner(module: moduleId),
-            diagnostics: &diagnostics)
+            rules: modules[moduleId]!.rules, diagnostics: &diagnostics)
         modules[moduleId]!.content[slot] = view
         if slot.isCompact { modules[moduleId]!.compactOrder = nextOrder() }
         var actions = deliver(diagnostics, module: moduleId)

@@ -58,11 +58,7 @@ struct NodePropsReader {
             if let value = try string(.uri, max: limits.maxStringBytes) { p.uri = value }
             if let value = try color(.color) { p.color = value }
             if let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
-                diagnostics.append(
-                    Diagnostic(
-                        .unknownSymbol, .warning,
-                        "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); renderers draw an outline",
-                        path: keyPath(.symbol)))
+                diagnostics.append(Self.unknownSymbolDiagnostic(symbol, path: keyPath(.symbol)))
             }
         case .shape:
             if let value = try choice(.shape, ShapeKind.self) { p.shape = value }
@@ -178,12 +174,7 @@ struct NodePropsReader {
 
     private func color(_ key: PropKey) throws(ViewValidationError) -> String? {
         guard let text = try string(key, max: limits.maxNameBytes) else { return nil }
-        let digits = text.utf8.dropFirst()
-        let isHex = digits.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }
-        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHex else {
+        guard Self.isColor(text) else {
             throw ViewValidationError(
                 path: keyPath(key), code: .invalidValue, message: "expected a colour #RRGGBB or #RRGGBBAA, found \"\(InputQuote.text(text))\"")
         }
@@ -229,10 +220,7 @@ struct NodePropsReader {
         let sharedPath = keyPath(.shared)
         let inner = NodePropsReader(props: entries, path: sharedPath, limits: limits)
         for key in inner.present.keys(notIn: ViewValidator.sharedMask) {
-            diagnostics.append(
-                Diagnostic(
-                    .unknownKey, .info, "shared key \"\(InputQuote.text(key))\" is not known and was ignored",
-                    path: NodePath.prop(sharedPath, key)))
+            diagnostics.append(Self.unknownSharedKeyDiagnostic(key, sharedPath: sharedPath))
         }
         guard let id = try inner.identifier(.id) else {
             throw ViewValidationError(
@@ -296,5 +284,414 @@ struct NodePropsReader {
 
     private func paramsTooDeep(_ path: String) -> ViewValidationError {
         ViewValidationError(path: path, code: .tooManyParams, message: "params nest deeper than \(limits.maxParamDepth) levels")
+    }
+}
+
+// MARK: One pass
+
+/// The common case, a node whose props are all good, read in one pass over its dictionary:
+/// each key is named by its bytes (no hashing), read once, and no path or message is built
+/// unless a diagnostic is produced. Anything wrong (a bad type, a number out of its domain,
+/// a missing shared id, min above max) returns nil, and the caller reads the node again the
+/// ordered way above, which throws the error it always threw; so errors, their order and their
+/// texts are the ordered reader's by construction. `OnePassPropsTests` compares the two.
+extension NodePropsReader {
+    /// The node's props, with its diagnostics (unknown keys, the node's then its shared mark's,
+    /// then an unknown symbol) appended to `diagnostics`; nil when anything is wrong.
+    static func readInOnePass(
+        _ props: [String: PropValue], kind: NodeKind, path: String, limits: ViewLimits, diagnostics: inout [Diagnostic]
+    ) -> NodeProps? {
+        var p = NodeProps()
+        var unknown: [String] = []
+        var sharedUnknown: [String] = []
+        var minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?
+        let maxString = limits.maxStringBytes
+        let maxName = limits.maxNameBytes
+        for (name, value) in props {
+            guard let key = PropKey.named(name), Self.reads(kind, key) else {
+                unknown.append(name)
+                continue
+            }
+            switch key {
+            case .width:
+                guard let number = size(value) else { return nil }
+                p.width = number
+            case .height:
+                guard let number = size(value) else { return nil }
+                p.height = number
+            case .minWidth:
+                guard let number = size(value) else { return nil }
+                p.minWidth = number
+                minWidth = number
+            case .maxWidth:
+                guard let number = size(value) else { return nil }
+                p.maxWidth = number
+                maxWidth = number
+            case .minHeight:
+                guard let number = size(value) else { return nil }
+                p.minHeight = number
+                minHeight = number
+            case .maxHeight:
+                guard let number = size(value) else { return nil }
+                p.maxHeight = number
+                maxHeight = number
+            case .padding:
+                guard case .structure(let fields) = value, fields.count == 4,
+                    let top = size(fields[0]), let leading = size(fields[1]), let bottom = size(fields[2]),
+                    let trailing = size(fields[3])
+                else { return nil }
+                p.padding = EdgeInsets(top: top, leading: leading, bottom: bottom, trailing: trailing)
+            case .opacity:
+                guard let number = fraction(value) else { return nil }
+                p.opacity = number
+            case .classes:
+                guard let text = string(value, max: maxString) else { return nil }
+                p.classes = text
+            case .group:
+                guard var text = string(value, max: maxString) else { return nil }
+                if text.hasPrefix("group/") { text.removeFirst("group/".count) }
+                if !text.isEmpty && !Identifier.isValid(text) { return nil }
+                p.group = text
+            case .groupState:
+                guard case .dictionary(let entries) = value, entries.count <= limits.maxParamEntries else { return nil }
+                var states: [String: Bool] = [:]
+                for (state, entry) in entries {
+                    guard Identifier.isValid(state), case .bool(let flag) = entry else { return nil }
+                    states[state] = flag
+                }
+                p.groupState = states
+            case .identity:
+                guard let text = identifier(value, max: maxString) else { return nil }
+                p.identity = text
+            case .role:
+                guard let role = choice(value, NodeRole.self, max: maxName) else { return nil }
+                p.role = role
+            case .animationValue:
+                guard let text = string(value, max: maxString) else { return nil }
+                p.animationValue = text
+            case .shared:
+                guard case .dictionary(let entries) = value,
+                    let mark = sharedMark(entries, limits: limits, unknown: &sharedUnknown)
+                else { return nil }
+                p.shared = mark
+            case .animate:
+                guard case .bool(let flag) = value else { return nil }
+                p.animate = flag
+            case .action:
+                guard let text = identifier(value, max: maxString) else { return nil }
+                p.action = text
+            case .actionLabel:
+                guard let text = string(value, max: maxString) else { return nil }
+                p.actionLabel = text
+            case .spacing:
+                guard let number = size(value) else { return nil }
+                p.spacing = number
+            case .alignment:
+                guard let alignment = choice(value, Alignment.self, max: maxName) else { return nil }
+                p.alignment = alignment
+            case .stagger:
+                guard case .bool(let flag) = value else { return nil }
+                p.stagger = flag
+            case .text:
+                guard let text = string(value, max: maxString) else { return nil }
+                p.text = text
+            case .fontSize:
+                guard let number = size(value) else { return nil }
+                p.fontSize = number
+            case .fontWeight:
+                guard let text = string(value, max: maxName) else { return nil }
+                p.fontWeight = text
+            case .monospacedDigits:
+                guard case .bool(let flag) = value else { return nil }
+                p.monospacedDigits = flag
+            case .timerEnd:
+                guard let date = date(value) else { return nil }
+                p.timerEnd = date
+            case .color:
+                guard let text = string(value, max: maxName), isColor(text) else { return nil }
+                p.color = text
+            case .symbol:
+                guard let text = string(value, max: maxName) else { return nil }
+                p.symbol = text
+            case .uri:
+                guard let text = string(value, max: maxString) else { return nil }
+                p.uri = text
+            case .shape:
+                guard let shape = choice(value, ShapeKind.self, max: maxName) else { return nil }
+                p.shape = shape
+            case .cornerRadius:
+                guard let number = size(value) else { return nil }
+                p.cornerRadius = number
+            case .value:
+                guard let number = fraction(value) else { return nil }
+                p.value = number
+            case .start:
+                guard let date = date(value) else { return nil }
+                p.start = date
+            case .end:
+                guard let date = date(value) else { return nil }
+                p.end = date
+            case .style:
+                guard let style = choice(value, ProgressStyle.self, max: maxName) else { return nil }
+                p.progressStyle = style
+            case .minLength:
+                guard let number = size(value) else { return nil }
+                p.minLength = number
+            case .name:
+                guard let text = string(value, max: maxName) else { return nil }
+                p.name = text
+            case .params:
+                guard case .dictionary(let entries) = value else { return nil }
+                var budget = limits.maxParamEntries
+                guard paramIsGood(value, depth: 1, budget: &budget, limits: limits) else { return nil }
+                p.params = entries
+            case .id, .namespace, .properties, .anchor, .isSource:
+                // Shared-mark keys: `reads` never lets them through on a node.
+                return nil
+            }
+        }
+        if let minWidth, let maxWidth, minWidth > maxWidth { return nil }
+        if let minHeight, let maxHeight, minHeight > maxHeight { return nil }
+
+        if !unknown.isEmpty {
+            for key in unknown.count > 1 ? unknown.sorted() : unknown {
+                diagnostics.append(unknownPropDiagnostic(key, kind: kind, path: path))
+            }
+        }
+        if !sharedUnknown.isEmpty {
+            let sharedPath = keyPath(path, PropKey.shared.name)
+            for key in sharedUnknown.count > 1 ? sharedUnknown.sorted() : sharedUnknown {
+                diagnostics.append(unknownSharedKeyDiagnostic(key, sharedPath: sharedPath))
+            }
+        }
+        if kind == .image, let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
+            diagnostics.append(unknownSymbolDiagnostic(symbol, path: keyPath(path, PropKey.symbol.name)))
+        }
+        return p
+    }
+
+    /// `FieldReader.keyPath`: what errors and the ordered reader's diagnostics name a prop by.
+    private static func keyPath(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// Whether a node of `kind` reads `key` (`ViewValidator.knownMask`, as a switch).
+    static func reads(_ kind: NodeKind, _ key: PropKey) -> Bool {
+        switch key {
+        case .width, .height, .minWidth, .maxWidth, .minHeight, .maxHeight, .padding, .opacity, .classes, .group,
+            .groupState, .identity, .role, .animationValue, .shared, .animate, .action, .actionLabel:
+            true
+        case .spacing, .alignment, .stagger: kind.isStack
+        case .text, .fontSize, .fontWeight, .monospacedDigits, .timerEnd: kind == .text
+        case .color: kind == .text || kind == .image || kind == .shape
+        case .symbol, .uri: kind == .image
+        case .shape, .cornerRadius: kind == .shape
+        case .value, .start, .end, .style: kind == .progress
+        case .minLength: kind == .spacer
+        case .name, .params: kind == .view
+        case .id, .namespace, .properties, .anchor, .isSource: false
+        }
+    }
+
+    /// A shared mark's entries, its unknown keys added to `unknown`; nil when anything is wrong.
+    private static func sharedMark(_ entries: [String: PropValue], limits: ViewLimits, unknown: inout [String]) -> SharedMark? {
+        var id: String?
+        var mark = SharedMark(id: "")
+        for (name, value) in entries {
+            switch PropKey.named(name) {
+            case .id:
+                guard let text = identifier(value, max: limits.maxStringBytes) else { return nil }
+                id = text
+            case .style:
+                guard let style = choice(value, SharedStyle.self, max: limits.maxNameBytes) else { return nil }
+                mark.style = style
+            case .namespace:
+                guard let text = string(value, max: limits.maxStringBytes) else { return nil }
+                if !text.isEmpty {
+                    guard Identifier.isValid(text) else { return nil }
+                    mark.namespace = text
+                }
+            case .properties:
+                guard let properties = choice(value, SharedProperties.self, max: limits.maxNameBytes) else { return nil }
+                mark.properties = properties
+            case .anchor:
+                guard let anchor = choice(value, SharedAnchor.self, max: limits.maxNameBytes) else { return nil }
+                mark.anchor = anchor
+            case .isSource:
+                guard case .bool(let flag) = value else { return nil }
+                mark.isSource = flag
+            default:
+                unknown.append(name)
+            }
+        }
+        guard let id else { return nil }
+        mark.id = id
+        return mark
+    }
+
+    private static func size(_ value: PropValue) -> Double? {
+        guard let number = value.lenientDouble, NumberDomain.length.contains(number) else { return nil }
+        return number
+    }
+
+    private static func fraction(_ value: PropValue) -> Double? {
+        guard let number = value.lenientDouble, NumberDomain.unitInterval.contains(number) else { return nil }
+        return number
+    }
+
+    private static func date(_ value: PropValue) -> Int64? {
+        guard let number = value.lenientInt64, NumberDomain.unixDate.contains(Double(number)) else { return nil }
+        return number
+    }
+
+    private static func string(_ value: PropValue, max: Int) -> String? {
+        guard case .string(let text) = value, text.utf8.count <= max else { return nil }
+        return text
+    }
+
+    private static func identifier(_ value: PropValue, max: Int) -> String? {
+        guard let text = string(value, max: max), Identifier.isValid(text) else { return nil }
+        return text
+    }
+
+    private static func choice<E: RawRepresentable>(_ value: PropValue, _: E.Type, max: Int) -> E? where E.RawValue == String {
+        guard let text = string(value, max: max) else { return nil }
+        return E(rawValue: text)
+    }
+
+    /// `checkParam`'s rules without its paths.
+    private static func paramIsGood(_ value: PropValue, depth: Int, budget: inout Int, limits: ViewLimits) -> Bool {
+        switch value {
+        case .string(let text):
+            return text.utf8.count <= limits.maxStringBytes
+        case .node:
+            return false
+        case .array(let items), .structure(let items):
+            guard depth <= limits.maxParamDepth else { return false }
+            for item in items {
+                budget -= 1
+                guard budget >= 0, paramIsGood(item, depth: depth + 1, budget: &budget, limits: limits) else { return false }
+            }
+            return true
+        case .dictionary(let entries):
+            guard depth <= limits.maxParamDepth else { return false }
+            for (key, item) in entries {
+                budget -= 1
+                guard budget >= 0, key.utf8.count <= limits.maxNameBytes,
+                    paramIsGood(item, depth: depth + 1, budget: &budget, limits: limits)
+                else { return false }
+            }
+            return true
+        case .double(let number):
+            return NumberDomain.paramNumber.contains(number)
+        case .bool, .int, .uint:
+            return true
+        }
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA`.
+    static func isColor(_ text: String) -> Bool {
+        let digits = text.utf8.dropFirst()
+        let isHex = digits.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        return text.hasPrefix("#") && (digits.count == 6 || digits.count == 8) && isHex
+    }
+
+    static func unknownPropDiagnostic(_ key: String, kind: NodeKind, path: String) -> Diagnostic {
+        Diagnostic(
+            .unknownKey, .info, "prop \"\(InputQuote.text(key))\" is not known for a \(kind.rawValue) node and was ignored",
+            path: NodePath.prop(path, key))
+    }
+
+    static func unknownSharedKeyDiagnostic(_ key: String, sharedPath: String) -> Diagnostic {
+        Diagnostic(
+            .unknownKey, .info, "shared key \"\(InputQuote.text(key))\" is not known and was ignored",
+            path: NodePath.prop(sharedPath, key))
+    }
+
+    static func unknownSymbolDiagnostic(_ symbol: String, path: String) -> Diagnostic {
+        Diagnostic(
+            .unknownSymbol, .warning,
+            "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); renderers draw an outline",
+            path: path)
+    }
+}
+
+extension PropKey {
+    /// `byName[name]` without hashing: the length and first byte pick at most a few keys, and
+    /// one string comparison (equal small strings compare as two words) confirms.
+    static func named(_ name: String) -> PropKey? {
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return nil }
+        let key: PropKey
+        switch utf8.count {
+        case 2: key = .id
+        case 3: key = first == UInt8(ascii: "u") ? .uri : .end
+        case 4:
+            switch first {
+            case UInt8(ascii: "t"): key = .text
+            case UInt8(ascii: "r"): key = .role
+            default: key = .name
+            }
+        case 5:
+            switch first {
+            case UInt8(ascii: "w"): key = .width
+            case UInt8(ascii: "g"): key = .group
+            case UInt8(ascii: "c"): key = .color
+            case UInt8(ascii: "v"): key = .value
+            default:
+                if name == "shape" { return .shape }
+                if name == "start" { return .start }
+                key = .style
+            }
+        case 6:
+            switch first {
+            case UInt8(ascii: "h"): key = .height
+            case UInt8(ascii: "p"): key = .params
+            case UInt8(ascii: "a"):
+                if name == "action" { return .action }
+                key = .anchor
+            default:
+                if name == "shared" { return .shared }
+                key = .symbol
+            }
+        case 7:
+            switch first {
+            case UInt8(ascii: "p"): key = .padding
+            case UInt8(ascii: "o"): key = .opacity
+            case UInt8(ascii: "c"): key = .classes
+            case UInt8(ascii: "a"): key = .animate
+            default:
+                if name == "spacing" { return .spacing }
+                key = .stagger
+            }
+        case 8: key = .identity
+        case 9:
+            switch first {
+            case UInt8(ascii: "a"): key = .alignment
+            case UInt8(ascii: "f"): key = .fontSize
+            case UInt8(ascii: "t"): key = .timerEnd
+            case UInt8(ascii: "n"): key = .namespace
+            case UInt8(ascii: "i"): key = .isSource
+            default:
+                if name == "max_width" { return .maxWidth }
+                key = .minWidth
+            }
+        case 10:
+            switch first {
+            case UInt8(ascii: "p"): key = .properties
+            default:
+                if name == "min_height" { return .minHeight }
+                if name == "max_height" { return .maxHeight }
+                key = .minLength
+            }
+        case 11: key = first == UInt8(ascii: "g") ? .groupState : .fontWeight
+        case 12: key = .actionLabel
+        case 13: key = .cornerRadius
+        case 15: key = .animationValue
+        case 17: key = .monospacedDigits
+        default: return nil
+        }
+        return name == key.name ? key : nil
     }
 }

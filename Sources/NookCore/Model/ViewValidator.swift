@@ -25,6 +25,9 @@ public struct ValidatedView: Hashable, Sendable {
 /// ```
 public struct ViewValidator: Sendable {
     public var limits: ViewLimits
+    /// False reads every node the ordered way only (`NodePropsReader.read`): what tests compare
+    /// the one-pass reading with.
+    var readsInOnePass = true
 
     public init(limits: ViewLimits = .standard) { self.limits = limits }
 
@@ -35,7 +38,7 @@ public struct ViewValidator: Sendable {
     /// - Returns: the typed tree and its diagnostics.
     /// - Throws: `ViewValidationError` for the first broken rule.
     public func validate(_ raw: RawNode, slot: String) throws(ViewValidationError) -> ValidatedView {
-        var walk = Walk(limits: limits)
+        var walk = Walk(limits: limits, readsInOnePass: readsInOnePass)
         let root = try walk.node(raw, path: slot, depth: 1)
         return ValidatedView(root: root, diagnostics: walk.diagnostics)
     }
@@ -68,6 +71,28 @@ extension ViewValidator {
     static let knownMasks: [UInt64] = NodeKind.allCases.map { PropKeySet.mask(commonKeys.union(kindKeys[$0] ?? [])) }
     static let sharedMask = PropKeySet.mask(sharedKeys)
 
+    /// `NodeKind(rawValue:)` without its linear search: the length and first byte pick the
+    /// kind, one comparison confirms.
+    static func kind(named name: String) -> NodeKind? {
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return nil }
+        let kind: NodeKind
+        switch utf8.count {
+        case 4: kind = first == UInt8(ascii: "t") ? .text : .view
+        case 5: kind = first == UInt8(ascii: "i") ? .image : .shape
+        case 6:
+            switch first {
+            case UInt8(ascii: "v"): kind = .vstack
+            case UInt8(ascii: "h"): kind = .hstack
+            case UInt8(ascii: "z"): kind = .zstack
+            default: kind = .spacer
+            }
+        case 8: kind = .progress
+        default: return nil
+        }
+        return name == kind.rawValue ? kind : nil
+    }
+
     static func knownMask(_ kind: NodeKind) -> UInt64 {
         switch kind {
         case .vstack: knownMasks[0]
@@ -86,10 +111,14 @@ extension ViewValidator {
 /// One validation pass: counts nodes and collects diagnostics as it goes.
 private struct Walk {
     let limits: ViewLimits
+    let readsInOnePass: Bool
     var nodeCount = 0
     var diagnostics: [Diagnostic] = []
 
-    init(limits: ViewLimits) { self.limits = limits }
+    init(limits: ViewLimits, readsInOnePass: Bool) {
+        self.limits = limits
+        self.readsInOnePass = readsInOnePass
+    }
 
     mutating func node(_ raw: RawNode, path: String, depth: Int) throws(ViewValidationError) -> ViewNode {
         nodeCount += 1
@@ -101,20 +130,25 @@ private struct Walk {
             throw ViewValidationError(
                 path: path, code: .tooDeep, message: "nodes nest deeper than \(limits.maxDepth) levels")
         }
-        guard let kind = NodeKind(rawValue: raw.kind) else {
+        guard let kind = ViewValidator.kind(named: raw.kind) else {
             let known = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw ViewValidationError(
                 path: path, code: .unknownKind, message: "unknown node kind \"\(InputQuote.text(raw.kind))\" (known: \(known))")
         }
-        let present = PropKeySet(raw.props)
-        for key in present.keys(notIn: ViewValidator.knownMask(kind)) {
-            diagnostics.append(
-                Diagnostic(
-                    .unknownKey, .info, "prop \"\(InputQuote.text(key))\" is not known for a \(kind.rawValue) node and was ignored",
-                    path: NodePath.prop(path, key)))
+        let props: NodeProps
+        if readsInOnePass,
+            let read = NodePropsReader.readInOnePass(raw.props, kind: kind, path: path, limits: limits, diagnostics: &diagnostics)
+        {
+            props = read
+        } else {
+            // Something is wrong (or the caller asked): the ordered reading names it.
+            let present = PropKeySet(raw.props)
+            for key in present.keys(notIn: ViewValidator.knownMask(kind)) {
+                diagnostics.append(NodePropsReader.unknownPropDiagnostic(key, kind: kind, path: path))
+            }
+            let reader = NodePropsReader(props: raw.props, present: present, path: path, limits: limits)
+            props = try reader.read(kind: kind, diagnostics: &diagnostics)
         }
-        let reader = NodePropsReader(props: raw.props, present: present, path: path, limits: limits)
-        let props = try reader.read(kind: kind, diagnostics: &diagnostics)
 
         if !raw.children.isEmpty && !(kind.isStack || kind == .view) {
             throw ViewValidationError(

@@ -12,13 +12,39 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
     /// Where this record sits (`""` for the top, `chrome`, `scene.nodes.2`).
     public let path: String
     public let fields: [String: PropValue]
+    private let contextParts: Context
+
     /// What the record is, carried into every error (`StartActivity "x" spec`).
-    public let context: String
+    public var context: String { contextParts.text }
+
+    /// A context as given, or one written only when an error or diagnostic asks for it.
+    enum Context: Sendable {
+        case text(String)
+        /// `<call> "<subject, quoted>" <record>`: `UpdateActivity "song" changes`.
+        case call(StaticString, subject: String, record: StaticString)
+
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .call(let call, let subject, let record): "\(call) \"\(InputQuote.text(subject))\" \(record)"
+            }
+        }
+    }
 
     public init(path: String = "", fields: [String: PropValue], context: String = "") {
+        self.init(path: path, fields: fields, contextParts: .text(context))
+    }
+
+    /// A call's argument whose context, `<call> "<subject>" <record>` (`UpdateActivity "song"
+    /// changes`, the subject quoted with `InputQuote`), is written only when a message needs it.
+    public init(fields: [String: PropValue], call: StaticString, subject: String, record: StaticString) {
+        self.init(path: "", fields: fields, contextParts: .call(call, subject: subject, record: record))
+    }
+
+    private init(path: String, fields: [String: PropValue], contextParts: Context) {
         self.path = path
         self.fields = fields
-        self.context = context
+        self.contextParts = contextParts
     }
 
     /// Reads a record that must be a dictionary; `(argument)` names it when `path` is empty.
@@ -52,43 +78,59 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
 
     // MARK: Optional reads: nil when absent, an error when present with another type
 
-    public func optionalString(_ key: String) throws(Failure) -> String? {
-        guard let value = fields[key] else { return nil }
+    public func optionalString(_ key: String) throws(Failure) -> String? { try optionalString(key, given: fields[key]) }
+
+    /// `optionalString(key)` of a value already looked up (nil: absent): every `optional*`
+    /// read has this form, for callers that read a record in one pass.
+    public func optionalString(_ key: String, given value: PropValue?) throws(Failure) -> String? {
+        guard let value else { return nil }
         guard case .string(let text) = value else { throw wrongType(key, expected: "s", found: value) }
         return text
     }
 
     /// A string of at most `maxBytes` UTF-8 bytes.
     public func optionalString(_ key: String, maxBytes: Int) throws(Failure) -> String? {
-        guard let text = try optionalString(key) else { return nil }
+        try optionalString(key, given: fields[key], maxBytes: maxBytes)
+    }
+
+    public func optionalString(_ key: String, given value: PropValue?, maxBytes: Int) throws(Failure) -> String? {
+        guard let text = try optionalString(key, given: value) else { return nil }
         let bytes = text.utf8.count
         if bytes > maxBytes { throw error(key, "string is \(bytes) bytes long (at most \(maxBytes))", kind: .tooLong) }
         return text
     }
 
-    public func optionalBool(_ key: String) throws(Failure) -> Bool? {
-        guard let value = fields[key] else { return nil }
+    public func optionalBool(_ key: String) throws(Failure) -> Bool? { try optionalBool(key, given: fields[key]) }
+
+    public func optionalBool(_ key: String, given value: PropValue?) throws(Failure) -> Bool? {
+        guard let value else { return nil }
         guard case .bool(let flag) = value else { throw wrongType(key, expected: "b", found: value) }
         return flag
     }
 
     /// An `x`, or any integer that fits one (contract 1.1).
-    public func optionalInt64(_ key: String) throws(Failure) -> Int64? {
-        guard let value = fields[key] else { return nil }
+    public func optionalInt64(_ key: String) throws(Failure) -> Int64? { try optionalInt64(key, given: fields[key]) }
+
+    public func optionalInt64(_ key: String, given value: PropValue?) throws(Failure) -> Int64? {
+        guard let value else { return nil }
         guard let number = value.lenientInt64 else { throw wrongType(key, expected: "x", found: value) }
         return number
     }
 
     /// A `t`: only an unsigned integer.
-    public func optionalUInt64(_ key: String) throws(Failure) -> UInt64? {
-        guard let value = fields[key] else { return nil }
+    public func optionalUInt64(_ key: String) throws(Failure) -> UInt64? { try optionalUInt64(key, given: fields[key]) }
+
+    public func optionalUInt64(_ key: String, given value: PropValue?) throws(Failure) -> UInt64? {
+        guard let value else { return nil }
         guard case .uint(let number) = value else { throw wrongType(key, expected: "t", found: value) }
         return number
     }
 
     /// A `d`, or any integer type, not yet checked against a domain (the caller's own words do).
-    public func optionalNumber(_ key: String) throws(Failure) -> Double? {
-        guard let value = fields[key] else { return nil }
+    public func optionalNumber(_ key: String) throws(Failure) -> Double? { try optionalNumber(key, given: fields[key]) }
+
+    public func optionalNumber(_ key: String, given value: PropValue?) throws(Failure) -> Double? {
+        guard let value else { return nil }
         guard let number = value.lenientDouble else { throw wrongType(key, expected: "d", found: value) }
         return number
     }
@@ -102,32 +144,46 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
 
     /// A number within `domain`; the message is the domain's own ("1e+308 is outside 0...60 s").
     public func number(_ key: String, in domain: NumberDomain) throws(Failure) -> Double? {
-        guard let number = try optionalNumber(key) else { return nil }
+        try number(key, given: fields[key], in: domain)
+    }
+
+    public func number(_ key: String, given value: PropValue?, in domain: NumberDomain) throws(Failure) -> Double? {
+        guard let number = try optionalNumber(key, given: value) else { return nil }
         if let problem = domain.problem(number) { throw error(key, problem) }
         return number
     }
 
     /// Unix microseconds within `NumberDomain.unixDate` (years 1970..2200), so no date
     /// arithmetic on it can overflow.
-    public func date(_ key: String) throws(Failure) -> Int64? {
-        guard let number = try optionalInt64(key) else { return nil }
+    public func date(_ key: String) throws(Failure) -> Int64? { try date(key, given: fields[key]) }
+
+    public func date(_ key: String, given value: PropValue?) throws(Failure) -> Int64? {
+        guard let number = try optionalInt64(key, given: value) else { return nil }
         if let problem = NumberDomain.unixDate.problem(Double(number)) {
             throw error(key, "a date in unix microseconds must be in \(NumberDomain.unixDate.rangeText): \(problem)")
         }
         return number
     }
 
-    public func optionalNode(_ key: String) throws(Failure) -> RawNode? {
-        guard let value = fields[key] else { return nil }
+    public func optionalNode(_ key: String) throws(Failure) -> RawNode? { try optionalNode(key, given: fields[key]) }
+
+    public func optionalNode(_ key: String, given value: PropValue?) throws(Failure) -> RawNode? {
+        guard let value else { return nil }
         guard case .node(let node) = value else { throw wrongType(key, expected: "v holding a view node (sa{sv}av)", found: value) }
         return node
     }
 
     /// A string naming a case of `E`, of at most `maxBytes`; the error lists the allowed words.
-    public func optionalChoice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, maxBytes: Int = 256)
+    public func optionalChoice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type, maxBytes: Int = 256)
         throws(Failure) -> E? where E.RawValue == String
     {
-        guard let text = try optionalString(key, maxBytes: maxBytes) else { return nil }
+        try optionalChoice(key, given: fields[key], type, maxBytes: maxBytes)
+    }
+
+    public func optionalChoice<E: RawRepresentable & CaseIterable>(_ key: String, given value: PropValue?, _: E.Type, maxBytes: Int = 256)
+        throws(Failure) -> E? where E.RawValue == String
+    {
+        guard let text = try optionalString(key, given: value, maxBytes: maxBytes) else { return nil }
         guard let value = E(rawValue: text) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
             throw error(key, "\"\(InputQuote.text(text))\" is not one of: \(allowed)")
@@ -202,7 +258,7 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
     public func record(_ key: String) throws(Failure) -> Self {
         guard let value = fields[key] else { throw missing(key, "dictionary a{sv}") }
         guard case .dictionary(let entries) = value else { throw wrongType(key, expected: "a{sv}", found: value) }
-        return Self(path: keyPath(key), fields: entries, context: context)
+        return Self(path: keyPath(key), fields: entries, contextParts: contextParts)
     }
 
     /// An `aa{sv}`; absent reads as empty (the contract's lists are all optional).
@@ -216,7 +272,7 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
             guard case .dictionary(let entries) = item else {
                 throw Failure(field: WireFieldError(key: itemPath, message: Self.wrongTypeText("a{sv}", item), kind: .wrongType, context: context))
             }
-            out.append(Self(path: itemPath, fields: entries, context: context))
+            out.append(Self(path: itemPath, fields: entries, contextParts: contextParts))
         }
         return out
     }
