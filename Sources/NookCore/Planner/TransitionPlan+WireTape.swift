@@ -11,7 +11,7 @@ extension TransitionPlan {
     ) -> WireTape {
         let delta = freshWindow ? nil : base.flatMap { base in scene.wireDeltaNodes(from: base.scene).map { (base, $0) } }
         var tape = WireTape(reservingCapacity: 64)
-        var writer = PlanTapeWriter(sampleRate: sampleRate, compact: compact && delta != nil)
+        let writer = PlanTapeWriter(sampleRate: sampleRate, compact: compact && delta != nil)
         writer.plan(self, delta: delta, into: &tape)
         return tape
     }
