@@ -69,12 +69,15 @@ public struct Registry: Hashable, Sendable {
                 all.append((ActivityRef(module: module.id, activity: activity.id), activity.isStale, activity.relevance, activity.startOrder))
             }
         }
-        // Fresh before stale, then relevance (highest first), then start order.
-        all.sort { a, b in
-            if a.stale != b.stale { return !a.stale }
-            return a.relevance != b.relevance ? a.relevance > b.relevance : a.order < b.order
-        }
+        all.sort { Self.showsBefore($0.stale, $0.relevance, $0.order, $1.stale, $1.relevance, $1.order) }
         return all.map(\.ref)
+    }
+
+    /// The display order: fresh before stale, then relevance (highest first), then start
+    /// order (unique, so the order is total).
+    private static func showsBefore(_ aStale: Bool, _ aRelevance: Double, _ aOrder: UInt64, _ bStale: Bool, _ bRelevance: Double, _ bOrder: UInt64) -> Bool {
+        if aStale != bStale { return !aStale }
+        return aRelevance != bRelevance ? aRelevance > bRelevance : aOrder < bOrder
     }
 
     /// The earliest `dismiss_date` (unix µs) of a live activity.
@@ -141,7 +144,19 @@ public struct Registry: Hashable, Sendable {
     public var marks: [String: ModuleMarks] { modules.mapValues(\.marks) }
 
     /// SPEC "pill": the activity whose compact views sit either side of the notch.
-    public var primaryActivity: ActivityRef? { displayOrder.first }
+    /// `displayOrder.first`, found in one pass without sorting (it is asked several times
+    /// for every change a module makes).
+    public var primaryActivity: ActivityRef? {
+        var best: (module: String, activity: String, stale: Bool, relevance: Double, order: UInt64)?
+        for module in modules.values {
+            for activity in module.activities.values {
+                if let current = best,
+                   !Self.showsBefore(activity.isStale, activity.relevance, activity.startOrder, current.stale, current.relevance, current.order) { continue }
+                best = (module.id, activity.id, activity.isStale, activity.relevance, activity.startOrder)
+            }
+        }
+        return best.map { ActivityRef(module: $0.module, activity: $0.activity) }
+    }
 
     /// The module that last set module-level compact content (shown when no activity is live).
     public var compactContentModule: String? {

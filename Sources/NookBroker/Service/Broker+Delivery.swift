@@ -33,7 +33,7 @@ extension Broker {
         }
         // Plans made earlier no longer show the latest state.
         delivery.shared.removeAll()
-        armFrameTimer()
+        if !delivery.frameTimerHeld { armFrameTimer() }
     }
 
     /// A module's change that exactly one renderer is due to show goes out to it before the
@@ -42,12 +42,17 @@ extension Broker {
     /// (on two cores the module, the bus daemon, the broker and the renderer take turns).
     /// With several renderers due, their plans stay on the frame timer's turns, so no call
     /// waits behind many plans: at most behind one.
+    ///
+    /// While the call's actions are carried out the frame timer is held (`frameTimerHeld`):
+    /// it is armed here only when the plan is not sent at once, rather than armed for every
+    /// change and cancelled again.
     func deliverBeforeTheReplyWhenOneRendererIsDue() {
-        guard delivery.pass == nil, let due = delivery.timerDue else { return }
+        // A pass under way held the call's changes, and keeps its own pace.
+        guard delivery.pass == nil else { return }
         let now = self.now
-        guard due <= now, delivery.scheduler.onlyDue(at: now) != nil else { return }
+        guard let only = delivery.scheduler.onlyDue(at: now) else { return armFrameTimer() }
         if let timer = delivery.timer { connection.executor.cancel(timer) }
-        deliverDueFrames()
+        deliverDueFrames(due: [only])
     }
 
     /// How long one firing of the frame timer goes on serving renderers before the bus thread
@@ -88,12 +93,12 @@ extension Broker {
     /// `turnLength`; when some are left, the pass goes on in the next turn from the same
     /// snapshot and with the same order of renderers (`DeliveryPass`), and calls are read in
     /// between.
-    func deliverDueFrames() {
+    func deliverDueFrames(due known: [String]? = nil) {
         delivery.timer = nil
         delivery.timerDue = nil
         let now = self.now
         if delivery.pass == nil {
-            let due = delivery.scheduler.due(at: now)
+            let due = known ?? delivery.scheduler.due(at: now)
             guard !due.isEmpty else { return endPass() }
             delivery.pass = DeliveryPass(
                 content: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
@@ -152,7 +157,10 @@ extension Broker {
             delivery.scheduler.settled(connection, covering: version)
             return
         }
-        let plan: SharedPlan
+        var plan: SharedPlan
+        // Made in this call: its modules are told once it is sent (`modulesTold` is set ahead,
+        // and taken back if the send fails, so a renderer sharing it later tells them).
+        var madeHere = false
         if let planned = shared[inputs] {
             plan = planned
         } else {
@@ -175,10 +183,10 @@ extension Broker {
             let signal = self.connection.assumeIsolated { bus in
                 bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, tape: made.wire)
             }
-            plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal)
+            plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal, modulesTold: true)
             shared[inputs] = plan
+            madeHere = true
             delivery.plansMade &+= 1
-            tellModules(about: made.plan)
         }
         do {
             try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }
@@ -186,9 +194,21 @@ extension Broker {
             // Not sent, so not recorded: the change still waits and goes out on a later frame.
             log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
             delivery.scheduler.failed(connection, at: now)
+            if madeHere {
+                plan.modulesTold = false
+                shared[inputs] = plan
+            }
             return
         }
         delivery.plansSent &+= 1
+        // Modules hear about a plan's diagnostics once it is on its way, once per plan made.
+        if madeHere {
+            tellModules(about: plan.plan)
+        } else if !plan.modulesTold {
+            plan.modulesTold = true
+            shared[inputs] = plan
+            tellModules(about: plan.plan)
+        }
         withSubscriber(at: index) { $0.didSend(plan.plan, id: plan.id, at: plan.plannedAt) }
         // Counted in the frame the pass began: every renderer a pass serves is due again at
         // the same next frame, so they stay in one pass, and those that share a plan now

@@ -187,12 +187,15 @@ public actor Broker {
         do { actions = try body(&registry, now) } catch {
             throw DBusError(error)
         }
-        perform(actions)
-        deliverBeforeTheReplyWhenOneRendererIsDue()
+        perform(actions, deliveringFirst: true)
     }
 
-    func perform(_ actions: [RegistryAction]) {
+    /// Carries out what the registry asked for. With `deliveringFirst` (a module's call), a
+    /// plan due to one renderer goes out before the timers for expiry and staleness are set
+    /// again, so that bookkeeping is not on the way to the screen.
+    func perform(_ actions: [RegistryAction], deliveringFirst: Bool = false) {
         planDiagnostics.follow(actions)
+        delivery.frameTimerHeld = deliveringFirst
         for action in actions {
             switch action {
             case .diagnostics(let target, let module, let diagnostics):
@@ -208,6 +211,10 @@ public actor Broker {
             case .persist:
                 schedulePersist()
             }
+        }
+        if deliveringFirst {
+            delivery.frameTimerHeld = false
+            deliverBeforeTheReplyWhenOneRendererIsDue()
         }
         rescheduleExpiry()
         rescheduleStale()

@@ -19,6 +19,10 @@ struct RenderDelivery {
     /// The frame timer, and the time it is set for.
     var timer: BusExecutor.TimerID?
     var timerDue: BrokerTime?
+    /// True while a module's call is carried out: changes it queues do not arm the frame
+    /// timer, since the call ends by sending the plan or arming it
+    /// (`Broker.deliverBeforeTheReplyWhenOneRendererIsDue`).
+    var frameTimerHeld = false
     /// Plans made in the current delivery pass, for the renderers still to be served in it
     /// (a pass spans several turns when many renderers are due).
     var shared: [PlanInputs: SharedPlan] = [:]
@@ -62,6 +66,8 @@ struct SharedPlan {
     /// sharing their next plans too.
     let plannedAt: BrokerTime
     let signal: PreparedSignal
+    /// Whether the modules have heard about its diagnostics (once it first went out).
+    var modulesTold: Bool
 }
 
 /// One frame's delivery, when it spans several turns of the bus thread (hundreds of renderers
