@@ -3,9 +3,11 @@ import Testing
 @testable import NookCore
 
 private typealias F = PlannerFixture
+private typealias G = PlannerPropertyTests
 
 /// The tape writer's shortcuts give what the general path gives: a scene node's entry
-/// written key by key is the tape of its `wireEntry` dictionary.
+/// written key by key is the tape of its `wireEntry` dictionary, and a slot compared in place
+/// (same shape) gives the node-by-node delta.
 @Suite struct WireTapeShortcutTests {
     /// A node with every prop set, variants and expanded classes: each key the entry can hold.
     static func fullNode() -> SceneNode {
@@ -60,6 +62,77 @@ private typealias F = PlannerFixture
             }
         }
         #expect(checked > 400)
+        #expect(failures.isEmpty, "seed \(seed) (NOOK_TEST_SEED=\(seed) replays it): \(failures.count) failures, first: \(failures.prefix(3))")
+    }
+
+    /// `view` with the same shape, some nodes' props changed (texts, sizes, classes naming a
+    /// theme rule or a group variant), so its slot is compared in place.
+    fileprivate static func reshaped(_ view: ViewNode, _ generator: inout G.Generator) -> ViewNode {
+        var view = view
+        switch Int.random(in: 0..<6, using: &generator.rng) {
+        case 0: view.props.text = "t\(Int.random(in: 0..<4, using: &generator.rng))"
+        case 1: view.props.fontSize = Double(Int.random(in: 10...12, using: &generator.rng))
+        case 2: view.props.classes = ["card", "group/hero", "group-hover/hero:opacity-50", "p-1", nil].randomElement(using: &generator.rng)!
+        case 3: view.props.opacity = generator.chance(0.5) ? nil : 0.5
+        default: break
+        }
+        view.children = view.children.map { reshaped($0, &generator) }
+        return view
+    }
+
+    /// `wireDeltaNodes` on chains of updates that keep every view's shape (so slots are
+    /// compared in place) gives the node-by-node delta, suppression included, and the tapes
+    /// of those plans are the tapes of their dictionaries.
+    @Test func inPlaceSlotDeltasAreTheNodeByNodeOnes() throws {
+        let theme = try Theme.builtIn.applying(["rules.named.card": .string("w-20 p-1 group-hover/hero:opacity-70")])
+        let settings = F.settings(theme: theme)
+        let seed = SeededGenerator.runSeed()
+        var generator = G.Generator(rng: SeededGenerator(seed: seed))
+        var failures: [String] = []
+        var compared = 0, upserts = 0
+        func check(_ scene: PlannerScene, _ base: PlannerScene, _ what: String) {
+            compared += 1
+            let fast = scene.wireDeltaNodes(from: base)
+            let slow = scene.wireDeltaNodesByNode(from: base)
+            guard let fast, let slow else {
+                if (fast == nil) != (slow == nil) { failures.append("\(what): nil \(fast == nil) vs \(slow == nil)") }
+                return
+            }
+            upserts += fast.upserted.count
+            if fast.upserted.map(\.index) != slow.upserted.map(\.index) || fast.upserted.map(\.node) != slow.upserted.map(\.node) {
+                failures.append("\(what): upserted \(fast.upserted.map(\.index)) vs \(slow.upserted.map(\.index))")
+            }
+            if fast.removed != slow.removed { failures.append("\(what): removed \(fast.removed.count) vs \(slow.removed.count)") }
+        }
+        let presentations: [Presentation] = [.pill, .peek, .expanded, .companion]
+        for round in 0..<40 {
+            let presentation = presentations.randomElement(using: &generator.rng)!
+            var content = generator.content()
+            var sent = F.plan(F.scene(.hidden, SceneContent(), settings), F.scene(presentation, content, settings),
+                              cause: .subscribe, serial: 1, settings: settings)
+            for serial in 2..<8 as Range<UInt64> {
+                if var leading = content.compactLeading { leading.view = Self.reshaped(leading.view, &generator); content.compactLeading = leading }
+                if var trailing = content.compactTrailing { trailing.view = Self.reshaped(trailing.view, &generator); content.compactTrailing = trailing }
+                if var peek = content.peek { peek.view = Self.reshaped(peek.view, &generator); content.peek = peek }
+                if case .activity(var owned)? = content.expanded { owned.view = Self.reshaped(owned.view, &generator); content.expanded = .activity(owned) }
+                let next = PlannerScene(presentation: presentation, content: content, settings: settings, reusing: [sent.scene])
+                let plan = F.plan(sent.scene, next, cause: .activityUpdated, serial: serial, settings: settings)
+                check(plan.scene, sent.scene, "round \(round) serial \(serial)")
+                var suppressed = plan.scene
+                if let path = suppressed.nodes.randomElement(using: &generator.rng)?.path { suppressed.suppressed = [path] }
+                var suppressedBase = sent.scene
+                suppressedBase.suppressed = suppressed.suppressed
+                check(suppressed, suppressedBase, "round \(round) serial \(serial) suppressed")
+                for compact in [false, true] {
+                    let tape = plan.wireTape(base: (serial - 1, sent.scene), compact: compact)
+                    let expected = WireTape(dictionary: plan.wireDictionary(base: (serial - 1, sent.scene), compact: compact))
+                    if tape != expected { failures.append("round \(round) serial \(serial) tape: \(WireTapeTests.difference(tape, expected))") }
+                }
+                sent = plan
+            }
+        }
+        #expect(compared == 480)
+        #expect(upserts > 200, "the chains change nodes in place")
         #expect(failures.isEmpty, "seed \(seed) (NOOK_TEST_SEED=\(seed) replays it): \(failures.count) failures, first: \(failures.prefix(3))")
     }
 }
