@@ -50,73 +50,68 @@ extension PlannerScene {
     /// What a `scene_delta` from `base` carries (see `wireDeltaNodesByNode(from:)`, whose answer
     /// this is), worked out slot by slot: a slot of this scene whose name and owner the base
     /// holds (at most once each side, in the same order as here) is compared with that slot
-    /// only, and a slot laid out and shown as the base's (the same layout, view, variants and
-    /// expanded classes) gives the same nodes without building any. `nodes` of a scene of a
-    /// few slots that mostly stay cost more than the rest of the delta.
+    /// only, and, when both views have the same shape, node by node in place
+    /// (`InPlaceSlotDiff`), building only the nodes upserted. `nodes` of a scene of a few slots
+    /// that mostly stay cost more than the rest of the delta.
     /// - Returns: nil when a scene repeats a node identity (then only a full `scene` is exact).
     func wireDeltaNodes(from base: PlannerScene) -> WireDeltaNodes? {
         // Slot by slot only when node paths mean the same on both sides (suppression alike)
         // and every slot identity is unique; anything else node by node, as specified.
-        guard suppressed == base.suppressed, let matched = Self.matchSlots(slots, base.slots) else {
+        guard suppressed == base.suppressed, let delta = wireDeltaNodesBySlot(from: base) else {
             return wireDeltaNodesByNode(from: base)
+        }
+        return delta
+    }
+
+    /// `wireDeltaNodes` slot by slot; nil when a side repeats a slot identity or the matched
+    /// slots are not in the same order on both sides (then a kept node could pass another).
+    private func wireDeltaNodesBySlot(from base: PlannerScene) -> WireDeltaNodes? {
+        let slots = slots, baseSlots = base.slots
+        // Scenes hold a handful of slots; a long list goes node by node.
+        guard slots.count <= 32, baseSlots.count <= 32, !Self.repeatsIdentity(slots), !Self.repeatsIdentity(baseSlots) else {
+            return nil
         }
         var upserted: [(index: Int, node: SceneNode)] = []
         var removed: [WireNodeKey] = []
         var offset = 0
-        var seenBase = [Bool](repeating: false, count: base.slots.count)
+        // Base slots before this one are matched or gone (matches keep their order).
         var baseIndex = 0
-        for index in slots.indices {
-            let slot = slots[index]
-            let count = slot.view.nodeCount
-            defer { offset += count }
-            guard let at = matched[index] else {
-                for (position, node) in slot.sceneNodes.enumerated() { upserted.append((offset + position, node)) }
+        for slot in slots {
+            let name = slot.laidOut.slot, owner = slot.laidOut.owner
+            func isSlot(_ other: PreparedSlot) -> Bool { other.laidOut.slot == name && other.laidOut.owner == owner }
+            guard let at = baseSlots[baseIndex...].firstIndex(where: isSlot) else {
+                if baseSlots[..<baseIndex].contains(where: isSlot) { return nil }
+                let nodes = slot.sceneNodes
+                for (position, node) in nodes.enumerated() { upserted.append((offset + position, node)) }
+                offset += nodes.count
                 continue
             }
-            // Base slots before this one that nothing here matched are gone, in base order.
-            while baseIndex < at {
-                if !seenBase[baseIndex] { for node in base.slots[baseIndex].sceneNodes { removed.append(WireNodeKey(node)) } }
-                baseIndex += 1
+            // Base slots between the last match and this one that nothing here matches are gone, in base order.
+            for gone in baseSlots[baseIndex..<at] { for node in gone.sceneNodes { removed.append(WireNodeKey(node)) } }
+            baseIndex = at + 1
+            let was = baseSlots[at]
+            // The slot's node count is its view's, which the walk or `sceneNodes` counts.
+            if let count = InPlaceSlotDiff.run(slot, against: was, offset: offset, into: &upserted) {
+                offset += count
+                continue
             }
-            seenBase[at] = true
-            let was = base.slots[at]
-            if slot.showsNodes(as: was) { continue }
-            Self.diff(slot.sceneNodes, against: was.sceneNodes, offset: offset, upserted: &upserted, removed: &removed)
+            let nodes = slot.sceneNodes
+            Self.diff(nodes, against: was.sceneNodes, offset: offset, upserted: &upserted, removed: &removed)
+            offset += nodes.count
         }
-        while baseIndex < base.slots.count {
-            if !seenBase[baseIndex] { for node in base.slots[baseIndex].sceneNodes { removed.append(WireNodeKey(node)) } }
-            baseIndex += 1
-        }
+        for gone in baseSlots[baseIndex...] { for node in gone.sceneNodes { removed.append(WireNodeKey(node)) } }
         return (upserted, removed)
     }
 
-    /// For each slot of `new`, the position of the slot of `old` with its name and owner, or
-    /// nil; nil in all when a side repeats an identity or the matched slots are not in the same
-    /// order on both sides (then a kept node could pass another).
-    private static func matchSlots(_ new: [PreparedSlot], _ old: [PreparedSlot]) -> [Int?]? {
-        func repeats(_ slots: [PreparedSlot]) -> Bool {
-            for index in slots.indices {
-                for other in slots.indices[..<index]
-                where slots[other].laidOut.slot == slots[index].laidOut.slot && slots[other].laidOut.owner == slots[index].laidOut.owner {
-                    return true
-                }
+    /// True when two of `slots` have the same name and owner.
+    private static func repeatsIdentity(_ slots: [PreparedSlot]) -> Bool {
+        for index in slots.indices {
+            for other in slots.indices[..<index]
+            where slots[other].laidOut.slot == slots[index].laidOut.slot && slots[other].laidOut.owner == slots[index].laidOut.owner {
+                return true
             }
-            return false
         }
-        // Scenes hold a handful of slots; a long list goes node by node.
-        guard new.count <= 32, old.count <= 32, !repeats(new), !repeats(old) else { return nil }
-        var matched: [Int?] = []
-        matched.reserveCapacity(new.count)
-        var last = -1
-        for slot in new {
-            let at = old.firstIndex { $0.laidOut.slot == slot.laidOut.slot && $0.laidOut.owner == slot.laidOut.owner }
-            if let at {
-                guard at > last else { return nil }
-                last = at
-            }
-            matched.append(at)
-        }
-        return matched
+        return false
     }
 
     /// `wireDeltaNodesByNode`'s rule for one slot against the base's slot of the same name and
@@ -177,5 +172,101 @@ extension PlannerScene {
             if !present.contains(key) { removed.append(key) }
         }
         return (upserted, removed)
+    }
+}
+
+/// `PlannerScene.diff`'s answer for one slot against the base's slot of the same name and
+/// owner, when both views have the same shape: then each node's path is that of the base
+/// node at the same position, so nothing is removed, no kept node passes another, and a node
+/// is upserted exactly when its scene node differs from that base node. What a scene node is
+/// made of (kind, rect, props, variants, expanded classes) is compared in place, and a scene
+/// node built only for what is upserted: building both slots' nodes to compare them cost
+/// more than the rest of a small scene's delta.
+private struct InPlaceSlotDiff: ~Copyable {
+    // Not copyable: the walk mutates it through closures, and a copyable one was copied
+    // (every reference in it retained) on the way in and out.
+    let slot: SlotName
+    let owner: String
+    let root: String
+    let layout: LayoutResult, baseLayout: LayoutResult
+    let variants: [String: [ResolvedVariant]], baseVariants: [String: [ResolvedVariant]]
+    let expanded: [String: String], baseExpanded: [String: String]
+    /// Whether any node may have variants or expanded classes, looked up by path.
+    let lookups: Bool
+    /// The slot's first position in the scene's `nodes`.
+    let offset: Int
+    /// The preorder position of the next node, and the child positions down to it.
+    var index = 0
+    var steps: [Int] = []
+
+    private init(_ new: PreparedSlot, against was: PreparedSlot, offset: Int) {
+        slot = new.laidOut.slot
+        owner = new.laidOut.owner
+        layout = new.laidOut.layout
+        baseLayout = was.laidOut.layout
+        root = layout.rootPath
+        variants = new.namespaces.variants
+        baseVariants = was.namespaces.variants
+        expanded = new.namespaces.expandedClasses
+        baseExpanded = was.namespaces.expandedClasses
+        lookups = !(variants.isEmpty && baseVariants.isEmpty && expanded.isEmpty && baseExpanded.isEmpty)
+        self.offset = offset
+    }
+
+    /// Appends the upserted nodes of `new` against `was`, and gives `new`'s node count; nil,
+    /// with `upserted` as it was, when the shapes (or root paths) differ.
+    static func run(_ new: PreparedSlot, against was: PreparedSlot, offset: Int,
+                    into upserted: inout [(index: Int, node: SceneNode)]) -> Int? {
+        var diff = InPlaceSlotDiff(new, against: was, offset: offset)
+        guard diff.root == diff.baseLayout.rootPath else { return nil }
+        let first = upserted.count
+        let (view, baseView) = (new.rootStorage, was.rootStorage)
+        let matched = view.withUnsafeBufferPointer { view in
+            baseView.withUnsafeBufferPointer { baseView in diff.walk(view.baseAddress!, baseView.baseAddress!, into: &upserted) }
+        }
+        guard matched else {
+            upserted.removeSubrange(first...)
+            return nil
+        }
+        return diff.index
+    }
+
+    private mutating func walk(_ node: UnsafePointer<ViewNode>, _ baseNode: UnsafePointer<ViewNode>,
+                               into upserted: inout [(index: Int, node: SceneNode)]) -> Bool {
+        let at = index
+        index += 1
+        guard at < layout.count, at < baseLayout.count, node.pointee.children.count == baseNode.pointee.children.count else {
+            return false
+        }
+        let rect = layout.rect(atIndex: at)
+        var same = node.pointee.kind == baseNode.pointee.kind && rect == baseLayout.rect(atIndex: at)
+            && node.pointee.props == baseNode.pointee.props
+        var path: String?
+        var nodeVariants: [ResolvedVariant] = []
+        var nodeExpanded: String?
+        if lookups {
+            // As `PreparedSlot.collect` reads them.
+            let nodePath = NodePath.descendant(of: root, steps: steps)
+            path = nodePath
+            nodeVariants = variants.isEmpty ? [] : variants[nodePath] ?? []
+            nodeExpanded = expanded.isEmpty ? nil : expanded[nodePath]
+            same = same && nodeVariants == (baseVariants.isEmpty ? [] : baseVariants[nodePath] ?? [])
+                && nodeExpanded == (baseExpanded.isEmpty ? nil : baseExpanded[nodePath])
+        }
+        if !same {
+            upserted.append((offset + at, SceneNode(
+                slot: slot, owner: owner, path: path ?? NodePath.descendant(of: root, steps: steps), kind: node.pointee.kind,
+                rect: rect, props: node.pointee.props, variants: nodeVariants, expandedClasses: nodeExpanded)))
+        }
+        return node.pointee.children.withUnsafeBufferPointer { children in
+            baseNode.pointee.children.withUnsafeBufferPointer { baseChildren in
+                for child in children.indices {
+                    steps.append(child)
+                    guard walk(children.baseAddress! + child, baseChildren.baseAddress! + child, into: &upserted) else { return false }
+                    steps.removeLast()
+                }
+                return true
+            }
+        }
     }
 }

@@ -10,10 +10,20 @@ extension TransitionPlan {
         sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false
     ) -> WireTape {
         let delta = freshWindow ? nil : base.flatMap { base in scene.wireDeltaNodes(from: base.scene).map { (base, $0) } }
-        var tape = WireTape(reservingCapacity: 64)
+        var tape = WireTape(reservingCapacity: estimatedTokenCount(nodes: delta.map { $0.1.upserted.count + $0.1.removed.count }))
         let writer = PlanTapeWriter(sampleRate: sampleRate, compact: compact && delta != nil)
         writer.plan(self, delta: delta, into: &tape)
         return tape
+    }
+
+    /// About how many tokens the tape takes, so it is allocated once (a content update's
+    /// small plan passed a fixed 64 and was copied into a larger buffer). `nodes`: a delta's
+    /// upserted and removed nodes; nil for the whole scene. Counts are rough, per entry
+    /// with its curve; too few only costs a growth.
+    private func estimatedTokenCount(nodes: Int?) -> Int {
+        let sceneNodes = nodes ?? scene.slots.reduce(0) { $0 + $1.laidOut.layout.count }
+        return 48 + 32 * elements.count + 17 * (layout.count + slots.count + reveals.count) + 6 * diagnostics.count
+            + 12 * sceneNodes + 5 * scene.layout.capsules.count
     }
 }
 
@@ -203,19 +213,7 @@ private struct PlanTapeWriter {
 
     /// `PlannerScene.wireEntry(for:)`, plus a delta's `index`.
     private static func node(_ node: SceneNode, in scene: PlannerScene, index: Int?, into tape: inout WireTape) {
-        var fixed: [(key: String, token: WireTape.Token)] = []
-        fixed.reserveCapacity(9)
-        if let expanded = node.expandedClasses { fixed.append(("expanded_classes", .string(key: "expanded_classes", expanded))) }
-        if let index { fixed.append(("index", .uint(key: "index", UInt64(index)))) }
-        fixed.append(("kind", .string(key: "kind", node.kind.rawValue)))
-        fixed.append(("owner", .string(key: "owner", node.owner)))
-        fixed.append(("path", .string(key: "path", node.path)))
-        fixed.append(("rect", .rect(key: "rect", node.rect)))
-        fixed.append(("slot", .string(key: "slot", node.slot.rawValue)))
-        // Contract 1.1: only on suppressed nodes, so other scenes keep their exact keys.
-        if scene.suppressed.contains(node.path) { fixed.append(("suppressed", .bool(key: "suppressed", true))) }
-        fixed.append(("variants", .value(key: "variants", .array(node.variants.map { .dictionary($0.wireDictionary) }))))
-        tape.merging(node.props.rawProps, into: fixed)
+        tape.appendSceneNode(node, index: index, suppressed: scene.suppressed.contains(node.path))
     }
 
     private static func rect(_ velocity: RectVelocity) -> Rect {
