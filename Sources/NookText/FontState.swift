@@ -182,7 +182,36 @@ final class FontState {
 
     /// `text`'s advances and line height at a size of one em.
     func measure(_ text: String, weight: Int, monospacedDigits: Bool) -> MeasuredText {
-        measureAnyText(text, weight: weight, monospacedDigits: monospacedDigits)
+        if let line = text.utf8.withContiguousStorageIfAvailable({ measureASCIILine($0, weight: weight, monospacedDigits: monospacedDigits) }),
+           let line {
+            return line
+        }
+        return measureAnyText(text, weight: weight, monospacedDigits: monospacedDigits)
+    }
+
+    /// `measure` for a line of ASCII (a label like `track 12`) whose characters all take one
+    /// face, read from the string's bytes: it is what `measureAnyText` does for such a line
+    /// (one paragraph, one segment, one run, the whole line its context), without the
+    /// scalars, segments and items. Nil for any other text (empty, a line break, a non-ASCII
+    /// byte, characters of different faces, no fonts), which goes the general way.
+    func measureASCIILine(_ bytes: UnsafeBufferPointer<UInt8>, weight: Int, monospacedDigits: Bool) -> MeasuredText? {
+        guard !bytes.isEmpty else { return nil }
+        var hasLetter = false
+        for byte in bytes {
+            guard byte < 0x80, byte != 0x0A, byte != 0x0D else { return nil }
+            if TextItemizer.isASCIILetter(UInt32(byte)) { hasLetter = true }
+        }
+        let segment = TextItemizer.Segment(range: 0..<bytes.count, script: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, isEmoji: false)
+        let fonts = fonts(for: segment, weight: weight)
+        guard !fonts.faces.isEmpty, let face = Self.soleASCIIFace(bytes, 0..<bytes.count, in: fonts) else { return nil }
+        let shaper = shaper(fonts, face)
+        var advances = Self.zeroes(bytes.count)
+        hb_buffer_clear_contents(shapingBuffer)
+        // ASCII bytes are their scalars, and Latin-1 clusters are byte indices: the buffer
+        // holds what `hb_buffer_add_utf32` puts in it from the scalars.
+        hb_buffer_add_latin1(shapingBuffer, bytes.baseAddress!, Int32(bytes.count), 0, Int32(bytes.count))
+        shapeBuffer(script: segment.script, with: shaper, features: monospacedDigits ? tabularDigits : [], paragraphStart: 0, into: &advances)
+        return MeasuredText(advances: advances, lineHeight: lineHeight(ascent: max(0, shaper.ascent), descent: max(0, shaper.descent), weight: weight))
     }
 
     /// `measure` the general way: paragraphs, segments, items and runs from the scalars.
@@ -191,7 +220,7 @@ final class FontState {
         var scalars = takeScalars()
         defer { self.scalars = scalars }
         for scalar in text.unicodeScalars { scalars.append(scalar.value) }
-        var advances = [Double](repeating: 0, count: scalars.count)
+        var advances = Self.zeroes(scalars.count)
         var ascent = 0.0
         var descent = 0.0
         scalars.withUnsafeBufferPointer { buffer in
@@ -224,6 +253,16 @@ final class FontState {
         }
         if ascent + descent == 0 { ascent = TextMetrics.lineHeightFactor }
         return ascent + descent
+    }
+
+    /// `count` zero advances. Reserving and appending keeps to code specialized for `Double`;
+    /// `Array(repeating:count:)` allocates through the standard library's unspecialized
+    /// path, which looks the storage's type up at run time (about 450 instructions a call).
+    static func zeroes(_ count: Int) -> [Double] {
+        var zeroes: [Double] = []
+        zeroes.reserveCapacity(count)
+        for _ in 0..<count { zeroes.append(0) }
+        return zeroes
     }
 
     struct Run {
@@ -298,10 +337,10 @@ final class FontState {
     /// The face of an ASCII segment whose characters all pick the same face (or none picks
     /// one): `collectItems` makes it one item of that face (of a space's, if none), so a
     /// label takes it without building items. Nil otherwise.
-    static func soleASCIIFace(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
+    static func soleASCIIFace<CodeUnit: FixedWidthInteger>(_ text: UnsafeBufferPointer<CodeUnit>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
         var sole: Int?
         for position in segment {
-            let value = text[position]
+            let value = UInt32(truncatingIfNeeded: text[position])
             guard value < 0x80 else { return nil }
             guard choosesFont(value) else { continue }
             let face = fonts.face(for: value)
