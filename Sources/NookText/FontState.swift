@@ -22,13 +22,24 @@ final class FontState {
     private let shapingBuffer: OpaquePointer
     /// `tnum` (monospaced digits), parsed once.
     private let tabularDigits: [hb_feature_t]
+    /// HarfBuzz's shape plans per font, script and digit style, found once and kept (one
+    /// reference each): `hb_shape` looks its plan up again for every run, building the key
+    /// from the font's layout tables (some 600 instructions, a twentieth of shaping a short
+    /// label). The last plan used is checked first, as labels keep to one font and script.
+    private var shapePlans: [ShapePlanKey: OpaquePointer] = [:]
+    private var lastShapePlan: (key: ShapePlanKey, plan: OpaquePointer)?
     /// The string being measured as scalars, and a segment's items: kept between strings for
     /// their storage.
     private var scalars: [UInt32] = []
     private var items: [Item] = []
 
-    init(family: String, cacheCapacity: Int) {
+    /// False shapes with `hb_shape` (which looks the plan up for every run), for tests to
+    /// compare the kept plans against.
+    let shapesWithKeptPlans: Bool
+
+    init(family: String, cacheCapacity: Int, shapesWithKeptPlans: Bool = true) {
         self.family = family
+        self.shapesWithKeptPlans = shapesWithKeptPlans
         cache = MeasurementCache(capacity: cacheCapacity)
         language = TextLanguage.current
         shapingBuffer = hb_buffer_create()
@@ -38,6 +49,8 @@ final class FontState {
     }
 
     deinit {
+        // Plans point at their fonts' faces without holding them: they go first.
+        for plan in shapePlans.values { hb_shape_plan_destroy(plan) }
         for shaper in shapers.values { hb_font_destroy(shaper.font) }
         hb_buffer_destroy(shapingBuffer)
     }
@@ -52,6 +65,12 @@ final class FontState {
         var weight: Int
         var script: UInt32
         var isEmoji: Bool
+    }
+
+    struct ShapePlanKey: Hashable {
+        var font: OpaquePointer
+        var script: UInt32
+        var tabularDigits: Bool
     }
 
     struct FaceKey: Hashable {
@@ -163,13 +182,47 @@ final class FontState {
 
     /// `text`'s advances and line height at a size of one em.
     func measure(_ text: String, weight: Int, monospacedDigits: Bool) -> MeasuredText {
+        if let line = text.utf8.withContiguousStorageIfAvailable({ measureASCIILine($0, weight: weight, monospacedDigits: monospacedDigits) }),
+           let line {
+            return line
+        }
+        return measureAnyText(text, weight: weight, monospacedDigits: monospacedDigits)
+    }
+
+    /// `measure` for a line of ASCII (a label like `track 12`) whose characters all take one
+    /// face, read from the string's bytes: it is what `measureAnyText` does for such a line
+    /// (one paragraph, one segment, one run, the whole line its context), without the
+    /// scalars, segments and items. Nil for any other text (empty, a line break, a non-ASCII
+    /// byte, characters of different faces, no fonts), which goes the general way.
+    func measureASCIILine(_ bytes: UnsafeBufferPointer<UInt8>, weight: Int, monospacedDigits: Bool) -> MeasuredText? {
+        guard !bytes.isEmpty else { return nil }
+        var hasLetter = false
+        for byte in bytes {
+            guard byte < 0x80, byte != 0x0A, byte != 0x0D else { return nil }
+            if TextItemizer.isASCIILetter(UInt32(byte)) { hasLetter = true }
+        }
+        let segment = TextItemizer.Segment(range: 0..<bytes.count, script: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, isEmoji: false)
+        let fonts = fonts(for: segment, weight: weight)
+        guard !fonts.faces.isEmpty, let face = Self.soleASCIIFace(bytes, 0..<bytes.count, in: fonts) else { return nil }
+        let shaper = shaper(fonts, face)
+        var advances = Self.zeroes(bytes.count)
+        hb_buffer_clear_contents(shapingBuffer)
+        // ASCII bytes are their scalars, and Latin-1 clusters are byte indices: the buffer
+        // holds what `hb_buffer_add_utf32` puts in it from the scalars.
+        hb_buffer_add_latin1(shapingBuffer, bytes.baseAddress!, Int32(bytes.count), 0, Int32(bytes.count))
+        shapeBuffer(script: segment.script, with: shaper, features: monospacedDigits ? tabularDigits : [], paragraphStart: 0, into: &advances)
+        return MeasuredText(advances: advances, lineHeight: lineHeight(ascent: max(0, shaper.ascent), descent: max(0, shaper.descent), weight: weight))
+    }
+
+    /// `measure` the general way: paragraphs, segments, items and runs from the scalars.
+    func measureAnyText(_ text: String, weight: Int, monospacedDigits: Bool) -> MeasuredText {
+        let features = monospacedDigits ? tabularDigits : []
         var scalars = takeScalars()
         defer { self.scalars = scalars }
         for scalar in text.unicodeScalars { scalars.append(scalar.value) }
-        var advances = [Double](repeating: 0, count: scalars.count)
+        var advances = Self.zeroes(scalars.count)
         var ascent = 0.0
         var descent = 0.0
-        let features = monospacedDigits ? tabularDigits : []
         scalars.withUnsafeBufferPointer { buffer in
             var start = 0
             while start < buffer.count {
@@ -186,13 +239,30 @@ final class FontState {
                 start = end + 1
             }
         }
+        return MeasuredText(advances: advances, lineHeight: lineHeight(ascent: ascent, descent: descent, weight: weight))
+    }
+
+    /// The line height of text whose fonts reach `ascent` and `descent` (both zero: no glyphs,
+    /// as in an empty string or only line breaks, and the primary font's line is taken).
+    private func lineHeight(ascent: Double, descent: Double, weight: Int) -> Double {
+        var ascent = ascent
+        var descent = descent
         if ascent + descent == 0, let primary = fonts(weight: weight).faces.first.map(shaper) {
-            // No glyphs (an empty string, only line breaks): the primary font's line.
             ascent = primary.ascent
             descent = primary.descent
         }
         if ascent + descent == 0 { ascent = TextMetrics.lineHeightFactor }
-        return MeasuredText(advances: advances, lineHeight: ascent + descent)
+        return ascent + descent
+    }
+
+    /// `count` zero advances. Reserving and appending keeps to code specialized for `Double`;
+    /// `Array(repeating:count:)` allocates through the standard library's unspecialized
+    /// path, which looks the storage's type up at run time (about 450 instructions a call).
+    static func zeroes(_ count: Int) -> [Double] {
+        var zeroes: [Double] = []
+        zeroes.reserveCapacity(count)
+        for _ in 0..<count { zeroes.append(0) }
+        return zeroes
     }
 
     struct Run {
@@ -267,10 +337,10 @@ final class FontState {
     /// The face of an ASCII segment whose characters all pick the same face (or none picks
     /// one): `collectItems` makes it one item of that face (of a space's, if none), so a
     /// label takes it without building items. Nil otherwise.
-    static func soleASCIIFace(_ text: UnsafeBufferPointer<UInt32>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
+    static func soleASCIIFace<CodeUnit: FixedWidthInteger>(_ text: UnsafeBufferPointer<CodeUnit>, _ segment: Range<Int>, in fonts: FontSet) -> Int? {
         var sole: Int?
         for position in segment {
-            let value = text[position]
+            let value = UInt32(truncatingIfNeeded: text[position])
             guard value < 0x80 else { return nil }
             guard choosesFont(value) else { continue }
             let face = fonts.face(for: value)
@@ -318,17 +388,59 @@ final class FontState {
         hb_buffer_add_utf32(
             shapingBuffer, text.baseAddress! + paragraph.lowerBound, Int32(paragraph.count),
             UInt32(run.range.lowerBound - paragraph.lowerBound), Int32(run.range.count))
-        hb_buffer_set_script(shapingBuffer, run.script)
-        hb_buffer_set_direction(shapingBuffer, hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        shapeBuffer(script: run.script, with: shaper, features: features, paragraphStart: paragraph.lowerBound, into: &advances)
+    }
+
+    /// Shapes the run in the buffer in `script` and adds each glyph's advance, in ems, to its
+    /// cluster's scalar (clusters count from `paragraphStart`).
+    private func shapeBuffer(
+        script: hb_script_t, with shaper: Shaper, features: [hb_feature_t], paragraphStart: Int, into advances: inout [Double]
+    ) {
+        hb_buffer_set_script(shapingBuffer, script)
+        hb_buffer_set_direction(shapingBuffer, hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_language(shapingBuffer, hb_language_get_default())
-        features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
+        if shapesWithKeptPlans {
+            let plan = shapePlan(for: shaper, script: script, features: features)
+            // What `hb_shape` does with the plan it looks up, but for the limits `hb_shape`
+            // sets on the buffer while shaping (64 glyphs and 1,024 nested lookups per
+            // character, at least 16,384 of each: a guard against fonts that never finish),
+            // which no label reaches with the fonts a desktop has.
+            _ = features.withUnsafeBufferPointer { hb_shape_plan_execute(plan, shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
+        } else {
+            features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
+        }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(shapingBuffer, &count),
               let positions = hb_buffer_get_glyph_positions(shapingBuffer, nil) else { return }
-        for glyph in 0..<Int(count) {
-            let scalar = paragraph.lowerBound + Int(infos[glyph].cluster)
-            guard scalar < advances.count else { continue }
-            advances[scalar] += Double(positions[glyph].x_advance) / shaper.unitsPerEm
+        advances.withUnsafeMutableBufferPointer { advances in
+            for glyph in 0..<Int(count) {
+                let scalar = paragraphStart + Int(infos[glyph].cluster)
+                guard scalar < advances.count else { continue }
+                advances[scalar] += Double(positions[glyph].x_advance) / shaper.unitsPerEm
+            }
         }
+    }
+
+    /// The plan `hb_shape` would take for the buffer's properties (set for `script`) with
+    /// `shaper`'s font and `features`: asked for as `hb_shape` asks for it (the font's face
+    /// and variation coordinates, the default shapers), once.
+    private func shapePlan(for shaper: Shaper, script: hb_script_t, features: [hb_feature_t]) -> OpaquePointer {
+        let key = ShapePlanKey(font: shaper.font, script: script.rawValue, tabularDigits: !features.isEmpty)
+        if let last = lastShapePlan, last.key == key { return last.plan }
+        let plan: OpaquePointer
+        if let known = shapePlans[key] {
+            plan = known
+        } else {
+            var properties = hb_segment_properties_t()
+            hb_buffer_get_segment_properties(shapingBuffer, &properties)
+            var coordinateCount: UInt32 = 0
+            let coordinates = hb_font_get_var_coords_normalized(shaper.font, &coordinateCount)
+            plan = features.withUnsafeBufferPointer {
+                hb_shape_plan_create_cached2(hb_font_get_face(shaper.font), &properties, $0.baseAddress, UInt32($0.count), coordinates, coordinateCount, nil)
+            }
+            shapePlans[key] = plan
+        }
+        lastShapePlan = (key, plan)
+        return plan
     }
 }

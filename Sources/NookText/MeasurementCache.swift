@@ -36,9 +36,10 @@ struct MeasurementCache {
     /// The value for `key`, computed by `make` and kept when it is not there yet.
     mutating func value(for key: MeasurementKey, orMake make: () -> MeasuredText) -> MeasuredText {
         // While the young generation has room (no rotation is due), one probe finds the key or
-        // the slot a missing one goes in (looking up, then inserting, probes twice).
+        // the slot a missing one goes in (looking up, then inserting, probes twice). An empty
+        // old generation (until the first rotation) is not asked: that hashes the key again.
         if young.count < capacity / 2 {
-            return Self.read(&young[key, default: old.removeValue(forKey: key) ?? make()])
+            return Self.read(&young[key, default: (old.isEmpty ? nil : old.removeValue(forKey: key)) ?? make()])
         }
         if let known = value(for: key) { return known }
         let made = make()

@@ -31,10 +31,15 @@ enum TextItemizer {
         for position in paragraph {
             let value = text[position]
             guard value < 0x80 else { return nil }
-            if (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) { hasLetter = true }
+            if isASCIILetter(value) { hasLetter = true }
         }
         guard !paragraph.isEmpty else { return nil }
         return Segment(range: paragraph, script: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, isEmoji: false)
+    }
+
+    /// A to Z and a to z: the only ASCII characters not common to all scripts (Latin).
+    static func isASCIILetter(_ value: UInt32) -> Bool {
+        (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
     }
 
     /// The general way: each scalar's script and emoji flag.
