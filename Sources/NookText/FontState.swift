@@ -22,24 +22,13 @@ final class FontState {
     private let shapingBuffer: OpaquePointer
     /// `tnum` (monospaced digits), parsed once.
     private let tabularDigits: [hb_feature_t]
-    /// HarfBuzz's shape plans per font, script and digit style, found once and kept (one
-    /// reference each): `hb_shape` looks its plan up again for every run, building the key
-    /// from the font's layout tables (some 600 instructions, a twentieth of shaping a short
-    /// label). The last plan used is checked first, as labels keep to one font and script.
-    private var shapePlans: [ShapePlanKey: OpaquePointer] = [:]
-    private var lastShapePlan: (key: ShapePlanKey, plan: OpaquePointer)?
     /// The string being measured as scalars, and a segment's items: kept between strings for
     /// their storage.
     private var scalars: [UInt32] = []
     private var items: [Item] = []
 
-    /// False shapes with `hb_shape` (which looks the plan up for every run), for tests to
-    /// compare the kept plans against.
-    let shapesWithKeptPlans: Bool
-
-    init(family: String, cacheCapacity: Int, shapesWithKeptPlans: Bool = true) {
+    init(family: String, cacheCapacity: Int) {
         self.family = family
-        self.shapesWithKeptPlans = shapesWithKeptPlans
         cache = MeasurementCache(capacity: cacheCapacity)
         language = TextLanguage.current
         shapingBuffer = hb_buffer_create()
@@ -49,8 +38,6 @@ final class FontState {
     }
 
     deinit {
-        // Plans point at their fonts' faces without holding them: they go first.
-        for plan in shapePlans.values { hb_shape_plan_destroy(plan) }
         for shaper in shapers.values { hb_font_destroy(shaper.font) }
         hb_buffer_destroy(shapingBuffer)
     }
@@ -65,12 +52,6 @@ final class FontState {
         var weight: Int
         var script: UInt32
         var isEmoji: Bool
-    }
-
-    struct ShapePlanKey: Hashable {
-        var font: OpaquePointer
-        var script: UInt32
-        var tabularDigits: Bool
     }
 
     struct FaceKey: Hashable {
@@ -399,16 +380,9 @@ final class FontState {
         hb_buffer_set_script(shapingBuffer, script)
         hb_buffer_set_direction(shapingBuffer, hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_language(shapingBuffer, hb_language_get_default())
-        if shapesWithKeptPlans {
-            let plan = shapePlan(for: shaper, script: script, features: features)
-            // What `hb_shape` does with the plan it looks up, but for the limits `hb_shape`
-            // sets on the buffer while shaping (64 glyphs and 1,024 nested lookups per
-            // character, at least 16,384 of each: a guard against fonts that never finish),
-            // which no label reaches with the fonts a desktop has.
-            _ = features.withUnsafeBufferPointer { hb_shape_plan_execute(plan, shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
-        } else {
-            features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
-        }
+        // `hb_shape`, not a kept shape plan: it also sets the buffer's limits on work (a guard
+        // against fonts that never finish), as Pango's shaping does.
+        features.withUnsafeBufferPointer { hb_shape(shaper.font, shapingBuffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(shapingBuffer, &count),
               let positions = hb_buffer_get_glyph_positions(shapingBuffer, nil) else { return }
@@ -419,28 +393,5 @@ final class FontState {
                 advances[scalar] += Double(positions[glyph].x_advance) / shaper.unitsPerEm
             }
         }
-    }
-
-    /// The plan `hb_shape` would take for the buffer's properties (set for `script`) with
-    /// `shaper`'s font and `features`: asked for as `hb_shape` asks for it (the font's face
-    /// and variation coordinates, the default shapers), once.
-    private func shapePlan(for shaper: Shaper, script: hb_script_t, features: [hb_feature_t]) -> OpaquePointer {
-        let key = ShapePlanKey(font: shaper.font, script: script.rawValue, tabularDigits: !features.isEmpty)
-        if let last = lastShapePlan, last.key == key { return last.plan }
-        let plan: OpaquePointer
-        if let known = shapePlans[key] {
-            plan = known
-        } else {
-            var properties = hb_segment_properties_t()
-            hb_buffer_get_segment_properties(shapingBuffer, &properties)
-            var coordinateCount: UInt32 = 0
-            let coordinates = hb_font_get_var_coords_normalized(shaper.font, &coordinateCount)
-            plan = features.withUnsafeBufferPointer {
-                hb_shape_plan_create_cached2(hb_font_get_face(shaper.font), &properties, $0.baseAddress, UInt32($0.count), coordinates, coordinateCount, nil)
-            }
-            shapePlans[key] = plan
-        }
-        lastShapePlan = (key, plan)
-        return plan
     }
 }

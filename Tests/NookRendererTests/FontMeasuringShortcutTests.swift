@@ -3,10 +3,9 @@ import NookCore
 import NookTestSupport
 import Testing
 
-/// The measurer takes two shortcuts: an ASCII line of one face is measured from the string's
-/// bytes (no scalars, segments or items), and every run is shaped with a shape plan kept per
-/// font, script and digit style (not looked up by `hb_shape` per run). Both must give, bit for
-/// bit, what the general way with `hb_shape` gives.
+/// The measurer takes a shortcut: an ASCII line of one face is measured from the string's
+/// bytes (no scalars, segments or items). It must give, bit for bit, what the general way
+/// gives.
 @Suite struct FontMeasuringShortcutTests {
     /// Random strings, seeded: ASCII labels (letters, digits, punctuation, spaces, tabs,
     /// controls, line breaks), and ASCII mixed with accents, kana, Han, Arabic, Cyrillic,
@@ -41,7 +40,7 @@ import Testing
         var strings = ["", " ", "\t", "\n", "track 0", "track 123", "Track 9", "12:34", "-- ", "fi fl ffi AV To", "a\r\nb", "trail  ", "é", "e\u{301}", "track 1\u{301}"]
         strings += Self.randomStrings(1_500, using: &random)
         let measurer = FontState(family: Theme.defaultFontFamily, cacheCapacity: 2)
-        let reference = FontState(family: Theme.defaultFontFamily, cacheCapacity: 2, shapesWithKeptPlans: false)
+        let reference = FontState(family: Theme.defaultFontFamily, cacheCapacity: 2)
         for (index, text) in strings.enumerated() {
             let weight = [400, 400, 700, 300, 600][index % 5]
             let monospacedDigits = index % 3 == 0
