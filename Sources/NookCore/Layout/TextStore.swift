@@ -52,11 +52,13 @@ struct TextStore {
 
     /// Reserves room for `texts` texts of about `scalars` scalars in all, so a large tree's
     /// arrays are allocated once rather than regrown (and copied) as they fill.
-    mutating func reserve(texts: Int, scalars: Int) {
-        // `advances` is left to grow: only words with unlike advances (non-ASCII or measured
-        // text, or digits next to letters) store any.
+    /// `measured`: the texts come with a measurer's advances, which are all stored.
+    mutating func reserve(texts: Int, scalars: Int, measured: Bool = false) {
+        // Estimated text leaves `advances` to grow: only words with unlike advances
+        // (non-ASCII text, or digits next to letters) store any.
         runs.reserveCapacity(texts)
         words.reserveCapacity(texts + scalars / 4)
+        if measured, scalars > 0 { advances.reserveCapacity(scalars) }
     }
 
     /// Measures `text` once and returns its run's index: with `measurer`'s advances and line
@@ -71,7 +73,11 @@ struct TextStore {
 
     /// `add` with the measurer's answer already in hand (nil: the estimate). Layout calls this
     /// directly when it has no measurer, so no optional existential is copied per text.
-    mutating func add(text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measured: MeasuredText?) -> Int {
+    /// `readsASCIIBytes: false` (tests only) walks measured ASCII text by scalars, the general
+    /// way the byte shortcut is checked against.
+    mutating func add(
+        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measured: MeasuredText?, readsASCIIBytes: Bool = true
+    ) -> Int {
         let weightFactor = TextMetrics.weightFactor(weight)
         var scalarIndex = -1
         let firstWord = words.count
@@ -89,9 +95,22 @@ struct TextStore {
                 other: fontSize * weightFactor, current: &current, paragraphs: &paragraphs)
             return true
         } == true
+        // Measured ASCII text: each byte is a scalar, so byte `i` takes advance `i`, as the
+        // scalar walk below would give it (without decoding scalars).
+        let tookMeasuredBytes = readsASCIIBytes && !tookBytes && measured != nil && text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            measured!.advances.withUnsafeBufferPointer { given in
+                for index in bytes.indices {
+                    let byte = bytes[index]
+                    let advance = byte == 0x0A || byte == 0x0D || index >= given.count ? 0 : Self.length(given[index])
+                    take(UInt32(byte), &current, &paragraphs, firstWord: firstWord, advance: advance)
+                }
+            }
+            return true
+        } == true
         // Unicode scalars rather than Characters: grapheme breaking costs more than the whole
         // rest of layout, and the metric model gives joined and combining scalars no room.
-        if !tookBytes {
+        if !tookBytes, !tookMeasuredBytes {
             for scalar in text.unicodeScalars {
                 let value = scalar.value
                 scalarIndex += 1
