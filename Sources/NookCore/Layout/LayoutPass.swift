@@ -143,8 +143,10 @@ struct LayoutPass {
     init(root: borrowing ViewNode, rootPath: String, rules: NamedLayoutRules = .none, text: TextMeasurement = .estimate,
          reducesOffers: Bool = true) {
         self.rules = rules
-        measurer = text.measurer
-        measuresText = text.measurer != nil
+        // One copy of the existential (each copy is a call through its value witnesses).
+        let measurer = text.measurer
+        measuresText = measurer != nil
+        self.measurer = measurer
         self.reducesOffers = reducesOffers
         self.rootPath = rootPath
         // The tree is read through pointers: a `ViewNode` is large, and copying one per node
@@ -156,12 +158,16 @@ struct LayoutPass {
         var census = Census()
         census.count(root)
         nodes.reserveCapacity(census.nodes)
-        childIndices.reserveCapacity(census.nodes)
-        // Every array a pass fills is sized up front, so a large tree allocates each once.
-        texts.reserve(texts: census.texts, scalars: census.textBytes)
-        frames.reserveCapacity(census.framed + 1)
+        // Every array a pass fills is sized up front, so a large tree allocates each once;
+        // arrays the tree cannot use are not allocated at all (a compact view is often one
+        // node: no children to list or arrange, and a text has no frame).
+        if census.nodes > 1 {
+            childIndices.reserveCapacity(census.nodes)
+            childEntries.reserveCapacity(census.nodes * 2)
+        }
+        texts.reserve(texts: census.texts, scalars: census.textBytes, measured: measuresText)
+        if census.framed > 0 { frames.reserveCapacity(census.framed + 1) }
         cache.reserveCapacity(census.nodes * 3)
-        childEntries.reserveCapacity(census.nodes * 2)
         flatten(root, position: 0, parent: -1, parentAxis: nil)
     }
 
@@ -743,26 +749,22 @@ struct LayoutPass {
     // MARK: 3. Place
 
     mutating func run(proposal: ProposedSize, origin: Point) -> LayoutResult {
-        // The records are made before placing (which writes their rects in place), each
-        // written into uninitialised storage rather than appended (with its checks) per node.
+        // The records are made before placing (which writes their rects in place). Each
+        // record also holds its node's subtree end (one array, not two). Appended into
+        // reserved room: `Array(unsafeUninitializedCapacity:)` is not specialized and looks
+        // the array's metadata up at run time, which cost more than a small tree's appends.
         let count = nodes.count
-        records = nodes.withUnsafeBufferPointer { nodes in
-            [LayoutResult.Record](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for index in 0..<count {
-                    buffer.initializeElement(at: index, to: LayoutResult.Record(
-                        kind: nodes[index].kind, rect: .zero, parent: nodes[index].parent, childPosition: nodes[index].childPosition))
-                }
-                initialized = count
-            }
-        }
-        let subtreeEnds = nodes.withUnsafeBufferPointer { nodes in
-            [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for index in 0..<count { buffer.initializeElement(at: index, to: Int(nodes[index].subtreeEnd)) }
-                initialized = count
+        records.removeAll(keepingCapacity: true)
+        records.reserveCapacity(count)
+        nodes.withUnsafeBufferPointer { nodes in
+            for index in 0..<count {
+                records.append(LayoutResult.Record(
+                    kind: nodes[index].kind, rect: .zero, parent: nodes[index].parent, childPosition: nodes[index].childPosition,
+                    subtreeEnd: nodes[index].subtreeEnd))
             }
         }
         place(0, at: origin, entry: entry(0, Self.offer(proposal)))
-        return LayoutResult(rootPath: rootPath, records: records, subtreeEnds: subtreeEnds)
+        return LayoutResult(rootPath: rootPath, records: records)
     }
 
     /// Places node `index` at `origin` with the size of its cache entry `entry`, and its

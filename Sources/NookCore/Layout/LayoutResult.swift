@@ -9,9 +9,8 @@
 public struct LayoutResult: Hashable, Sendable {
     /// The root's path: the slot's root path (`expanded`, `music/song:minimal`).
     public private(set) var rootPath: String
+    /// Each record also holds its subtree's end, so a result is one array.
     private var records: [Record]
-    /// For each node, the index just past its last descendant.
-    private var subtreeEnds: [Int]
 
     /// One node without its path: small and free of references, so copies and walks are cheap.
     struct Record: Hashable, Sendable {
@@ -21,6 +20,9 @@ public struct LayoutResult: Hashable, Sendable {
         var parent: Int32
         /// Its index among its parent's children (0 for the root).
         var childPosition: Int32
+        /// The index just past its last descendant (follows from the others, so equal
+        /// results still compare equal).
+        var subtreeEnd: Int32
     }
 
     /// Every node with its path, in preorder. Builds each path: read `rect(atIndex:)`,
@@ -66,15 +68,15 @@ public struct LayoutResult: Hashable, Sendable {
                 position = nextChild[parent]
                 nextChild[parent] += 1
             }
-            records.append(Record(kind: node.kind, rect: node.rect, parent: Int32(node.parentIndex ?? -1), childPosition: position))
+            records.append(Record(kind: node.kind, rect: node.rect, parent: Int32(node.parentIndex ?? -1), childPosition: position,
+                                  subtreeEnd: Int32(ends[records.count])))
         }
-        self.init(rootPath: nodes.first?.path ?? "", records: records, subtreeEnds: ends)
+        self.init(rootPath: nodes.first?.path ?? "", records: records)
     }
 
-    init(rootPath: String, records: [Record], subtreeEnds: [Int]) {
+    init(rootPath: String, records: [Record]) {
         self.rootPath = rootPath
         self.records = records
-        self.subtreeEnds = subtreeEnds
     }
 
     /// The rect of the node at preorder `index`, read in place.
@@ -90,7 +92,7 @@ public struct LayoutResult: Hashable, Sendable {
     }
 
     /// The index just past the last descendant of the node at preorder `index`.
-    func subtreeEnd(atIndex index: Int) -> Int { subtreeEnds[index] }
+    func subtreeEnd(atIndex index: Int) -> Int { Int(records[index].subtreeEnd) }
 
     /// The path of the node at preorder `index`, built from its ancestors' child positions.
     func path(atIndex index: Int) -> String {
@@ -125,6 +127,9 @@ public struct LayoutResult: Hashable, Sendable {
         records.first.map { LaidOutNode(path: rootPath, kind: $0.kind, rect: $0.rect, parentIndex: nil) }
     }
 
+    /// The root's rect (the first in preorder), without building its node (nor copying the path).
+    var rootRect: Rect? { records.first?.rect }
+
     public subscript(path: String) -> LaidOutNode? {
         index(of: path).map { index in
             LaidOutNode(path: path, kind: records[index].kind, rect: records[index].rect, parentIndex: parentIndex(atIndex: index))
@@ -157,11 +162,12 @@ public struct LayoutResult: Hashable, Sendable {
             guard digits > 0 else { return nil }
             var child = current + 1
             var skipped = 0
-            while skipped < childNumber, child < subtreeEnds[current] {
-                child = subtreeEnds[child]
+            let end = Int(records[current].subtreeEnd)
+            while skipped < childNumber, child < end {
+                child = Int(records[child].subtreeEnd)
                 skipped += 1
             }
-            guard child < subtreeEnds[current] else { return nil }
+            guard child < end else { return nil }
             current = child
             guard let following = next else { return current }
             byte = following
@@ -179,9 +185,14 @@ public struct LayoutResult: Hashable, Sendable {
     /// The same layout moved by (dx, dy).
     public func offsetBy(dx: Double, dy: Double) -> LayoutResult {
         var moved = self
-        for offset in moved.records.indices {
-            moved.records[offset].rect = moved.records[offset].rect.offsetBy(dx: dx, dy: dy)
-        }
+        moved.offset(dx: dx, dy: dy)
         return moved
+    }
+
+    /// Moves this layout by (dx, dy) in place (no copy of the records when unshared).
+    mutating func offset(dx: Double, dy: Double) {
+        records.withUnsafeMutableBufferPointer { records in
+            for index in records.indices { records[index].rect = records[index].rect.offsetBy(dx: dx, dy: dy) }
+        }
     }
 }
