@@ -60,16 +60,16 @@ public enum SceneGeometry {
         display: DisplayInfo, tokens: GeometryTokens, presentation: Presentation, content: SceneContent, rules: NamedLayoutRules,
         text: TextMeasurement = .estimate
     ) -> SceneLayout {
-        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, content: content, rules: rules, text: text)
-        return builder.build(presentation)
+        let builder = SceneBuilder(display: display.sanitized, tokens: tokens.sanitized, rules: rules, text: text)
+        return builder.build(presentation, content)
     }
 }
 
-/// The working state of one `SceneGeometry.layout` call.
+/// The working state of one `SceneGeometry.layout` call. The content is passed to each step,
+/// not kept: keeping it copied the whole content (a retain per view) per scene.
 struct SceneBuilder {
     let display: DisplayInfo
     let tokens: GeometryTokens
-    let content: SceneContent
     /// `rules.named` as layout utilities, for every view laid out here.
     let rules: NamedLayoutRules
     /// How wide text is, for every view laid out here.
@@ -79,20 +79,22 @@ struct SceneBuilder {
     var top: Double { tokens.topInset }
     var bandHeight: Double { max(display.notchHeight, tokens.pillHeight) }
 
-    func build(_ presentation: Presentation) -> SceneLayout {
+    func build(_ presentation: Presentation, _ content: SceneContent) -> SceneLayout {
         switch presentation {
         case .hidden:
             return SceneLayout(presentation: .hidden, chrome: ChromeShape(rect: Rect(x: centreX, y: top, width: 0, height: 0), cornerRadius: 0))
         case .pill:
-            let pill = pillBand()
-            let capsules = capsules(beside: pill.chrome.rect)
-            return SceneLayout(presentation: .pill, chrome: pill.chrome, capsules: capsules.chrome, slots: pill.slots + capsules.slots)
+            let pill = pillBand(content)
+            let capsules = capsules(beside: pill.chrome.rect, content)
+            // Without capsules the band's slots are the scene's (`+` would copy them).
+            let slots = capsules.slots.isEmpty ? pill.slots : pill.slots + capsules.slots
+            return SceneLayout(presentation: .pill, chrome: pill.chrome, capsules: capsules.chrome, slots: slots)
         case .peek:
-            return peek()
+            return peek(content)
         case .expanded:
-            return expanded()
+            return expanded(content)
         case .companion:
-            return companion()
+            return companion(content)
         }
     }
 
@@ -103,35 +105,37 @@ struct SceneBuilder {
         var slots: [LaidOutSlot]
     }
 
-    func pillBand() -> Band {
+    func pillBand(_ content: SceneContent) -> Band {
         let padding = tokens.pillSlotPadding
         let offer = ProposedSize(width: tokens.pillSlotMaxWidth, height: max(0, bandHeight - padding))
-        // Each view is laid out once at the origin, then moved into its slot.
-        let leading = content.compactLeading.map { (view: $0, layout: layout(.compactLeading, $0, offer: offer)) }
-        let trailing = content.compactTrailing.map { (view: $0, layout: layout(.compactTrailing, $0, offer: offer)) }
-        func slotWidth(_ layout: LayoutResult) -> Double { min(layout.root?.rect.width ?? 0, tokens.pillSlotMaxWidth) }
-        let side = max(leading.map { slotWidth($0.layout) + 2 * padding } ?? 0, trailing.map { slotWidth($0.layout) + 2 * padding } ?? 0)
+        // Each view is laid out once at the origin, then moved into its slot, in place: the
+        // layouts are held here alone (no copy of the views, no copy of the records).
+        var leading = content.compactLeading.map { layout(.compactLeading, $0, offer: offer) }
+        var trailing = content.compactTrailing.map { layout(.compactTrailing, $0, offer: offer) }
+        func slotWidth(_ layout: LayoutResult) -> Double { min(layout.rootRect?.width ?? 0, tokens.pillSlotMaxWidth) }
+        let side = max(leading.map { slotWidth($0) + 2 * padding } ?? 0, trailing.map { slotWidth($0) + 2 * padding } ?? 0)
         let width = max(display.notchWidth + 2 * side, bandHeight)
         let rect = Rect(x: centreX - width / 2, y: top, width: width, height: bandHeight)
         let slotY = top + padding / 2
         let slotHeight = max(0, bandHeight - padding)
 
         var slots: [LaidOutSlot] = []
-        if let leading {
-            let slotRect = Rect(x: rect.minX + padding, y: slotY, width: slotWidth(leading.layout), height: slotHeight)
-            slots.append(slot(.compactLeading, leading.view, leading.layout, in: slotRect))
+        slots.reserveCapacity(2)
+        if leading != nil, let owner = content.compactLeading?.owner {
+            let slotRect = Rect(x: rect.minX + padding, y: slotY, width: slotWidth(leading!), height: slotHeight)
+            slots.append(Self.slot(.compactLeading, owner: owner, moving: &leading!, into: slotRect))
         }
-        if let trailing {
-            let trailingWidth = slotWidth(trailing.layout)
+        if trailing != nil, let owner = content.compactTrailing?.owner {
+            let trailingWidth = slotWidth(trailing!)
             let slotRect = Rect(x: rect.maxX - padding - trailingWidth, y: slotY, width: trailingWidth, height: slotHeight)
-            slots.append(slot(.compactTrailing, trailing.view, trailing.layout, in: slotRect))
+            slots.append(Self.slot(.compactTrailing, owner: owner, moving: &trailing!, into: slotRect))
         }
         return Band(chrome: ChromeShape(rect: rect, cornerRadius: tokens.pillCornerRadius), slots: slots)
     }
 
     // MARK: Step 2: capsules
 
-    func capsules(beside chrome: Rect) -> (chrome: [CapsuleChrome], slots: [LaidOutSlot]) {
+    func capsules(beside chrome: Rect, _ content: SceneContent) -> (chrome: [CapsuleChrome], slots: [LaidOutSlot]) {
         let size = tokens.capsuleSize
         let spacing = tokens.capsuleSpacing
         let y = top + (bandHeight - size) / 2
@@ -149,8 +153,8 @@ struct SceneBuilder {
 
     // MARK: Step 3: presentations
 
-    func peek() -> SceneLayout {
-        let band = pillBand()
+    func peek(_ content: SceneContent) -> SceneLayout {
+        let band = pillBand(content)
         let padding = tokens.pillSlotPadding
         let width = max(tokens.peekWidth, band.chrome.rect.width)
         let rect = Rect(x: centreX - width / 2, y: top, width: width, height: bandHeight + tokens.peekHeight)
@@ -160,12 +164,12 @@ struct SceneBuilder {
                             width: max(0, width - 2 * padding), height: max(0, tokens.peekHeight - padding))
             slots.append(slot(.peek, view, offer: ProposedSize(area.size), in: area))
         }
-        let capsules = capsules(beside: rect)
+        let capsules = capsules(beside: rect, content)
         return SceneLayout(presentation: .peek, chrome: ChromeShape(rect: rect, cornerRadius: tokens.peekCornerRadius),
                            capsules: capsules.chrome, slots: slots + capsules.slots)
     }
 
-    func expanded() -> SceneLayout {
+    func expanded(_ content: SceneContent) -> SceneLayout {
         let padding = tokens.expandedPadding
         let width = max(tokens.expandedWidth, display.notchWidth)
         let contentWidth = max(0, width - 2 * padding)
@@ -207,9 +211,9 @@ struct SceneBuilder {
         return SceneLayout(presentation: .expanded, chrome: ChromeShape(rect: rect, cornerRadius: tokens.expandedCornerRadius), slots: slots)
     }
 
-    func companion() -> SceneLayout {
-        let band = pillBand()
-        let capsules = capsules(beside: band.chrome.rect)
+    func companion(_ content: SceneContent) -> SceneLayout {
+        let band = pillBand(content)
+        let capsules = capsules(beside: band.chrome.rect, content)
         let window = Rect(x: display.width - tokens.companionMargin - tokens.companionWidth, y: tokens.companionMargin,
                           width: tokens.companionWidth, height: tokens.companionHeight)
         var slots = band.slots + capsules.slots
@@ -235,6 +239,16 @@ struct SceneBuilder {
     /// A view laid out at the origin, to be moved into its slot once the slot is known.
     func layout(_ name: SlotName, _ view: OwnedView, offer: ProposedSize) -> LayoutResult {
         LayoutEngine.layout(view.view, rootPath: name.rootPath(owner: view.owner), proposal: offer, rules: rules, text: text)
+    }
+
+    /// `slot(_:_:_:in:)` for a pill view (centred), moving `laidOut` into the slot in place;
+    /// `laidOut` is left there too (the caller is done with it).
+    static func slot(_ name: SlotName, owner: String, moving laidOut: inout LayoutResult, into rect: Rect) -> LaidOutSlot {
+        let size = laidOut.rootRect?.size ?? .zero
+        let dx = rect.x + (rect.width - size.width) / 2
+        let dy = rect.y + (rect.height - size.height) / 2
+        laidOut.offset(dx: dx, dy: dy)
+        return LaidOutSlot(slot: name, owner: owner, rect: rect, layout: laidOut)
     }
 
     /// A slot for a view laid out at the origin: centred horizontally in `rect`, and centred
