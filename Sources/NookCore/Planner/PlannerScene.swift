@@ -122,15 +122,21 @@ public struct PlannerScene: Hashable, Sendable {
             display: display, tokens: geometry, presentation: presentation, content: content, rules: layoutRules, text: text)
         var prepared: [PreparedSlot] = []
         prepared.reserveCapacity(layout.slots.count)
-        for laidOut in layout.slots {
-            let view = Self.view(for: laidOut, in: content, presentation: presentation) ?? ViewNode(kind: .zstack)
-            let known = reusing.lazy.compactMap { scene in
-                scene.slots.first { $0.laidOut.slot == laidOut.slot && $0.laidOut.owner == laidOut.owner && $0.view == view }
-            }.first
+        // Slots and views are read in place (a copy of either retains every array and string
+        // in it); each is copied once, into its prepared slot.
+        for at in layout.slots.indices {
+            let view = Self.view(for: layout.slots[at], in: content, presentation: presentation) ?? ViewNode(kind: .zstack)
+            var known: PreparedSlot? = nil
+            for scene in reusing where known == nil {
+                known = scene.slots.first {
+                    $0.laidOut.slot == layout.slots[at].slot && $0.laidOut.owner == layout.slots[at].owner
+                        && $0.withRoot { $0.pointee == view }
+                }
+            }
             if let known {
-                prepared.append(PreparedSlot(laidOut: laidOut, view: view, owner: known.owner, namespaces: known.namespaces))
+                prepared.append(PreparedSlot(laidOut: layout.slots[at], view: view, owner: known.owner, namespaces: known.namespaces))
             } else {
-                prepared.append(PreparedSlot(laidOut: laidOut, view: view, namedRules: namedRules))
+                prepared.append(PreparedSlot(laidOut: layout.slots[at], view: view, namedRules: namedRules))
             }
         }
         // Followers take their sources' geometry (seed 001); the scene's layout says so too.
