@@ -51,19 +51,21 @@ struct LayoutAttributes: Sendable {
                 }
             }
         }
-        fixedWidth = Self.length(pointer.pointee.props.width) ?? classWidth
-        fixedHeight = Self.length(pointer.pointee.props.height) ?? classHeight
-        let minWidth = Self.length(pointer.pointee.props.minWidth)
-        let minHeight = Self.length(pointer.pointee.props.minHeight)
+        // The layout group is read once (its props are plain numbers, so the copy is cheap).
+        let props = pointer.pointee.props.layoutProps
+        fixedWidth = Self.length(props?.width) ?? classWidth
+        fixedHeight = Self.length(props?.height) ?? classHeight
+        let minWidth = Self.length(props?.minWidth)
+        let minHeight = Self.length(props?.minHeight)
         self.minWidth = minWidth
         self.minHeight = minHeight
-        maxWidth = Self.length(pointer.pointee.props.maxWidth).map { max($0, minWidth ?? 0) }
-        maxHeight = Self.length(pointer.pointee.props.maxHeight).map { max($0, minHeight ?? 0) }
-        let insets = pointer.pointee.props.padding ?? classPadding ?? .zero
+        maxWidth = Self.length(props?.maxWidth).map { max($0, minWidth ?? 0) }
+        maxHeight = Self.length(props?.maxHeight).map { max($0, minHeight ?? 0) }
+        let insets = props?.padding ?? classPadding ?? .zero
         padding = EdgeInsets(
             top: Self.length(insets.top) ?? 0, leading: Self.length(insets.leading) ?? 0,
             bottom: Self.length(insets.bottom) ?? 0, trailing: Self.length(insets.trailing) ?? 0)
-        spacing = Self.length(pointer.pointee.props.spacing) ?? classGap
+        spacing = Self.length(props?.spacing) ?? classGap
 
         // An image is square unless told otherwise: one fixed side sets the other.
         if pointer.pointee.kind == .image {

@@ -91,6 +91,10 @@ public struct NodeProps: Hashable, Sendable {
     /// layout skips merging attributes for the many nodes with none.
     var hasLayoutProps: Bool { layout != nil }
 
+    /// Every layout prop in one read (nil: none set), for code that reads several: each
+    /// getter reads the group's box again, with a runtime exclusivity check each time.
+    var layoutProps: LayoutProps? { layout?.value }
+
     public var width: Double? {
         get { layout?.value.width }
         set { PropGroupBox.edit(&layout) { $0.width = newValue } }
