@@ -169,7 +169,10 @@ struct ActivityChange {
         if let lifetime { record.lifetime = lifetime }
         if let dismissDate { record.dismissDate = dismissDate }
         guard !views.isEmpty else { return nil }
-        return record.apply(views)
+        let idsBefore = record.nookIds
+        // One access to `views`: its nook ids are gathered once.
+        views.apply(to: &record.views)
+        return record.nookIds == idsBefore ? nil : idsBefore
     }
 }
 
@@ -179,9 +182,6 @@ struct SlotChanges {
     private var compactLeading, compactTrailing, minimal, peek, expanded: ViewNode?
 
     var isEmpty: Bool { touched == 0 }
-
-    /// The slots it sets or removes.
-    var slots: [ActivitySlot] { ActivitySlot.allCases.filter { touched & Self.bit($0) != 0 } }
 
     private static func bit(_ slot: ActivitySlot) -> UInt8 {
         switch slot {

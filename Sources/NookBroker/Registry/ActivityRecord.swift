@@ -4,9 +4,10 @@ import NookCore
 public struct ActivityRecord: Hashable, Sendable {
     public let id: String
     public var accessibilityLabel: String
-    /// Validated views; the three required slots are always present. Changed only through
-    /// `apply(_:)`, which keeps `nookIds` up to date.
-    public private(set) var views: [ActivitySlot: ViewNode]
+    /// Validated views; the three required slots are always present.
+    public var views: [ActivitySlot: ViewNode] {
+        didSet { nookIds = Self.nookIds(in: views) }
+    }
     /// The nook-namespace ids (`shared` with namespace `""`) marked anywhere in its views,
     /// kept with the views so rule 8 never walks the trees of untouched activities.
     public private(set) var nookIds: Set<String>
@@ -41,21 +42,6 @@ public struct ActivityRecord: Hashable, Sendable {
         self.lastSequence = lastSequence
         self.startOrder = startOrder
         self.adoptable = adoptable
-    }
-
-    /// Sets or removes the views of the slots `changes` touches, in place; returns the nook
-    /// ids from before when the change changed them. Only the touched slots' trees are walked
-    /// unless their ids differ (an update mostly changes a text, not what is marked shared).
-    mutating func apply(_ changes: SlotChanges) -> Set<String>? {
-        var before: Set<String> = []
-        for slot in changes.slots { views[slot]?.collectNookIds(into: &before) }
-        changes.apply(to: &views)
-        var after: Set<String> = []
-        for slot in changes.slots { views[slot]?.collectNookIds(into: &after) }
-        guard before != after else { return nil }
-        let idsBefore = nookIds
-        nookIds = Self.nookIds(in: views)
-        return nookIds == idsBefore ? nil : idsBefore
     }
 
     static func nookIds(in views: [ActivitySlot: ViewNode]) -> Set<String> {
