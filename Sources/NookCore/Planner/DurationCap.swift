@@ -40,12 +40,15 @@ struct DurationCap {
 
     /// `curve.totalDuration`, remembered for springs. Other kinds cost a sum: caching them
     /// (a copy of the curve and its source) cost more than it saved.
+    /// Inlined so a plan's many checks read their curves in place (a call copied each one).
+    @inline(__always)
     private mutating func total(_ curve: Curve) -> Double {
         guard case .spring(let spring) = curve.kind else { return curve.totalDuration }
-        if curve.initialVelocity == 0, let settle = settled[spring] { return curve.delay + settle }
         let key = SettleKey(spring: spring, velocity: curve.initialVelocity)
+        // Asked first: thousands of layout changes on one spring compare numbers, not hash it.
         if let last, last.key == key { return curve.delay + last.settle }
-        let settle = known.first(where: { $0.key == key })?.settle ?? curve.activeDuration
+        let settle = (curve.initialVelocity == 0 ? settled[spring] : nil)
+            ?? known.first(where: { $0.key == key })?.settle ?? curve.activeDuration
         if let previous = last, !known.contains(where: { $0.key == previous.key }) {
             if known.count >= 8 { known.removeFirst() }
             known.append(previous)
@@ -56,6 +59,7 @@ struct DurationCap {
 
     /// True when `curve` runs past the limit, so `apply` would shorten it. Most curves do
     /// not, and the caller then leaves them untouched rather than writing them back.
+    @inline(__always)
     mutating func exceeds(_ curve: Curve) -> Bool {
         total(curve) > limit + 1e-9
     }
