@@ -33,10 +33,13 @@ extension ContentTransition {
         let newElements = newSpaces.elements
         var sources = KeyedSources(olds: SourceLists(elements: oldElements.count), news: SourceLists(elements: newElements.count))
         // Sized once: a large view has thousands of keys, and regrowing rehashes them all.
-        sources.indexOfKey.reserveCapacity(newElements.count)
-        sources.order.reserveCapacity(newElements.count)
-        sources.olds.chains.reserveCapacity(newElements.count)
-        sources.news.chains.reserveCapacity(newElements.count)
+        // Not for none: reserving even 0 allocates storage for an empty dictionary.
+        if !newElements.isEmpty {
+            sources.indexOfKey.reserveCapacity(newElements.count)
+            sources.order.reserveCapacity(newElements.count)
+            sources.olds.chains.reserveCapacity(newElements.count)
+            sources.news.chains.reserveCapacity(newElements.count)
+        }
         // Most plans claim nothing in a staying slot: an empty set need not hash every path.
         let (claimsOld, claimsNew) = (!claimed.old.isEmpty, !claimed.new.isEmpty)
         // Elements are read in place by position: iterating the array copies each one.

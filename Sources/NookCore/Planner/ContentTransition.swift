@@ -71,8 +71,8 @@ struct ContentTransition {
 
     var marks: MarkReader
 
-    init(old: PreparedSlot, new: PreparedSlot, action: PlanAction, theme: Theme, reduceMotion: Bool,
-         claimed: (old: Set<String>, new: Set<String>), marks: MarkReader) {
+    /// Takes the two slots apart; `run` then works the transition out.
+    init(old: PreparedSlot, new: PreparedSlot, action: PlanAction, theme: Theme, marks: MarkReader) {
         self.marks = marks
         self.old = old
         self.new = new
@@ -84,7 +84,13 @@ struct ContentTransition {
         newPaths = LayoutPaths(newLayout)
         self.theme = theme
         callerAnimation = action.callerAnimation
-        let disabled = !action.animate || new.view.props.animate == false
+    }
+
+    /// Works out the transition into `elements`, `layout` and `diagnostics`. Kept out of the
+    /// init: an init whose walk captures `self` hands its caller a copy of the whole value.
+    mutating func run(action: PlanAction, reduceMotion: Bool, claimed: (old: Set<String>, new: Set<String>)) {
+        // Read in place: `.view` copies the root node out of its slot.
+        let disabled = !action.animate || new.withRoot { $0.pointee.props.animate } == false
 
         var rootScope: Int?
         if callerAnimation != nil {
@@ -94,7 +100,7 @@ struct ContentTransition {
         }
         // Sources are paired by key before the walk, so the walk knows which nodes may move.
         let sources = Self.keyedSources(old: oldSpaces, new: newSpaces, claimed: claimed)
-        let places = (old: Self.places(of: old), new: Self.places(of: new))
+        let places = (old: Self.places(of: self.old), new: Self.places(of: self.new))
         if !disabled && !reduceMotion { markMayMove(sources, places: places) }
         let (old, new) = (self.old, self.new)
         old.withRoot { before in

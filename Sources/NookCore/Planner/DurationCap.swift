@@ -22,35 +22,44 @@ struct DurationCap {
         self.settled = settled
     }
 
-    /// The last few curves checked and their total durations: a plan mostly repeats one or
-    /// two curves, and a spring's settle time is solved for, so it is worth remembering.
-    private var known: [(curve: Curve, total: Double)] = []
-
-    /// The curve checked last and its total: a plan's layout changes mostly share one curve,
-    /// and comparing with it is cheaper than hashing its spring again.
-    private var last: (curve: Curve, total: Double)?
-
-    private mutating func total(_ curve: Curve) -> Double {
-        if let last, last.curve == curve { return last.total }
-        let total = uncachedTotal(curve)
-        last = (curve, total)
-        return total
+    /// A spring and the velocity it starts with: all a curve's settle time depends on (its
+    /// delay is added after, and its source plays no part).
+    private struct SettleKey: Equatable {
+        var spring: Spring
+        var velocity: Double
     }
 
-    private mutating func uncachedTotal(_ curve: Curve) -> Double {
-        if case .spring(let spring) = curve.kind {
-            if curve.initialVelocity == 0, let settle = settled[spring] { return curve.delay + settle }
-            if let hit = known.first(where: { $0.curve == curve }) { return hit.total }
-            let total = curve.totalDuration
+    /// Settle times looked up before `last`: a plan mostly repeats one or two curves, and a
+    /// spring's settle time is solved for (then kept in a locked, hashed cache), so it is
+    /// worth remembering here. Plain numbers, so keeping them retains nothing.
+    private var known: [(key: SettleKey, settle: Double)] = []
+
+    /// The settle time looked up last: most plans ask about one spring that started with a
+    /// velocity (an interrupted chrome), and holding it here needs no array.
+    private var last: (key: SettleKey, settle: Double)?
+
+    /// `curve.totalDuration`, remembered for springs. Other kinds cost a sum: caching them
+    /// (a copy of the curve and its source) cost more than it saved.
+    /// Inlined so a plan's many checks read their curves in place (a call copied each one).
+    @inline(__always)
+    private mutating func total(_ curve: Curve) -> Double {
+        guard case .spring(let spring) = curve.kind else { return curve.totalDuration }
+        let key = SettleKey(spring: spring, velocity: curve.initialVelocity)
+        // Asked first: thousands of layout changes on one spring compare numbers, not hash it.
+        if let last, last.key == key { return curve.delay + last.settle }
+        let settle = (curve.initialVelocity == 0 ? settled[spring] : nil)
+            ?? known.first(where: { $0.key == key })?.settle ?? curve.activeDuration
+        if let previous = last, !known.contains(where: { $0.key == previous.key }) {
             if known.count >= 8 { known.removeFirst() }
-            known.append((curve, total))
-            return total
+            known.append(previous)
         }
-        return curve.totalDuration
+        last = (key, settle)
+        return curve.delay + settle
     }
 
     /// True when `curve` runs past the limit, so `apply` would shorten it. Most curves do
     /// not, and the caller then leaves them untouched rather than writing them back.
+    @inline(__always)
     mutating func exceeds(_ curve: Curve) -> Bool {
         total(curve) > limit + 1e-9
     }

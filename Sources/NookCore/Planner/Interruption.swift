@@ -7,13 +7,14 @@
 /// rect component) is the running curve's progress velocity times the running move's extent.
 /// The new curve starts with that velocity projected onto its own move (see
 /// `RectMath.progressVelocity`); springs honour it, timed curves start at rest.
+/// The running plan is passed to each `apply` rather than held: holding it meant copying a
+/// whole plan per interruption.
 struct Interruption {
-    let plan: TransitionPlan
     let elapsed: Double
 
-    init(_ inFlight: InFlightPlan) {
-        plan = inFlight.plan
-        elapsed = inFlight.elapsed.isFinite ? max(0, inFlight.elapsed) : 0
+    /// `elapsed`: seconds into the running plan (`InFlightPlan.elapsed`).
+    init(elapsed: Double) {
+        self.elapsed = elapsed.isFinite ? max(0, elapsed) : 0
     }
 
     /// Where a running move from `a` to `b` on `curve` is now, and how fast it goes.
@@ -36,7 +37,7 @@ struct Interruption {
     /// A running dissolve (rule 18) shows two whole shapes, no shape in between: the new plan
     /// starts from the more visible one, the running plan's destination once its fade is
     /// half done, else its origin. A new dissolve takes no velocity: nothing moves.
-    func apply(to chrome: inout ChromePlan) {
+    func apply(to chrome: inout ChromePlan, running plan: TransitionPlan) {
         let running = plan.chrome
         let progress = running.curve.value(at: elapsed)
         if running.crossFade {
@@ -54,7 +55,7 @@ struct Interruption {
         chrome.curve = Self.continuing(chrome.curve, velocity: now.velocity, from: chrome.fromRect, to: chrome.toRect)
     }
 
-    func apply(to elements: inout [ElementMove]) {
+    func apply(to elements: inout [ElementMove], running plan: TransitionPlan) {
         var running: [String: ElementMove] = [:]
         for element in plan.elements where running[element.toPath] == nil { running[element.toPath] = element }
         for index in elements.indices {
@@ -67,7 +68,7 @@ struct Interruption {
         }
     }
 
-    func apply(to layout: inout [LayoutChange]) {
+    func apply(to layout: inout [LayoutChange], running plan: TransitionPlan) {
         var running: [String: LayoutChange] = [:]
         for change in plan.layout where change.change == .move { running[change.path] = change }
         for index in layout.indices where layout[index].change == .move {

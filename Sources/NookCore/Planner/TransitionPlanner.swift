@@ -60,7 +60,6 @@ struct PlanBuilder {
     let settings: PlannerSettings
     let inFlight: InFlightPlan?
     var marks: MarkReader
-    let theme: Theme
 
     var fresh = false
     var slots: [SlotChange] = []
@@ -87,7 +86,6 @@ struct PlanBuilder {
         self.settings = settings
         self.inFlight = inFlight
         self.marks = marks
-        theme = settings.theme
     }
 
     mutating func build() -> TransitionPlan {
@@ -173,14 +171,15 @@ struct PlanBuilder {
     /// Step 9: the plan in flight, if any, is the one this interrupts; unless the window is
     /// fresh (which drops what was running), everything starts where it is, with its velocity.
     private mutating func continueInFlight(chrome: inout ChromePlan) -> UInt64 {
-        guard let inFlight else { return 0 }
+        // The running plan is read where it is: binding it (`if let`) copied the whole plan.
+        guard let elapsed = inFlight?.elapsed else { return 0 }
         if !fresh {
-            let interruption = Interruption(inFlight)
-            interruption.apply(to: &chrome)
-            interruption.apply(to: &elements)
-            interruption.apply(to: &layout)
+            let interruption = Interruption(elapsed: elapsed)
+            interruption.apply(to: &chrome, running: inFlight!.plan)
+            interruption.apply(to: &elements, running: inFlight!.plan)
+            interruption.apply(to: &layout, running: inFlight!.plan)
         }
-        return inFlight.plan.serial
+        return inFlight!.plan.serial
     }
 
     /// Step 10: every curve ends within `motion.maxDuration` (rule 22).
@@ -209,11 +208,20 @@ struct PlanBuilder {
         var plan = TransitionPlan(
             serial: action.serial, interrupts: interrupts, cause: action.cause, from: fresh && before.presentation != .hidden ? .hidden : before.presentation,
             to: after.presentation, fromContent: fresh ? "" : before.contentDescription, toContent: after.contentDescription,
-            conversion: conversion, freshWindow: fresh, reduceMotion: settings.reduceMotion, chrome: chrome, elements: elements,
-            layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: destinationScene())
+            conversion: conversion, freshWindow: fresh, reduceMotion: settings.reduceMotion, chrome: chrome, elements: Self.take(&elements),
+            layout: Self.take(&layout), slots: Self.take(&slots), reveals: Self.take(&reveals), diagnostics: Self.take(&diagnostics),
+            scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         plan.fontFamily = settings.fontFamily
         return plan
+    }
+
+    /// `array`, moved out and left empty: the plan takes the builder's arrays as they are,
+    /// with no retain for the plan and release for the builder, which ends with this plan.
+    private static func take<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        return taken
     }
 
     /// The destination as the plan reports it: with the pill copies the peek shows suppressed
@@ -232,7 +240,7 @@ struct PlanBuilder {
     mutating func diffSlots() {
         fadeCurve = settings.motion.fade
         // Scenes hold a handful of slots: a linear search beats hashing owners.
-        var seen = [Bool](repeating: false, count: fresh ? 0 : before.slots.count)
+        // `stayingOld` is also which old slots were seen (one array fewer to allocate).
         stayingOld = [Bool](repeating: false, count: before.slots.count)
         stayingNew = [Bool](repeating: false, count: after.slots.count)
         let content = settings.motion.content ?? fadeCurve
@@ -246,25 +254,31 @@ struct PlanBuilder {
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .appear, curve: fadeCurve))
                 continue
             }
-            seen[previous] = true
             stayingOld[previous] = true
             stayingNew[index] = true
-            if before.slots[previous].view == after.slots[index].view {
+            let sameView = before.slots[previous].withRoot { old in after.slots[index].withRoot { new in Self.sameView(old, new) } }
+            if sameView {
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .stay, curve: .none(source: "stay")))
             } else {
                 updated.append((previous, index))
-                let animates = action.animate && after.slots[index].view.props.animate != false
+                let animates = action.animate && after.slots[index].withRoot { $0.pointee.props.animate } != false
                 slots.append(
                     SlotChange(slot: identity.slot, owner: identity.owner, change: .update,
                                curve: animates ? content : .none(source: "animate: false")))
             }
         }
         if !fresh {
-            for index in before.slots.indices where !seen[index] {
+            for index in before.slots.indices where !stayingOld[index] {
                 let identity = before.slots[index].identity
                 slots.append(SlotChange(slot: identity.slot, owner: identity.owner, change: .disappear, curve: fadeCurve))
             }
         }
+    }
+
+    /// `ViewNode`'s `==`, field by field through the pointers: `a.pointee == b.pointee`
+    /// copies both nodes first.
+    static func sameView(_ a: UnsafePointer<ViewNode>, _ b: UnsafePointer<ViewNode>) -> Bool {
+        a.pointee.kind == b.pointee.kind && a.pointee.props == b.pointee.props && a.pointee.children == b.pointee.children
     }
 
     // MARK: Step 3: curves
@@ -437,14 +451,16 @@ struct PlanBuilder {
             }
             return
         }
-        let transition = ContentTransition(old: old, new: new, action: action, theme: settings.theme(forModule: new.owner.module),
-                                           reduceMotion: reduceMotion,
-                                           claimed: claimed, marks: marks)
-        // Taken whole when there is nothing yet (the usual case): appending would copy each
-        // move and change, large values with many strings.
-        if elements.isEmpty { elements = transition.elements } else { elements += transition.elements }
-        if layout.isEmpty { layout = transition.layout } else { layout += transition.layout }
-        diagnostics += transition.diagnostics
+        // Made, then run in place: an init that ran the walk itself handed back a copy of the
+        // whole transition (every layout, namespace and theme retained once more).
+        var transition = ContentTransition(old: old, new: new, action: action, theme: settings.theme(forModule: new.owner.module),
+                                           marks: marks)
+        transition.run(action: action, reduceMotion: reduceMotion, claimed: claimed)
+        // Taken whole when there is nothing yet (the usual case), swapped out rather than
+        // retained: appending would copy each move and change, large values with many strings.
+        if elements.isEmpty { swap(&elements, &transition.elements) } else { elements += transition.elements }
+        if layout.isEmpty { swap(&layout, &transition.layout) } else { layout += transition.layout }
+        if diagnostics.isEmpty { swap(&diagnostics, &transition.diagnostics) } else { diagnostics += transition.diagnostics }
     }
 
     // MARK: Step 8: delayed rows
