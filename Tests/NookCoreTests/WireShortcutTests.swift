@@ -37,6 +37,22 @@ private typealias G = PlannerPropertyTests
         #expect(failures.isEmpty, "seed \(seed) (NOOK_TEST_SEED=\(seed) replays it): \(failures.count) failures, first: \(failures.prefix(3))")
     }
 
+    /// How `wireDeltaNodes` and the node-by-node delta differ for `scene` against `base` (none
+    /// when they agree), and how many nodes the delta upserts.
+    static func deltaDifferences(_ scene: PlannerScene, _ base: PlannerScene, _ what: String) -> (failures: [String], upserts: Int) {
+        let fast = scene.wireDeltaNodes(from: base)
+        let slow = scene.wireDeltaNodesByNode(from: base)
+        guard let fast, let slow else {
+            return ((fast == nil) != (slow == nil) ? ["\(what): nil \(fast == nil) vs \(slow == nil)"] : [], 0)
+        }
+        var failures: [String] = []
+        if fast.upserted.map(\.index) != slow.upserted.map(\.index) || fast.upserted.map(\.node) != slow.upserted.map(\.node) {
+            failures.append("\(what): upserted \(fast.upserted.map(\.index)) vs \(slow.upserted.map(\.index))")
+        }
+        if fast.removed != slow.removed { failures.append("\(what): removed \(fast.removed.count) vs \(slow.removed.count)") }
+        return (failures, fast.upserted.count)
+    }
+
     /// `wireDeltaNodes` (slot by slot, unchanged slots never built into nodes) gives exactly
     /// the node-by-node delta, on random pairs and on chains of small edits whose scenes reuse
     /// the last one's slots (as the broker's content updates do), suppression included.
@@ -45,16 +61,7 @@ private typealias G = PlannerPropertyTests
         var compared = 0
         func check(_ scene: PlannerScene, _ base: PlannerScene, _ what: String) {
             compared += 1
-            let fast = scene.wireDeltaNodes(from: base)
-            let slow = scene.wireDeltaNodesByNode(from: base)
-            guard let fast, let slow else {
-                if (fast == nil) != (slow == nil) { failures.append("\(what): nil \(fast == nil) vs \(slow == nil)") }
-                return
-            }
-            if fast.upserted.map(\.index) != slow.upserted.map(\.index) || fast.upserted.map(\.node) != slow.upserted.map(\.node) {
-                failures.append("\(what): upserted \(fast.upserted.map(\.index)) vs \(slow.upserted.map(\.index))")
-            }
-            if fast.removed != slow.removed { failures.append("\(what): removed \(fast.removed.count) vs \(slow.removed.count)") }
+            failures += Self.deltaDifferences(scene, base, what).failures
         }
         var seed = Self.scenePairs(400) { base, scene in
             check(scene, base, "pair")

@@ -92,17 +92,9 @@ private typealias G = PlannerPropertyTests
         var compared = 0, upserts = 0
         func check(_ scene: PlannerScene, _ base: PlannerScene, _ what: String) {
             compared += 1
-            let fast = scene.wireDeltaNodes(from: base)
-            let slow = scene.wireDeltaNodesByNode(from: base)
-            guard let fast, let slow else {
-                if (fast == nil) != (slow == nil) { failures.append("\(what): nil \(fast == nil) vs \(slow == nil)") }
-                return
-            }
-            upserts += fast.upserted.count
-            if fast.upserted.map(\.index) != slow.upserted.map(\.index) || fast.upserted.map(\.node) != slow.upserted.map(\.node) {
-                failures.append("\(what): upserted \(fast.upserted.map(\.index)) vs \(slow.upserted.map(\.index))")
-            }
-            if fast.removed != slow.removed { failures.append("\(what): removed \(fast.removed.count) vs \(slow.removed.count)") }
+            let differences = WireShortcutTests.deltaDifferences(scene, base, what)
+            failures += differences.failures
+            upserts += differences.upserts
         }
         let presentations: [Presentation] = [.pill, .peek, .expanded, .companion]
         for round in 0..<40 {
