@@ -404,16 +404,6 @@ public struct PreparedSlot: Hashable, Sendable {
         return out
     }
 
-    /// True when this slot's `sceneNodes` are `other`'s, known without building them: the
-    /// same name and owner, layout (root path and every rect), view, variants and expanded
-    /// classes, which are all a scene node is made of.
-    func showsNodes(as other: PreparedSlot) -> Bool {
-        if storage === other.storage { return true }
-        return laidOut.slot == other.laidOut.slot && laidOut.owner == other.laidOut.owner && laidOut.layout == other.laidOut.layout
-            && storage.view == other.storage.view && namespaces.variants == other.namespaces.variants
-            && namespaces.expandedClasses == other.namespaces.expandedClasses
-    }
-
     /// Appends the scene nodes of `node`'s subtree; `path` is `node`'s, the wire's paths are
     /// built here, one append per node.
     /// `laidOut` and `namespaces` are the slot's, read out of its storage once by the caller.
