@@ -43,12 +43,15 @@ import Testing
     @Test func sentScenesKeepTheNewestEightBySerial() {
         let scene = PlannerScene(presentation: .pill, content: SceneContent(), settings: PlannerSettings(display: DisplayInfo(width: 1512, height: 982)))
         var sent = SentScenes()
-        for serial in UInt64(100)..<110 { sent.record(serial: serial, scene: scene) }
+        let dropped = (UInt64(100)..<110).map { sent.record(serial: $0, scene: scene).count }
         #expect(sent.serials == Array(102..<110))
+        // What falls out is handed back, for the broker to free once the plan is on its way.
+        #expect(dropped == [0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
         #expect(sent.scene(at: 101) == nil && sent.scene(at: 102) != nil && sent.scene(at: 109) != nil)
         // A serial sent again (a fresh window re-planned at the same serial) replaces its entry.
-        sent.record(serial: 105, scene: scene)
+        let replaced = sent.record(serial: 105, scene: scene)
         #expect(sent.serials == [102, 103, 104, 106, 107, 108, 109, 105])
+        #expect(replaced.count == 1)
     }
 
     @Test func aRenderersSubscriberRecordsTheSceneOfEveryPlanSent() {

@@ -143,14 +143,25 @@ public struct RenderSubscriber: Hashable, Sendable {
 
     /// Records that `plan` (as returned by `planned`) reached the bus at `now`.
     /// - Parameter id: identifies the plan among those sent (see `lastPlanID`).
-    public mutating func didSend(_ plan: TransitionPlan, id: UInt64, at now: BrokerTime) {
+    /// - Returns: what the plan replaces (the plan in flight before it, scenes no longer
+    ///   kept), so the broker can free it after the plan is on its way rather than before.
+    @discardableResult
+    public mutating func didSend(_ plan: TransitionPlan, id: UInt64, at now: BrokerTime) -> Superseded {
+        let superseded = Superseded(presented: presented, inFlight: inFlight, scenes: sentScenes.record(serial: plan.serial, scene: plan.scene))
         presented = plan.scene
-        sentScenes.record(serial: plan.serial, scene: plan.scene)
         inFlight = SentPlan(plan: plan, startedAt: now)
         lastSentAt = now
         lastPlanID = id
         pending = nil
         freshWindow = nil
+        return superseded
+    }
+
+    /// What a sent plan took the place of in a subscriber (`didSend`).
+    public struct Superseded {
+        let presented: PlannerScene?
+        let inFlight: SentPlan?
+        let scenes: [PlannerScene]
     }
 
     /// Plans and records the plan as sent in one step (the `Subscribe` reply, previews).

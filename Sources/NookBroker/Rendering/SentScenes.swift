@@ -18,10 +18,22 @@ public struct SentScenes: Hashable, Sendable {
     public init() {}
 
     /// Records the scene of the plan with `serial`, just sent; the oldest falls out.
-    public mutating func record(serial: UInt64, scene: PlannerScene) {
-        entries.removeAll { $0.serial == serial }
+    /// - Returns: the scenes that fell out, for the caller to let go of when it suits it (the
+    ///   last reference to a scene frees a tree of storage).
+    @discardableResult
+    public mutating func record(serial: UInt64, scene: PlannerScene) -> [PlannerScene] {
+        var dropped: [PlannerScene] = []
+        if entries.contains(where: { $0.serial == serial }) {
+            dropped = entries.filter { $0.serial == serial }.map(\.scene)
+            entries.removeAll { $0.serial == serial }
+        }
         entries.append((serial, scene))
-        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+        if entries.count > Self.capacity {
+            let excess = entries.count - Self.capacity
+            dropped += entries.prefix(excess).map(\.scene)
+            entries.removeFirst(excess)
+        }
+        return dropped
     }
 
     /// The scene sent at `serial`, if it is among the kept ones.

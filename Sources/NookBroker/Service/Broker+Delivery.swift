@@ -135,7 +135,9 @@ extension Broker {
     /// for whoever is due next.
     private func endPass() {
         let held = delivery.pass?.held ?? []
-        delivery.pass = nil
+        if delivery.pass != nil || !delivery.shared.isEmpty {
+            releaseLater((delivery.pass.take(), delivery.passDestinations, delivery.shared))
+        }
         delivery.passDestinations.removeAll()
         delivery.shared.removeAll()
         for change in held { queue(change.action, for: change.connections) }
@@ -209,7 +211,7 @@ extension Broker {
             shared[inputs] = plan
             tellModules(about: plan.plan)
         }
-        withSubscriber(at: index) { $0.didSend(plan.plan, id: plan.id, at: plan.plannedAt) }
+        releaseLater(withSubscriber(at: index) { $0.didSend(plan.plan, id: plan.id, at: plan.plannedAt) })
         // Counted in the frame the pass began: every renderer a pass serves is due again at
         // the same next frame, so they stay in one pass, and those that share a plan now
         // share the next one too (a pass crossing a frame boundary would otherwise split them

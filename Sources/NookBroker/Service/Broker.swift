@@ -71,6 +71,8 @@ public actor Broker {
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
     var stateBroadcast = StateBroadcast()
+    /// Replaced plans and scenes, freed after the plan is on its way (DeferredRelease.swift).
+    var deferredRelease = DeferredRelease()
     /// What each module was told about its views since its content last changed (contract 1.1).
     var planDiagnostics = PlanDiagnosticsLedger()
     /// Presses per connection (`Activate`, `Invoke`; Broker+Touch.swift).

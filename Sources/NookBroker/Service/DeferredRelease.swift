@@ -1,0 +1,52 @@
+import NookBus
+
+/// Values the bus thread stops using while a module's call is answered, let go of a moment
+/// later rather than at once.
+///
+/// Dropping the last reference to a replaced plan or scene frees a tree of boxes, arrays and
+/// strings. Done where they are replaced, that work sat between the plan's send and the call's
+/// reply, while the bus daemon, woken onto the broker's CPU to forward the plan, waited for the
+/// broker to leave it (docs/PERFORMANCE.md, session 15). Held here, they are freed by a timer of
+/// the bus thread once the daemon and the renderer have had their turn.
+struct DeferredRelease {
+    /// How long values are held: long enough for the plan to reach a renderer, short enough that
+    /// the memory held stays a few plans' worth even in a flood.
+    static let delay: Duration = .milliseconds(1)
+    /// Held values beyond this are freed at once: a delivery pass serving hundreds of renderers
+    /// does not pile up a frame's worth of replaced plans.
+    static let limit = 256
+
+    private(set) var held: [Any] = []
+    /// The timer that frees `held` (nil: none is set).
+    var timer: BusExecutor.TimerID?
+
+    mutating func hold(_ value: Any) {
+        held.append(value)
+    }
+
+    var isFull: Bool { held.count >= Self.limit }
+
+    /// Frees everything held.
+    mutating func releaseAll() {
+        held.removeAll(keepingCapacity: true)
+        timer = nil
+    }
+}
+
+extension Broker {
+    /// Lets go of `value` after `DeferredRelease.delay`, on the bus thread.
+    func releaseLater(_ value: Any) {
+        deferredRelease.hold(value)
+        if deferredRelease.isFull { return releaseDeferred() }
+        guard deferredRelease.timer == nil else { return }
+        deferredRelease.timer = connection.executor.runOnce(after: DeferredRelease.delay) { [weak self] in
+            // On the bus thread: the actor's own executor.
+            self?.assumeIsolated { $0.releaseDeferred() }
+        }
+    }
+
+    func releaseDeferred() {
+        if let timer = deferredRelease.timer { connection.executor.cancel(timer) }
+        deferredRelease.releaseAll()
+    }
+}
