@@ -76,7 +76,10 @@ struct SharedPlan {
 /// between turns would otherwise split them into groups that each need a plan of their own,
 /// frame after frame. Changes that land meanwhile are held and queued when the pass ends, so
 /// they go out on the next frame and the latest state is never lost.
-struct DeliveryPass {
+///
+/// A class: the pass is read for every renderer it serves and every call that lands during it,
+/// and as a value each read copied its content, settings and lists.
+final class DeliveryPass {
     let content: SceneContent
     let presentation: Presentation
     let settings: PlannerSettings
@@ -101,7 +104,7 @@ struct DeliveryPass {
 
     /// Holds a change for the end of the pass. A flood during a pass stays one entry: changes
     /// for the same subscribers coalesce as a subscriber's own queue does.
-    mutating func hold(_ action: PlanAction, for connections: [String]?) {
+    func hold(_ action: PlanAction, for connections: [String]?) {
         if let last = held.indices.last, held[last].connections == connections {
             held[last].action = held[last].action.coalescing(action)
         } else {
