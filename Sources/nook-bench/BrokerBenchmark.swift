@@ -186,7 +186,7 @@ private func measureRSS(nookd: String, bus: PrivateBus) async throws -> Figure {
     // The last call's debounced state write (every module and activity, encoded at once) is
     // the broker's final work: the figure is read once the file holds all 1,024 activities.
     let stateFile = state.appendingPathComponent("state.json")
-    let written = try await eventually(timeout: .seconds(30), poll: .milliseconds(20)) { storedActivities(in: stateFile) == 256 * 4 }
+    let written = await eventually(timeout: .seconds(30), poll: .milliseconds(20)) { storedActivities(in: stateFile) == 256 * 4 }
     if !written { print("  (the state file did not reach 1,024 activities within 30 s: reading RSS anyway)") }
     let loaded = broker.residentKiB
     print("  RSS: \(idle / 1024) MiB idle; 256 modules x 4 activities: \(fmt(Double(loaded) / 1024)) MiB once written to state.json"

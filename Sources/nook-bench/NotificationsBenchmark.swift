@@ -78,7 +78,7 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     var nookID = try await notify("org.freedesktop.Notifications", replacing: 0, 0)
     var zeroID = try await notify(zeroWork.uniqueName, replacing: 0, 0)
     var dunstID = if let dunstClient { try await notify("org.freedesktop.Notifications", replacing: 0, 0, on: dunstClient) } else { UInt32(0) }
-    _ = try await eventually { plans.count > 1 }
+    _ = await eventually { plans.count > 1 }
     try await Task.sleep(for: .milliseconds(300))
 
     print("  (nookd, nook-notifications, the zero-work server\(dunst == nil ? "" : " and dunst") are up; measuring)")
