@@ -27,11 +27,12 @@ import Testing
         let settings = PlannerSettings(display: subscriber.display)
         let first = subscriber.planned(to: SceneContent(), presentation: .pill, action: PlanAction(cause: .subscribe, serial: 1), settings: settings, now: .zero)
         let none = subscriber.didSend(first.plan, id: 1, at: .zero)
-        #expect(none.inFlight == nil && none.presented == nil && none.scenes.isEmpty)
+        #expect(none.inFlight == nil && none.scenes.isEmpty)
         let second = subscriber.planned(to: SceneContent(), presentation: .expanded, action: PlanAction(cause: .open, serial: 2), settings: settings, now: .zero)
         let superseded = subscriber.didSend(second.plan, id: 2, at: .zero)
         #expect(superseded.inFlight?.plan == first.plan)
-        #expect(superseded.presented == first.plan.scene)
+        // The scene presented before is still kept (it is no last reference to hold back).
+        #expect(subscriber.sentScenes.scene(at: 1) == first.plan.scene)
         #expect(subscriber.inFlight?.plan == second.plan)
     }
 }

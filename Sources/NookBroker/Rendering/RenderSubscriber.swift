@@ -147,7 +147,8 @@ public struct RenderSubscriber: Hashable, Sendable {
     ///   kept), so the broker can free it after the plan is on its way rather than before.
     @discardableResult
     public mutating func didSend(_ plan: TransitionPlan, id: UInt64, at now: BrokerTime) -> Superseded {
-        let superseded = Superseded(presented: presented, inFlight: inFlight, scenes: sentScenes.record(serial: plan.serial, scene: plan.scene))
+        // The scene presented until now stays among the kept ones: only these can be the last reference.
+        let superseded = Superseded(inFlight: inFlight, scenes: sentScenes.record(serial: plan.serial, scene: plan.scene))
         presented = plan.scene
         inFlight = SentPlan(plan: plan, startedAt: now)
         lastSentAt = now
@@ -159,7 +160,6 @@ public struct RenderSubscriber: Hashable, Sendable {
 
     /// What a sent plan took the place of in a subscriber (`didSend`).
     public struct Superseded {
-        let presented: PlannerScene?
         let inFlight: SentPlan?
         let scenes: [PlannerScene]
     }

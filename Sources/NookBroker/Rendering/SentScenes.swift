@@ -22,11 +22,8 @@ public struct SentScenes: Hashable, Sendable {
     ///   last reference to a scene frees a tree of storage).
     @discardableResult
     public mutating func record(serial: UInt64, scene: PlannerScene) -> [PlannerScene] {
-        var dropped: [PlannerScene] = []
-        if entries.contains(where: { $0.serial == serial }) {
-            dropped = entries.filter { $0.serial == serial }.map(\.scene)
-            entries.removeAll { $0.serial == serial }
-        }
+        var dropped = entries.filter { $0.serial == serial }.map(\.scene)
+        entries.removeAll { $0.serial == serial }
         entries.append((serial, scene))
         if entries.count > Self.capacity {
             let excess = entries.count - Self.capacity
