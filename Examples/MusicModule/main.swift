@@ -63,6 +63,12 @@ if simulate {
     do {
         let (bridge, stream) = try await MPRISBridge.follow(address: address, player: player)
         (source, commands) = (stream, bridge.commands)
+        // Without its bus the bridge sees no player again: leave with a failure status, so a
+        // service manager's Restart=on-failure brings it back.
+        Task {
+            await bridge.bus.waitUntilClosed()
+            fail("lost the bus the MPRIS players are on")
+        }
     } catch {
         fail("cannot follow MPRIS players: \(error)")
     }

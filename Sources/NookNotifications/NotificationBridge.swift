@@ -70,7 +70,7 @@ public final class NotificationBridge: Sendable {
         let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
         let interface = NotificationsInterface.interface(
             version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
-            close: { [weak bridge] id in try bridge?.closeNotification(id) })
+            close: { [weak bridge] id, sender in try bridge?.closeNotification(id, sender: sender) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
@@ -118,11 +118,21 @@ public final class NotificationBridge: Sendable {
             nameTaken: true)
     }
 
-    /// Ends when this connection no longer owns the name (another daemon took it with its own `--replace`).
-    public func nameLost() async {
-        guard let changes = try? await bus.nameOwnerChanges(of: NotificationsInterface.name) else { return }
+    /// Why the bridge stops serving without being asked to.
+    public enum Departure: Sendable, Equatable {
+        /// Another daemon took the name with its own `--replace`: a normal end.
+        case nameTaken
+        /// The bus connection went away: a failure, so a service manager restarts the bridge.
+        case busLost
+    }
+
+    /// Returns when this connection no longer owns the name, or no longer has a bus.
+    public func departure() async -> Departure {
+        guard let changes = try? await bus.nameOwnerChanges(of: NotificationsInterface.name) else { return .busLost }
         let me = bus.uniqueName
-        for await change in changes where change.newOwner != me { return }
+        for await change in changes where change.newOwner != me { return .nameTaken }
+        // The stream ends only when the connection closes.
+        return .busLost
     }
 
     // MARK: The interface's methods (bus thread)
@@ -131,14 +141,14 @@ public final class NotificationBridge: Sendable {
     /// the reply; the request (markup, bounds, image-data) is read right after it, on this
     /// thread and before the next message, so the table is never behind the ids handed out.
     func notify(_ call: MethodCall) throws -> (UInt32, () -> Void) {
-        guard call.arguments.count == 8, case .uint32(let replacesID) = call.arguments[1] else {
+        guard call.arguments.count == 8, case .string(let appName) = call.arguments[0], case .uint32(let replacesID) = call.arguments[1] else {
             throw DBusError(.invalidArgs, "Notify: expected arguments of signature 'susssasa{sv}i'")
         }
-        let id = table.withLock { $0.reserveID(replacing: replacesID) }
+        let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName) }
         return (id, { [self] in
             // The export checked the signature, so the request reads; it cannot throw here.
             guard let request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
-            table.withLock { $0.notify(request, as: id) }
+            table.withLock { $0.notify(request, as: id, sender: call.sender) }
             wakePublisherAfterReply()
             if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
         })
@@ -146,8 +156,10 @@ public final class NotificationBridge: Sendable {
 
     /// `CloseNotification`: reason 3. Spec 1.2: "If the notification no longer exists, an
     /// empty D-BUS Error message is sent back": `InvalidArgs` with no text, and no signal.
-    func closeNotification(_ id: UInt32) throws {
-        guard table.withLock({ $0.close(id, .closedByCall) }) else { throw Self.noSuchNotification }
+    /// Only the connection that sent a notification closes it; to any other, it does not
+    /// exist (docs/security.md). A person dismisses any of them through the nook.
+    func closeNotification(_ id: UInt32, sender: String) throws {
+        guard table.withLock({ $0.close(id, requestedBy: sender) }) else { throw Self.noSuchNotification }
         wakePublisherAfterReply()
     }
 

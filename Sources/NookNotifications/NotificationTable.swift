@@ -8,6 +8,8 @@ public struct NotificationTable: Sendable {
         public var request: NotificationRequest
         /// Bumped by every `Notify` for the id: an expiry timer of an older generation is void.
         public var generation: UInt64
+        /// The bus connection that sent it (its latest `Notify`): the only one that may close it.
+        public var sender: String
     }
 
     /// What the publisher does next for one id.
@@ -31,26 +33,31 @@ public struct NotificationTable: Sendable {
 
     public init(capacity: Int = 32) { self.capacity = max(1, capacity) }
 
-    /// A `Notify`: replaces a live `replacesID` in place, else takes a new id.
+    /// A `Notify`: replaces a live `replacesID` of the same app in place, else takes a new id.
     /// - Returns: the notification's id (the reply to `Notify`).
-    public mutating func notify(_ request: NotificationRequest) -> UInt32 {
-        let id = reserveID(replacing: request.replacesID)
-        notify(request, as: id)
+    public mutating func notify(_ request: NotificationRequest, sender: String = "") -> UInt32 {
+        let id = reserveID(replacing: request.replacesID, appName: request.appName)
+        notify(request, as: id, sender: sender)
         return id
     }
 
     /// The id a `Notify` replacing `replacesID` gets, before its request is read: that id
-    /// when live, else a new one. `notify(_:as:)` with it must come before the next reserve.
-    public mutating func reserveID(replacing replacesID: UInt32) -> UInt32 {
-        replacesID != 0 && entries[replacesID] != nil ? replacesID : nextID()
+    /// when it is live and was sent under the same `app_name` (one app cannot rewrite another's
+    /// notification in place, docs/security.md), else a new one. `notify(_:as:sender:)` with
+    /// it must come before the next reserve.
+    public mutating func reserveID(replacing replacesID: UInt32, appName: String) -> UInt32 {
+        guard replacesID != 0, let live = entries[replacesID], live.request.appName == appName.prefixBytes(NotificationRequest.maxAppNameBytes) else {
+            return nextID()
+        }
+        return replacesID
     }
 
-    /// Records `request` as notification `id` (from `reserveID`): in place when live, else
-    /// as the newest, ending the oldest beyond `capacity`.
-    public mutating func notify(_ request: NotificationRequest, as id: UInt32) {
+    /// Records `request` as notification `id` (from `reserveID`), sent by `sender`: in place
+    /// when live, else as the newest, ending the oldest beyond `capacity`.
+    public mutating func notify(_ request: NotificationRequest, as id: UInt32, sender: String = "") {
         generations &+= 1
         let isNew = entries[id] == nil
-        let entry = Entry(request: request, generation: generations)
+        let entry = Entry(request: request, generation: generations, sender: sender)
         entries[id] = entry
         if isNew {
             order.append(id)
@@ -61,6 +68,14 @@ public struct NotificationTable: Sendable {
             }
         }
         queue(id, .show(id, entry))
+    }
+
+    /// `CloseNotification` from `sender`: ends `id` if it is live and `sender` sent it; false
+    /// otherwise, the same answer as for an id that is not live, so a connection cannot
+    /// learn which ids other apps hold.
+    public mutating func close(_ id: UInt32, requestedBy sender: String) -> Bool {
+        guard entries[id]?.sender == sender else { return false }
+        return close(id, .closedByCall)
     }
 
     /// Ends `id` if it is live; false when it is not.

@@ -38,14 +38,14 @@ public enum NotificationsInterface {
     /// (`notify` reads the request after its reply; `close` throws the spec's error for an id
     /// that is not live).
     static func interface(
-        version: String, notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void), close: @escaping @Sendable (UInt32) throws -> Void
+        version: String, notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void), close: @escaping @Sendable (_ id: UInt32, _ sender: String) throws -> Void
     ) -> DBusInterface {
         DBusInterface(
             name,
             methods: [
                 notifyMethod(notify),
                 DBusMethod("CloseNotification", in: [arg("id", "u")]) { call in
-                    try close(try call.argument(0, as: UInt32.self))
+                    try close(try call.argument(0, as: UInt32.self), call.sender)
                     return []
                 },
                 DBusMethod("GetCapabilities", out: [arg("capabilities", "as")]) { _ in

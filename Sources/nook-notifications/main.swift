@@ -51,21 +51,26 @@ do {
 }
 say("serving \(NotificationsInterface.name)")
 
-// Whichever comes first: a signal, or another daemon taking the name.
-let (leave, leaving) = AsyncStream<String>.makeStream()
+// Whichever comes first: a signal, another daemon taking the name, or the bus going away.
+// Only the last is a failure (status 1), so `Restart=on-failure` brings the bridge back.
+let (leave, leaving) = AsyncStream<(reason: String, status: Int32)>.makeStream()
 Task {
-    await bridge.nameLost()
-    leaving.yield("another daemon took \(NotificationsInterface.name)")
+    switch await bridge.departure() {
+    case .nameTaken: leaving.yield(("another daemon took \(NotificationsInterface.name)", 0))
+    case .busLost: leaving.yield(("lost the connection to the bus", 1))
+    }
 }
 Task {
     for await number in signals {
-        leaving.yield("signal \(number)")
+        leaving.yield(("signal \(number)", 0))
         return
     }
 }
-for await reason in leave {
-    say("\(reason), leaving")
+var status: Int32 = 0
+for await departure in leave {
+    say("\(departure.reason), leaving")
+    status = departure.status
     break
 }
-await bridge.shutDown()
-exit(0)
+if status == 0 { await bridge.shutDown() }
+exit(status)

@@ -8,8 +8,9 @@ struct BrokerClient {
     let connection: BusConnection
     let diagnostics = SignalLog()
 
-    static func connect(_ bus: PrivateBus) async throws -> BrokerClient {
-        let connection = try await BusConnection.connect(to: .address(bus.address))
+    /// `acceptsDescriptors`: the client may send Unix descriptors (to see nookd refuse them).
+    static func connect(_ bus: PrivateBus, acceptsDescriptors: Bool = false) async throws -> BrokerClient {
+        let connection = try await BusConnection.connect(to: .address(bus.address), acceptsDescriptors: acceptsDescriptors)
         let client = BrokerClient(connection: connection)
         let log = client.diagnostics
         _ = try await connection.addMatch(

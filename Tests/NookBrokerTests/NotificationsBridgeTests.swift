@@ -85,15 +85,19 @@ import Testing
             #expect(await eventually { nook.texts(1).contains("All 42 tests & lints passed") }, "\(nook.texts(1))")
             #expect(try await nook.observer.activities() == ["notifications/n1"])
 
-            // -r: the same activity, new content.
-            let replaced = try await nook.notifySend(["-p", "-t", "0", "-r", "1", "Build failed", "1 test failed"])
+            // -r: the same activity, new content (from the same app: docs/security.md).
+            let replaced = try await nook.notifySend(["-p", "-t", "0", "-a", "Builder", "-r", "1", "Build failed", "1 test failed"])
             #expect(replaced.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
             #expect(await eventually { nook.texts(1).contains("Build failed") }, "\(nook.texts(1))")
             #expect(try await nook.observer.activities() == ["notifications/n1"])
             #expect(nook.scenes.causes.contains("activity_updated"), "\(nook.scenes.causes)")
 
-            // CloseNotification: the activity ends and NotificationClosed says reason 3.
-            _ = try await nook.python("notifications.CloseNotification(dbus.UInt32(1))")
+            // CloseNotification, from the connection that sent the notification last: the
+            // activity ends and NotificationClosed says reason 3.
+            _ = try await nook.python("""
+                notifications.Notify("Builder", 1, "", "Build failed", "closing", [], {}, 0)
+                notifications.CloseNotification(dbus.UInt32(1))
+                """)
             #expect(await eventually { nook.signals.closed.contains(Closed(id: 1, reason: 3)) }, "\(nook.signals.closed)")
             #expect(await eventually { (try? await nook.observer.activities()) == [] })
             #expect(!nook.nookd.log.contains("InvalidView"))

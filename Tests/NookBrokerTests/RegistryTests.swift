@@ -284,6 +284,31 @@ enum Fixtures {
         }
     }
 
+    /// Issue 38, finding 7: modules without a live connection no longer lock the table. A
+    /// full table ends the ownerless module used least recently for a new registration; only
+    /// a table of live owners refuses.
+    @Test func aFullModuleTableMakesRoomByEndingTheOwnerlessModuleUsedLeastRecently() throws {
+        var registry = Registry(limits: RegistryLimits(maxModules: 3))
+        let d = ":1.13"
+        _ = try registry.register(module: "old", info: [:], caller: a, now: t0)
+        _ = try registry.startActivity("one", spec: Fixtures.spec(), caller: a, now: t0)
+        _ = try registry.register(module: "newer", info: [:], caller: b, now: t0)
+        _ = try registry.startActivity("two", spec: Fixtures.spec(), caller: b, now: t0)
+        _ = try registry.register(module: "live", info: [:], caller: c, now: t0)
+        _ = registry.connectionLeft(b, now: t0)
+        _ = registry.connectionLeft(a, now: t0)
+        let actions = try registry.register(module: "fresh", info: [:], caller: d, now: t0)
+        #expect(registry.modules.keys.sorted() == ["fresh", "live", "newer"])
+        #expect(actions.contains(.sceneChanged(SceneChange(cause: .moduleVanished, module: "old", activity: "one", dismissal: .default))))
+        #expect(actions.diagnostics(to: d).map(\.code) == [.moduleEvicted])
+        // Every module has a live owner now but "newer": it goes next, then the table refuses.
+        _ = try registry.register(module: "another", info: [:], caller: ":1.14", now: t0)
+        #expect(registry.modules["newer"] == nil)
+        expectError(.limitsExceeded, mentioning: "maxModules") { () throws(RegistryError) in
+            _ = try registry.register(module: "last", info: [:], caller: ":1.15", now: t0)
+        }
+    }
+
     @Test func suffixingKicksInWithAnInfoDiagnostic() throws {
         var registry = try registered()
         var actions = try registry.startActivity("one", spec: Fixtures.spec(shared: "timer"), caller: a, now: t0)

@@ -63,11 +63,12 @@ struct EchoFixture {
     let server: BusConnection
     let client: BusConnection
 
-    static func make(on address: String) async throws -> EchoFixture {
-        let server = try await BusConnection.connect(to: .address(address))
+    /// `acceptsDescriptors`: both ends negotiate Unix descriptor passing (off by default).
+    static func make(on address: String, acceptsDescriptors: Bool = false) async throws -> EchoFixture {
+        let server = try await BusConnection.connect(to: .address(address), acceptsDescriptors: acceptsDescriptors)
         try await server.export(EchoObject().interfaces, at: EchoObject.path)
         try await server.requestName(name)
-        let client = try await BusConnection.connect(to: .address(address))
+        let client = try await BusConnection.connect(to: .address(address), acceptsDescriptors: acceptsDescriptors)
         return EchoFixture(server: server, client: client)
     }
 

@@ -48,7 +48,7 @@ import Glibc
 
     @Test func unixFileDescriptorsArriveAsFreshDescriptors() async throws {
         try await PrivateBus.with { bus in
-            let fixture = try await EchoFixture.make(on: bus.address)
+            let fixture = try await EchoFixture.make(on: bus.address, acceptsDescriptors: true)
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
             defer { close(fds[0]); close(fds[1]) }

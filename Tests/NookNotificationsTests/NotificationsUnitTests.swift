@@ -149,12 +149,27 @@ struct NotificationsUnitTests {
 
     @Test func aReservedIDIsTheReplyAndTheRequestFollows() throws {
         var table = NotificationTable(capacity: 4)
-        let first = table.reserveID(replacing: 0)
-        table.notify(try Self.notify("one"), as: first)
-        // A live replaces_id is kept; one that is not live gets a new id.
-        #expect(table.reserveID(replacing: first) == first)
-        #expect(table.reserveID(replacing: 99) == 2)
+        let first = table.reserveID(replacing: 0, appName: "app")
+        table.notify(try Self.notify("one"), as: first, sender: ":1.5")
+        // A live replaces_id of the same app is kept; one that is not live, or another app's,
+        // gets a new id.
+        #expect(table.reserveID(replacing: first, appName: "app") == first)
+        #expect(table.reserveID(replacing: 99, appName: "app") == 2)
+        #expect(table.reserveID(replacing: first, appName: "other") == 3)
         #expect(table.order == [1])
+    }
+
+    /// docs/security.md: only the connection that sent a notification closes it.
+    @Test func onlyTheSenderClosesANotification() throws {
+        var table = NotificationTable(capacity: 4)
+        let id = table.notify(try Self.notify("one"), sender: ":1.5")
+        let byAnother = table.close(id, requestedBy: ":1.6")
+        #expect(!byAnother)
+        #expect(table.order == [id])
+        let bySender = table.close(id, requestedBy: ":1.5")
+        #expect(bySender)
+        let pending = table.takePending()
+        #expect(pending.last == .close(id, .closedByCall))
     }
 
     @Test func actionIDsAreTheKeysWhenValid() {

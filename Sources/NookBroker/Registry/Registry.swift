@@ -215,8 +215,12 @@ public struct Registry: Hashable, Sendable {
                 ]))
             }
         } else {
-            guard modules.count < limits.maxModules else {
-                throw RegistryError(.limitsExceeded, "module \"\(id)\": already \(modules.count) modules (maxModules \(limits.maxModules))")
+            if modules.count >= limits.maxModules {
+                guard let eviction = evictOwnerlessModule(for: caller, registering: id) else {
+                    throw RegistryError(
+                        .limitsExceeded, "module \"\(id)\": already \(modules.count) modules, each with a live connection (maxModules \(limits.maxModules))")
+                }
+                actions += eviction
             }
             modules[id] = ModuleRecord(id: id, owner: .connected(caller))
             moduleByConnection[caller] = id
@@ -271,7 +275,7 @@ public struct Registry: Hashable, Sendable {
     }
 
     /// Scene changes for a module leaving: each activity (display order), then its content.
-    private static func endings(of record: ModuleRecord, cause: SceneCause) -> [RegistryAction] {
+    static func endings(of record: ModuleRecord, cause: SceneCause) -> [RegistryAction] {
         var actions: [RegistryAction] = []
         let activities = record.activities.values.sorted {
             $0.relevance != $1.relevance ? $0.relevance > $1.relevance : $0.startOrder < $1.startOrder

@@ -142,7 +142,15 @@ extension Broker {
 
     // MARK: Tokens and settings
 
+    /// `SetTokens`, and the overrides restored from the state file (which came that way).
+    /// `broker.*` tokens change what every module gets (the grace period), so they come only
+    /// from the user's theme file (docs/security.md): any connection may call `SetTokens`.
     func setTokens(_ tokens: [String: PropValue]) throws(DBusError) {
+        if let path = tokens.keys.sorted().first(where: { $0 == "broker" || $0.hasPrefix("broker.") }) {
+            throw DBusError(
+                nook: .accessDenied,
+                "SetTokens: token '\(path)': broker settings affect every module and are set in the theme file (nook/theme.json under XDG_CONFIG_HOME) only")
+        }
         let merged = tokenOverrides.merging(tokens) { $1 }
         do {
             settings.theme = try baseTheme.applying(merged)

@@ -38,13 +38,21 @@ public actor BusConnection {
     }
 
     /// Connects and completes the `Hello` handshake, so `uniqueName` is known on return.
-    public static func connect(to address: BusAddress, description: String = "nook") async throws -> BusConnection {
+    ///
+    /// - Parameter acceptsDescriptors: whether Unix file descriptors may be passed over this
+    ///   connection. Off by default: nothing in Nook's contracts carries one, and without the
+    ///   negotiation the bus daemon refuses any message carrying descriptors to us
+    ///   (`org.freedesktop.DBus.Error.NotSupported` to its sender), so none can reach this
+    ///   process to be leaked, however a handler treats the call.
+    public static func connect(
+        to address: BusAddress, description: String = "nook", acceptsDescriptors: Bool = false
+    ) async throws -> BusConnection {
         let executor = try BusExecutor()
         let (handle, uniqueName) = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<(BusHandle, String), any Error>) in
             executor.start {
                 do {
-                    let opened = try openBus(address, description: description)
+                    let opened = try openBus(address, description: description, acceptsDescriptors: acceptsDescriptors)
                     continuation.resume(returning: opened)
                     return opened.0
                 } catch {
@@ -61,22 +69,23 @@ public actor BusConnection {
     }
 
     /// Runs on the new bus thread: creates, starts and greets the bus.
-    private static func openBus(_ address: BusAddress, description: String) throws(BusError) -> (BusHandle, String) {
+    private static func openBus(_ address: BusAddress, description: String, acceptsDescriptors: Bool) throws(BusError) -> (BusHandle, String) {
         var bus: OpaquePointer?
-        switch address {
-        case .session:
-            try check(sd_bus_open_user(&bus), "sd_bus_open_user")
-        case .address(let text):
-            try check(sd_bus_new(&bus), "sd_bus_new")
-            do {
-                try check(sd_bus_set_address(bus, text), "sd_bus_set_address")
-                // Without this sd-bus treats the peer as a direct connection and sends no Hello.
-                try check(sd_bus_set_bus_client(bus, 1), "sd_bus_set_bus_client")
-                try check(sd_bus_start(bus), "sd_bus_start")
-            } catch {
-                sd_bus_unref(bus)
-                throw error
+        try check(sd_bus_new(&bus), "sd_bus_new")
+        do throws(BusError) {
+            // `sd_bus_open_user` would start the connection before descriptors could be refused,
+            // so the session bus's address is found here as it finds it.
+            guard let text = address.resolved() else {
+                throw BusError.system(function: "sd_bus_open_user (no DBUS_SESSION_BUS_ADDRESS or XDG_RUNTIME_DIR)", errno: ENOMEDIUM)
             }
+            try check(sd_bus_set_address(bus, text), "sd_bus_set_address")
+            // Without this sd-bus treats the peer as a direct connection and sends no Hello.
+            try check(sd_bus_set_bus_client(bus, 1), "sd_bus_set_bus_client")
+            try check(sd_bus_negotiate_fds(bus, acceptsDescriptors ? 1 : 0), "sd_bus_negotiate_fds")
+            try check(sd_bus_start(bus), "sd_bus_start")
+        } catch {
+            sd_bus_unref(bus)
+            throw error
         }
         _ = sd_bus_set_description(bus, description)
         var name: UnsafePointer<CChar>?

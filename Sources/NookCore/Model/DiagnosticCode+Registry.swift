@@ -9,3 +9,9 @@ extension DiagnosticCode {
     /// An activity passed its `stale_date`.
     public static let activityStale: DiagnosticCode = "activity-stale"
 }
+
+extension DiagnosticCode {
+    /// The module table was full: a module with no live connection (in its grace period, or
+    /// kept only for detached activities) was ended to make room for the one registering.
+    public static let moduleEvicted: DiagnosticCode = "module-evicted"
+}
