@@ -1,6 +1,6 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-.PHONY: deps deps-run deps-package build test bench demo fuzz soak clean install install-files uninstall deb
+.PHONY: deps deps-run deps-package build test sanitize bench demo fuzz soak clean install install-files uninstall deb
 
 # System packages by group (scripts/ensure-deps.sh): build and run for programs, test on top.
 deps:
@@ -18,6 +18,13 @@ build: deps-run
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/run-tests-bounded.sh 40m $(SWIFT) test --skip-build
+
+# nookd, the bridges, the renderer and the tests built with AddressSanitizer, then with
+# ThreadSanitizer (SANITIZERS=address for one), each in its own build path, running the suites
+# that start real processes; any sanitizer report fails it. CI runs the AddressSanitizer pass.
+SANITIZERS ?= address thread
+sanitize: deps
+	@SWIFT=$(SWIFT) SANITIZERS="$(SANITIZERS)" scripts/sanitize.sh
 
 # Release-build benchmarks; every figure is a ratio against a baseline measured in the same run.
 bench: deps-run

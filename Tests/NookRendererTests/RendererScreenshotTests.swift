@@ -144,8 +144,11 @@ struct RendererScreenshotTests {
                 nook.rendererLog.contains("subscribed (2)")
             }
             #expect(resubscribed, "the renderer did not subscribe to the new nookd:\n\(nook.logs)")
-            let plans = nook.logLines("plan").filter { $0["via"] == "subscribe" }
-            #expect(plans.count >= 2, "\(plans.map(\.text))")
+            // The subscription is logged before its plan is handed to the main loop and drawn.
+            let twoPlans = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.logLines("plan").filter { $0["via"] == "subscribe" }.count >= 2
+            }
+            #expect(twoPlans, "\(nook.logLines("plan").filter { $0["via"] == "subscribe" }.map(\.text))")
             // The new broker hears from the music module again and shows its cover.
             _ = try? await nook.control("Show")
             let drawn = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `make sanitize`: builds every product and the tests with a sanitizer (its own build path, so
+# the plain build is untouched) and runs the integration and hostile suites with it. nookd, the
+# bridges and the renderer the tests start are the sanitized binaries built beside the test
+# bundle. A report from any process fails the run, whether or not a test noticed.
+#
+#   scripts/sanitize.sh                 # address, then thread
+#   SANITIZERS=address scripts/sanitize.sh
+#   SANITIZE_FILTER='Hostile' scripts/sanitize.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+sanitizers=${SANITIZERS:-address thread}
+# The suites that start real processes: nookd, the bridges, the renderer, the example modules.
+filter=${SANITIZE_FILTER:-'^(NookBrokerTests|NookModuleAPIIntegrationTests|NookRendererTests)\.'}
+limit=${SANITIZE_TIME_LIMIT:-60m}
+suppressions=$PWD/scripts/sanitizers
+
+status=0
+for kind in $sanitizers; do
+  build=".build/sanitize-$kind"
+  reports="$PWD/$build/reports"
+  rm -rf "$reports"
+  mkdir -p "$reports"
+  echo "sanitize: building with -sanitize=$kind into $build"
+  "$SWIFT" build --build-tests --sanitize="$kind" --build-path "$build"
+  # Leak checking is off: GTK, fontconfig and the Swift runtime keep caches for the life of a
+  # process that LeakSanitizer would list at every exit. Memory errors and data races are on.
+  export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:log_path=$reports/asan:strip_path_prefix=$PWD/"
+  export TSAN_OPTIONS="halt_on_error=0:report_signal_unsafe=0:log_path=$reports/tsan:suppressions=$suppressions/tsan.supp"
+  echo "sanitize: running '$filter' with $kind"
+  if ! scripts/run-tests-bounded.sh "$limit" "$SWIFT" test --skip-build --sanitize="$kind" --build-path "$build" --filter "$filter"; then
+    echo "sanitize: tests failed under $kind" >&2
+    status=1
+  fi
+  found=$(find "$reports" -type f | sort)
+  if [ -n "$found" ]; then
+    echo "sanitize: $kind reports:" >&2
+    for file in $found; do echo "== $file" >&2; head -n 80 "$file" >&2; done
+    status=1
+  else
+    echo "sanitize: no $kind reports"
+  fi
+done
+exit $status
