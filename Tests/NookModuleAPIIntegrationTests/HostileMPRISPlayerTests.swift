@@ -135,7 +135,7 @@ import Testing
             let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let player = try ProductProcess("/usr/bin/python3", ["-u", script.path, bus.address, fifo], logDirectory: scratch.url)
-            #expect(await eventually { player.log.contains("serving 10 cases") }, "\(player.log)")
+            #expect(await eventually(timeout: .seconds(60)) { player.log.contains("serving 10 cases") }, "\(player.log)")
 
             // Case 0 is there from the start: nook-mpris reads it on starting.
             let music = try ProductProcess("nook-mpris", ["--address", bus.address], logDirectory: scratch.url)
@@ -147,7 +147,9 @@ import Testing
                         member: "Use", arguments: [.int32(Int32(index))], timeout: .seconds(20))
                 }
                 // Published, and accepted by the broker (which refuses a date out of its range).
-                #expect(await eventually { nookd.storedActivities(of: "music")["song"]?.contains("Now playing: Case \(index) by Hostile") == true },
+                #expect(await eventually(timeout: .seconds(60)) {
+                    nookd.storedActivities(of: "music")["song"]?.contains("Now playing: Case \(index) by Hostile") == true
+                },
                         "case \(index):\n\(music.log)\n\(player.log)")
                 #expect(music.isRunning, "case \(index) ended nook-mpris:\n\(music.log)")
                 for line in refusals[index] ?? [] {
@@ -161,7 +163,7 @@ import Testing
 
             // The last case is a sane song, 60 s into 180: its progress runs from 60 s ago to
             // 120 s from now, exactly 180 s apart.
-            #expect(await eventually { Self.storedProgress(nookd).map { $0.end - $0.start } == 180_000_000 },
+            #expect(await eventually(timeout: .seconds(60)) { Self.storedProgress(nookd).map { $0.end - $0.start } == 180_000_000 },
                     "\(String(describing: Self.storedProgress(nookd)))")
             if let progress = Self.storedProgress(nookd) {
                 let now = NookInstant.now().unixMicroseconds

@@ -70,11 +70,11 @@ struct ImageFileTests {
 
             // The FIFO is refused, saying why; the PNG loads off the main thread and is drawn
             // once it has (the renderer draws again when a load finishes).
-            let refused = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+            let refused = await eventually(timeout: .seconds(120), poll: .milliseconds(50)) {
                 renderer.log.contains("cannot load image 'file://\(fifo)': it is a FIFO, not a regular file")
             }
             #expect(refused, "\(renderer.log)")
-            let greenDrawn = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+            let greenDrawn = await eventually(timeout: .seconds(120), poll: .milliseconds(100)) {
                 guard let shot = try? await xvfb.screenshot(rows: 40) else { return false }
                 return Self.count(Self.green, in: shot, x: 818, y: 4, width: 24, height: 24) >= 300
             }
@@ -88,7 +88,7 @@ struct ImageFileTests {
                                             Self.image("file://" + fifo, path: "compact_leading/0", rect: UndrawablePlanTests.rect(564, 6, 20, 20)),
                                         ])],
                                         destination: unique)
-            let grown = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+            let grown = await eventually(timeout: .seconds(120), poll: .milliseconds(100)) {
                 guard renderer.log.contains("frame serial=2"), let shot = try? await xvfb.screenshot(rows: 120) else { return false }
                 return shot.pixel(x: 600, y: 70) == [0, 0, 0] && shot.pixel(x: 600, y: 100) != [0, 0, 0]
             }
@@ -150,7 +150,7 @@ struct ImageFileTests {
                 (device, "it is a character device, not a regular file"),
             ]
             for (path, reason) in reasons {
-                #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                #expect(await eventually(timeout: .seconds(120), poll: .milliseconds(50)) {
                     renderer.log.contains("cannot load image 'file://\(path)': \(reason)")
                 }, "\(path): \(renderer.log)")
             }
