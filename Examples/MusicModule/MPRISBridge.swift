@@ -24,6 +24,9 @@ actor MPRISBridge {
     var players: [String: String] = [:]
     var chosen: String?
     var last: NowPlaying??
+    /// What was logged about a player's values (player, key, why), so a player that sends the
+    /// same bad value on every change is logged once; forgotten past 256 lines.
+    var reported: Set<String> = []
 
     init(bus: BusConnection, output: AsyncStream<NowPlaying?>.Continuation, only: String?) {
         self.bus = bus
@@ -142,13 +145,47 @@ actor MPRISBridge {
         case .string(let name)?: artist = name
         default: artist = ""
         }
+        let source = String(name.dropFirst(Self.prefix.count))
         let track = Track(
-            title: title, artist: artist, artURL: metadata["mpris:artUrl"].flatMap(\.stringValue).flatMap { $0.isEmpty ? nil : $0 },
-            length: metadata["mpris:length"].flatMap(\.microseconds).map { .microseconds($0) })
-        let position = props["Position"].flatMap(\.microseconds) ?? 0
-        return NowPlaying(
-            track: track, playing: status == "Playing", position: .microseconds(position), sampled: .now(),
-            source: String(name.dropFirst(Self.prefix.count)))
+            title: title, artist: artist, artURL: artURL(metadata["mpris:artUrl"].flatMap(\.stringValue), player: source),
+            length: number(.length, metadata["mpris:length"], player: source).map { .microseconds($0) })
+        let position = number(.position, props["Position"], player: source) ?? 0
+        return NowPlaying(track: track, playing: status == "Playing", position: .microseconds(position), sampled: .now(), source: source)
+    }
+
+    /// A number the player sent, in microseconds, when it is in its range (`MPRISNumber`);
+    /// nil when absent or out of range, which is logged once naming the player and the key.
+    func number(_ key: MPRISNumber, _ value: PropValue?, player: String) -> Int64? {
+        switch key.read(value) {
+        case .absent: return nil
+        case .value(let micros): return micros
+        case .refused(let why):
+            report("player \(player): \(key.rawValue) \(why); ignored as absent")
+            return nil
+        }
+    }
+
+    /// `mpris:artUrl` as the renderer may load it: a `file://` URI only when it names a
+    /// regular file (not a FIFO or a device, which would stall whoever opens it); other
+    /// schemes pass as they are (renderers draw a tile for what they do not fetch).
+    func artURL(_ url: String?, player: String) -> String? {
+        guard let url, !url.isEmpty else { return nil }
+        guard url.hasPrefix("file://") else { return url }
+        guard let path = URL(string: url)?.path, !path.isEmpty else {
+            report("player \(player): mpris:artUrl '\(url.prefix(200))' is not a file URI nook-mpris can read; shown without art")
+            return nil
+        }
+        if let refusal = NookImageFile.refusal(path: path) {
+            report("player \(player): mpris:artUrl \(path.prefix(200)) \(refusal); shown without art")
+            return nil
+        }
+        return url
+    }
+
+    func report(_ line: String) {
+        if reported.count >= 256 { reported.removeAll() }
+        guard reported.insert(line).inserted else { return }
+        FileHandle.standardError.write(Data("nook-mpris: \(line)\n".utf8))
     }
 }
 
@@ -156,15 +193,5 @@ extension PropValue {
     fileprivate var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
-    }
-
-    /// An MPRIS time (`x`, though some players send `t` or a double), in microseconds.
-    fileprivate var microseconds: Int64? {
-        switch self {
-        case .int(let value): return value
-        case .uint(let value): return Int64(clamping: value)
-        case .double(let value) where value.isFinite: return Int64(value)
-        default: return nil
-        }
     }
 }

@@ -19,6 +19,8 @@ struct NowPlaying: Hashable, Sendable {
     var source: String
 
     /// When the song would have started, playing without a pause until `sampled`.
+    /// (The bridge reads `position` and `length` within a week, `MPRISNumber`, and instant
+    /// arithmetic saturates, so neither this nor `endsAt` can overflow.)
     var startedAt: NookInstant { sampled - position }
     /// When it ends at this pace; nil when the player gives no length.
     var endsAt: NookInstant? { track.length.map { startedAt + $0 } }

@@ -57,7 +57,7 @@ actor Publisher {
         }
         let image = imageURI(id, request)
         let content = NotificationContent(
-            id: id, request: request, iconURI: Self.iconURI(request.appIcon) ?? image ?? "dialog-information-symbolic", imageURI: image,
+            id: id, request: request, iconURI: appIconURI(id, request) ?? image ?? "dialog-information-symbolic", imageURI: image,
             // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
             // later, ends it should the bridge be stuck or gone.
             dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
@@ -115,18 +115,41 @@ actor Publisher {
             arguments: arguments, timeout: .seconds(5))
     }
 
-    /// The app icon as the renderer loads it: a readable file as `file://`, else an icon name.
-    static func iconURI(_ icon: String) -> String? {
-        guard !icon.isEmpty else { return nil }
-        let path = icon.hasPrefix("file://") ? String(icon.dropFirst("file://".count)) : icon
-        if path.hasPrefix("/") {
-            return FileManager.default.isReadableFile(atPath: path) ? "file://" + path : nil
-        }
-        return icon.contains("/") ? nil : icon
+    /// What an `app_icon` or `image-path` names.
+    enum IconSource: Equatable {
+        case none
+        /// A `file://` URI of a readable regular file, or an icon-theme name.
+        case uri(String)
+        /// A path the renderer is not given: why (`does not exist`, `is a FIFO, not a regular file`).
+        case refused(path: String, reason: String)
     }
 
-    /// `image-data` written as a PNG file, else a readable `image-path` (a file or an icon
-    /// name); nil when neither is usable (an unreadable path is logged and skipped).
+    /// Reads `icon` as a path (absolute, or a `file://` URI) or an icon name. A path is passed
+    /// on only when `stat` says it is a regular file and it is readable: a FIFO or a device
+    /// would stall whoever opens it (`NookImageFile`).
+    static func iconSource(_ icon: String) -> IconSource {
+        guard !icon.isEmpty else { return .none }
+        let path = icon.hasPrefix("file://") ? String(icon.dropFirst("file://".count)) : icon
+        if path.hasPrefix("/") {
+            if let reason = NookImageFile.refusal(path: path) { return .refused(path: path, reason: reason) }
+            return .uri("file://" + path)
+        }
+        return icon.contains("/") ? .refused(path: icon, reason: "is neither an absolute path nor an icon name") : .uri(icon)
+    }
+
+    /// The app icon as `iconSource` reads it; a refused path is logged.
+    func appIconURI(_ id: UInt32, _ request: NotificationRequest) -> String? {
+        switch Self.iconSource(request.appIcon) {
+        case .none: return nil
+        case .uri(let uri): return uri
+        case .refused(let path, let reason):
+            log("notification \(id): app_icon '\(path.prefixBytes(200))' \(reason); shown without it")
+            return nil
+        }
+    }
+
+    /// `image-data` written as a PNG file, else a readable `image-path` (a regular file or an
+    /// icon name); nil when neither is usable (a refused path is logged and skipped).
     func imageURI(_ id: UInt32, _ request: NotificationRequest) -> String? {
         if let raw = request.imageData {
             let file = settings.imageDirectory + "/\(id).png"
@@ -141,8 +164,12 @@ actor Publisher {
             }
         }
         guard let path = request.imagePath else { return nil }
-        if let uri = Self.iconURI(path) { return uri }
-        log("notification \(id): image-path '\(path.prefixBytes(200))' is not a readable file; shown without it")
+        switch Self.iconSource(path) {
+        case .uri(let uri): return uri
+        case .refused(let refused, let reason):
+            log("notification \(id): image-path '\(refused.prefixBytes(200))' \(reason); shown without it")
+        case .none: break
+        }
         return nil
     }
 }

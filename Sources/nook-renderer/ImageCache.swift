@@ -4,19 +4,35 @@ import NookRenderModel
 
 /// Images by icon-theme name or `file://` URI, loaded once per name and pixel size. Lives on
 /// the GTK main thread only.
+///
+/// Icons come from the icon theme, on the main thread (the theme's own directories). A
+/// `file://` image is loaded off the main thread by `ImageFileLoader`, which opens only a
+/// regular file and checks its size and type: until it has loaded, its place is drawn as a
+/// placeholder outline, and `loaded` is called (on the main thread) so the renderer redraws.
 final class ImageCache {
     /// Device pixels per point, so icons load sharp on HiDPI monitors.
     var scale: Double = 1
     /// The colour of symbolic icons without a tint (the config's `colors.text`).
     var symbolColor = RGBA.white
-    private var pixbufs: [String: OpaquePointer?] = [:]
+    /// Called on the main thread when a file finished loading (whether or not it could be).
+    var loaded: () -> Void = {}
+
+    private enum Entry {
+        /// On a worker; drawn as a placeholder meanwhile.
+        case loading
+        /// The pixbuf, or nil when it cannot be loaded (drawn as an outline, logged once).
+        case done(OpaquePointer?)
+    }
+
+    private var entries: [String: Entry] = [:]
     private var reported: Set<String> = []
+    private let files = ImageFileLoader()
 
     /// Draws `source` fitted into `rect` (aspect kept, centred). A `-symbolic` icon without a
-    /// tint is drawn in `symbolColor` (white on the black nook by default). An image that cannot be loaded is drawn as
-    /// an outline and logged once.
+    /// tint is drawn in `symbolColor` (white on the black nook by default). An image that is
+    /// still loading, or cannot be loaded, is drawn as an outline (the latter logged once).
     func draw(_ source: String, tint: RGBA?, in rect: Rect, on cr: OpaquePointer) {
-        let pixels = max(1, Int((max(rect.width, rect.height) * scale).rounded(.up)))
+        let pixels = max(1, Int(saturating: (max(rect.width, rect.height) * scale).rounded(.up)))
         guard let pixbuf = load(source, pixels: pixels) else {
             Shapes.roundedRect(Rect(x: rect.minX + 0.5, y: rect.minY + 0.5, width: rect.width - 1, height: rect.height - 1),
                                radius: 3, on: cr)
@@ -49,7 +65,6 @@ final class ImageCache {
     /// SF-Symbols-style names through NookCore's one table; anything else as it is.
     static func iconName(_ source: String) -> String { SymbolNames.iconName(for: source) ?? source }
 
-    /// The pixbuf for `source` at `pixels` (nil when it cannot be loaded).
     /// Loads one symbolic icon and lets it go, so the icon theme's index and the SVG loader
     /// are ready before the first real icon (which would otherwise slow the first paint).
     func warmUp() {
@@ -59,30 +74,57 @@ final class ImageCache {
         }
     }
 
-    func load(_ source: String, pixels: Int) -> OpaquePointer? {
+    /// The pixbuf for `source` at `pixels`: nil while a file loads (the load is started on the
+    /// first call) and when it cannot be loaded.
+    func load(_ source: String, pixels requested: Int) -> OpaquePointer? {
+        let pixels = min(requested, ImageFileLoader.maxRequestPixels)
         let key = "\(pixels) \(source)"
-        if let cached = pixbufs[key] { return cached }
+        switch entries[key] {
+        case .done(let pixbuf)?: return pixbuf
+        case .loading?: return nil
+        case nil: break
+        }
+        if source.hasPrefix("file://") {
+            var error: UnsafeMutablePointer<GError>?
+            guard let path = g_filename_from_uri(source, nil, &error) else {
+                let reason = error.map { String(cString: $0.pointee.message) } ?? "not a file URI"
+                if error != nil { g_error_free(error) }
+                return finish(key, source: source, pixbuf: nil, problem: reason)
+            }
+            let file = String(cString: path)
+            g_free(path)
+            entries[key] = .loading
+            let cache = MainThreadBox(self)
+            files.load(path: file, pixels: pixels) { outcome in
+                MainLoop.post { _ = cache.value.finish(key, source: source, pixbuf: outcome.pixbuf, problem: outcome.problem) }
+            }
+            return nil
+        }
         var error: UnsafeMutablePointer<GError>?
         let pixbuf: OpaquePointer?
-        if source.hasPrefix("file://") {
-            if let path = g_filename_from_uri(source, nil, &error) {
-                pixbuf = gdk_pixbuf_new_from_file_at_scale(path, Int32(pixels), Int32(pixels), 1, &error)
-                g_free(path)
-            } else {
-                pixbuf = nil
-            }
-        } else if source.contains("://") {
+        if source.contains("://") {
             pixbuf = nil  // Remote images are not fetched: a renderer must not block on the network.
         } else {
             pixbuf = gtk_icon_theme_load_icon(gtk_icon_theme_get_default(), Self.iconName(source), Int32(pixels),
                                               GTK_ICON_LOOKUP_FORCE_SIZE, &error)
         }
-        if pixbuf == nil, reported.insert(source).inserted {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "not a file:// URI or an icon name"
-            Log.info("cannot load image '\(source)': \(reason); drawing an outline")
-        }
+        let reason = error.map { String(cString: $0.pointee.message) } ?? "not a file:// URI or an icon name"
         if error != nil { g_error_free(error) }
-        pixbufs[key] = pixbuf
+        return finish(key, source: source, pixbuf: pixbuf, problem: pixbuf == nil ? reason : nil)
+    }
+
+    /// Keeps what came of loading `key`, logs a failure once per source, and (for a file that
+    /// was loading) has the renderer draw again.
+    private func finish(_ key: String, source: String, pixbuf: OpaquePointer?, problem: String?) -> OpaquePointer? {
+        let wasLoading = if case .loading? = entries[key] { true } else { false }
+        entries[key] = .done(pixbuf)
+        if pixbuf == nil, reported.insert(source).inserted {
+            Log.info("cannot load image '\(source)': \(problem ?? "unknown"); drawing an outline")
+        }
+        if wasLoading {
+            Log.debug("image '\(source)' at \(key.prefix { $0 != " " }) px \(pixbuf == nil ? "failed" : "loaded"); drawing again")
+            loaded()
+        }
         return pixbuf
     }
 }

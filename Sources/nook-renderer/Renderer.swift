@@ -80,6 +80,8 @@ final class Renderer {
         nook = NookWindow.make(on: monitor, gdkMonitor: gdkMonitor, config: config)
         images.scale = monitor.scale
         applyLook()
+        // A file image loaded on a worker: draw again, now with it.
+        images.loaded = { [unowned self] in gtk_widget_queue_draw(self.nook.widget) }
         connectSignals()
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: nil)

@@ -279,10 +279,51 @@ import Testing
             let actions: @Sendable () -> Set<DBusValue> = { Set(nook.scenes.nodes(owner: "notifications/n4").compactMap { $0["action"] }) }
             #expect(await eventually { actions().count == 8 }, "\(actions())")
             #expect(nook.bridge.log.contains("10000 actions, the first 8 kept"), "\(nook.bridge.log)")
-            #expect(nook.bridge.log.contains("image-path '/nonexistent/x.png' is not a readable file"))
+            #expect(nook.bridge.log.contains("image-path '/nonexistent/x.png' does not exist"), "\(nook.bridge.log)")
             #expect(nook.bridge.log.contains("image-data: 100000x100000 is outside 1...512"))
             #expect(nook.bridge.isRunning)
             #expect(!nook.nookd.log.contains("InvalidView"), "\(nook.nookd.log.suffix(2000))")
+            await nook.stop()
+        }
+    }
+
+    /// Issue 38, finding 8: a FIFO as the app icon (`notify-send -i FIFO`) or the image-path is
+    /// never passed to the renderer, which would block opening it; the bridge says why, shows the
+    /// notification without it, and serves the next one.
+    @Test func aFIFOAsIconOrImageIsRefusedAndTheNextNotificationIsServed() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let fifo = temp.url.appendingPathComponent("icon.png").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let icon = try await nook.notifySend(["-p", "-t", "0", "-i", fifo, "FIFO icon", "hi"])
+            #expect(icon.status == 0 && icon.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(icon.stdout) \(icon.stderr)")
+            let image = try await nook.python("""
+                print(notifications.Notify("Pipe", 0, \(pythonString(fifo)), "FIFO image", "b", [], {"image-path": \(pythonString(fifo))}, 0))
+                """)
+            #expect(image.stdout == "2\n", "\(image.stdout) \(image.stderr)")
+            let next = try await nook.notifySend(["-p", "-t", "0", "After", "still served"])
+            #expect(next.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "\(next.stdout) \(next.stderr)")
+            #expect(await eventually { nook.texts(3).contains("After") }, "\(nook.texts(3))\n\(nook.bridge.log)")
+            #expect(await eventually { (try? await nook.observer.activities())?.count == 3 }, "\(nook.bridge.log)")
+
+            // Each refusal names the notification, the hint and why.
+            let refusals = nook.bridge.log.split(separator: "\n").filter { $0.contains("'\(fifo)' is a FIFO, not a regular file; shown without it") }
+            #expect(refusals.contains { $0.contains("notification 1: ") }, "\(nook.bridge.log)")
+            #expect(refusals.contains { $0.contains("notification 2: app_icon") }, "\(nook.bridge.log)")
+            #expect(refusals.contains { $0.contains("notification 2: image-path") }, "\(nook.bridge.log)")
+            // No node anywhere names the FIFO; the icons fall back to the default.
+            for id in [1, 2] {
+                _ = try await nook.observer.call("Open", [WireCodec.vardict(["module": .string("notifications"), "activity": .string("n\(id)")])],
+                                                 interface: "org.nook.Nook1.Control")
+                #expect(await eventually {
+                    nook.scenes.nodes(owner: "notifications/n\(id)").contains { $0["uri"] == .string("dialog-information-symbolic") }
+                }, "n\(id): \(nook.scenes.nodes(owner: "notifications/n\(id)"))")
+            }
+            let uris = (1...3).flatMap { nook.scenes.nodes(owner: "notifications/n\($0)").compactMap { $0["uri"] } }
+            #expect(!uris.contains(.string("file://" + fifo)), "\(uris)")
+            #expect(nook.bridge.isRunning)
             await nook.stop()
         }
     }

@@ -174,6 +174,64 @@ import Testing
         }
     }
 
+    /// Issue 38, finding 13: `--view-json -` reads at most its documented limit from standard
+    /// input (`/dev/zero` used to be read without end, then trap), and what nookctl remembers
+    /// of an activity is the user's alone (0600 files in a 0700 directory). Finding 8: a FIFO
+    /// as `--image` is refused by `stat` before anything is sent.
+    @Test func standardInputIsBoundedAImageFIFOIsRefusedAndRecordsArePrivate() async throws {
+        try await Shell.start().use { shell in
+            // Under a 4 GiB address-space limit, so nookctl as it was fails by trapping within
+            // seconds instead of eating the machine's memory.
+            func fromStandardInput(_ input: String, _ arguments: [String]) async throws -> (status: Int32?, output: String) {
+                let nookctl = try PackageProcess.executable("nookctl").path
+                let process = try PackageProcess(
+                    "/bin/sh", ["-c", "ulimit -v 4194304; exec \"$0\" \"$@\" < \(input)", nookctl, "--address", shell.bus.address] + arguments,
+                    logDirectory: shell.scratch, environment: ["XDG_STATE_HOME": shell.scratch.appendingPathComponent("xdg-state").path])
+                guard await process.waitForExit(timeout: .seconds(60)) else {
+                    await process.stop(SIGKILL)
+                    return (nil, process.log + "\n(did not exit)")
+                }
+                return (process.exitStatus, process.log)
+            }
+            let zeros = try await fromStandardInput("/dev/zero", ["activity", "start", "build/zero", "--view-json", "-"])
+            #expect(zeros.status == 1, "\(zeros.output)")
+            #expect(zeros.output.contains("nookctl: --view-json (standard input): more than 4 MiB (the limit); nothing was sent"), "\(zeros.output)")
+            // Bytes that are no JSON at all, under the limit: refused as such, no trap.
+            let noise = shell.scratch.appendingPathComponent("noise.bin")
+            var generator = SystemRandomNumberGenerator()
+            try Data((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: noise)
+            let garbage = try await fromStandardInput(noise.path, ["activity", "start", "build/noise", "--view-json", "-"])
+            #expect(garbage.status == 1 && garbage.output.contains("--view-json (standard input): $: not valid JSON"), "\(garbage.output)")
+            // A file past the limit is refused the same way.
+            let big = shell.scratch.appendingPathComponent("big.json")
+            try Data(repeating: UInt8(ascii: " "), count: 5 << 20).write(to: big)
+            let tooBig = try await shell.nookctl(["activity", "start", "build/big", "--view-json", big.path])
+            #expect(tooBig.status == 1 && tooBig.output.contains("--view-json \(big.path): more than 4 MiB (the limit)"), "\(tooBig.output)")
+
+            let fifo = shell.scratch.appendingPathComponent("icon.png").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let piped = try await shell.nookctl(["activity", "start", "build/pipe", "--title", "Piped", "--image", fifo])
+            #expect(piped.status == 1 && piped.output.contains("nookctl: --image: \(fifo) is a FIFO, not a regular file"), "\(piped.output)")
+            #expect(await shell.activities().isEmpty, "a refused activity was published")
+
+            // A record left 0644 in a 0755 directory by an older nookctl: the next save makes
+            // both the user's alone.
+            let records = shell.scratch.appendingPathComponent("xdg-state/nookctl/activities")
+            try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let started = try await shell.nookctl(["activity", "start", "build/job", "--title", "Secret title"])
+            #expect(started.status == 0, "\(started.output)")
+            let record = records.appendingPathComponent("build~job.json")
+            func mode(_ url: URL) -> Int? { (try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue }
+            #expect(mode(record) == 0o600, "\(String(mode(record) ?? -1, radix: 8))")
+            #expect(mode(records) == 0o700, "\(String(mode(records) ?? -1, radix: 8))")
+            #expect(try String(contentsOf: record, encoding: .utf8).contains("Secret title"))
+            let updated = try await shell.nookctl(["activity", "update", "build/job", "--progress", "0.5"])
+            #expect(updated.status == 0, "\(updated.output)")
+            #expect(mode(record) == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: records.path) == ["build~job.json"], "a temporary file was left")
+        }
+    }
+
     @Test func badInputIsRefusedClearly() async throws {
         try await Shell.start().use { shell in
             let tooLong = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--expires", "48h"])

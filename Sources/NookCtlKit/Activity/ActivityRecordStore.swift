@@ -7,6 +7,10 @@ import Foundation
 /// `~/.local/state/nookctl/activities`), named `<module>~<activity>.json` (`~` is outside the
 /// id charset, so names never clash or climb out of the directory). `end` removes the file; a
 /// file older than the 24 h cap of any detached activity is removed on the next save.
+///
+/// The records hold what scripts showed (titles, subtitles), so they are the user's alone:
+/// each file is written `0600` (to a temporary file created with that mode, then renamed over
+/// the old one, so no moment exposes it), and the directory is made, or set back to, `0700`.
 public struct ActivityRecordStore: Sendable {
     public let directory: URL
 
@@ -35,11 +39,49 @@ public struct ActivityRecordStore: Sendable {
     }
 
     public func save(_ content: ActivityContent, module: String, activity: String) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A directory an older nookctl made 0755: set back to the user's alone.
+        if chmod(directory.path, 0o700) != 0 { throw RecordError("cannot make \(directory.path) private: \(String(cString: strerror(errno)))") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(content).write(to: file(module: module, activity: activity), options: .atomic)
+        try Self.writePrivately(try encoder.encode(content), to: file(module: module, activity: activity))
         pruneExpired()
+    }
+
+    struct RecordError: Error, LocalizedError {
+        let message: String
+        init(_ message: String) { self.message = message }
+        var errorDescription: String? { message }
+    }
+
+    /// Writes `data` to `file` atomically with mode 0600 whatever the umask: a new temporary
+    /// file beside it (`O_EXCL | O_NOFOLLOW`, created 0600), then renamed over `file`.
+    static func writePrivately(_ data: Data, to file: URL) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
+        unlink(temporary.path)  // One left by a nookctl killed mid-write (this pid, long ago).
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RecordError("cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
+        var failure: String?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else {
+                    failure = "cannot write \(temporary.path): \(String(cString: strerror(errno)))"
+                    return
+                }
+                offset += written
+            }
+        }
+        // The mode the file was created with is cut by the umask; 0600 is exact.
+        if failure == nil, fchmod(fd, 0o600) != 0 { failure = "cannot set the mode of \(temporary.path): \(String(cString: strerror(errno)))" }
+        close(fd)
+        if failure == nil, rename(temporary.path, file.path) != 0 { failure = "cannot rename onto \(file.path): \(String(cString: strerror(errno)))" }
+        if let failure {
+            unlink(temporary.path)
+            throw RecordError(failure)
+        }
     }
 
     public func remove(module: String, activity: String) {

@@ -6,7 +6,7 @@ enum ActivityVerbs {
         OptionSpec("--title", "TEXT", "the title (start needs it, unless --view-json labels the activity)"),
         OptionSpec("--subtitle", "TEXT", "a second line under the title"),
         OptionSpec("--symbol", "NAME", "an icon name (hammer.fill, network-wireless-symbolic): the element that grows from the pill"),
-        OptionSpec("--image", "FILE", "an image file shown instead of a symbol"),
+        OptionSpec("--image", "FILE", "an image file (a regular file: PNG, JPEG, GIF, WebP or SVG) shown instead of a symbol"),
         OptionSpec("--progress", "FRACTION", "0 to 1 (or 0% to 100%): a ring in the pill, a bar when expanded"),
         OptionSpec("--timer", "DURATION", "a countdown from now (5m, 1h30m) that the renderer runs by itself"),
     ]
@@ -14,7 +14,7 @@ enum ActivityVerbs {
     static let stayOptions = [
         OptionSpec("--expires", "DURATION", "when the broker ends it, from now; at most 24h (default for start: 1h, or a minute after --timer ends)"),
         OptionSpec("--relevance", "NUMBER", "higher shows first (default 0)"),
-        OptionSpec("--view-json", "FILE", "the views as JSON (- reads standard input; docs/scripting.md); excludes the content options but --title"),
+        OptionSpec("--view-json", "FILE", "the views as JSON, at most 4 MiB (- reads standard input; docs/scripting.md); excludes the content options but --title"),
     ]
 
     static let rows: [VerbSpec] = [

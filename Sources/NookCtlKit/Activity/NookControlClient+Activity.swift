@@ -78,28 +78,38 @@ extension NookControlClient {
         Int64(saturating: (Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 
-    /// Reads and checks `--view-json` (`-`: standard input).
+    /// The most `--view-json` reads, from a file or standard input: 4 MiB, four times the
+    /// broker's 1 MiB payload limit (JSON spells a view out at greater length than D-Bus).
+    public static let maxViewJSONBytes = 4 * 1024 * 1024
+
+    /// Reads and checks `--view-json` (`-`: standard input), at most `maxViewJSONBytes`.
     static func viewJSON(from source: String, now: Int64) throws(ActivityProblem) -> ViewJSON {
-        let text: String
-        if source == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: source) else {
-                throw ActivityProblem("--view-json: cannot read \(source)")
-            }
-            text = String(decoding: data, as: UTF8.self)
+        let name = source == "-" ? "(standard input)" : source
+        let data: [UInt8]
+        switch BoundedRead.read(source == "-" ? nil : source, limit: maxViewJSONBytes) {
+        case .success(let read): data = read
+        case .failure(.tooLarge):
+            throw ActivityProblem("--view-json \(name): more than \(maxViewJSONBytes / 1024 / 1024) MiB (the limit); nothing was sent")
+        case .failure(.unreadable(let why)):
+            throw ActivityProblem("--view-json: cannot read \(name) (\(why))")
         }
+        let text = String(decoding: data, as: UTF8.self)
         do {
             return try ViewJSON.parse(text, now: now)
         } catch {
-            throw ActivityProblem("--view-json \(source == "-" ? "(standard input)" : source): \(error)")
+            throw ActivityProblem("--view-json \(name): \(error)")
         }
     }
 
-    /// `--image FILE` as the `file://` URI renderers load, once the file is known to be readable.
+    /// `--image FILE` as the `file://` URI renderers load, once `stat` says it is a readable
+    /// regular file: a FIFO or a device would stall the renderer that opens it.
     static func imageURI(_ path: String) throws(ActivityProblem) -> String {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw ActivityProblem("--image: cannot read \(path)") }
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw ActivityProblem("--image: cannot read \(path) (\(String(cString: strerror(errno))))") }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else { throw ActivityProblem("--image: \(path) is \(BoundedRead.kind(type)), not a regular file") }
+        guard access(url.path, R_OK) == 0 else { throw ActivityProblem("--image: cannot read \(path) (\(String(cString: strerror(errno))))") }
         return url.absoluteString
     }
 }

@@ -18,8 +18,9 @@ public struct NookInstant: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public init(unixMicroseconds: Int64) { self.unixMicroseconds = unixMicroseconds }
 
-    /// Whole and fractional seconds since the Unix epoch.
-    public init(unixSeconds: Double) { unixMicroseconds = Int64((unixSeconds * 1_000_000).rounded()) }
+    /// Whole and fractional seconds since the Unix epoch (saturating at `Int64`'s bounds in
+    /// microseconds; NaN reads as the epoch).
+    public init(unixSeconds: Double) { unixMicroseconds = Int64(saturating: (unixSeconds * 1_000_000).rounded()) }
 
     /// The current wall-clock time (`CLOCK_REALTIME`).
     public static func now() -> NookInstant {
@@ -30,16 +31,22 @@ public struct NookInstant: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public static func < (lhs: NookInstant, rhs: NookInstant) -> Bool { lhs.unixMicroseconds < rhs.unixMicroseconds }
 
+    /// Instant arithmetic saturates at `Int64`'s bounds in microseconds instead of trapping, so
+    /// a time read from outside (a media player's song length) cannot crash a module; the
+    /// broker then refuses a date outside its range with a clear error.
     public static func + (lhs: NookInstant, rhs: Duration) -> NookInstant {
         let (seconds, attoseconds) = rhs.components
-        return NookInstant(unixMicroseconds: lhs.unixMicroseconds + seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        // In 128 bits, where no sum of these can overflow, then clamped to Int64.
+        let micros = Int128(lhs.unixMicroseconds) + Int128(seconds) * 1_000_000 + Int128(attoseconds / 1_000_000_000_000)
+        return NookInstant(unixMicroseconds: Int64(clamping: micros))
     }
 
     public static func - (lhs: NookInstant, rhs: Duration) -> NookInstant { lhs + (Duration.zero - rhs) }
 
     /// The time from `other` to `self`.
     public static func - (lhs: NookInstant, rhs: NookInstant) -> Duration {
-        .microseconds(lhs.unixMicroseconds - rhs.unixMicroseconds)
+        // In 128 bits: the difference of any two instants fits.
+        .microseconds(Int128(lhs.unixMicroseconds) - Int128(rhs.unixMicroseconds))
     }
 
     public var description: String { "\(unixMicroseconds)µs" }

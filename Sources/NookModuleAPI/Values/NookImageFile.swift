@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A check for an image path that comes from outside the module (a notification's
+/// `image-path`, a media player's `mpris:artUrl`) before it goes into `Image(uri:)`.
+///
+/// Renderers open such a file to draw it. Only a regular file is worth passing on: a FIFO
+/// blocks whoever opens it until a writer comes, a device may never end, a directory is no
+/// picture. The check is `stat` (which follows links, as opening the file would) and
+/// `access(R_OK)`; it opens nothing, so it cannot block. Renderers check again when they open
+/// the file (nook-renderer: docs/renderer.md, "Images"), since the file may change between.
+///
+/// ```swift
+/// if let refusal = NookImageFile.refusal(path: path) { log("image \(path) \(refusal)") }
+/// ```
+public enum NookImageFile {
+    /// Nil for a readable regular file; otherwise why not, as words to follow the path in a
+    /// log line: `is a FIFO, not a regular file`, `does not exist`, `is not readable`.
+    public static func refusal(path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let number = errno
+            return number == ENOENT || number == ENOTDIR ? "does not exist" : "cannot be read (errno \(number))"
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else { return "is \(kind(type)), not a regular file" }
+        guard access(path, R_OK) == 0 else { return "is not readable" }
+        return nil
+    }
+
+    /// What a file of type `type` (`st_mode & S_IFMT`) is, with its article.
+    static func kind(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
+    }
+}
