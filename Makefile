@@ -23,8 +23,9 @@ test: deps
 # ThreadSanitizer (SANITIZERS=address for one), each in its own build path, running the suites
 # that start real processes; any sanitizer report fails it. CI runs the AddressSanitizer pass.
 SANITIZERS ?= address thread
+SANITIZE_FILTER ?=
 sanitize: deps
-	@SWIFT=$(SWIFT) SANITIZERS="$(SANITIZERS)" scripts/sanitize.sh
+	@SWIFT=$(SWIFT) SANITIZERS="$(SANITIZERS)" SANITIZE_FILTER="$(SANITIZE_FILTER)" scripts/sanitize.sh
 
 # Release-build benchmarks; every figure is a ratio against a baseline measured in the same run.
 bench: deps-run

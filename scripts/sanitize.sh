@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 sanitizers=${SANITIZERS:-address thread}
 # The suites that start real processes: nookd, the bridges, the renderer, the example modules.
+# Passed to `swift test --filter` (a regular expression over Target.Suite/test).
 filter=${SANITIZE_FILTER:-'^(NookBrokerTests|NookModuleAPIIntegrationTests|NookRendererTests)\.'}
 limit=${SANITIZE_TIME_LIMIT:-60m}
 suppressions=$PWD/scripts/sanitizers
