@@ -126,7 +126,7 @@ extension Broker {
             // Contract 1.1: what GetState returns, broadcast at most once per 50 ms while it changes.
             signals: [DBusSignal(ControlMember.stateChanged.rawValue, [arg("state", "a{sv}")])],
             properties: [
-                DBusProperty(ControlMember.reduceMotion.rawValue, "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
+                DBusProperty(ControlMember.reduceMotion.rawValue, "b", emitsOnSet: false, get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
                              set: { [self] value in
                                  guard case .bool(let on) = value else { return }
                                  assumeIsolated { $0.setReduceMotion(on) }

@@ -70,7 +70,7 @@ public actor Broker {
     var staleTask: Task<Void, Never>?
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
-    var stateBroadcast = StateBroadcast()
+    var stateBroadcast: StateBroadcast
     /// Replaced plans and scenes, freed after the plan is on its way (DeferredRelease.swift).
     var deferredRelease = DeferredRelease()
     /// What each module was told about its views since its content last changed (contract 1.1).
@@ -92,6 +92,7 @@ public actor Broker {
         self.settings.textMeasurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         self.registry.namedRules = settings.namedRules
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
+        self.stateBroadcast = StateBroadcast(limits: configuration.broadcastLimits)
         self.activations = ActivationLimiter(rate: configuration.renderLimits.activationsPerSecond, burst: configuration.renderLimits.activationBurst)
         self.serial = Self.firstSerial(unixMicroseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
     }

@@ -10,6 +10,8 @@ public struct BrokerConfiguration: Sendable {
     public var limits: RegistryLimits
     /// Renderers at once, and plans a renderer may leave unacknowledged.
     public var renderLimits: RenderLimits
+    /// What `StateChanged` and `PropertiesChanged` may carry, and how fast.
+    public var broadcastLimits: BroadcastLimits = .standard
     /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
     /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
     public var theme: Theme?
