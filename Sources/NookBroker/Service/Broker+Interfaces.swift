@@ -141,9 +141,11 @@ extension Broker {
         return DBusInterface(
             NookNames.renderInterface,
             methods: [
-                DBusMethod(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
+                // Replies first: the ping that says the renderer read the reply goes after it.
+                DBusMethod.replyingFirst(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
                     let record = try Self.record(call, 0, "Subscribe display")
-                    return try assumeIsolated { broker in try broker.subscribe(call.sender, display: record) }
+                    let reply = try assumeIsolated { broker in try broker.subscribe(call.sender, display: record, expectsReply: call.expectsReply) }
+                    return (reply, { [self] in assumeIsolated { $0.subscribeReplied(call.sender) } })
                 },
                 DBusMethod(RenderMember.unsubscribe.rawValue) { [self] call in
                     assumeIsolated { $0.unsubscribe(call.sender) }
