@@ -77,6 +77,10 @@ public actor Broker {
     var planDiagnostics = PlanDiagnosticsLedger()
     /// Presses per connection (`Activate`, `Invoke`; Broker+Touch.swift).
     var activations: ActivationLimiter
+    /// Bus-thread time per process for `Subscribe`, `PreviewPlan`, `Register` (Broker+Limits.swift).
+    var work: WorkLimiter
+    /// The process behind each connection that made such a call (pids never change).
+    var callerProcesses: [String: Peer] = [:]
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -94,6 +98,7 @@ public actor Broker {
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
         self.stateBroadcast = StateBroadcast(limits: configuration.broadcastLimits)
         self.activations = ActivationLimiter(rate: configuration.renderLimits.activationsPerSecond, burst: configuration.renderLimits.activationBurst)
+        self.work = WorkLimiter(configuration.callLimits)
         self.serial = Self.firstSerial(unixMicroseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
     }
 

@@ -12,6 +12,8 @@ public struct BrokerConfiguration: Sendable {
     public var renderLimits: RenderLimits
     /// What `StateChanged` and `PropertiesChanged` may carry, and how fast.
     public var broadcastLimits: BroadcastLimits = .standard
+    /// How much of the bus thread one process's expensive calls may take.
+    public var callLimits: CallLimits = .standard
     /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
     /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
     public var theme: Theme?
