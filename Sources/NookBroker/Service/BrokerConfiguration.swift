@@ -72,3 +72,42 @@ public struct BrokerConfiguration: Sendable {
         return try Theme(json: String(decoding: data, as: UTF8.self))
     }
 }
+
+extension BrokerConfiguration {
+    /// The limits `--limits` may set, by name (docs/broker.md, "Limits against slow and greedy
+    /// peers"), each with what it sets.
+    static let namedLimits: [(name: String, set: @Sendable (inout BrokerConfiguration, Double) -> Void)] = [
+        ("broadcast.maxLabelBytes", { $0.broadcastLimits.maxLabelBytes = Int($1) }),
+        ("broadcast.maxRecordBytes", { $0.broadcastLimits.maxRecordBytes = Int($1) }),
+        ("broadcast.bytesPerSecond", { $0.broadcastLimits.bytesPerSecond = Int($1) }),
+        ("broadcast.burstBytes", { $0.broadcastLimits.burstBytes = Int($1) }),
+        ("broadcast.maxHeldBytes", { $0.broadcastLimits.maxHeldBytes = Int($1) }),
+        ("broadcast.maxQueuedWrites", { $0.broadcastLimits.maxQueuedWrites = Int($1) }),
+        ("render.maxUnreadPlanBytes", { $0.renderLimits.maxUnreadPlanBytes = Int($1) }),
+        ("render.maxUnreadPlanBytesTotal", { $0.renderLimits.maxUnreadPlanBytesTotal = Int($1) }),
+        ("render.silentRendererTimeout", { $0.renderLimits.silentRendererTimeout = $1 }),
+        ("calls.workShare", { $0.callLimits.workShare = $1 }),
+        ("calls.workBurst", { $0.callLimits.workBurst = $1 }),
+    ]
+
+    /// Sets limits from `NAME=VALUE,NAME=VALUE` (nookd's `--limits`).
+    /// - Throws: a message naming the first entry that is not a known limit with a positive number.
+    public mutating func setLimits(_ text: String) throws(LimitsOptionError) {
+        for entry in text.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = entry.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
+            guard parts.count == 2, let limit = Self.namedLimits.first(where: { $0.name == parts[0] }) else {
+                throw LimitsOptionError("'\(entry)' is not NAME=VALUE with a NAME among \(Self.namedLimits.map(\.name).joined(separator: ", "))")
+            }
+            guard let value = Double(parts[1]), value.isFinite, value > 0, value < 1e15 else {
+                throw LimitsOptionError("\(parts[0]): '\(parts[1])' is not a positive number")
+            }
+            limit.set(&self, value)
+        }
+    }
+}
+
+/// A `--limits` value nookd cannot use.
+public struct LimitsOptionError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
