@@ -23,9 +23,10 @@ public final class NookdProcess: Sendable {
     ///   - configDirectory: its `XDG_CONFIG_HOME`; nil: a fresh one next to `stateDirectory`.
     ///   - logDirectory: nil: `stateDirectory`'s parent.
     ///   - grace: a `broker.moduleGrace` override, written to `nook/theme.json` in the config home.
+    ///   - limits: nookd's `--limits` (`NAME=VALUE,...`), when given.
     public init(
         bus: PrivateBus, stateDirectory: URL, configDirectory: URL? = nil, logDirectory: URL? = nil,
-        grace: String? = nil, notifySocket: String? = nil
+        grace: String? = nil, notifySocket: String? = nil, limits: String? = nil
     ) async throws {
         let home = stateDirectory.deletingLastPathComponent()
         let config = configDirectory ?? home.appendingPathComponent("config-\(UUID().uuidString)")
@@ -37,7 +38,8 @@ public final class NookdProcess: Sendable {
             try theme.write(to: config.appendingPathComponent("nook/theme.json"), atomically: true, encoding: .utf8)
         }
         let process = try PackageProcess(
-            "nookd", ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"], logDirectory: logDirectory ?? home,
+            "nookd", ["--address", bus.address, "--state-dir", stateDirectory.path, "--verbose"] + (limits.map { ["--limits", $0] } ?? []),
+            logDirectory: logDirectory ?? home,
             environment: ["XDG_CONFIG_HOME": config.path, "NOTIFY_SOCKET": notifySocket])
         self.process = process
         let up = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {

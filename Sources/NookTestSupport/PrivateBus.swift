@@ -42,13 +42,16 @@ public final class PrivateBus: Sendable {
     ///     `environment` added (point their state and config away from the user's). They are
     ///     the daemon's children, not the test's: end them by the pid
     ///     `GetConnectionUnixProcessID` reports.
-    public init(allowingOtherUsers: Bool = false, serviceDirectories: [URL] = [], environment: [String: String] = [:]) throws {
+    ///   - limits: dbus-daemon `<limit>`s to set instead of the session bus's, by name
+    ///     (`max_incoming_bytes`: lower it to reach a sender's quota quickly).
+    public init(allowingOtherUsers: Bool = false, serviceDirectories: [URL] = [], environment: [String: String] = [:],
+                limits: [String: Int] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.environment = environment
         allowsOtherUsers = allowingOtherUsers
         let socket = directory.appendingPathComponent("socket").path
-        try Self.config(socket: socket, allowingOtherUsers: allowingOtherUsers, serviceDirectories: serviceDirectories)
+        try Self.config(socket: socket, allowingOtherUsers: allowingOtherUsers, serviceDirectories: serviceDirectories, limits: limits)
             .write(to: directory.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
         let (process, address) = try Self.launch(config: directory.appendingPathComponent("bus.conf"), environment: environment)
         daemon = Mutex(Daemon(process: process, address: address))
@@ -111,9 +114,10 @@ public final class PrivateBus: Sendable {
 
     deinit { stop() }
 
-    /// Runs `body` with a fresh private bus, stopping it afterwards whatever happens.
-    public static func with<T>(_ body: (PrivateBus) async throws -> T) async throws -> T {
-        let bus = try PrivateBus()
+    /// Runs `body` with a fresh private bus (with `limits` as in `init`), stopping it afterwards
+    /// whatever happens.
+    public static func with<T>(limits: [String: Int] = [:], _ body: (PrivateBus) async throws -> T) async throws -> T {
+        let bus = try PrivateBus(limits: limits)
         defer { bus.stop() }
         return try await body(bus)
     }
@@ -122,9 +126,20 @@ public final class PrivateBus: Sendable {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    /// A session bus's policy and limits, and a `<servicedir>` for each directory to activate from.
-    static func config(socket: String, allowingOtherUsers: Bool = false, serviceDirectories: [URL] = []) -> String {
-        """
+    /// The limits of a desktop session bus (session.conf), so tests meet the same ones.
+    static let sessionLimits: [(name: String, value: Int)] = [
+        ("max_incoming_bytes", 1_000_000_000), ("max_outgoing_bytes", 1_000_000_000), ("max_message_size", 1_000_000_000),
+        ("max_completed_connections", 100_000), ("max_connections_per_user", 100_000), ("max_names_per_connection", 50_000),
+        ("max_match_rules_per_connection", 50_000), ("max_replies_per_connection", 50_000),
+    ]
+
+    /// A session bus's policy and limits (`limits` replacing some), and a `<servicedir>` for
+    /// each directory to activate from.
+    static func config(socket: String, allowingOtherUsers: Bool = false, serviceDirectories: [URL] = [], limits: [String: Int] = [:]) -> String {
+        let limitLines = sessionLimits.map { "  <limit name=\"\($0.name)\">\(limits[$0.name] ?? $0.value)</limit>\n" }.joined()
+            + limits.filter { name, _ in !sessionLimits.contains { $0.name == name } }.sorted { $0.key < $1.key }
+                .map { "  <limit name=\"\($0.key)\">\($0.value)</limit>\n" }.joined()
+        return """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
@@ -138,16 +153,7 @@ public final class PrivateBus: Sendable {
             <allow eavesdrop="true"/>
             <allow own="*"/>
           </policy>
-          <!-- The limits of a desktop session bus (session.conf), so tests meet the same ones. -->
-          <limit name="max_incoming_bytes">1000000000</limit>
-          <limit name="max_outgoing_bytes">1000000000</limit>
-          <limit name="max_message_size">1000000000</limit>
-          <limit name="max_completed_connections">100000</limit>
-          <limit name="max_connections_per_user">100000</limit>
-          <limit name="max_names_per_connection">50000</limit>
-          <limit name="max_match_rules_per_connection">50000</limit>
-          <limit name="max_replies_per_connection">50000</limit>
-        </busconfig>
+        \(limitLines)</busconfig>
         """
     }
 }

@@ -14,11 +14,12 @@ BrokerHeap.keepPlanningMemory()
 
 let commandLine = CommandLineInterface(
     program: "nookd",
-    usage: ["[--address ADDR] [--state-dir DIR] [--verbose]", "--help | --version"],
+    usage: ["[--address ADDR] [--state-dir DIR] [--limits NAME=VALUE,...] [--verbose]", "--help | --version"],
     about: "The Nook broker: serves org.nook.Nook1 (CONTRACT.md) on the session bus.",
     options: [
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
         .value("--state-dir", "DIR", help: "where state.json lives (default $XDG_STATE_HOME/nook, else ~/.local/state/nook)"),
+        .value("--limits", "NAME=VALUE,...", help: "limits against slow and greedy peers (docs/broker.md names them), e.g. render.maxUnreadPlanBytesTotal=67108864"),
         .flag("--verbose", help: "log debug lines (every scene change) on stderr"),
     ],
     epilogue: """
@@ -35,5 +36,8 @@ var configuration = BrokerConfiguration()
 if let address = parsed.text("--address") { configuration.address = .address(address) }
 if let directory = parsed.text("--state-dir") { configuration.stateDirectory = URL(fileURLWithPath: directory) }
 if parsed.flag("--verbose") { configuration.log = Log(minimum: .debug) }
+if let limits = parsed.text("--limits") {
+    do { try configuration.setLimits(limits) } catch { commandLine.fail("--limits: \(error)") }
+}
 
 exit(await BrokerDaemon.run(configuration))

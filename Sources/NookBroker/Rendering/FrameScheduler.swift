@@ -36,6 +36,11 @@ public struct FrameScheduler: Hashable, Sendable {
         /// When this subscriber was last served (sent to, or attempted), as a count of the
         /// scheduler's sends: orders `due` (0: never).
         public internal(set) var servedTurn: UInt64 = 0
+        /// Since when the broker's byte budget for unread plans holds it back (nil: it does
+        /// not): not due meanwhile, like a full window.
+        public internal(set) var heldSince: BrokerTime?
+        /// When it was added or last acknowledged a plan.
+        public internal(set) var heardAt: BrokerTime = .zero
 
         /// A change has not been sent yet.
         public var isWaiting: Bool { wanted > sent }
@@ -83,7 +88,40 @@ public struct FrameScheduler: Hashable, Sendable {
     public mutating func add(_ id: String, rate: Double, at now: BrokerTime, unacknowledged: Int = 0) {
         let rate = Self.clamped(rate)
         subscribers[id] = Subscriber(rate: rate, lastFrame: Self.frame(at: now, rate: rate), unacknowledged: unacknowledged,
-                                     fullSince: unacknowledged >= window ? now : nil)
+                                     fullSince: unacknowledged >= window ? now : nil, heardAt: now)
+    }
+
+    // MARK: Held back by bytes
+
+    /// The broker's byte budget holds `id` back from `now`: it is not due until `release`.
+    public mutating func hold(_ id: String, at now: BrokerTime) {
+        guard subscribers[id] != nil, subscribers[id]!.heldSince == nil else { return }
+        subscribers[id]!.heldSince = now
+    }
+
+    /// The byte budget lets `id` through again.
+    /// - Returns: true when it had been held back for `stallTime` or longer while a change
+    ///   waited: its next plan should start a fresh window, as after a stall.
+    @discardableResult
+    public mutating func release(_ id: String, at now: BrokerTime) -> Bool {
+        guard let subscriber = subscribers[id], let since = subscriber.heldSince else { return false }
+        subscribers[id]!.heldSince = nil
+        return subscriber.isWaiting && now.seconds - since.seconds >= stallTime
+    }
+
+    /// Subscribers that cannot be sent a plan because of plans of their own they have not
+    /// acknowledged (a full window, or `ownBytesOver` says its bytes are over budget), and
+    /// have acknowledged nothing for `time` or longer at `now`.
+    public func silent(for time: Double, at now: BrokerTime, ownBytesOver: (String) -> Bool) -> [String] {
+        subscribers.filter { id, subscriber in
+            (subscriber.unacknowledged >= window || (subscriber.heldSince != nil && ownBytesOver(id)))
+                && now.seconds - subscriber.heardAt.seconds >= time
+        }.map(\.key).sorted()
+    }
+
+    /// Whether some subscriber is blocked by a full window or held back.
+    public var anyBlocked: Bool {
+        subscribers.values.contains { $0.unacknowledged >= window || $0.heldSince != nil }
     }
 
     public mutating func remove(_ id: String) {
@@ -125,7 +163,7 @@ public struct FrameScheduler: Hashable, Sendable {
 
     /// Whether `id` should be sent a plan now.
     public func isDue(_ id: String, at now: BrokerTime) -> Bool {
-        guard let subscriber = subscribers[id], subscriber.isWaiting, subscriber.unacknowledged < window else { return false }
+        guard let subscriber = subscribers[id], subscriber.isWaiting, subscriber.unacknowledged < window, subscriber.heldSince == nil else { return false }
         guard let last = subscriber.lastFrame else { return true }
         return Self.frame(at: now, rate: subscriber.rate) > last
     }
@@ -187,7 +225,10 @@ public struct FrameScheduler: Hashable, Sendable {
     ///   start a fresh window.
     @discardableResult
     public mutating func acknowledged(_ id: String, plans: Int = 1, at now: BrokerTime) -> Bool {
-        guard var subscriber = subscribers[id], subscriber.unacknowledged > 0, plans > 0 else { return false }
+        guard var subscriber = subscribers[id] else { return false }
+        subscriber.heardAt = max(subscriber.heardAt, now)
+        subscribers[id] = subscriber
+        guard subscriber.unacknowledged > 0, plans > 0 else { return false }
         let stalled = subscriber.fullSince.map { now.seconds - $0.seconds >= stallTime } ?? false
         let resumed = subscriber.unacknowledged >= window && subscriber.isWaiting && stalled
         subscriber.unacknowledged -= min(plans, subscriber.unacknowledged)
@@ -213,7 +254,7 @@ public struct FrameScheduler: Hashable, Sendable {
     }
 
     private static func nextDue(_ subscriber: Subscriber, window: Int, after now: BrokerTime) -> BrokerTime? {
-        guard subscriber.isWaiting, subscriber.unacknowledged < window else { return nil }
+        guard subscriber.isWaiting, subscriber.unacknowledged < window, subscriber.heldSince == nil else { return nil }
         if let last = subscriber.lastFrame, frame(at: now, rate: subscriber.rate) <= last {
             return start(of: last + 1, rate: subscriber.rate)
         }

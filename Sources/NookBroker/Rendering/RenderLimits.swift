@@ -17,16 +17,39 @@ public struct RenderLimits: Hashable, Sendable {
     public var activationsPerSecond: Double
     /// Presses one connection may send at once after a quiet spell.
     public var activationBurst: Int
+    /// Bytes of plans (and of the `Subscribe` reply) sent to one connection and not yet
+    /// acknowledged. While it has this many unread, it gets no new plan (the latest state
+    /// waits, coalesced, and goes out once it reads), and `Subscribe` from it is refused. Below
+    /// it a renderer is sent its next plan however big (unless `maxUnreadPlanBytesTotal` is
+    /// reached), so one plan may take it past the limit.
+    ///
+    /// Why bytes as well as plans: dbus-daemon charges what a renderer has not read to nookd,
+    /// and stops reading from nookd once that reaches its `max_incoming_bytes`. Four plans of a
+    /// 4,000-row panel are 4 MB; 256 renderers that never read held 1 GB, and nookd froze.
+    public var maxUnreadPlanBytes: Int
+    /// The same bytes summed over every connection, subscribed or not any more (what a renderer
+    /// dropped or unsubscribed has not read still counts until it reads or leaves the bus).
+    /// While the sum is this much, renderers with plans unread get no new ones and `Subscribe`
+    /// is refused.
+    public var maxUnreadPlanBytesTotal: Int
+    /// Seconds a renderer may go without acknowledging anything while its own unread plans
+    /// hold it back (a full window, or `maxUnreadPlanBytes`) before it is dropped: unsubscribed,
+    /// its place among `maxRenderers` freed. It may subscribe again once it has read.
+    public var silentRendererTimeout: Double
 
     public init(
         maxRenderers: Int = 256, maxUnacknowledgedPlans: Int = 4, stallTime: Double = 1,
-        activationsPerSecond: Double = 20, activationBurst: Int = 40
+        activationsPerSecond: Double = 20, activationBurst: Int = 40,
+        maxUnreadPlanBytes: Int = 1 << 20, maxUnreadPlanBytesTotal: Int = 32 << 20, silentRendererTimeout: Double = 30
     ) {
         self.maxRenderers = maxRenderers
         self.maxUnacknowledgedPlans = maxUnacknowledgedPlans
         self.stallTime = stallTime
         self.activationsPerSecond = activationsPerSecond
         self.activationBurst = activationBurst
+        self.maxUnreadPlanBytes = maxUnreadPlanBytes
+        self.maxUnreadPlanBytesTotal = maxUnreadPlanBytesTotal
+        self.silentRendererTimeout = silentRendererTimeout
     }
 
     public static let standard = RenderLimits()

@@ -159,6 +159,16 @@ extension Broker {
             delivery.scheduler.settled(connection, covering: version)
             return
         }
+        // Its own unread plans, or every renderer's together, are at their byte budget: it
+        // waits, its latest state coalesced, until acknowledgements free bytes
+        // (`releaseHeldRenderers`).
+        if unreadBytesHoldBack(connection) {
+            delivery.scheduler.hold(connection, at: now)
+            delivery.held.insert(connection)
+            armSilenceCheck()
+            settleUnreadSoon()
+            return
+        }
         var plan: SharedPlan
         // Made in this call: its modules are told once it is sent (`modulesTold` is set ahead,
         // and taken back if the send fails, so a renderer sharing it later tells them).
@@ -185,7 +195,8 @@ extension Broker {
             let signal = self.connection.assumeIsolated { bus in
                 bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, tape: made.wire)
             }
-            plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal, modulesTold: true)
+            plan = SharedPlan(id: delivery.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal,
+                              bytes: signal.marshalledSize + Self.signalHeaderBytes, modulesTold: true)
             shared[inputs] = plan
             madeHere = true
             delivery.plansMade &+= 1
@@ -203,6 +214,8 @@ extension Broker {
             return
         }
         delivery.plansSent &+= 1
+        delivery.unread.sent(plan.bytes, to: connection)
+        delivery.bytesSincePing[connection, default: 0] += plan.bytes
         // Modules hear about a plan's diagnostics once it is on its way, once per plan made.
         if madeHere {
             tellModules(about: plan.plan)
@@ -235,12 +248,19 @@ extension Broker {
     /// ping) that hundreds of renderers in a flood cost, and the window stays as it was.
     static let plansPerPing = 2
 
+    /// About what a signal's header and the bus daemon's bookkeeping add to its body, in
+    /// bytes (a plan's header names the path, interface, member, sender and destination).
+    static let signalHeaderBytes = 160
+
     /// Counts a plan just sent to `connection`, and pings it once it has `plansPerPing` plans
-    /// unpinged, or at once when its window is now full (only an answer can open it again).
+    /// unpinged, or at once when its window is now full or its unread bytes reach their budget
+    /// (only an answer can let it have more).
     private func acknowledgeLater(_ connection: String) {
         let unpinged = (delivery.plansSincePing[connection] ?? 0) + 1
         let windowFull = (delivery.scheduler.subscribers[connection]?.unacknowledged ?? 0) >= delivery.scheduler.window
-        guard unpinged >= Self.plansPerPing || windowFull else {
+        let bytesFull = delivery.unread.unread(connection) >= delivery.limits.maxUnreadPlanBytes
+        if windowFull || bytesFull { armSilenceCheck() }
+        guard unpinged >= Self.plansPerPing || windowFull || bytesFull else {
             delivery.plansSincePing[connection] = unpinged
             return
         }
@@ -248,27 +268,42 @@ extension Broker {
         ping(connection, covering: unpinged)
     }
 
-    /// Pings `connection`: its answer acknowledges the `plans` sent before the ping.
-    private func ping(_ connection: String, covering plans: Int) {
+    /// Pings `connection`: its answer acknowledges the `plans` sent before the ping, and the
+    /// bytes sent to it since its last ping.
+    func ping(_ connection: String, covering plans: Int) {
+        let bytes = delivery.bytesSincePing.removeValue(forKey: connection) ?? 0
+        let generation = delivery.unread.generation(of: connection)
         delivery.plansAwaitingAnswer[connection, default: 0] += plans
         do {
             try self.connection.assumeIsolated { bus in
                 try bus.ping(connection) { [weak self] outcome in
-                    self?.assumeIsolated { $0.pingEnded(connection, covering: plans, outcome) }
+                    self?.assumeIsolated { $0.pingEnded(connection, covering: plans, bytes: bytes, generation: generation, outcome) }
                 }
             }
         } catch {
             // No ping, no answer: free the places now rather than never.
-            pingEnded(connection, covering: plans, .answered)
+            pingEnded(connection, covering: plans, bytes: bytes, generation: generation, .answered)
         }
     }
 
-    private func pingEnded(_ connection: String, covering plans: Int, _ outcome: PingOutcome) {
+    private func pingEnded(_ connection: String, covering plans: Int, bytes: Int, generation: Int, _ outcome: PingOutcome) {
         let left = (delivery.plansAwaitingAnswer[connection] ?? plans) - plans
         delivery.plansAwaitingAnswer[connection] = left > 0 ? left : nil
-        // Unanswered: the renderer left the bus; peer tracking drops its subscription.
-        guard outcome == .answered else { return }
+        // Answered: read. Unanswered: the renderer left the bus, and the daemon dropped all it
+        // held for it. Either way nookd is no longer charged for them.
+        let wasOverTotal = delivery.unread.total >= delivery.limits.maxUnreadPlanBytesTotal
+        if outcome == .answered {
+            delivery.unread.read(bytes, by: connection, generation: generation)
+        } else {
+            delivery.unread.forget(connection)
+            delivery.bytesSincePing[connection] = nil
+        }
         let now = self.now
+        if !delivery.held.isEmpty {
+            releaseHeldRenderers(only: wasOverTotal ? nil : connection, at: now)
+        }
+        // Unanswered: peer tracking drops its subscription.
+        guard outcome == .answered else { return }
         if delivery.scheduler.acknowledged(connection, plans: plans, at: now) {
             subscribers[connection]?.freshWindow = .subscribe
             log(.debug, "renderer \(connection) caught up; it gets a fresh window of the current scene")
@@ -276,6 +311,92 @@ extension Broker {
         // Only a renderer this answer lets through needs the timer (and only it is looked at:
         // answers arrive once per ping, for every renderer).
         if let due = delivery.scheduler.nextDue(of: connection, after: now) { armFrameTimer(at: due, now: now) }
+    }
+
+    // MARK: Unread bytes
+
+    /// Whether plans `connection` has not read, or all renderers' together, are at their budget
+    /// (`RenderLimits.maxUnreadPlanBytes`, `maxUnreadPlanBytesTotal`).
+    func unreadBytesHoldBack(_ connection: String) -> Bool {
+        delivery.unread.unread(connection) >= delivery.limits.maxUnreadPlanBytes
+            || delivery.unread.total >= delivery.limits.maxUnreadPlanBytesTotal
+    }
+
+    /// Asks the bus daemon, at most once a second and without holding the bus thread, how much
+    /// it really holds for the connections with the most bytes unread (`UnreadPlanBytes.settle`):
+    /// a client that reads its messages without dispatching them (python-dbus between blocking
+    /// calls, with no main loop) never answers a ping, yet holds nothing at the daemon.
+    func settleUnreadSoon() {
+        guard !delivery.settling else { return }
+        if let last = delivery.settledAt, now.seconds - last.seconds < 1 { return }
+        delivery.settling = true
+        delivery.settledAt = now
+        let candidates = delivery.unread.byConnection.sorted { $0.value > $1.value }.prefix(64).map(\.key)
+        let connection = self.connection
+        Task { [weak self] in
+            var held: [(String, Int)] = []
+            for name in candidates {
+                // No statistics on this bus: nothing to learn from the others either.
+                guard let bytes = await connection.bytesHeldFor(name) else { break }
+                held.append((name, bytes))
+            }
+            await self?.settledUnread(held)
+        }
+    }
+
+    private func settledUnread(_ held: [(String, Int)]) {
+        delivery.settling = false
+        var settled = false
+        for (name, bytes) in held where delivery.unread.settle(name, heldByBus: bytes) {
+            settled = true
+            log(.debug, "connection \(name) read its plans without acknowledging them: the bus holds \(bytes) bytes for it")
+        }
+        if settled, !delivery.held.isEmpty { releaseHeldRenderers(only: nil, at: now) }
+    }
+
+    /// The same for one connection, now, on the bus thread (a `Subscribe` that would be refused).
+    func settleUnreadNow(_ name: String) {
+        guard let bytes = connection.assumeIsolated({ $0.bytesHeldForNow(name) }) else { return }
+        delivery.unread.settle(name, heldByBus: bytes)
+    }
+
+    /// Lets held renderers through that the budget now allows: `only` that one (its own bytes
+    /// went down), or every held one (the total went below its budget).
+    func releaseHeldRenderers(only: String?, at now: BrokerTime) {
+        let candidates = only.map { delivery.held.contains($0) ? [$0] : [] } ?? Array(delivery.held)
+        for connection in candidates where !unreadBytesHoldBack(connection) {
+            delivery.held.remove(connection)
+            if delivery.scheduler.release(connection, at: now) {
+                subscribers[connection]?.freshWindow = .subscribe
+                log(.debug, "renderer \(connection) was held back by unread plans for a while; it gets a fresh window of the current scene")
+            }
+            if let due = delivery.scheduler.nextDue(of: connection, after: now) { armFrameTimer(at: due, now: now) }
+        }
+    }
+
+    /// Looks for renderers to drop every quarter of `silentRendererTimeout` while some
+    /// renderer is blocked by plans it has not acknowledged.
+    func armSilenceCheck() {
+        guard delivery.silenceCheck == nil else { return }
+        let period = max(0.05, delivery.limits.silentRendererTimeout / 4)
+        delivery.silenceCheck = connection.executor.runOnce(after: .microseconds(Int64(period * 1_000_000))) { [weak self] in
+            self?.assumeIsolated { $0.dropSilentRenderers() }
+        }
+    }
+
+    /// Drops each renderer that has acknowledged nothing for `silentRendererTimeout` while its
+    /// own unread plans held it back: it is unsubscribed (its place among `maxRenderers` is
+    /// free again); what it has not read still counts until it reads or leaves the bus.
+    private func dropSilentRenderers() {
+        delivery.silenceCheck = nil
+        let limits = delivery.limits
+        let unread = delivery.unread
+        let silent = delivery.scheduler.silent(for: limits.silentRendererTimeout, at: now) { unread.unread($0) >= limits.maxUnreadPlanBytes }
+        for connection in silent {
+            log(.warning, "renderer \(connection) has read nothing for \(limits.silentRendererTimeout)s with \(unread.unread(connection)) bytes of plans unread; dropped (it may subscribe again once it reads)")
+            unsubscribe(connection)
+        }
+        if delivery.scheduler.anyBlocked { armSilenceCheck() }
     }
 
     // MARK: Peer tracking

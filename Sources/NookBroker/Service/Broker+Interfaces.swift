@@ -12,7 +12,11 @@ extension Broker {
             NookNames.modulesInterface,
             methods: [
                 DBusMethod(ModulesMember.register.rawValue, in: [arg("module", "s"), arg("info", "a{sv}")]) { [self] call in
-                    try assumeIsolated { try $0.handleRegister(call) }
+                    try assumeIsolated { broker in
+                        try broker.limited(ModulesMember.register.rawValue, caller: call.sender, refused: { broker.release(call) }) {
+                            try broker.handleRegister(call)
+                        }
+                    }
                 },
                 DBusMethod(ModulesMember.unregister.rawValue) { [self] call in
                     try assumeIsolated { try $0.handleUnregister(call) }
@@ -94,7 +98,9 @@ extension Broker {
                 DBusMethod(ControlMember.previewPlan.rawValue, in: [arg("action", "s"), arg("options", "a{sv}")], out: [arg("plan", "a{sv}")]) { [self] call in
                     let name: String = try call.argument(0)
                     let options = try Self.record(call, 1, "PreviewPlan options")
-                    return try assumeIsolated { broker in try broker.preview(name, options: options) }
+                    return try assumeIsolated { broker in
+                        try broker.limited(ControlMember.previewPlan.rawValue, caller: call.sender) { try broker.preview(name, options: options) }
+                    }
                 },
                 DBusMethod(ControlMember.setTokens.rawValue, in: [arg("tokens", "a{sv}")]) { [self] call in
                     let tokens = try Self.record(call, 0, "SetTokens tokens")
@@ -126,7 +132,7 @@ extension Broker {
             // Contract 1.1: what GetState returns, broadcast at most once per 50 ms while it changes.
             signals: [DBusSignal(ControlMember.stateChanged.rawValue, [arg("state", "a{sv}")])],
             properties: [
-                DBusProperty(ControlMember.reduceMotion.rawValue, "b", get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
+                DBusProperty(ControlMember.reduceMotion.rawValue, "b", emitsOnSet: false, get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
                              set: { [self] value in
                                  guard case .bool(let on) = value else { return }
                                  assumeIsolated { $0.setReduceMotion(on) }
@@ -141,9 +147,15 @@ extension Broker {
         return DBusInterface(
             NookNames.renderInterface,
             methods: [
-                DBusMethod(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
+                // Replies first: the ping that says the renderer read the reply goes after it.
+                DBusMethod.replyingFirst(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
                     let record = try Self.record(call, 0, "Subscribe display")
-                    return try assumeIsolated { broker in try broker.subscribe(call.sender, display: record) }
+                    let reply = try assumeIsolated { broker in
+                        try broker.limited(RenderMember.subscribe.rawValue, caller: call.sender) {
+                            try broker.subscribe(call.sender, display: record, expectsReply: call.expectsReply)
+                        }
+                    }
+                    return (reply, { [self] in assumeIsolated { $0.subscribeReplied(call.sender) } })
                 },
                 DBusMethod(RenderMember.unsubscribe.rawValue) { [self] call in
                     assumeIsolated { $0.unsubscribe(call.sender) }

@@ -43,12 +43,10 @@ extension Broker {
     private func presentationMayHaveChanged(from previous: NookState) {
         guard previous != machine.state else { return }
         schedulePersist()
-        guard previous.presentation != machine.state.presentation else { return }
-        let path = self.path
-        let value = DBusValue.string(machine.state.presentation.rawValue)
-        try? connection.assumeIsolated { connection in
-            try connection.emitPropertiesChanged(path: path, interface: NookNames.controlInterface, changed: [ControlMember.presentation.rawValue: value])
-        }
+        // `PropertiesChanged` goes out with the next `StateChanged` (Broker+State.swift),
+        // coalesced and within the broadcast budget like it: a flood of Pointer calls once
+        // made a broadcast each.
+        if stateBroadcast.announcedPresentation == nil { stateBroadcast.announcedPresentation = previous.presentation.rawValue }
     }
 
     // MARK: Control arguments
@@ -179,6 +177,8 @@ extension Broker {
 
     func setReduceMotion(_ on: Bool) {
         guard settings.reduceMotion != on else { return }
+        // Announced with the next broadcast (Broker+State.swift), like `Presentation`.
+        if stateBroadcast.announcedReduceMotion == nil { stateBroadcast.announcedReduceMotion = settings.reduceMotion }
         settings.reduceMotion = on
         schedulePersist()
     }

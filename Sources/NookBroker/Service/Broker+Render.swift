@@ -6,11 +6,25 @@ import NookCore
 extension Broker {
     /// `Subscribe(a{sv} display) -> (o handle, a{sv} plan)`: a fresh-window plan of the scene.
     /// A connection is one renderer: subscribing again replaces its subscription.
-    func subscribe(_ caller: String, display record: [String: PropValue]) throws(DBusError) -> [DBusValue] {
+    func subscribe(_ caller: String, display record: [String: PropValue], expectsReply: Bool = true) throws(DBusError) -> [DBusValue] {
         var subscriber = try Self.subscriber(caller, record)
         let limit = delivery.limits.maxRenderers
         guard subscribers[caller] != nil || subscribers.count < limit else {
             throw DBusError(nook: .limitsExceeded, "Subscribe: maxRenderers (\(limit)) renderers are subscribed already")
+        }
+        // Its reply is a whole plan, which the bus daemon holds (charged to nookd) until the
+        // renderer reads it: not while this connection, or all renderers, have too much unread.
+        let perRenderer = delivery.limits.maxUnreadPlanBytes
+        // Perhaps it read them without answering a ping: the bus daemon knows.
+        if delivery.unread.unread(caller) >= perRenderer { settleUnreadNow(caller) }
+        let unread = delivery.unread.unread(caller)
+        guard unread < perRenderer else {
+            throw DBusError(nook: .limitsExceeded, "Subscribe: this connection has \(unread) bytes of plans it has not read (maxUnreadPlanBytes \(perRenderer)); read them, then subscribe again")
+        }
+        let total = delivery.unread.total, totalLimit = delivery.limits.maxUnreadPlanBytesTotal
+        guard total < totalLimit else {
+            settleUnreadSoon()
+            throw DBusError(nook: .limitsExceeded, "Subscribe: renderers have \(total) bytes of plans unread (maxUnreadPlanBytesTotal \(totalLimit)); try again once they read them or leave")
         }
         subscriptionCount += 1
         let handle = try! ObjectPath("\(NookNames.objectPath)/subscribers/\(subscriptionCount)")
@@ -27,7 +41,20 @@ extension Broker {
         delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.plansAwaitingAnswer[caller] ?? 0)
         trackRenderer(caller)
         log(.info, "renderer \(caller) subscribed (\(Int(subscriber.display.width))x\(Int(subscriber.display.height)) at \(subscriber.refreshRate) Hz)")
-        return [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
+        let reply: [DBusValue] = [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
+        if expectsReply {
+            let bytes = reply.reduce(Self.signalHeaderBytes) { $0 + $1.marshalledSize }
+            delivery.unread.sent(bytes, to: caller)
+            delivery.bytesSincePing[caller, default: 0] += bytes
+        }
+        return reply
+    }
+
+    /// After `Subscribe`'s reply is on its way: a ping behind it, whose answer says the
+    /// renderer read it (`RenderLimits.maxUnreadPlanBytes`).
+    func subscribeReplied(_ caller: String) {
+        guard delivery.bytesSincePing[caller] != nil else { return }
+        ping(caller, covering: 0)
     }
 
     /// `Unsubscribe()`, or the renderer left the bus: no more plans, and its match rule goes.
@@ -36,6 +63,9 @@ extension Broker {
         delivery.scheduler.remove(caller)
         // Plans not yet pinged count for nothing now; those a ping covers stay until it ends.
         delivery.plansSincePing[caller] = nil
+        // Their bytes stay with the bus daemon until the renderer reads them: a ping says when.
+        if delivery.bytesSincePing[caller] != nil { ping(caller, covering: 0) }
+        delivery.held.remove(caller)
         untrackRenderer(caller)
     }
 

@@ -70,13 +70,17 @@ public actor Broker {
     var staleTask: Task<Void, Never>?
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
-    var stateBroadcast = StateBroadcast()
+    var stateBroadcast: StateBroadcast
     /// Replaced plans and scenes, freed after the plan is on its way (DeferredRelease.swift).
     var deferredRelease = DeferredRelease()
     /// What each module was told about its views since its content last changed (contract 1.1).
     var planDiagnostics = PlanDiagnosticsLedger()
     /// Presses per connection (`Activate`, `Invoke`; Broker+Touch.swift).
     var activations: ActivationLimiter
+    /// Bus-thread time per process for `Subscribe`, `PreviewPlan`, `Register` (Broker+Limits.swift).
+    var work: WorkLimiter
+    /// The process behind each connection that made such a call (pids never change).
+    var callerProcesses: [String: Peer] = [:]
 
     init(connection: BusConnection, registry: Registry, store: StateStore, file: StateFile?, configuration: BrokerConfiguration) {
         self.connection = connection
@@ -92,7 +96,9 @@ public actor Broker {
         self.settings.textMeasurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         self.registry.namedRules = settings.namedRules
         self.delivery = RenderDelivery(limits: configuration.renderLimits)
+        self.stateBroadcast = StateBroadcast(limits: configuration.broadcastLimits)
         self.activations = ActivationLimiter(rate: configuration.renderLimits.activationsPerSecond, burst: configuration.renderLimits.activationBurst)
+        self.work = WorkLimiter(configuration.callLimits)
         self.serial = Self.firstSerial(unixMicroseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
     }
 

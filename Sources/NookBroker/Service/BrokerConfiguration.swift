@@ -10,6 +10,10 @@ public struct BrokerConfiguration: Sendable {
     public var limits: RegistryLimits
     /// Renderers at once, and plans a renderer may leave unacknowledged.
     public var renderLimits: RenderLimits
+    /// What `StateChanged` and `PropertiesChanged` may carry, and how fast.
+    public var broadcastLimits: BroadcastLimits = .standard
+    /// How much of the bus thread one process's expensive calls may take.
+    public var callLimits: CallLimits = .standard
     /// The theme (for `broker.moduleGrace`); nil: built-in defaults with
     /// `$XDG_CONFIG_HOME/nook/theme.json` (or `~/.config/nook/theme.json`) merged over them.
     public var theme: Theme?
@@ -67,4 +71,43 @@ public struct BrokerConfiguration: Sendable {
         guard let data = FileManager.default.contents(atPath: file.path) else { return .builtIn }
         return try Theme(json: String(decoding: data, as: UTF8.self))
     }
+}
+
+extension BrokerConfiguration {
+    /// The limits `--limits` may set, by name (docs/broker.md, "Limits against slow and greedy
+    /// peers"), each with what it sets.
+    static let namedLimits: [(name: String, set: @Sendable (inout BrokerConfiguration, Double) -> Void)] = [
+        ("broadcast.maxLabelBytes", { $0.broadcastLimits.maxLabelBytes = Int($1) }),
+        ("broadcast.maxRecordBytes", { $0.broadcastLimits.maxRecordBytes = Int($1) }),
+        ("broadcast.bytesPerSecond", { $0.broadcastLimits.bytesPerSecond = Int($1) }),
+        ("broadcast.burstBytes", { $0.broadcastLimits.burstBytes = Int($1) }),
+        ("broadcast.maxHeldBytes", { $0.broadcastLimits.maxHeldBytes = Int($1) }),
+        ("broadcast.maxQueuedWrites", { $0.broadcastLimits.maxQueuedWrites = Int($1) }),
+        ("render.maxUnreadPlanBytes", { $0.renderLimits.maxUnreadPlanBytes = Int($1) }),
+        ("render.maxUnreadPlanBytesTotal", { $0.renderLimits.maxUnreadPlanBytesTotal = Int($1) }),
+        ("render.silentRendererTimeout", { $0.renderLimits.silentRendererTimeout = $1 }),
+        ("calls.workShare", { $0.callLimits.workShare = $1 }),
+        ("calls.workBurst", { $0.callLimits.workBurst = $1 }),
+    ]
+
+    /// Sets limits from `NAME=VALUE,NAME=VALUE` (nookd's `--limits`).
+    /// - Throws: a message naming the first entry that is not a known limit with a positive number.
+    public mutating func setLimits(_ text: String) throws(LimitsOptionError) {
+        for entry in text.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = entry.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
+            guard parts.count == 2, let limit = Self.namedLimits.first(where: { $0.name == parts[0] }) else {
+                throw LimitsOptionError("'\(entry)' is not NAME=VALUE with a NAME among \(Self.namedLimits.map(\.name).joined(separator: ", "))")
+            }
+            guard let value = Double(parts[1]), value.isFinite, value > 0, value < 1e15 else {
+                throw LimitsOptionError("\(parts[0]): '\(parts[1])' is not a positive number")
+            }
+            limit.set(&self, value)
+        }
+    }
+}
+
+/// A `--limits` value nookd cannot use.
+public struct LimitsOptionError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -16,6 +16,20 @@ struct RenderDelivery {
     var plansAwaitingAnswer: [String: Int] = [:]
     /// Plans sent to each connection since its last ping (`Broker.plansPerPing`).
     var plansSincePing: [String: Int] = [:]
+    /// Bytes of plans (and `Subscribe` replies) each connection has not acknowledged, whether
+    /// or not it is still subscribed (`RenderLimits.maxUnreadPlanBytes`).
+    var unread = UnreadPlanBytes()
+    /// Of those, the bytes sent since the connection's last ping (the rest await an answer).
+    var bytesSincePing: [String: Int] = [:]
+    /// Subscribers the byte budget holds back (`FrameScheduler.hold`), looked at again when
+    /// acknowledgements free bytes.
+    var held: Set<String> = []
+    /// The timer that looks for renderers to drop (`RenderLimits.silentRendererTimeout`).
+    var silenceCheck: BusExecutor.TimerID?
+    /// When the bus daemon was last asked what it holds for connections with bytes unread
+    /// (`Broker.settleUnreadSoon`), and whether it is being asked now.
+    var settledAt: BrokerTime?
+    var settling = false
     /// The frame timer, and the time it is set for.
     var timer: BusExecutor.TimerID?
     var timerDue: BrokerTime?
@@ -66,6 +80,8 @@ struct SharedPlan {
     /// sharing their next plans too.
     let plannedAt: BrokerTime
     let signal: PreparedSignal
+    /// About what the signal costs the bus daemon to hold: its body and a header.
+    let bytes: Int
     /// Whether the modules have heard about its diagnostics (once it first went out).
     var modulesTold: Bool
 }

@@ -1,3 +1,5 @@
+import CSystemd
+
 /// A change of a name's owner on the bus; an empty owner means none.
 public struct NameOwnerChange: Hashable, Sendable {
     public let name: String
@@ -100,5 +102,82 @@ private final class FireOnce: @unchecked Sendable {
         let pending = callback
         callback = nil
         pending?()
+    }
+}
+
+extension BusConnection {
+    /// The pid of the connection `name`, asked of the bus daemon (`GetConnectionUnixProcessID`)
+    /// and waited for right here on the bus thread, for at most `timeout`. Nil when the daemon
+    /// does not know it (the peer left, a bus without Unix credentials) or does not answer in
+    /// time. Meant for method handlers that must decide about a call before they answer it:
+    /// sd-bus keeps the messages that arrive meanwhile and dispatches them afterwards.
+    public func processIDNow(of name: String, timeout: Duration = .seconds(1)) -> UInt32? {
+        guard isOpen else { return nil }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, Self.daemon, Self.daemonPath.rawValue, Self.daemon, "GetConnectionUnixProcessID") >= 0 else { return nil }
+        defer { sd_bus_message_unref(message) }
+        guard (try? DBusValue.appendString(name, code: "s", to: message!)) != nil else { return nil }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
+        guard sd_bus_call(bus, message, usec, &error, &reply) >= 0, let reply else { return nil }
+        defer { sd_bus_message_unref(reply) }
+        var pid: UInt32 = 0
+        guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &pid) > 0 else { return nil }
+        return pid
+    }
+
+    /// The bytes the bus daemon holds for the connection `name` (sent to it, not yet read by
+    /// it): dbus-daemon's `OutgoingBytes` of `Debug.Stats`, asked and waited for right here on
+    /// the bus thread, for at most `timeout` (see `processIDNow`). Nil when the daemon has no
+    /// such statistics, the connection is gone, or no answer came in time.
+    public func bytesHeldForNow(_ name: String, timeout: Duration = .seconds(1)) -> Int? {
+        guard isOpen else { return nil }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, Self.daemon, Self.daemonPath.rawValue, "org.freedesktop.DBus.Debug.Stats", "GetConnectionStats") >= 0 else { return nil }
+        defer { sd_bus_message_unref(message) }
+        guard (try? DBusValue.appendString(name, code: "s", to: message!)) != nil else { return nil }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
+        guard sd_bus_call(bus, message, usec, &error, &reply) >= 0, let reply else { return nil }
+        defer { sd_bus_message_unref(reply) }
+        guard let values = try? DBusValue.readAll(from: reply), let record = try? Vardict(values.first ?? .vardict([:])),
+              case .uint32(let held)? = record["OutgoingBytes"] else { return nil }
+        return Int(held)
+    }
+
+    /// The same, without holding the bus thread: for many connections at once.
+    public func bytesHeldFor(_ name: String, timeout: Duration = .seconds(5)) async -> Int? {
+        guard let reply = try? await call(
+            destination: Self.daemon, path: Self.daemonPath, interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
+            arguments: [.string(name)], timeout: timeout),
+            let record = try? Vardict(reply.first ?? .vardict([:])), case .uint32(let held)? = record["OutgoingBytes"] else { return nil }
+        return Int(held)
+    }
+
+    /// Messages sd-bus holds for writing because the bus daemon has not read them yet. It
+    /// grows when the daemon reads this connection slowly, and for good when the daemon has
+    /// stopped reading it (a sender past its `max_incoming_bytes`).
+    public var queuedWrites: UInt64 {
+        var count: UInt64 = 0
+        return sd_bus_get_n_queued_write(bus, &count) >= 0 ? count : 0
+    }
+
+    /// The bytes of this connection's messages the bus daemon holds (sent, and not yet read
+    /// by every recipient): dbus-daemon's `IncomingBytes` of `Debug.Stats`, charged against
+    /// its `max_incoming_bytes`, past which it stops reading from this connection.
+    /// - Throws: the daemon's error when it has no such statistics (a build without them,
+    ///   dbus-broker: `UnknownInterface`, `UnknownMethod`, `AccessDenied`), `NoReply` when it
+    ///   did not answer within `timeout`.
+    public func bytesHeldByBus(timeout: Duration = .seconds(5)) async throws -> Int {
+        let reply = try await call(
+            destination: Self.daemon, path: Self.daemonPath, interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
+            arguments: [.string(uniqueName)], timeout: timeout)
+        let record = try Vardict(reply.first ?? .vardict([:]), at: "GetConnectionStats reply")
+        let held: UInt32 = try record.required("IncomingBytes")
+        return Int(held)
     }
 }

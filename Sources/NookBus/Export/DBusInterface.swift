@@ -26,6 +26,8 @@ public struct MethodCall: Sendable {
     /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
     /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
     public var skippedByteArrays: [Int] = []
+    /// False when the caller asked for no reply (`NO_REPLY_EXPECTED`): none is sent.
+    public var expectsReply = true
 
     /// Decodes argument `index`, or throws `InvalidArgs` naming it.
     public func argument<T: DBusConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
@@ -121,11 +123,15 @@ public struct DBusProperty: Sendable {
     public let signature: Signature
     public let get: @Sendable () -> DBusValue
     public let set: (@Sendable (DBusValue) throws -> Void)?
-    /// Whether a successful `Set` emits `PropertiesChanged` with the new value.
+    /// Whether the property's changes are announced with `PropertiesChanged` (introspection
+    /// says so).
     public let emitsChanged: Bool
+    /// Whether a successful `Set` emits `PropertiesChanged` with the new value at once; false
+    /// when the owner emits it itself (after coalescing changes, say).
+    public let emitsOnSet: Bool
 
     public init(
-        _ name: String, _ signature: Signature, emitsChanged: Bool = true,
+        _ name: String, _ signature: Signature, emitsChanged: Bool = true, emitsOnSet: Bool = true,
         get: @escaping @Sendable () -> DBusValue, set: (@Sendable (DBusValue) throws -> Void)? = nil
     ) {
         self.name = name
@@ -133,6 +139,7 @@ public struct DBusProperty: Sendable {
         self.get = get
         self.set = set
         self.emitsChanged = emitsChanged
+        self.emitsOnSet = emitsOnSet
     }
 
     public var isWritable: Bool { self.set != nil }

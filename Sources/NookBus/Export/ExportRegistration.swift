@@ -80,6 +80,7 @@ final class ExportRegistration {
             Self.replyError(to: message, DBusError(.invalidArgs, "\(method.name): unreadable arguments: \(error)"))
             return
         }
+        call.expectsReply = sd_bus_message_get_expect_reply(message) > 0
         switch method.handler {
         case .immediate(let handler):
             Self.complete(message, method: method, result: Result { try handler(call) })
@@ -186,7 +187,7 @@ final class ExportRegistration {
                 return Self.replyError(to: message, DBusError(mapping: error))
             }
             Self.reply(to: message, [])
-            if property.emitsChanged {
+            if property.emitsChanged && property.emitsOnSet {
                 try? Self.emitPropertiesChanged(bus: sd_bus_message_get_bus(message), path: path, interface: interface.name,
                                                 changed: [name: property.get()], invalidated: [])
             }
