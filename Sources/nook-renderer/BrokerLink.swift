@@ -13,6 +13,10 @@ actor BrokerLink {
 
     private let connection: BusConnection
     private var display: MonitorInfo
+    /// The number of the newest display taken (`displayChanged`); 0: the one the link was made with.
+    private var displayNumber: UInt64 = 0
+    /// A `DisplayChanged` call is in flight; `displayChanged` sends the newest when it returns.
+    private var declaringDisplay = false
     private let onPlan: @Sendable (DBusValue, String) -> Void
     private var subscriptions = 0
     private var resubscribing = false
@@ -148,14 +152,35 @@ actor BrokerLink {
 
     /// `Control.DisplayChanged` with the new monitor; its plan arrives as a `Plan` signal too,
     /// so the reply (a serial) needs no handling.
-    func displayChanged(_ monitor: MonitorInfo) async {
+    ///
+    /// The broker must end up with the newest display, whatever order these calls' tasks reach
+    /// the link in (a resolution change declares several within milliseconds):
+    /// - Parameter number: the renderer numbers the displays it declares, newest highest; one
+    ///   older than a display already taken is dropped.
+    ///
+    /// One call is in flight at a time: a display taken meanwhile is sent when it returns, the
+    /// newest only, so the last call the broker reads always carries the newest display.
+    func displayChanged(_ monitor: MonitorInfo, number: UInt64) async {
+        guard number > displayNumber else {
+            Log.debug("display \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) (declaration \(number)) is older than declaration \(displayNumber); not sent")
+            return
+        }
+        displayNumber = number
         display = monitor
-        do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: ControlMember.displayChanged.rawValue, arguments: [.vardict(monitor.displayRecord)])
-            Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
-        } catch {
-            Log.info("DisplayChanged failed: \(error)")
+        guard !declaringDisplay else { return }
+        declaringDisplay = true
+        defer { declaringDisplay = false }
+        var sent: UInt64 = 0
+        while sent < displayNumber {
+            sent = displayNumber
+            let monitor = display
+            do {
+                _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                              member: ControlMember.displayChanged.rawValue, arguments: [.vardict(monitor.displayRecord)])
+                Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
+            } catch {
+                Log.info("DisplayChanged failed: \(error)")
+            }
         }
     }
 }

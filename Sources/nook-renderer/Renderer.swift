@@ -36,7 +36,7 @@ final class Renderer {
             guard let link, let start = declaredAtStart else { return }
             declaredAtStart = nil
             let (monitor, reduceMotion) = (monitor, reduceMotion)
-            if !monitor.declaresSame(as: start.monitor) { Task { await link.displayChanged(monitor) } }
+            if !monitor.declaresSame(as: start.monitor) { declare(monitor) }
             if reduceMotion != start.reduceMotion { Task { await link.setReduceMotion(reduceMotion) } }
         }
     }
@@ -374,15 +374,44 @@ final class Renderer {
     /// Places the window on the configured output (the primary one while that is absent) as
     /// the config says, and declares the display again (`DisplayChanged`) when its size,
     /// scale, rate or notch changed.
+    ///
+    /// While X reconfigures its outputs (a new resolution: `xrandr` turns the CRTC off, resizes
+    /// the screen, turns it on again) GDK can report no monitor at all for a moment, and a
+    /// signal for each step. Without a monitor nothing is placed or declared (it used to
+    /// declare a 0x0 display, which the broker refuses, and place the window there); the
+    /// signal that brings a monitor back places the window on it.
     private func relocate() {
-        let target = targetMonitor()
+        guard let target = targetMonitor() else {
+            Log.debug("no monitor for now (the outputs are changing); the window stays where it is")
+            return
+        }
         let fresh = MonitorInfo(target, notch: (notchOverride ?? config.notch).size)
+        guard fresh.geometry.width > 0, fresh.geometry.height > 0 else {
+            Log.debug("monitor \(fresh.name) has no size for now (the outputs are changing); the window stays where it is")
+            return
+        }
         let changed = !fresh.declaresSame(as: monitor)
         gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
         nook.place(on: fresh, gdkMonitor: target, config: config)
-        if changed, let link { Task { await link.displayChanged(fresh) } }
+        if changed { declare(fresh) }
+    }
+
+    /// Displays handed to the broker link so far: numbers them, so that the link sends only
+    /// the newest (`BrokerLink.displayChanged`).
+    private var displaysDeclared: UInt64 = 0
+
+    /// `DisplayChanged(monitor)` through the link. Each declaration goes in a task of its own,
+    /// and tasks may reach the link in any order: numbered, an older one arriving after a
+    /// newer is dropped, so the broker ends up planning for the display the window is on. (A
+    /// resolution change makes several in a few milliseconds; under load the broker was left
+    /// with an intermediate one, and the pill off the new centre.)
+    private func declare(_ monitor: MonitorInfo) {
+        guard let link else { return }
+        displaysDeclared += 1
+        let number = displaysDeclared
+        Task { await link.displayChanged(monitor, number: number) }
     }
 
     // MARK: Signals

@@ -1,4 +1,5 @@
 import Foundation
+import NookBroker
 import NookBus
 import NookCore
 import NookTestSupport
@@ -177,35 +178,67 @@ import Testing
         }
     }
 
-    /// Changes in one frame share a plan whose `cause` is the latest; `causes` (an addition)
-    /// still tells the renderer that an activity started in it.
+    /// Changes that wait for one plan share it: its `cause` is the latest; `causes` (an
+    /// addition) still tells the renderer that an activity started in it.
+    ///
+    /// The changes are made to wait by the renderer's window rather than by a frame: frames
+    /// are ticks of the broker's clock, so a frame boundary can fall between any two calls
+    /// however fast they are sent. Here the renderer reads nothing (its bus thread is held)
+    /// until its window of unacknowledged plans is full, so the three calls pile up into one
+    /// latest state whatever the machine's speed; once it reads again, the next plan covers
+    /// all of them.
     @Test func aPlanCoveringSeveralChangesListsEveryCause() async throws {
         try await Self.withMusic { bus, nookd, music in
             try await music.start("song", Self.songSpec())
-            // One frame a second: the three calls below are read in one batch, so at least the
-            // last two share a frame whether or not the first is sent at once.
-            let renderer = try await Renderer.subscribe(bus, display: Self.display.merging(["refresh_rate": .double(1)]) { $1 })
-            let calls: [(String, [DBusValue])] = [
-                ("UpdateActivity", [.string("song"), WireCodec.vardict(["compact_trailing": .node(Self.node("text", ["text": .string("a")]))])]),
-                ("StartActivity", [.string("podcast"), WireCodec.vardict(Self.songSpec())]),
-                ("UpdateActivity", [.string("song"), WireCodec.vardict(["compact_trailing": .node(Self.node("text", ["text": .string("b")]))])]),
-            ]
-            try await music.connection.perform { connection in
-                for (member, arguments) in calls {
-                    try connection.callNoReply(
-                        destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules",
-                        member: member, arguments: arguments)
-                }
+            let renderer = try await Renderer.subscribe(bus)
+            @Sendable func text(_ text: String) -> [String: PropValue] {
+                ["compact_trailing": .node(Self.node("text", ["text": .string(text)]))]
             }
+            @Sendable func plansSent() async throws -> UInt64 {
+                guard case .uint64(let sent)? = try await music.state()["plans_sent"] else { throw TestSupportError("GetState has no plans_sent") }
+                return sent
+            }
+            let hold = try await BusThreadHold(renderer.client.connection)
+            defer { hold.release() }
+            // Fill the window: one change at a time, each sent (plans_sent says so) before the
+            // next, and none acknowledged while the renderer answers no Ping.
+            let window = RenderLimits.standard.maxUnacknowledgedPlans
+            let before = try await plansSent()
+            var filled = ContinuousClock.now
+            for index in 1...window {
+                filled = .now
+                try await music.update("song", text("fill \(index)"))
+                let sent = try await eventually(timeout: .seconds(60)) { try await plansSent() >= before + UInt64(index) }
+                try #require(sent, "plan \(index) of the window was never sent: \(nookd.log)")
+            }
+            // The window is full: these wait, and pile up into one latest state. Each call is
+            // answered once nookd has applied it.
+            try await music.update("song", text("a"))
+            try await music.start("podcast", Self.songSpec())
+            try await music.update("song", text("b"))
+            hold.release()
             @Sendable func causes(_ plan: Vardict) -> [DBusValue] {
                 guard case .array(_, let items)? = plan["causes"] else { return [] }
                 return items
             }
-            let shared = await renderer.plan { causes($0).contains(.string("activity_started")) }
-            #expect(shared?["cause"] == .string("activity_updated"), "\(renderer.received.map { $0["cause"] })")
-            #expect(shared.map(causes)?.last == .string("activity_updated"))
+            let shared = try #require(await renderer.plan { causes($0).contains(.string("activity_started")) },
+                                      "no plan covered the start: \(renderer.received.map { $0["causes"] })")
+            let caughtUp = ContinuousClock.now
             #expect(!renderer.received.contains { $0["cause"] == .string("activity_started") },
-                    "the start had a plan of its own: the calls were not read in one frame")
+                    "the start had a plan of its own: \(renderer.received.map { $0["causes"] })")
+            #expect("\(shared["scene"] ?? .string(""))".contains("\"b\""), "the shared plan shows the latest state")
+            // A window full for `stallTime` (1 s) while a change waits makes the next plan a
+            // fresh window (FrameScheduler): possible only when the window stayed full that
+            // long, which the time between filling it and receiving the plan bounds.
+            if shared["fresh_window"] == .bool(true) {
+                #expect(caughtUp - filled >= .seconds(RenderLimits.standard.stallTime),
+                        "a fresh window although the window was full for only \(caughtUp - filled)")
+                #expect(shared["cause"] == .string("subscribe"))
+                #expect(causes(shared) == [.string("activity_started"), .string("activity_updated"), .string("subscribe")])
+            } else {
+                #expect(shared["cause"] == .string("activity_updated"), "the latest change is the cause")
+                #expect(causes(shared) == [.string("activity_started"), .string("activity_updated")], "every cause, in order")
+            }
             await renderer.client.close()
             await music.close()
             _ = await nookd.stop()

@@ -161,6 +161,14 @@ struct RendererScreenshotTests {
     /// A display change: the X screen shrinks (`xrandr --fb` on Xvfb), the renderer sends
     /// `Control.DisplayChanged` with the new size and draws the broker's fresh-window plan,
     /// so the pill's cover moves with the screen's new centre.
+    ///
+    /// xrandr works in steps (the output off, the screen resized, the output on again), GDK
+    /// signals each, and between them it can report no monitor at all. The renderer used to
+    /// declare that as a 0x0 display (refused) and the sizes between as displays of their own,
+    /// each call in a task of its own: under load a stale size could reach nookd last and keep
+    /// the pill off the new centre for good. Each step below waits for the event that proves
+    /// it: the new size declared, the fresh plan in the new geometry received and played to
+    /// rest, and only then the screen.
     @Test
     func displayChangeIsSentAndTheFreshPlanDrawn() async throws {
         try await RendererNook.with(slowMotion: 1) { nook in
@@ -173,17 +181,31 @@ struct RendererScreenshotTests {
             let changed = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
                 nook.rendererLog.contains("display changed to \(width)x\(height)")
             }
-            #expect(changed, "the renderer did not send DisplayChanged:\n\(nook.logs)")
-            let freshPlan = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
-                nook.logLines("plan").contains { $0["cause"] == "display_changed" }
+            try #require(changed, "the renderer did not send DisplayChanged:\n\(nook.logs)")
+            // The broker's fresh window for the new display: the chrome centred on it.
+            @Sendable func centredOnTheNewScreen(_ line: LogLine) -> Bool {
+                guard line["cause"] == "display_changed", let chrome = LoggedRect(line["chrome_to"]) else { return false }
+                return abs(chrome.midX - Double(width) / 2) <= 1
             }
-            #expect(freshPlan, "no display_changed plan reached the renderer:\n\(nook.logs)")
+            let freshPlan = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.logLines("plan").contains(where: centredOnTheNewScreen)
+            }
+            try #require(freshPlan, "no display_changed plan centred on the new screen reached the renderer:\n\(nook.logs)")
+            let fresh = try #require(nook.logLines("plan").last(where: centredOnTheNewScreen))
+            try await nook.waitUntilSettled(serial: try #require(UInt64(fresh["serial"] ?? "")))
+            // Nothing declared after it took the pill elsewhere, nothing refused, no monitor
+            // read that GDK did not have.
+            let lastDisplayPlan = nook.logLines("plan").last { $0["cause"] == "display_changed" }
+            #expect(lastDisplayPlan.map(centredOnTheNewScreen) == true, "a later display_changed plan: \(lastDisplayPlan?.text ?? "")")
+            #expect(!nook.rendererLog.contains("DisplayChanged failed"), "the renderer declared a display nookd refused:\n\(nook.logs)")
+            #expect(!nook.rendererLog.contains("GDK_IS_MONITOR"), "the renderer read a monitor GDK did not have:\n\(nook.logs)")
+            // Drawn to rest in the new geometry: the screen shows it once X has the frame.
             let shift = Double(XvfbServer.screen.width - width) / 2
             let moved = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
                 guard let after = try? await nook.xvfb.screenshot(rows: 300, width: width).coverBlobs().first else { return false }
                 return abs(Double(after.minX) - (Double(before.minX) - shift)) <= 3 && abs(after.minY - before.minY) <= 3
             }
-            #expect(moved, "the pill's cover did not follow the new screen centre (was at \(before))")
+            #expect(moved, "the pill's cover did not follow the new screen centre (was at \(before)):\n\(nook.logs)")
         }
     }
 
