@@ -340,14 +340,17 @@ import Testing
         """
     }
 
-    /// Finding 6, the other half: a renderer whose own unread plans hold it back and that
-    /// acknowledges nothing for `silentRendererTimeout` (2 s here, 30 s by default) is dropped,
-    /// which frees its place among `maxRenderers`; once it reads, it may subscribe again.
+    /// Finding 6, the other half: a renderer with its budget of bytes in plans it has not
+    /// acknowledged (`maxUnreadPlanBytes`, 2,000 bytes here, 1 MiB by default) that acknowledges
+    /// nothing for `silentRendererTimeout` (2 s here, 30 s by default) is dropped, which frees
+    /// its place among `maxRenderers`; once it reads, it may subscribe again.
     @Test func aRendererThatReadsNothingIsDroppedAndMaySubscribeAgain() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, limits: "render.silentRendererTimeout=2")
+            // Plans of a few kilobytes: a budget of 2,000 bytes stands for the megabyte of a big panel.
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory,
+                                               limits: "render.silentRendererTimeout=2,render.maxUnreadPlanBytes=2000")
             let module = try await BrokerClient.connect(bus)
             try await module.register("ticker")
             try await module.start("tick", Self.smallSpec("0"))
