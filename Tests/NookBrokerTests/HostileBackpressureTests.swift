@@ -263,11 +263,27 @@ import Testing
                 try #require(await process.line(startingWith: "subscribed", timeout: .seconds(300)) != nil,
                              "\(Self.log(temp.url.appendingPathComponent("silent\(index).err")))")
             }
-            // Changes that each renderer would get a plan of.
-            for index in 1...12 {
+            // Changes, each of which every renderer would get a plan of, until nookd says that
+            // renderers have as much unread as it allows in all (a probe's Subscribe is refused
+            // naming the total). Before, the plans the silent renderers were sent kept adding up
+            // instead, until the bus stopped reading from nookd and a call here timed out.
+            let probe = try await BusConnection.connect(to: .address(bus.address))
+            var saturated = false
+            var index = 0
+            while !saturated {
+                index += 1
                 try await module.update("list", ["expanded": Self.listSpec(rows: 2000, tag: "update \(index)")["expanded"]!])
                 try await Task.sleep(for: .milliseconds(100))
+                guard index % 5 == 0 else { continue }
+                do {
+                    _ = try await probe.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
+                                             member: "Subscribe", arguments: [WireCodec.vardict(HostileRenderersTests.display(rate: 60))], timeout: .seconds(20))
+                } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.LimitsExceeded" {
+                    saturated = error.message.contains("maxUnreadPlanBytesTotal")
+                }
             }
+            await probe.close()
+            print("40 silent renderers: renderers had the most unread plans nookd allows after \(index) changes")
             // nookd answers: GetState, and the module's call.
             _ = try await module.state()
             try await module.update("list", ["expanded": Self.listSpec(rows: 2000, tag: "final")["expanded"]!])
@@ -324,14 +340,17 @@ import Testing
         """
     }
 
-    /// Finding 6, the other half: a renderer whose own unread plans hold it back and that
-    /// acknowledges nothing for `silentRendererTimeout` (2 s here, 30 s by default) is dropped,
-    /// which frees its place among `maxRenderers`; once it reads, it may subscribe again.
+    /// Finding 6, the other half: a renderer with its budget of bytes in plans it has not
+    /// acknowledged (`maxUnreadPlanBytes`, 2,000 bytes here, 1 MiB by default) that acknowledges
+    /// nothing for `silentRendererTimeout` (2 s here, 30 s by default) is dropped, which frees
+    /// its place among `maxRenderers`; once it reads, it may subscribe again.
     @Test func aRendererThatReadsNothingIsDroppedAndMaySubscribeAgain() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, limits: "render.silentRendererTimeout=2")
+            // Plans of a few kilobytes: a budget of 2,000 bytes stands for the megabyte of a big panel.
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory,
+                                               limits: "render.silentRendererTimeout=2,render.maxUnreadPlanBytes=2000")
             let module = try await BrokerClient.connect(bus)
             try await module.register("ticker")
             try await module.start("tick", Self.smallSpec("0"))

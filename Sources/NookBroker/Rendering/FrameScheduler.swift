@@ -109,19 +109,20 @@ public struct FrameScheduler: Hashable, Sendable {
         return subscriber.isWaiting && now.seconds - since.seconds >= stallTime
     }
 
-    /// Subscribers that cannot be sent a plan because of plans of their own they have not
-    /// acknowledged (a full window, or `ownBytesOver` says its bytes are over budget), and
-    /// have acknowledged nothing for `time` or longer at `now`.
+    /// Subscribers whose own unacknowledged plans are over the broker's byte budget
+    /// (`ownBytesOver`) and keep them from being sent more (a full window, or held back), and
+    /// that have acknowledged nothing for `time` or longer at `now`. (A full window of small
+    /// plans alone does not count: it costs nookd little, however long it lasts.)
     public func silent(for time: Double, at now: BrokerTime, ownBytesOver: (String) -> Bool) -> [String] {
         subscribers.filter { id, subscriber in
-            (subscriber.unacknowledged >= window || (subscriber.heldSince != nil && ownBytesOver(id)))
+            (subscriber.unacknowledged >= window || subscriber.heldSince != nil) && ownBytesOver(id)
                 && now.seconds - subscriber.heardAt.seconds >= time
         }.map(\.key).sorted()
     }
 
-    /// Whether some subscriber is blocked by a full window or held back.
-    public var anyBlocked: Bool {
-        subscribers.values.contains { $0.unacknowledged >= window || $0.heldSince != nil }
+    /// Whether `id` is blocked by a full window or held back.
+    public func isBlocked(_ id: String) -> Bool {
+        subscribers[id].map { $0.unacknowledged >= window || $0.heldSince != nil } ?? false
     }
 
     public mutating func remove(_ id: String) {

@@ -32,9 +32,10 @@ public struct RenderLimits: Hashable, Sendable {
     /// While the sum is this much, renderers with plans unread get no new ones and `Subscribe`
     /// is refused.
     public var maxUnreadPlanBytesTotal: Int
-    /// Seconds a renderer may go without acknowledging anything while its own unread plans
-    /// hold it back (a full window, or `maxUnreadPlanBytes`) before it is dropped: unsubscribed,
-    /// its place among `maxRenderers` freed. It may subscribe again once it has read.
+    /// Seconds a renderer may go without acknowledging anything while it has
+    /// `maxUnreadPlanBytes` of plans unread (and so gets no more) before it is dropped:
+    /// unsubscribed, its place among `maxRenderers` freed. It may subscribe again once it has
+    /// read. (A window full of small plans only waits, however long: it costs little.)
     public var silentRendererTimeout: Double
 
     public init(

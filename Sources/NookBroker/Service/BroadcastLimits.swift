@@ -15,7 +15,7 @@
 /// | `maxLabelBytes` | 256 | an `accessibility_label` in a `StateChanged` item (cut at a character boundary) |
 /// | `maxRecordBytes` | 64 KiB | one `StateChanged`: `items` and `activities` take the first activities in display order that fit in half, `modules` the first modules by id that fit in the other half; `truncated` says something was left out (`GetState` has all) |
 /// | `bytesPerSecond` / `burstBytes` | 64 KiB / 256 KiB | broadcast bytes: a token bucket, so a listener that never reads gains at most this much a second |
-/// | `maxHeldBytes` | 48 MiB | nookd's messages the bus daemon holds unread (its `Debug.Stats` `IncomingBytes`): at or above it broadcasts pause, below half it they resume with the current state |
+/// | `maxHeldBytes` | 48 MiB | nookd's messages the bus daemon holds unread (its `Debug.Stats` `IncomingBytes`, asked at most once a second, plus what was broadcast since): a broadcast that could reach it pauses broadcasts; below half of it they resume with the current state |
 /// | `maxQueuedWrites` | 256 | messages waiting in nookd's own write queue (the daemon reads it slowly or not at all): broadcasts wait while more wait |
 public struct BroadcastLimits: Hashable, Sendable {
     public var maxLabelBytes: Int

@@ -259,7 +259,7 @@ extension Broker {
         let unpinged = (delivery.plansSincePing[connection] ?? 0) + 1
         let windowFull = (delivery.scheduler.subscribers[connection]?.unacknowledged ?? 0) >= delivery.scheduler.window
         let bytesFull = delivery.unread.unread(connection) >= delivery.limits.maxUnreadPlanBytes
-        if windowFull || bytesFull { armSilenceCheck() }
+        if bytesFull { armSilenceCheck() }
         guard unpinged >= Self.plansPerPing || windowFull || bytesFull else {
             delivery.plansSincePing[connection] = unpinged
             return
@@ -375,7 +375,7 @@ extension Broker {
     }
 
     /// Looks for renderers to drop every quarter of `silentRendererTimeout` while some
-    /// renderer is blocked by plans it has not acknowledged.
+    /// renderer has its budget of bytes in plans it has not acknowledged.
     func armSilenceCheck() {
         guard delivery.silenceCheck == nil else { return }
         let period = max(0.05, delivery.limits.silentRendererTimeout / 4)
@@ -385,8 +385,9 @@ extension Broker {
     }
 
     /// Drops each renderer that has acknowledged nothing for `silentRendererTimeout` while its
-    /// own unread plans held it back: it is unsubscribed (its place among `maxRenderers` is
-    /// free again); what it has not read still counts until it reads or leaves the bus.
+    /// own unread plans, at their byte budget, held it back: it is unsubscribed (its place among
+    /// `maxRenderers` is free again); what it has not read still counts until it reads or
+    /// leaves the bus.
     private func dropSilentRenderers() {
         delivery.silenceCheck = nil
         let limits = delivery.limits
@@ -396,7 +397,10 @@ extension Broker {
             log(.warning, "renderer \(connection) has read nothing for \(limits.silentRendererTimeout)s with \(unread.unread(connection)) bytes of plans unread; dropped (it may subscribe again once it reads)")
             unsubscribe(connection)
         }
-        if delivery.scheduler.anyBlocked { armSilenceCheck() }
+        let stillOver = delivery.unread.byConnection.contains { name, bytes in
+            bytes >= limits.maxUnreadPlanBytes && delivery.scheduler.isBlocked(name)
+        }
+        if stillOver { armSilenceCheck() }
     }
 
     // MARK: Peer tracking

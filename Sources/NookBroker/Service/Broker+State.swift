@@ -25,8 +25,16 @@ struct StateBroadcast {
     /// The last time the daemon was asked what it holds, and whether an answer is awaited.
     var heldCheckedAt: BrokerTime?
     var checkingHeld = false
+    /// What the daemon holds at most by now, were nobody to read: its last answer plus every
+    /// broadcast since the question (nil before the first answer). A broadcast that would take
+    /// it to `maxHeldBytes` pauses at once, rather than at the next answer, a second later.
+    var heldEstimate: Int?
+    /// Broadcast bytes since the pending question was asked.
+    var sentSinceAsked = 0
     /// The daemon has no `Debug.Stats` (another build, dbus-broker): the pause never applies.
     var heldBytesUnknown = false
+    /// The pause was logged (once per pause).
+    var warnedHeld = false
     let limits: BroadcastLimits
 
     init(limits: BroadcastLimits) {
@@ -219,6 +227,14 @@ extension Broker {
         let bytes = signals.reduce(0) { $0 + $1.bytes }
         let wait = stateBroadcast.budget.wait(for: bytes, at: now)
         guard wait <= 0 else { return armBroadcast(after: max(wait, StateBroadcast.interval)) }
+        // This broadcast could take what the daemon holds to the limit, were nobody to read it
+        // (a pause answered a second late let a fast flood run far past it): ask first.
+        if let estimate = stateBroadcast.heldEstimate, estimate + bytes >= stateBroadcast.limits.maxHeldBytes {
+            stateBroadcast.paused = true
+            stateBroadcast.heldEstimate = nil
+            checkHeldBytes()
+            return
+        }
         for signal in signals {
             do {
                 try connection.assumeIsolated { try signal.send($0) }
@@ -228,6 +244,8 @@ extension Broker {
             }
         }
         stateBroadcast.budget.spend(bytes, at: now)
+        stateBroadcast.heldEstimate = stateBroadcast.heldEstimate.map { $0 + bytes }
+        stateBroadcast.sentSinceAsked += bytes
         stateBroadcast.announcedPresentation = presentation
         stateBroadcast.announcedReduceMotion = settings.reduceMotion
         stateBroadcast.lastSent = record
@@ -238,11 +256,16 @@ extension Broker {
     /// Asks the bus daemon how much of nookd's output it holds, at most once per
     /// `BroadcastLimits.heldBytesCheckInterval`.
     private func checkHeldBytesIfDue() {
-        guard !stateBroadcast.heldBytesUnknown, !stateBroadcast.checkingHeld else { return }
-        let now = self.now
         if let last = stateBroadcast.heldCheckedAt, now.seconds - last.seconds < BroadcastLimits.heldBytesCheckInterval { return }
+        checkHeldBytes()
+    }
+
+    /// Asks the bus daemon how much of nookd's output it holds (unless a question is pending).
+    private func checkHeldBytes() {
+        guard !stateBroadcast.heldBytesUnknown, !stateBroadcast.checkingHeld else { return }
         stateBroadcast.checkingHeld = true
         stateBroadcast.heldCheckedAt = now
+        stateBroadcast.sentSinceAsked = 0
         let connection = self.connection
         Task { [weak self] in
             let held: Result<Int, any Error>
@@ -274,13 +297,18 @@ extension Broker {
             // No answer in time: ask again later.
             break
         case .success(let held):
-            if !stateBroadcast.paused, held >= limit {
-                stateBroadcast.paused = true
-                log(.warning, "the bus daemon holds \(held) bytes of nookd's messages that some connection has not read (a listener that stopped reading?); StateChanged and PropertiesChanged pause until it holds less than \(limit / 2)")
-            } else if stateBroadcast.paused, held < limit / 2 {
+            stateBroadcast.heldEstimate = held + stateBroadcast.sentSinceAsked
+            if held >= limit { stateBroadcast.paused = true }
+            guard stateBroadcast.paused else { break }
+            // Paused (by the estimate, or now): they resume only well below the limit.
+            if held < limit / 2 {
                 stateBroadcast.paused = false
-                log(.info, "the bus daemon holds \(held) bytes of nookd's messages; broadcasts resume")
+                log(stateBroadcast.warnedHeld ? .info : .debug, "the bus daemon holds \(held) bytes of nookd's messages; broadcasts resume")
+                stateBroadcast.warnedHeld = false
                 noteStateChange()
+            } else if !stateBroadcast.warnedHeld {
+                stateBroadcast.warnedHeld = true
+                log(.warning, "the bus daemon holds \(held) bytes of nookd's messages that some connection has not read (a listener that stopped reading?); StateChanged and PropertiesChanged pause until it holds less than \(limit / 2)")
             }
         }
         guard stateBroadcast.paused else { return }
