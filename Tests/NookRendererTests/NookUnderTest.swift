@@ -9,8 +9,22 @@ import Testing
 protocol NookUnderTest: Sendable {
     var bus: PrivateBus { get }
     var rendererLog: String { get }
+    /// The renderer's process (frozen with SIGSTOP for a screenshot of one frame).
+    var renderer: PackageProcess { get }
     /// Every process's log, for a failure message.
     var logs: String { get }
+}
+
+/// What `NookUnderTest.coverCaughtPartWay` caught: the transition's plan and the screenshot
+/// taken mid-way.
+struct CaughtPartWay {
+    let serial: UInt64
+    let plan: LogLine
+    /// The shared element that moves, and its plan's from and to rects.
+    let key: String
+    let from: LoggedRect
+    let to: LoggedRect
+    let screenshot: RGBImage
 }
 
 struct NookState: Sendable {
@@ -88,28 +102,82 @@ extension NookUnderTest {
         guard drawn else { throw TestSupportError("the pill's cover never appeared on \(place):\n\(logs)") }
     }
 
-    /// SPEC rule 7 mid-flight, on any screen: waits until the renderer has logged a frame of
-    /// plan `serial` with the shared element `key` part-way from `from` to `to`, then takes
-    /// `screenshot` and checks the cover on it is part-way too, at neither end.
-    /// - Returns: the mid-transition screenshot.
-    func screenshotWithCoverPartWay(
+    /// `Control.Close({})`, played to rest: the pill again.
+    func closeAndSettle() async throws {
+        guard case .uint64(let serial)? = try await control("Close", [.vardict([String: DBusValue]())]).first else {
+            throw TestSupportError("Close replied without a serial")
+        }
+        try await waitUntilSettled(serial: serial)
+    }
+
+    /// SPEC rule 7 mid-flight, on any screen: runs `transition` (it returns its plan's serial)
+    /// and takes `screenshot` while the plan's shared element is part-way, then checks the
+    /// cover on it is part-way too, at neither end.
+    ///
+    /// No screenshot is taken at an instant that has to come soon enough: once the renderer
+    /// has logged frames with the element part-way it is frozen (SIGSTOP), so the screen keeps
+    /// what it last drew however long the screenshot takes. That is the last frame logged, or
+    /// the one before (logged, not yet handed to the display when it stopped): both must be
+    /// part-way. A renderer frozen when its frames had already reached the end (the test was
+    /// slower than the whole move) is let go, brought back with `reset`, and the transition
+    /// runs again.
+    func coverCaughtPartWay(
+        transition: () async throws -> UInt64, reset: () async throws -> Void, screenshot: () async throws -> RGBImage
+    ) async throws -> CaughtPartWay {
+        let attempts = 5
+        for attempt in 1...attempts {
+            let serial = try await transition()
+            let plan = try await waitForPlan(serial: serial)
+            let key = try #require(plan["element"], "the plan moves no shared element: \(plan.text)")
+            let from = try #require(LoggedRect(plan["from_rect"]), "\(plan.text)")
+            let to = try #require(LoggedRect(plan["to_rect"]), "\(plan.text)")
+            if let shot = try await frozenScreenshot(serial: serial, key: key, from: from, to: to, screenshot: screenshot) {
+                let moving = try #require(shot.coverBlobs().first, "no cover on screen mid-transition")
+                let progress = RendererScreenshotTests.progress(of: moving.midX, moving.midY, from: from, to: to)
+                #expect(progress > 0.05 && progress < 0.95, "mid: cover at \(moving) is \(progress) of the way from \(from) to \(to)")
+                #expect(!from.matches(moving) && !to.matches(moving), "mid: cover at \(moving) sits at an end")
+                return CaughtPartWay(serial: serial, plan: plan, key: key, from: from, to: to, screenshot: shot)
+            }
+            print("attempt \(attempt): the renderer was frozen after the cover's move had ended; running it again")
+            try await waitUntilSettled(serial: serial)
+            try await reset()
+        }
+        throw TestSupportError("in \(attempts) attempts the renderer was never frozen with the cover part-way:\n\(logs)")
+    }
+
+    /// Freezes the renderer once frames of plan `serial` have `key` part-way and screenshots
+    /// the frozen screen; nil when the frames had reached the end by the time it froze.
+    private func frozenScreenshot(
         serial: UInt64, key: String, from: LoggedRect, to: LoggedRect, screenshot: () async throws -> RGBImage
-    ) async throws -> RGBImage {
-        let midFrame = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
-            self.logLines("frame").contains { line in
+    ) async throws -> RGBImage? {
+        @Sendable func progressLogged() -> [Double] {
+            logLines("frame").compactMap { line in
                 guard line["serial"] == String(serial), let shared = line["shared"], shared.hasPrefix(key + "@"),
-                      let rect = LoggedRect(String(shared.dropFirst(key.count + 1))) else { return false }
-                let progress = RendererScreenshotTests.progress(of: rect.midX, rect.midY, from: from, to: to)
-                return progress > 0.2 && progress < 0.6
+                      let rect = LoggedRect(String(shared.dropFirst(key.count + 1))) else { return nil }
+                return RendererScreenshotTests.progress(of: rect.midX, rect.midY, from: from, to: to)
             }
         }
-        #expect(midFrame, "the renderer never logged a frame with the cover part-way:\n\(logs)")
-        let mid = try await screenshot()
-        let moving = try #require(mid.coverBlobs().first, "no cover on screen mid-transition")
-        let progress = RendererScreenshotTests.progress(of: moving.midX, moving.midY, from: from, to: to)
-        #expect(progress > 0.05 && progress < 0.95, "mid: cover at \(moving) is \(progress) of the way from \(from) to \(to)")
-        #expect(!from.matches(moving) && !to.matches(moving), "mid: cover at \(moving) sits at an end")
-        return mid
+        let partWay = { (progress: Double) in progress > 0.1 && progress < 0.9 }
+        var seen = 0
+        while true {
+            let already = seen
+            let moved = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
+                let logged = progressLogged()
+                return logged.count > already && (logged.last ?? 0) >= 0.2
+            }
+            try #require(moved, "the renderer never logged a frame with the cover part-way:\n\(logs)")
+            renderer.signal(SIGSTOP)
+            let logged = progressLogged()
+            seen = logged.count
+            if logged.count >= 2, logged.suffix(2).allSatisfy(partWay) {
+                defer { renderer.signal(SIGCONT) }
+                return try await screenshot()
+            }
+            renderer.signal(SIGCONT)
+            // The frame before was still near the start: wait for the next one. Near the end
+            // already: too late for this run of the transition.
+            if let last = logged.last, last >= 0.9 { return nil }
+        }
     }
 
     /// Waits until the renderer's frames for plan `serial` stop moving.

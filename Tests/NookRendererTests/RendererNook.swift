@@ -17,8 +17,8 @@ final class RendererNook: StoppableFixture, @unchecked Sendable {
     let renderer: PackageProcess
     var scratch: URL { stack.scratch }
     /// How many times slower the renderer plays curves in tests that screenshot a transition:
-    /// slow enough that a screenshot taken after the renderer logs a mid-transition frame still
-    /// lands mid-transition on a busy machine.
+    /// enough frames in the middle of a move to freeze the renderer on
+    /// (`NookUnderTest.coverCaughtPartWay`), and a dissolve long enough for several screenshots.
     static let screenshotSlowMotion = 20.0
 
     /// - Parameters:

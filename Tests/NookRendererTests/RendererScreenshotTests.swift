@@ -4,8 +4,9 @@ import NookTestSupport
 import Testing
 
 /// nook-renderer on a virtual X display: screenshots at chosen instants, the cover found by
-/// its colour. Slow motion stretches every curve, and each screenshot is taken only after the
-/// renderer's own log says what is on screen, so no step depends on the machine's speed.
+/// its colour. Slow motion stretches every curve, each screenshot is taken only after the
+/// renderer's own log says what is on screen, and one mid-transition is taken with the
+/// renderer frozen, so no step depends on the machine's speed.
 @Suite
 struct RendererScreenshotTests {
     /// SPEC rules 7 and 10 on screen: opening onto the song moves the pill's cover into the
@@ -14,24 +15,18 @@ struct RendererScreenshotTests {
         try await RendererNook.with { nook in
             try await showPill(nook)
             let before = try await nook.xvfb.screenshot()
-
-            let serial = try await nook.open()
-            let plan = try await nook.waitForPlan(serial: serial)
-            let key = try #require(plan["element"], "the open plan moves no shared element: \(plan.text)")
-            let from = try #require(LoggedRect(plan["from_rect"]))
-            let to = try #require(LoggedRect(plan["to_rect"]))
             let pillCover = try #require(before.coverBlobs().first, "no cover in the pill before opening")
-            #expect(from.matches(pillCover), "before: cover at \(pillCover), plan's from_rect \(from)")
 
-            // Mid-transition: once the renderer has drawn the cover a quarter of the way.
-            _ = try await nook.screenshotWithCoverPartWay(serial: serial, key: key, from: from, to: to) {
-                try await nook.xvfb.screenshot()
-            }
+            // Mid-transition: the renderer frozen on a frame with the cover part-way.
+            let partWay = try await nook.coverCaughtPartWay(
+                transition: { try await nook.open() }, reset: { try await nook.closeAndSettle() },
+                screenshot: { try await nook.xvfb.screenshot() })
+            #expect(partWay.from.matches(pillCover), "before: cover at \(pillCover), plan's from_rect \(partWay.from)")
 
-            try await nook.waitUntilSettled(serial: serial)
+            try await nook.waitUntilSettled(serial: partWay.serial)
             let after = try await nook.xvfb.screenshot()
             let expandedCover = try #require(after.coverBlobs().first, "no cover after opening")
-            #expect(to.matches(expandedCover), "after: cover at \(expandedCover), plan's to_rect \(to)")
+            #expect(partWay.to.matches(expandedCover), "after: cover at \(expandedCover), plan's to_rect \(partWay.to)")
             #expect(try await nook.state().presentation == "expanded")
         }
     }

@@ -46,28 +46,25 @@ struct SwayLayerShellTests {
         try await SwayNook.with { nook in
             try await nook.showPill()
             let before = try await nook.sway.screenshot()
-
-            let serial = try await nook.open()
-            let plan = try await nook.waitForPlan(serial: serial)
-            let key = try #require(plan["element"], "the open plan moves no shared element: \(plan.text)")
-            let from = try #require(LoggedRect(plan["from_rect"]))
-            let to = try #require(LoggedRect(plan["to_rect"]))
             let pillCover = try #require(before.coverBlobs().first, "no cover in the pill before opening")
+
+            // Mid-transition: the renderer frozen on a frame with the cover part-way (sway keeps
+            // showing the buffer it last committed).
+            let partWay = try await nook.coverCaughtPartWay(
+                transition: { try await nook.open() }, reset: { try await nook.closeAndSettle() },
+                screenshot: { try await nook.sway.screenshot() })
+            let (plan, from, to, mid) = (partWay.plan, partWay.from, partWay.to, partWay.screenshot)
             #expect(from.matches(pillCover), "before: cover at \(pillCover), plan's from_rect \(from)")
             let pillChrome = try #require(LoggedRect(plan["chrome_from"]), "\(plan.text)")
             #expect(before.chromeBox(background: SwayServer.backgroundSum).map { pillChrome.matches($0, tolerance: 2) } == true,
                     "before: chrome at \(String(describing: before.chromeBox(background: SwayServer.backgroundSum))), plan's chrome_from \(pillChrome)")
-
-            let mid = try await nook.screenshotWithCoverPartWay(serial: serial, key: key, from: from, to: to) {
-                try await nook.sway.screenshot()
-            }
             // The chrome is between the pill's and the expanded shape too.
             let chromeTo = try #require(LoggedRect(plan["chrome_to"]), "\(plan.text)")
             let midChrome = try #require(mid.chromeBox(background: SwayServer.backgroundSum), "no chrome mid-transition")
             #expect(!pillChrome.matches(midChrome, tolerance: 2) && !chromeTo.matches(midChrome, tolerance: 2),
                     "mid: chrome at \(midChrome) sits at an end (\(pillChrome) or \(chromeTo))")
 
-            try await nook.waitUntilSettled(serial: serial)
+            try await nook.waitUntilSettled(serial: partWay.serial)
             let after = try await nook.sway.screenshot()
             let expandedCover = try #require(after.coverBlobs().first, "no cover after opening")
             #expect(to.matches(expandedCover), "after: cover at \(expandedCover), plan's to_rect \(to)")
