@@ -5,12 +5,17 @@ import Glibc
 ///
 /// Guarantees: a write either leaves the previous file in place or replaces it whole (temp
 /// file in the same directory, `fsync`, `rename`, `fsync` of the directory), so a crash or
-/// power cut never leaves half a file. A file that cannot be read is moved aside
+/// power cut never leaves half a file. A file that cannot be read (a link, not a regular file,
+/// over `maxFileBytes`: all checked before a byte is read, `BoundedFileRead`) is moved aside
 /// (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`) and reported, never fatal. Writes
 /// carry a generation number; an older generation arriving after a newer one is dropped.
 public actor StateStore {
     public nonisolated let directory: URL
     public nonisolated var fileURL: URL { directory.appendingPathComponent("state.json") }
+    /// The largest `state.json` read (a larger one is set aside unread) or written (a state
+    /// that would encode larger is not written: the write fails, and is retried, until the
+    /// state shrinks).
+    public static let maxFileBytes = 256 << 20
     private var lastGeneration: UInt64 = 0
     /// The time set-aside names carry (a parameter so tests can hold it still).
     private let clock: @Sendable () -> Date
@@ -38,15 +43,17 @@ public actor StateStore {
     }
 
     public func load() -> LoadResult {
-        let path = fileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { return .empty }
-        // A FIFO or a device would block the read or never end it: only a regular file is read.
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return moveAside(reason: "not a regular file")
+        // Not followed if a link, unread if not a regular file (a FIFO would block the read) or
+        // over the size limit.
+        let data: Data
+        do {
+            guard let read = try BoundedFileRead.read(fileURL.path, limit: Self.maxFileBytes, limitName: "StateStore.maxFileBytes", followLinks: false)
+            else { return .empty }
+            data = read
+        } catch {
+            return moveAside(reason: error.what)
         }
         do {
-            let data = try Data(contentsOf: fileURL)
             let file = try JSONDecoder().decode(StateFile.self, from: data)
             guard file.format == StateFile.formatName, file.version == StateFile.currentVersion else {
                 return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)")
@@ -91,6 +98,11 @@ public actor StateStore {
     /// - Returns: the size of the file written.
     private func encodeAndWrite(_ file: StateFile) throws -> Int {
         let data = try Self.encoded(file)
+        guard data.count <= Self.maxFileBytes else {
+            throw StateStoreError(
+                "the state is \(data.count) bytes, over the limit of \(Self.maxFileBytes) bytes of \(fileURL.path) (StateStore.maxFileBytes); "
+                    + "it is not written until it is smaller")
+        }
         try Self.writeAtomically(data, to: fileURL, directory: directory)
         return data.count
     }
@@ -156,6 +168,15 @@ public actor StateStore {
 
 public struct StateStoreError: Error, CustomStringConvertible {
     public let operation: String
+    /// 0 when the error is not a failed system call (`operation` then says it all).
     public let errno: Int32
-    public var description: String { "\(operation) failed: \(String(cString: strerror(errno)))" }
+    public init(operation: String, errno: Int32) {
+        self.operation = operation
+        self.errno = errno
+    }
+    init(_ message: String) {
+        operation = message
+        errno = 0
+    }
+    public var description: String { errno == 0 ? operation : "\(operation) failed: \(String(cString: strerror(errno)))" }
 }
