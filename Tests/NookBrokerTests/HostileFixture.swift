@@ -48,6 +48,12 @@ enum Hostile {
         return lstat(url.path, &info) == 0 ? info.st_mode & S_IFMT : 0
     }
 
+    /// The permission bits of `url` (`0o700`), nil when there is nothing.
+    static func permissions(_ url: URL) -> mode_t? {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
     /// A python3-dbus snippet run to completion against `bus`: `nook` is the object at
     /// /org/nook/Nook1, with `modules`, `control` and `render` interfaces bound. Returns stdout.
     static func python(_ bus: PrivateBus, _ body: String) async throws -> Tools.Result {

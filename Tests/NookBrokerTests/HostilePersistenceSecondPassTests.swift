@@ -5,7 +5,8 @@ import NookTestSupport
 import Testing
 
 /// Issue 38, second pass on persistence, against the real nookd on a private bus: files read
-/// whole before their size was checked (finding 9).
+/// whole before their size was checked (finding 9), and a state directory another user could
+/// plant links in (finding 10).
 @Suite(.serialized) struct HostilePersistenceSecondPassTests {
     typealias State = HandWrittenState
     typealias Spec = BrokerIntegrationTests
@@ -90,6 +91,77 @@ import Testing
             #expect(try Data(contentsOf: elsewhere.appendingPathComponent("state.json")) == planted)
             await client.close()
             try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    // MARK: Finding 10: a state directory in a shared place
+
+    /// A link planted at the name of nookd's temporary file, pointing at a file of the user's:
+    /// nookd writes its state without touching the file the link names, and state.json is a
+    /// regular file of its own afterwards.
+    @Test func aLinkAtTheTemporaryNameDoesNotRedirectTheWrite() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let directory = temp.stateDirectory
+        let victim = temp.url.appendingPathComponent("bashrc")
+        try Data("export PATH=/usr/bin\n".utf8).write(to: victim)
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: directory, grace: "300s")
+            let client = try await BrokerClient.connect(bus)
+            defer { Task { await client.close() } }
+            let link = directory.appendingPathComponent(".state.json.tmp-\(nookd.pid)")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: victim.path)
+            try await client.register("m")
+            try await client.start("song", Spec.spec())
+            #expect(await eventually { FaultTests.storedActivities(directory) == ["m/song"] }, "\(nookd.log.suffix(2000))")
+            #expect(String(decoding: try Data(contentsOf: victim), as: UTF8.self) == "export PATH=/usr/bin\n", "the victim was overwritten")
+            #expect(Hostile.fileType(directory.appendingPathComponent("state.json")) == S_IFREG)
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// A state directory nookd creates is private (0700); one that other users can write, or
+    /// that another user owns, is refused: nookd says why and exits with status 1 without
+    /// reading or writing anything in it.
+    @Test func aStateDirectoryOthersCanWriteIsRefused() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let config = ["XDG_CONFIG_HOME": temp.url.appendingPathComponent("config").path]
+            // Missing, with missing parents: all made private.
+            let fresh = temp.url.appendingPathComponent("fresh/nested/state")
+            let nookd = try PackageProcess("nookd", ["--address", bus.address, "--state-dir", fresh.path], logDirectory: temp.url, environment: config)
+            #expect(await eventually(timeout: .seconds(60)) { nookd.log.contains("serving org.nook.Nook1") || !nookd.isRunning }, "\(nookd.log)")
+            for directory in [fresh, fresh.deletingLastPathComponent(), fresh.deletingLastPathComponent().deletingLastPathComponent()] {
+                #expect(Hostile.permissions(directory) == 0o700, "\(directory.path)")
+            }
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+
+            let shared = temp.url.appendingPathComponent("shared")
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+            #expect(chmod(shared.path, 0o1777) == 0)
+            let notMine = temp.url.appendingPathComponent("not-mine")
+            try FileManager.default.createDirectory(at: notMine, withIntermediateDirectories: true)
+            #expect(chmod(notMine.path, 0o700) == 0 && chown(notMine.path, 65534, 65534) == 0)
+            let cases = [
+                (shared, "is writable by other users (mode 1777)"),
+                (notMine, "is owned by uid 65534, not by this user (uid \(geteuid()))"),
+            ]
+            for (directory, reason) in cases {
+                let victim = temp.url.appendingPathComponent("victim-\(directory.lastPathComponent)")
+                try Data("precious".utf8).write(to: victim)
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.appendingPathComponent("nookd.starting").path, withDestinationPath: victim.path)
+                let refused = try PackageProcess(
+                    "nookd", ["--address", bus.address, "--state-dir", directory.path], logDirectory: temp.url, environment: config)
+                #expect(await refused.waitForExit(timeout: .seconds(60)), "nookd served from \(directory.path): \(refused.log)")
+                #expect(refused.exitStatus == 1, "\(refused.log)")
+                #expect(refused.log.contains("error: the state directory \(directory.path) \(reason)"), "\(refused.log)")
+                let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                #expect(names == ["nookd.starting"], "nookd wrote into \(directory.path): \(names)")
+                #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+                await refused.stop()
+            }
         }
     }
 }

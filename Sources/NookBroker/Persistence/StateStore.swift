@@ -5,13 +5,16 @@ import Glibc
 ///
 /// Guarantees: a write either leaves the previous file in place or replaces it whole (temp
 /// file in the same directory, `fsync`, `rename`, `fsync` of the directory), so a crash or
-/// power cut never leaves half a file. A file that cannot be read (a link, not a regular file,
-/// over `maxFileBytes`: all checked before a byte is read, `BoundedFileRead`) is moved aside
-/// (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`) and reported, never fatal. Writes
-/// carry a generation number; an older generation arriving after a newer one is dropped.
+/// power cut never leaves half a file. Every file is read and written in a checked state
+/// directory, relative to its descriptor, without following links (`StateDirectory`). A file
+/// that cannot be read (a link, not a regular file, over `maxFileBytes`, not ours to decode)
+/// is moved aside unread or undecoded (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`)
+/// and reported, never fatal. Writes carry a generation number; an older generation arriving
+/// after a newer one is dropped.
 public actor StateStore {
     public nonisolated let directory: URL
-    public nonisolated var fileURL: URL { directory.appendingPathComponent("state.json") }
+    public nonisolated var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    static let fileName = "state.json"
     /// The largest `state.json` read (a larger one is set aside unread) or written (a state
     /// that would encode larger is not written: the write fails, and is retried, until the
     /// state shrinks).
@@ -40,40 +43,45 @@ public actor StateStore {
         case loaded(StateFile)
         /// The file could not be read; it was moved to `movedTo` (nil if that failed too).
         case corrupt(reason: String, movedTo: String?)
+        /// The state directory is not one nookd may use (`StateDirectoryError`): nothing in it
+        /// was read.
+        case refused(StateDirectoryError)
     }
 
     public func load() -> LoadResult {
+        let opened: StateDirectory?
+        do { opened = try StateDirectory.open(directory, create: false) } catch { return .refused(error) }
+        guard let directory = opened else { return .empty }
         // Not followed if a link, unread if not a regular file (a FIFO would block the read) or
         // over the size limit.
         let data: Data
         do {
-            guard let read = try BoundedFileRead.read(fileURL.path, limit: Self.maxFileBytes, limitName: "StateStore.maxFileBytes", followLinks: false)
-            else { return .empty }
+            guard let read = try directory.read(Self.fileName, limit: Self.maxFileBytes, limitName: "StateStore.maxFileBytes") else { return .empty }
             data = read
         } catch {
-            return moveAside(reason: error.what)
+            return moveAside(reason: error.what, in: directory)
         }
         do {
             let file = try JSONDecoder().decode(StateFile.self, from: data)
             guard file.format == StateFile.formatName, file.version == StateFile.currentVersion else {
-                return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)")
+                return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)", in: directory)
             }
             return .loaded(file)
         } catch {
-            return moveAside(reason: "\(error)")
+            return moveAside(reason: "\(error)", in: directory)
         }
     }
 
-    private func moveAside(reason: String) -> LoadResult {
-        let moved = try? SetAsideName.move(fileURL, kind: "corrupt", in: directory, now: clock())
-        return .corrupt(reason: reason, movedTo: moved?.path)
+    private func moveAside(reason: String, in directory: StateDirectory) -> LoadResult {
+        let moved = try? SetAsideName.move(Self.fileName, kind: "corrupt", in: directory, now: clock())
+        return .corrupt(reason: reason, movedTo: moved.map(directory.path))
     }
 
     /// Moves `state.json` (if there is one) to `state.<kind>-<...>.json`, so the next load
     /// starts empty; returns where it went, nil when there was no file.
     public func setAside(kind: String) throws -> String? {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        return try SetAsideName.move(fileURL, kind: kind, in: directory, now: clock()).path
+        guard let directory = try StateDirectory.open(directory, create: false), directory.contains(Self.fileName) else { return nil }
+        return directory.path(try SetAsideName.move(Self.fileName, kind: kind, in: directory, now: clock()))
     }
 
     /// Writes `entries` to a new `state.rejected-<...>.json` and returns its path.
@@ -81,30 +89,34 @@ public actor StateStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(RejectedFile(source: fileURL.path, rejected: entries))
+        let directory = try Self.openForWriting(directory)
         let target = try SetAsideName.reserve(kind: "rejected", in: directory, now: clock())
-        try Self.writeAtomically(data, to: target, directory: directory)
-        return target.path
+        try directory.writeAtomically(data, to: target)
+        return directory.path(target)
+    }
+
+    /// The state directory, created if missing, checked (`StateDirectory`).
+    static func openForWriting(_ url: URL) throws -> StateDirectory {
+        // Never nil when creating.
+        try StateDirectory.open(url, create: true)!
     }
 
     /// Writes `file` atomically unless a newer generation was written already.
     public func save(_ file: StateFile, generation: UInt64) throws {
         guard generation > lastGeneration else { return }
-        let size = try encodeAndWrite(file)
+        try write(try Self.encoded(file))
         lastGeneration = generation
-        // The encoder's values and the bytes are freed by now: a big state left many free pages.
-        if size >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
     }
 
-    /// - Returns: the size of the file written.
-    private func encodeAndWrite(_ file: StateFile) throws -> Int {
-        let data = try Self.encoded(file)
+    private func write(_ data: Data) throws {
         guard data.count <= Self.maxFileBytes else {
             throw StateStoreError(
                 "the state is \(data.count) bytes, over the limit of \(Self.maxFileBytes) bytes of \(fileURL.path) (StateStore.maxFileBytes); "
                     + "it is not written until it is smaller")
         }
-        try Self.writeAtomically(data, to: fileURL, directory: directory)
-        return data.count
+        try Self.openForWriting(directory).writeAtomically(data, to: Self.fileName)
+        // The encoder's values and the bytes are freed by now: a big state left many free pages.
+        if data.count >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
     }
 
     /// The bytes `JSONEncoder` (sorted keys) writes for `file`, encoded one module at a time:
@@ -128,41 +140,6 @@ public actor StateStore {
         if let tokens = file.tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
         out += Data(",\"version\":".utf8) + (try encoder.encode(file.version)) + Data("}".utf8)
         return out
-    }
-
-    static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StateStoreError(operation: "open \(temp.path)", errno: errno) }
-        var written = 0
-        let result: Int32 = data.withUnsafeBytes { buffer -> Int32 in
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += n
-            }
-            return fsync(fd) == 0 ? 0 : errno
-        }
-        close(fd)
-        guard result == 0 else {
-            unlink(temp.path)
-            throw StateStoreError(operation: "write \(temp.path)", errno: result)
-        }
-        guard rename(temp.path, url.path) == 0 else {
-            let code = errno
-            unlink(temp.path)
-            throw StateStoreError(operation: "rename to \(url.path)", errno: code)
-        }
-        // The rename is durable once the directory entry is.
-        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
-        }
     }
 }
 

@@ -107,6 +107,8 @@ public actor Broker {
         var registry = Registry(limits: configuration.limits, grace: grace)
         var rejected: [RejectedEntry] = []
         switch await store.load() {
+        case .refused(let error):
+            throw BrokerStartError.stateDirectory(error)
         case .empty:
             log(.info, "no state file at \(store.fileURL.path); starting empty")
         case .corrupt(let reason, let movedTo):
@@ -413,9 +415,12 @@ public actor Broker {
 
 public enum BrokerStartError: Error, CustomStringConvertible {
     case nameTaken(String)
+    /// The state directory is not one nookd may use (`StateDirectory`).
+    case stateDirectory(StateDirectoryError)
     public var description: String {
         switch self {
         case .nameTaken(let name): "the bus name \(name) is already owned: another nookd is running"
+        case .stateDirectory(let error): "\(error)"
         }
     }
 }
