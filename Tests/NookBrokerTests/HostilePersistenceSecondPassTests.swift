@@ -2,15 +2,117 @@ import Foundation
 import NookBus
 import NookCore
 import NookTestSupport
+import Synchronization
 import Testing
 
-/// Issue 38, second pass on persistence, against the real nookd on a private bus: files read
-/// whole before their size was checked (finding 9), and a state directory another user could
-/// plant links in (finding 10).
+/// Issue 38, findings 3, 9 and 10, against the real nookd on a private bus: a state writer that
+/// fell behind a heavy module, files read whole before their size was checked, and a state
+/// directory another user could plant links in.
 @Suite(.serialized) struct HostilePersistenceSecondPassTests {
     typealias State = HandWrittenState
     typealias Spec = BrokerIntegrationTests
     static let control = "org.nook.Nook1.Control"
+
+    // MARK: Finding 3: the writer falls behind
+
+    /// A view of 4,095 nodes (`ViewLimits.maxNodes` is 4096): a stack of single-letter texts,
+    /// the last one carrying `seed`, so each update changes what is stored.
+    static func heavyView(_ seed: Int) -> RawNode {
+        let texts = (0..<4094).map { RawNode(kind: "text", props: ["text": .string(String($0 % 10))]) }
+        return RawNode(kind: "vstack", props: [:], children: texts + [RawNode(kind: "text", props: ["text": .string("\(seed)")])])
+    }
+
+    /// An activity whose expanded view has 4,095 nodes: about 180 KB of payload, under
+    /// `maxPayloadBytes` (1 MiB).
+    static func heavySpec(_ seed: Int) -> [String: PropValue] {
+        var spec = Spec.spec(label: "heavy \(seed)")
+        spec["expanded"] = .node(heavyView(seed))
+        return spec
+    }
+
+    /// One module with 32 activities of 4,095-node views keeps updating them; another
+    /// module's activity, started meanwhile, is on disk within the promised second (it
+    /// survives a kill -9 1.5 s later) and its calls are answered promptly. The writer used to
+    /// build a full snapshot every 200 ms on the bus thread and queue each behind the slow
+    /// write: state.json fell tens of seconds behind and the small activity was lost.
+    @Test(.timeLimit(.minutes(10))) func aHeavyModuleCannotHoldBackAnotherModulesState() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: "300s")
+            let heavy = try await BrokerClient.connect(bus)
+            try await heavy.register("heavy")
+            #expect(PropValue.dictionary(Self.heavySpec(0)).estimatedWireBytes < 1 << 20)
+            for index in 0..<32 { try await heavy.start("a\(index)", Self.heavySpec(index)) }
+            // Updates as fast as nookd takes them, round the 32 activities, until the kill.
+            let updates = Atomic<Int>(0)
+            let updater = Task {
+                var seed = 32
+                while !Task.isCancelled {
+                    seed += 1
+                    guard (try? await heavy.update("a\(seed % 32)", Self.heavySpec(seed))) != nil else { return }
+                    updates.add(1, ordering: .relaxed)
+                }
+            }
+            defer { updater.cancel() }
+            // The heavy module has gone round its activities at least once: the writer is busy.
+            #expect(await eventually(timeout: .seconds(120), poll: .milliseconds(50)) { updates.load(ordering: .relaxed) >= 32 },
+                    "the heavy module's updates stalled: \(nookd.log.suffix(2000))")
+
+            let small = try await BrokerClient.connect(bus)
+            let clock = ContinuousClock()
+            let began = clock.now
+            try await small.register("small")
+            try await small.start("calm", Spec.spec(label: "Calm"))
+            let latency = clock.now - began
+            // Loose: the calls complete, and not after seconds of waiting behind the writer.
+            #expect(latency < .seconds(10), "Register and StartActivity took \(latency)")
+            // The promise is "on disk within one second of the call"; give it half a second more.
+            try await Task.sleep(for: .milliseconds(1500))
+            let rss = HostileRenderersTests.rss(nookd.pid) ?? 0
+            await nookd.stop(SIGKILL)
+            updater.cancel()
+            _ = await updater.value
+            await HostilePersistenceTests.nameFreed(small)
+            let restarted = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: "300s")
+            let restored = try await small.activities()
+            #expect(restored.contains("small/calm"),
+                    "the small module's acknowledged activity was lost (\(updates.load(ordering: .relaxed)) heavy updates, nookd RSS \(rss / 1024) MiB): \(restarted.log.suffix(2000))")
+            #expect(restored.filter { $0.hasPrefix("heavy/") }.count == 32, "\(restored)")
+            for client in [heavy, small] { await client.close() }
+            try await Hostile.expectSurvivesRestart(restarted, bus: bus).stop()
+        }
+    }
+
+    /// SIGTERM while the heavy module's writes follow one another: the final write waits for
+    /// the one on its way (never beside or behind a stale one), nookd exits 0, and the file
+    /// holds the last update acknowledged before the signal.
+    @Test(.timeLimit(.minutes(10))) func aStopDuringWritesWritesTheNewestState() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: "300s")
+            let heavy = try await BrokerClient.connect(bus)
+            defer { Task { await heavy.close() } }
+            try await heavy.register("heavy")
+            for index in 0..<8 { try await heavy.start("a\(index)", Self.heavySpec(index)) }
+            var last = ""
+            for round in 0..<16 {
+                last = "round \(round)"
+                var changes = Self.heavySpec(100 + round)
+                changes["accessibility_label"] = .string(last)
+                try await heavy.update("a\(round % 8)", changes)
+            }
+            #expect(await nookd.stop(SIGTERM) == 0, "\(nookd.log.suffix(2000))")
+            let stored = FaultTests.stateFile(temp.stateDirectory)
+            let modules = (stored?["registry"] as? [String: Any])?["modules"] as? [[String: Any]] ?? []
+            let labels = (modules.first?["activities"] as? [[String: Any]] ?? []).compactMap { $0["accessibility_label"] as? String }
+            #expect(labels.contains(last), "the last acknowledged update is not in the final state: \(labels)")
+            let restarted = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: "300s")
+            #expect(try await heavy.activities().count == 8, "\(restarted.log.suffix(2000))")
+            try await Hostile.expectSurvivesRestart(restarted, bus: bus).stop()
+        }
+    }
 
     // MARK: Finding 9: sizes checked before reads
 
@@ -70,30 +172,6 @@ import Testing
         }
     }
 
-    /// A state.json that is a link (to a state file elsewhere) is not followed: it is set aside
-    /// like a file nookd cannot read, and what it pointed at is neither restored nor changed.
-    @Test func aStateFileThatIsALinkIsNotFollowed() async throws {
-        let temp = try TemporaryDirectory()
-        defer { temp.remove() }
-        let directory = temp.stateDirectory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let elsewhere = temp.url.appendingPathComponent("planted")
-        try State.write(State.file(modules: [State.module("planted", activities: [State.activity("fake", order: 1)])]), to: elsewhere)
-        let planted = try Data(contentsOf: elsewhere.appendingPathComponent("state.json"))
-        try FileManager.default.createSymbolicLink(
-            atPath: directory.appendingPathComponent("state.json").path, withDestinationPath: elsewhere.appendingPathComponent("state.json").path)
-        try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: directory, grace: "300s")
-            let client = try await BrokerClient.connect(bus)
-            #expect(try await client.activities() == [], "the linked state was restored: \(nookd.log.suffix(2000))")
-            #expect(nookd.log.contains("a symbolic link, not followed"), "\(nookd.log.suffix(2000))")
-            #expect(State.files(directory, prefix: "state.corrupt-").map(Hostile.fileType) == [S_IFLNK])
-            #expect(try Data(contentsOf: elsewhere.appendingPathComponent("state.json")) == planted)
-            await client.close()
-            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
-        }
-    }
-
     // MARK: Finding 10: a state directory in a shared place
 
     /// A link planted at the name of nookd's temporary file, pointing at a file of the user's:
@@ -116,6 +194,30 @@ import Testing
             #expect(await eventually { FaultTests.storedActivities(directory) == ["m/song"] }, "\(nookd.log.suffix(2000))")
             #expect(String(decoding: try Data(contentsOf: victim), as: UTF8.self) == "export PATH=/usr/bin\n", "the victim was overwritten")
             #expect(Hostile.fileType(directory.appendingPathComponent("state.json")) == S_IFREG)
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
+    /// A state.json that is a link (to a state file elsewhere) is not followed: it is set aside
+    /// like a file nookd cannot read, and what it pointed at is neither restored nor changed.
+    @Test func aStateFileThatIsALinkIsNotFollowed() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let directory = temp.stateDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let elsewhere = temp.url.appendingPathComponent("planted")
+        try State.write(State.file(modules: [State.module("planted", activities: [State.activity("fake", order: 1)])]), to: elsewhere)
+        let planted = try Data(contentsOf: elsewhere.appendingPathComponent("state.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("state.json").path, withDestinationPath: elsewhere.appendingPathComponent("state.json").path)
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: directory, grace: "300s")
+            let client = try await BrokerClient.connect(bus)
+            #expect(try await client.activities() == [], "the linked state was restored: \(nookd.log.suffix(2000))")
+            #expect(nookd.log.contains("a symbolic link, not followed"), "\(nookd.log.suffix(2000))")
+            #expect(State.files(directory, prefix: "state.corrupt-").map(Hostile.fileType) == [S_IFLNK])
+            #expect(try Data(contentsOf: elsewhere.appendingPathComponent("state.json")) == planted)
+            await client.close()
             try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
         }
     }

@@ -10,7 +10,8 @@ import Glibc
 /// that cannot be read (a link, not a regular file, over `maxFileBytes`, not ours to decode)
 /// is moved aside unread or undecoded (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`)
 /// and reported, never fatal. Writes carry a generation number; an older generation arriving
-/// after a newer one is dropped.
+/// after a newer one is dropped. `save(_: PersistedState, ...)` builds the stored form here,
+/// off the bus thread, and encodes only what changed since the last save (`StateJSON`).
 public actor StateStore {
     public nonisolated let directory: URL
     public nonisolated var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
@@ -22,6 +23,8 @@ public actor StateStore {
     private var lastGeneration: UInt64 = 0
     /// The time set-aside names carry (a parameter so tests can hold it still).
     private let clock: @Sendable () -> Date
+    /// Each module's bytes from the last save, and its activities', reused while unchanged.
+    private var encodedModules: [String: EncodedModule] = [:]
 
     public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.directory = directory
@@ -108,6 +111,15 @@ public actor StateStore {
         lastGeneration = generation
     }
 
+    /// Writes `state` atomically unless a newer generation was written already. The stored
+    /// form is built here, off the bus thread; only modules and activities that changed since
+    /// the last save are encoded again (`StateJSON`), the rest reuse their bytes.
+    public func save(_ state: PersistedState, generation: UInt64) throws {
+        guard generation > lastGeneration else { return }
+        try write(encoded(state))
+        lastGeneration = generation
+    }
+
     private func write(_ data: Data) throws {
         guard data.count <= Self.maxFileBytes else {
             throw StateStoreError(
@@ -125,21 +137,129 @@ public actor StateStore {
     static func encoded(_ file: StateFile) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        // Keys in sorted order, as `StateFile.CodingKeys` and `RegistrySnapshot.CodingKeys`
-        // name them; nil optionals are left out, as the synthesized encoding does.
-        var out = Data("{\"format\":".utf8)
-        out += try encoder.encode(file.format)
-        if let presentation = file.presentation { out += Data(",\"presentation\":".utf8) + (try encoder.encode(presentation)) }
-        out += Data(",\"registry\":{\"counter\":".utf8) + (try encoder.encode(file.registry.counter)) + Data(",\"modules\":[".utf8)
-        for (index, module) in file.registry.modules.enumerated() {
+        let modules = try file.registry.modules.map { Data(try encoder.encode($0)) }
+        return try frame(
+            format: file.format, version: file.version, presentation: file.presentation, counter: file.registry.counter, modules: modules,
+            settings: file.settings, tokens: file.tokens)
+    }
+
+    /// The file around its modules' bytes: keys in sorted order, as `StateFile.CodingKeys` and
+    /// `RegistrySnapshot.CodingKeys` name them; nil optionals are left out, as the synthesized
+    /// encoding does.
+    static func frame<Bytes: Collection<UInt8>>(
+        format: String = StateFile.formatName, version: Int = StateFile.currentVersion, presentation: StoredValue?, counter: UInt64,
+        modules: [Bytes], settings: [String: StoredValue]?, tokens: [String: StoredValue]?
+    ) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var out = Data(capacity: modules.reduce(512) { $0 + $1.count + 1 })
+        out += Data("{\"format\":".utf8)
+        out += try encoder.encode(format)
+        if let presentation { out += Data(",\"presentation\":".utf8) + (try encoder.encode(presentation)) }
+        out += Data(",\"registry\":{\"counter\":".utf8) + (try encoder.encode(counter)) + Data(",\"modules\":[".utf8)
+        for (index, module) in modules.enumerated() {
             if index > 0 { out += Data(",".utf8) }
-            out += try encoder.encode(module)
+            out.append(contentsOf: module)
         }
         out += Data("]}".utf8)
-        if let settings = file.settings { out += Data(",\"settings\":".utf8) + (try encoder.encode(settings)) }
-        if let tokens = file.tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
-        out += Data(",\"version\":".utf8) + (try encoder.encode(file.version)) + Data("}".utf8)
+        if let settings { out += Data(",\"settings\":".utf8) + (try encoder.encode(settings)) }
+        if let tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
+        out += Data(",\"version\":".utf8) + (try encoder.encode(version)) + Data("}".utf8)
         return out
+    }
+
+    /// `state` as `encoded(StateFile(registry: state.registry.snapshot, ...))` would write it,
+    /// reusing the bytes of every module and activity equal to the last save's.
+    func encoded(_ state: PersistedState) throws -> Data {
+        var fresh: [String: EncodedModule] = [:]
+        fresh.reserveCapacity(state.registry.modules.count)
+        var modules: [[UInt8]] = []
+        modules.reserveCapacity(state.registry.modules.count)
+        for id in state.registry.modules.keys.sorted() {
+            let module = EncodedModule(state.registry.modules[id]!, reusing: encodedModules[id])
+            modules.append(module.bytes)
+            fresh[id] = module
+        }
+        // Only what the file now holds is kept: gone modules and activities are forgotten.
+        encodedModules = fresh
+        return try Self.frame(
+            presentation: state.presentation, counter: state.registry.counter, modules: modules, settings: state.settings, tokens: state.tokens)
+    }
+
+    /// A module's bytes and what they were made from.
+    struct EncodedModule {
+        /// The module with its activities left out: its other fields' bytes are reused while
+        /// this is equal (views compare by identity first, so an untouched tree costs nothing).
+        var fields: ModuleRecord
+        var fieldBytes: [UInt8]
+        var activities: [String: (record: ActivityRecord, bytes: [UInt8])]
+        var bytes: [UInt8]
+
+        init(_ record: ModuleRecord, reusing previous: EncodedModule?) {
+            var fields = record
+            fields.activities = [:]
+            // The owner is not stored: a module that only changed hands keeps its bytes.
+            fields.owner = previous?.fields.owner ?? fields.owner
+            var changed = previous == nil || previous?.activities.count != record.activities.count
+            let fieldBytes: [UInt8]
+            if let previous, previous.fields == fields {
+                fieldBytes = previous.fieldBytes
+            } else {
+                fieldBytes = StateJSON.moduleFields(record)
+                changed = true
+            }
+            var activities: [String: (record: ActivityRecord, bytes: [UInt8])] = [:]
+            activities.reserveCapacity(record.activities.count)
+            for (id, activity) in record.activities {
+                if let kept = previous?.activities[id], kept.record == activity {
+                    activities[id] = kept
+                } else {
+                    activities[id] = (activity, StateJSON.activity(activity))
+                    changed = true
+                }
+            }
+            self.fields = fields
+            self.fieldBytes = fieldBytes
+            self.activities = activities
+            if !changed, let previous {
+                bytes = previous.bytes
+                return
+            }
+            let ids = record.activities.keys.sorted()
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(ids.reduce(fieldBytes.count + 32) { $0 + activities[$1]!.bytes.count + 1 })
+            bytes.append(contentsOf: #"{"activities":["#.utf8)
+            for (index, id) in ids.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: activities[id]!.bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+            bytes.append(contentsOf: fieldBytes)
+            self.bytes = bytes
+        }
+    }
+
+}
+
+/// What the broker hands the store to write: its registry as it is (a value, so handing it
+/// over copies nothing; the store builds the stored form off the bus thread) and the small
+/// parts already in their stored form.
+public struct PersistedState: Sendable {
+    public var registry: Registry
+    public var presentation: StoredValue?
+    public var settings: [String: StoredValue]?
+    public var tokens: [String: StoredValue]?
+
+    public init(registry: Registry, presentation: StoredValue? = nil, settings: [String: StoredValue]? = nil, tokens: [String: StoredValue]? = nil) {
+        self.registry = registry
+        self.presentation = presentation
+        self.settings = settings
+        self.tokens = tokens
+    }
+
+    /// The same state as a `StateFile` (what `load` gives back).
+    public var file: StateFile {
+        StateFile(registry: registry.snapshot, presentation: presentation, settings: settings, tokens: tokens)
     }
 }
 
