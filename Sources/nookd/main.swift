@@ -18,7 +18,7 @@ let commandLine = CommandLineInterface(
     about: "The Nook broker: serves org.nook.Nook1 (CONTRACT.md) on the session bus.",
     options: [
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
-        .value("--state-dir", "DIR", help: "where state.json lives (default $XDG_STATE_HOME/nook, else ~/.local/state/nook)"),
+        .value("--state-dir", "DIR", help: "where state.json lives (default $XDG_STATE_HOME/nook, else ~/.local/state/nook); yours alone: created 0700, refused if another user owns it or may write it"),
         .value("--limits", "NAME=VALUE,...", help: "limits against slow and greedy peers (docs/broker.md names them), e.g. render.maxUnreadPlanBytesTotal=67108864"),
         .flag("--verbose", help: "log debug lines (every scene change) on stderr"),
     ],
@@ -27,8 +27,9 @@ let commandLine = CommandLineInterface(
         nookd.starting (the crash-loop guard's marker), and files set aside, never overwritten:
         state.rejected-*.json (refused entries), state.corrupt-*.json, state.crashloop-*.json.
 
-        Exit status: 0 after SIGTERM or SIGINT; 1 when nookd cannot start, the bus goes away, or
-        the final state write failed; 2 for a bad command line.
+        Exit status: 0 after SIGTERM or SIGINT; 1 when nookd cannot start (another nookd owns the
+        name, or the state directory is refused), the bus goes away, or the final state write
+        failed; 2 for a bad command line.
         """)
 
 let parsed = commandLine.parseOrExit()

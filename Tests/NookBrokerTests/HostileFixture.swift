@@ -33,6 +33,27 @@ enum Hostile {
         return restarted
     }
 
+    /// Makes `url` a sparse file of `bytes` bytes (`truncate -s`): huge on paper, nothing on disk.
+    static func sparseFile(_ url: URL, bytes: Int64) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TestSupportError("cannot create \(url.path): errno \(errno)") }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(bytes)) == 0 else { throw TestSupportError("cannot grow \(url.path): errno \(errno)") }
+    }
+
+    /// The type bits of what is at `url` itself (`S_IFREG`, `S_IFLNK`, ...; a link is not
+    /// followed), 0 when there is nothing.
+    static func fileType(_ url: URL) -> mode_t {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_mode & S_IFMT : 0
+    }
+
+    /// The permission bits of `url` (`0o700`), nil when there is nothing.
+    static func permissions(_ url: URL) -> mode_t? {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
     /// A python3-dbus snippet run to completion against `bus`: `nook` is the object at
     /// /org/nook/Nook1, with `modules`, `control` and `render` interfaces bound. Returns stdout.
     static func python(_ bus: PrivateBus, _ body: String) async throws -> Tools.Result {

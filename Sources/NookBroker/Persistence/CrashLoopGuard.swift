@@ -12,6 +12,10 @@ import Glibc
 /// such deaths in a row; at `earlyDeathsToTrip` (2) the state file is set aside
 /// (`state.crashloop-<...>.json`) and nookd starts empty, saying so at error level.
 ///
+/// The marker is written like `state.json` (a new file in the checked state directory, renamed
+/// into place: `StateDirectory`) and read without following a link, at most `maxMarkerBytes`
+/// (`BoundedFileRead`): a link, a FIFO or a huge file there reads as a broken marker.
+///
 /// Why two and not one: a single early death is often not the state's fault (a power cut or
 /// `kill -9` right after login); two in a row is a loop. A SIGTERM restart, or a SIGKILL of a
 /// nookd that has run past the window, leaves no marker and counts as nothing.
@@ -45,12 +49,19 @@ public struct CrashLoopGuard: Sendable {
         case anotherInstance(pid: Int32)
     }
 
+    /// The marker's largest size read: it holds a pid and a count.
+    static let maxMarkerBytes = 4096
+
     /// Reads the previous start's marker and writes this one's.
     /// - Throws: when this start's marker cannot be written (the verdict is then `ok`: the
     ///   guard cannot count this start, and says so rather than guessing).
     public func arm() throws -> Verdict {
+        let directory = try StateStore.openForWriting(markerURL.deletingLastPathComponent())
         var deaths = 0
-        if let data = FileManager.default.contents(atPath: markerURL.path) {
+        // A link, a FIFO or a huge file there is no marker of ours: read as a broken one.
+        let found: Data?
+        do { found = try directory.read(markerName, limit: Self.maxMarkerBytes) } catch { found = Data() }
+        if let data = found {
             let previous = try? JSONDecoder().decode(Marker.self, from: data)
             if let previous, previous.pid != getpid(), Self.isNookd(previous.pid) {
                 return .anotherInstance(pid: previous.pid)
@@ -59,28 +70,34 @@ public struct CrashLoopGuard: Sendable {
         }
         let tripped = deaths >= Self.earlyDeathsToTrip
         // After setting the state aside the count starts again.
-        try write(Marker(pid: getpid(), earlierDeaths: tripped ? 0 : deaths))
+        let marker = Marker(pid: getpid(), earlierDeaths: tripped ? 0 : deaths)
+        try directory.writeAtomically(try JSONEncoder().encode(marker), to: markerName)
         return tripped ? .tripped(earlyDeaths: deaths) : .ok(earlyDeaths: deaths)
     }
 
     /// Removes this process's marker: it survived, or it is exiting in order.
     public func disarm() {
-        guard let data = FileManager.default.contents(atPath: markerURL.path),
+        guard let directory = try? StateDirectory.open(markerURL.deletingLastPathComponent(), create: false),
+              let data = try? directory.read(markerName, limit: Self.maxMarkerBytes),
               let marker = try? JSONDecoder().decode(Marker.self, from: data), marker.pid == getpid() else { return }
-        unlink(markerURL.path)
+        directory.unlink(markerName)
     }
 
-    private func write(_ marker: Marker) throws {
-        try StateStore.writeAtomically(try JSONEncoder().encode(marker), to: markerURL, directory: markerURL.deletingLastPathComponent())
-    }
+    private var markerName: String { markerURL.lastPathComponent }
 
     /// True when `pid` is a live process named nookd (a pid reused by something else is not).
     static func isNookd(_ pid: Int32) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         // A zombie (dead, not yet reaped) is not running.
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let stat = procText("/proc/\(pid)/stat")
         if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst().drop(while: { $0 == " " }).hasPrefix("Z") { return false }
-        let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+        let comm = procText("/proc/\(pid)/comm")
         return comm.split(whereSeparator: \.isWhitespace).first == "nookd"
+    }
+
+    /// A small `/proc` file's text ("" when unreadable), read through `BoundedFileRead`.
+    private static func procText(_ path: String) -> String {
+        let data = (try? BoundedFileRead.read(path, limit: 4096, followLinks: false)) ?? nil
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }

@@ -8,25 +8,21 @@ import Synchronization
 ///
 /// Guarantee: a name is never reused and nothing is overwritten. The time says when, the pid
 /// and a per-process counter keep two set-asides within one second apart, and each name is
-/// reserved with `O_CREAT | O_EXCL` before anything is written or renamed onto it, so even
+/// reserved with `O_CREAT | O_EXCL | O_NOFOLLOW`, relative to the checked state directory's
+/// descriptor (`StateDirectory`), before anything is written or renamed onto it, so even
 /// a clash (a pid reused within a second) picks the next number instead of replacing a file.
 enum SetAsideName {
     private static let counter = Atomic<UInt64>(0)
 
-    /// Reserves a new, empty file `state.<kind>-...json` in `directory` and returns its URL.
-    static func reserve(kind: String, in directory: URL, now: Date) throws -> URL {
+    /// Reserves a new, empty file `state.<kind>-...json` in `directory` and returns its name.
+    static func reserve(kind: String, in directory: StateDirectory, now: Date) throws -> String {
         let stamp = utcStamp(now)
         for _ in 0..<1000 {
             let number = counter.add(1, ordering: .relaxed).newValue
-            let url = directory.appendingPathComponent("state.\(kind)-\(stamp)-\(getpid())-\(number).json")
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 {
-                close(fd)
-                return url
-            }
-            guard errno == EEXIST else { throw StateStoreError(operation: "create \(url.path)", errno: errno) }
+            let name = "state.\(kind)-\(stamp)-\(getpid())-\(number).json"
+            if try directory.createNew(name) { return name }
         }
-        throw StateStoreError(operation: "find a free name for state.\(kind) in \(directory.path)", errno: EEXIST)
+        throw StateStoreError(operation: "find a free name for state.\(kind) in \(directory.url.path)", errno: EEXIST)
     }
 
     /// `now` as `yyyyMMddTHHmmssZ` in UTC.
@@ -40,14 +36,16 @@ enum SetAsideName {
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 
-    /// Moves `file` to a new reserved name; returns where it went.
-    static func move(_ file: URL, kind: String, in directory: URL, now: Date) throws -> URL {
+    /// Moves `name` (a file, or a link: it is not followed) to a new reserved name in the same
+    /// directory; returns the new name.
+    static func move(_ name: String, kind: String, in directory: StateDirectory, now: Date) throws -> String {
         let target = try reserve(kind: kind, in: directory, now: now)
         // Replaces only the empty placeholder reserved above.
-        guard rename(file.path, target.path) == 0 else {
-            let code = errno
-            unlink(target.path)
-            throw StateStoreError(operation: "rename \(file.path) to \(target.path)", errno: code)
+        do {
+            try directory.rename(name, to: target)
+        } catch {
+            directory.unlink(target)
+            throw error
         }
         return target
     }

@@ -5,15 +5,26 @@ import Glibc
 ///
 /// Guarantees: a write either leaves the previous file in place or replaces it whole (temp
 /// file in the same directory, `fsync`, `rename`, `fsync` of the directory), so a crash or
-/// power cut never leaves half a file. A file that cannot be read is moved aside
-/// (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`) and reported, never fatal. Writes
-/// carry a generation number; an older generation arriving after a newer one is dropped.
+/// power cut never leaves half a file. Every file is read and written in a checked state
+/// directory, relative to its descriptor, without following links (`StateDirectory`). A file
+/// that cannot be read (a link, not a regular file, over `maxFileBytes`, not ours to decode)
+/// is moved aside unread or undecoded (`state.corrupt-<time>-<pid>-<n>.json`, `SetAsideName`)
+/// and reported, never fatal. Writes carry a generation number; an older generation arriving
+/// after a newer one is dropped. `save(_: PersistedState, ...)` builds the stored form here,
+/// off the bus thread, and encodes only what changed since the last save (`StateJSON`).
 public actor StateStore {
     public nonisolated let directory: URL
-    public nonisolated var fileURL: URL { directory.appendingPathComponent("state.json") }
+    public nonisolated var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    static let fileName = "state.json"
+    /// The largest `state.json` read (a larger one is set aside unread) or written (a state
+    /// that would encode larger is not written: the write fails, and is retried, until the
+    /// state shrinks).
+    public static let maxFileBytes = 256 << 20
     private var lastGeneration: UInt64 = 0
     /// The time set-aside names carry (a parameter so tests can hold it still).
     private let clock: @Sendable () -> Date
+    /// Each module's bytes from the last save, and its activities', reused while unchanged.
+    private var encodedModules: [String: EncodedModule] = [:]
 
     public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.directory = directory
@@ -35,38 +46,45 @@ public actor StateStore {
         case loaded(StateFile)
         /// The file could not be read; it was moved to `movedTo` (nil if that failed too).
         case corrupt(reason: String, movedTo: String?)
+        /// The state directory is not one nookd may use (`StateDirectoryError`): nothing in it
+        /// was read.
+        case refused(StateDirectoryError)
     }
 
     public func load() -> LoadResult {
-        let path = fileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { return .empty }
-        // A FIFO or a device would block the read or never end it: only a regular file is read.
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return moveAside(reason: "not a regular file")
+        let opened: StateDirectory?
+        do { opened = try StateDirectory.open(directory, create: false) } catch { return .refused(error) }
+        guard let directory = opened else { return .empty }
+        // Not followed if a link, unread if not a regular file (a FIFO would block the read) or
+        // over the size limit.
+        let data: Data
+        do {
+            guard let read = try directory.read(Self.fileName, limit: Self.maxFileBytes, limitName: "StateStore.maxFileBytes") else { return .empty }
+            data = read
+        } catch {
+            return moveAside(reason: error.what, in: directory)
         }
         do {
-            let data = try Data(contentsOf: fileURL)
             let file = try JSONDecoder().decode(StateFile.self, from: data)
             guard file.format == StateFile.formatName, file.version == StateFile.currentVersion else {
-                return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)")
+                return moveAside(reason: "unsupported format \"\(file.format)\" version \(file.version)", in: directory)
             }
             return .loaded(file)
         } catch {
-            return moveAside(reason: "\(error)")
+            return moveAside(reason: "\(error)", in: directory)
         }
     }
 
-    private func moveAside(reason: String) -> LoadResult {
-        let moved = try? SetAsideName.move(fileURL, kind: "corrupt", in: directory, now: clock())
-        return .corrupt(reason: reason, movedTo: moved?.path)
+    private func moveAside(reason: String, in directory: StateDirectory) -> LoadResult {
+        let moved = try? SetAsideName.move(Self.fileName, kind: "corrupt", in: directory, now: clock())
+        return .corrupt(reason: reason, movedTo: moved.map(directory.path))
     }
 
     /// Moves `state.json` (if there is one) to `state.<kind>-<...>.json`, so the next load
     /// starts empty; returns where it went, nil when there was no file.
     public func setAside(kind: String) throws -> String? {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        return try SetAsideName.move(fileURL, kind: kind, in: directory, now: clock()).path
+        guard let directory = try StateDirectory.open(directory, create: false), directory.contains(Self.fileName) else { return nil }
+        return directory.path(try SetAsideName.move(Self.fileName, kind: kind, in: directory, now: clock()))
     }
 
     /// Writes `entries` to a new `state.rejected-<...>.json` and returns its path.
@@ -74,25 +92,43 @@ public actor StateStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(RejectedFile(source: fileURL.path, rejected: entries))
+        let directory = try Self.openForWriting(directory)
         let target = try SetAsideName.reserve(kind: "rejected", in: directory, now: clock())
-        try Self.writeAtomically(data, to: target, directory: directory)
-        return target.path
+        try directory.writeAtomically(data, to: target)
+        return directory.path(target)
+    }
+
+    /// The state directory, created if missing, checked (`StateDirectory`).
+    static func openForWriting(_ url: URL) throws -> StateDirectory {
+        // Never nil when creating.
+        try StateDirectory.open(url, create: true)!
     }
 
     /// Writes `file` atomically unless a newer generation was written already.
     public func save(_ file: StateFile, generation: UInt64) throws {
         guard generation > lastGeneration else { return }
-        let size = try encodeAndWrite(file)
+        try write(try Self.encoded(file))
         lastGeneration = generation
-        // The encoder's values and the bytes are freed by now: a big state left many free pages.
-        if size >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
     }
 
-    /// - Returns: the size of the file written.
-    private func encodeAndWrite(_ file: StateFile) throws -> Int {
-        let data = try Self.encoded(file)
-        try Self.writeAtomically(data, to: fileURL, directory: directory)
-        return data.count
+    /// Writes `state` atomically unless a newer generation was written already. The stored
+    /// form is built here, off the bus thread; only modules and activities that changed since
+    /// the last save are encoded again (`StateJSON`), the rest reuse their bytes.
+    public func save(_ state: PersistedState, generation: UInt64) throws {
+        guard generation > lastGeneration else { return }
+        try write(encoded(state))
+        lastGeneration = generation
+    }
+
+    private func write(_ data: Data) throws {
+        guard data.count <= Self.maxFileBytes else {
+            throw StateStoreError(
+                "the state is \(data.count) bytes, over the limit of \(Self.maxFileBytes) bytes of \(fileURL.path) (StateStore.maxFileBytes); "
+                    + "it is not written until it is smaller")
+        }
+        try Self.openForWriting(directory).writeAtomically(data, to: Self.fileName)
+        // The encoder's values and the bytes are freed by now: a big state left many free pages.
+        if data.count >= BrokerHeap.trimAfterWritesOf { BrokerHeap.giveBackFreePages() }
     }
 
     /// The bytes `JSONEncoder` (sorted keys) writes for `file`, encoded one module at a time:
@@ -101,61 +137,143 @@ public actor StateStore {
     static func encoded(_ file: StateFile) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        // Keys in sorted order, as `StateFile.CodingKeys` and `RegistrySnapshot.CodingKeys`
-        // name them; nil optionals are left out, as the synthesized encoding does.
-        var out = Data("{\"format\":".utf8)
-        out += try encoder.encode(file.format)
-        if let presentation = file.presentation { out += Data(",\"presentation\":".utf8) + (try encoder.encode(presentation)) }
-        out += Data(",\"registry\":{\"counter\":".utf8) + (try encoder.encode(file.registry.counter)) + Data(",\"modules\":[".utf8)
-        for (index, module) in file.registry.modules.enumerated() {
+        let modules = try file.registry.modules.map { Data(try encoder.encode($0)) }
+        return try frame(
+            format: file.format, version: file.version, presentation: file.presentation, counter: file.registry.counter, modules: modules,
+            settings: file.settings, tokens: file.tokens)
+    }
+
+    /// The file around its modules' bytes: keys in sorted order, as `StateFile.CodingKeys` and
+    /// `RegistrySnapshot.CodingKeys` name them; nil optionals are left out, as the synthesized
+    /// encoding does.
+    static func frame<Bytes: Collection<UInt8>>(
+        format: String = StateFile.formatName, version: Int = StateFile.currentVersion, presentation: StoredValue?, counter: UInt64,
+        modules: [Bytes], settings: [String: StoredValue]?, tokens: [String: StoredValue]?
+    ) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var out = Data(capacity: modules.reduce(512) { $0 + $1.count + 1 })
+        out += Data("{\"format\":".utf8)
+        out += try encoder.encode(format)
+        if let presentation { out += Data(",\"presentation\":".utf8) + (try encoder.encode(presentation)) }
+        out += Data(",\"registry\":{\"counter\":".utf8) + (try encoder.encode(counter)) + Data(",\"modules\":[".utf8)
+        for (index, module) in modules.enumerated() {
             if index > 0 { out += Data(",".utf8) }
-            out += try encoder.encode(module)
+            out.append(contentsOf: module)
         }
         out += Data("]}".utf8)
-        if let settings = file.settings { out += Data(",\"settings\":".utf8) + (try encoder.encode(settings)) }
-        if let tokens = file.tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
-        out += Data(",\"version\":".utf8) + (try encoder.encode(file.version)) + Data("}".utf8)
+        if let settings { out += Data(",\"settings\":".utf8) + (try encoder.encode(settings)) }
+        if let tokens { out += Data(",\"tokens\":".utf8) + (try encoder.encode(tokens)) }
+        out += Data(",\"version\":".utf8) + (try encoder.encode(version)) + Data("}".utf8)
         return out
     }
 
-    static func writeAtomically(_ data: Data, to url: URL, directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StateStoreError(operation: "open \(temp.path)", errno: errno) }
-        var written = 0
-        let result: Int32 = data.withUnsafeBytes { buffer -> Int32 in
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += n
+    /// `state` as `encoded(StateFile(registry: state.registry.snapshot, ...))` would write it,
+    /// reusing the bytes of every module and activity equal to the last save's.
+    func encoded(_ state: PersistedState) throws -> Data {
+        var fresh: [String: EncodedModule] = [:]
+        fresh.reserveCapacity(state.registry.modules.count)
+        var modules: [[UInt8]] = []
+        modules.reserveCapacity(state.registry.modules.count)
+        for id in state.registry.modules.keys.sorted() {
+            let module = EncodedModule(state.registry.modules[id]!, reusing: encodedModules[id])
+            modules.append(module.bytes)
+            fresh[id] = module
+        }
+        // Only what the file now holds is kept: gone modules and activities are forgotten.
+        encodedModules = fresh
+        return try Self.frame(
+            presentation: state.presentation, counter: state.registry.counter, modules: modules, settings: state.settings, tokens: state.tokens)
+    }
+
+    /// A module's bytes and what they were made from.
+    struct EncodedModule {
+        /// The module with its activities left out: its other fields' bytes are reused while
+        /// this is equal (views compare by identity first, so an untouched tree costs nothing).
+        var fields: ModuleRecord
+        var fieldBytes: [UInt8]
+        var activities: [String: (record: ActivityRecord, bytes: [UInt8])]
+        var bytes: [UInt8]
+
+        init(_ record: ModuleRecord, reusing previous: EncodedModule?) {
+            var fields = record
+            fields.activities = [:]
+            // The owner is not stored: a module that only changed hands keeps its bytes.
+            fields.owner = previous?.fields.owner ?? fields.owner
+            var changed = previous == nil || previous?.activities.count != record.activities.count
+            let fieldBytes: [UInt8]
+            if let previous, previous.fields == fields {
+                fieldBytes = previous.fieldBytes
+            } else {
+                fieldBytes = StateJSON.moduleFields(record)
+                changed = true
             }
-            return fsync(fd) == 0 ? 0 : errno
+            var activities: [String: (record: ActivityRecord, bytes: [UInt8])] = [:]
+            activities.reserveCapacity(record.activities.count)
+            for (id, activity) in record.activities {
+                if let kept = previous?.activities[id], kept.record == activity {
+                    activities[id] = kept
+                } else {
+                    activities[id] = (activity, StateJSON.activity(activity))
+                    changed = true
+                }
+            }
+            self.fields = fields
+            self.fieldBytes = fieldBytes
+            self.activities = activities
+            if !changed, let previous {
+                bytes = previous.bytes
+                return
+            }
+            let ids = record.activities.keys.sorted()
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(ids.reduce(fieldBytes.count + 32) { $0 + activities[$1]!.bytes.count + 1 })
+            bytes.append(contentsOf: #"{"activities":["#.utf8)
+            for (index, id) in ids.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: activities[id]!.bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+            bytes.append(contentsOf: fieldBytes)
+            self.bytes = bytes
         }
-        close(fd)
-        guard result == 0 else {
-            unlink(temp.path)
-            throw StateStoreError(operation: "write \(temp.path)", errno: result)
-        }
-        guard rename(temp.path, url.path) == 0 else {
-            let code = errno
-            unlink(temp.path)
-            throw StateStoreError(operation: "rename to \(url.path)", errno: code)
-        }
-        // The rename is durable once the directory entry is.
-        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
-        }
+    }
+
+}
+
+/// What the broker hands the store to write: its registry as it is (a value, so handing it
+/// over copies nothing; the store builds the stored form off the bus thread) and the small
+/// parts already in their stored form.
+public struct PersistedState: Sendable {
+    public var registry: Registry
+    public var presentation: StoredValue?
+    public var settings: [String: StoredValue]?
+    public var tokens: [String: StoredValue]?
+
+    public init(registry: Registry, presentation: StoredValue? = nil, settings: [String: StoredValue]? = nil, tokens: [String: StoredValue]? = nil) {
+        self.registry = registry
+        self.presentation = presentation
+        self.settings = settings
+        self.tokens = tokens
+    }
+
+    /// The same state as a `StateFile` (what `load` gives back).
+    public var file: StateFile {
+        StateFile(registry: registry.snapshot, presentation: presentation, settings: settings, tokens: tokens)
     }
 }
 
 public struct StateStoreError: Error, CustomStringConvertible {
     public let operation: String
+    /// 0 when the error is not a failed system call (`operation` then says it all).
     public let errno: Int32
-    public var description: String { "\(operation) failed: \(String(cString: strerror(errno)))" }
+    public init(operation: String, errno: Int32) {
+        self.operation = operation
+        self.errno = errno
+    }
+    init(_ message: String) {
+        operation = message
+        errno = 0
+    }
+    public var description: String { errno == 0 ? operation : "\(operation) failed: \(String(cString: strerror(errno)))" }
 }

@@ -33,8 +33,14 @@ public actor Broker {
     private var tracking: Set<String> = []
     private var expiryTask: Task<Void, Never>?
     private var scheduledExpiry: BrokerTime?
+    /// The debounce (or retry) timer of the next state write.
     private var persistTask: Task<Void, Never>?
+    /// The state write on its way to the disk, if any: at most one at a time (its error, nil
+    /// once written).
+    private var writing: Task<(any Error)?, Never>?
     private var dirty = false
+    /// When the oldest change not yet on its way to the disk was made.
+    private var dirtySince: ContinuousClock.Instant?
     private var generation: UInt64 = 0
     /// Why the last state write failed; nil while writes succeed (`GetState`'s `persistence`).
     private(set) var persistenceError: String? {
@@ -113,6 +119,8 @@ public actor Broker {
         var registry = Registry(limits: configuration.limits, grace: grace)
         var rejected: [RejectedEntry] = []
         switch await store.load() {
+        case .refused(let error):
+            throw BrokerStartError.stateDirectory(error)
         case .empty:
             log(.info, "no state file at \(store.fileURL.path); starting empty")
         case .corrupt(let reason, let movedTo):
@@ -174,7 +182,7 @@ public actor Broker {
     public func flush() async -> Bool {
         persistTask?.cancel()
         persistTask = nil
-        dirty = true
+        markDirty()
         return await writeState()
     }
 
@@ -343,9 +351,18 @@ public actor Broker {
     func schedulePersist() {
         // Whatever is saved is state a status bar may show.
         noteStateChange()
+        markDirty()
+        // A write on its way picks this change up when it ends (`writeNextIfDirty`).
+        guard persistTask == nil, writing == nil else { return }
+        startPersistTimer(after: persistDelay)
+    }
+
+    private func markDirty() {
+        if !dirty { dirtySince = .now }
         dirty = true
-        guard persistTask == nil else { return }
-        let delay = persistDelay
+    }
+
+    private func startPersistTimer(after delay: Duration) {
         persistTask = Task { [weak self] in
             try? await Task.sleep(for: delay)
             guard !Task.isCancelled else { return }
@@ -353,21 +370,54 @@ public actor Broker {
         }
     }
 
-    /// Writes a snapshot of the current state. A failure keeps the state dirty and schedules a
-    /// retry with backoff; `GetState` says `persistence` `failing` until a write succeeds.
+    /// After a write: changes made while it was on its way are written next, as soon as the
+    /// debounce of the oldest of them allows (at once, when the write took longer than that).
+    private func writeNextIfDirty() {
+        guard dirty, persistTask == nil, writing == nil else { return }
+        let due = (dirtySince ?? .now) + persistDelay
+        startPersistTimer(after: max(.zero, due - .now))
+    }
+
+    /// Writes the current state. At most one write is on its way at a time, and none waits
+    /// in line behind it: what changes meanwhile is written by the next write, which starts
+    /// when this one ends, with the state as it is then (the newest wins; nothing in between is
+    /// encoded). The broker hands over a copy of its registry (a value: nothing is copied on
+    /// this thread); the store builds and encodes the stored form on its own executor.
+    ///
+    /// A failure keeps the state dirty and schedules a retry with backoff; `GetState` says
+    /// `persistence` `failing` until a write succeeds.
     /// - Returns: whether this write reached the disk.
     @discardableResult
     private func writeState() async -> Bool {
         persistTask = nil
+        // Only `flush` gets here while a write is on its way: it waits for that one to end.
+        // (Its own writer may resume after this one: whoever sees the ended write first
+        // clears it, the other leaves alone whatever is there by then.)
+        while let running = writing {
+            _ = await running.value
+            if writing == running { writing = nil }
+        }
         guard dirty else { return persistenceError == nil }
         dirty = false
+        dirtySince = nil
         generation += 1
         let attempt = generation
-        let file = StateFile(registry: registry.snapshot, presentation: storedPresentation, settings: storedSettings, tokens: storedTokens)
-        do {
-            try await store.save(file, generation: attempt)
-        } catch {
-            dirty = true
+        let state = PersistedState(registry: registry, presentation: storedPresentation, settings: storedSettings, tokens: storedTokens)
+        let store = self.store
+        let write = Task.detached { () -> (any Error)? in
+            do {
+                try await store.save(state, generation: attempt)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        writing = write
+        let failure = await write.value
+        if writing == write { writing = nil }
+        defer { writeNextIfDirty() }
+        if let error = failure {
+            markDirty()
             // A newer write started meanwhile: its outcome is the one that counts.
             guard attempt == generation else { return false }
             let message = "\(error)"
@@ -419,9 +469,12 @@ public actor Broker {
 
 public enum BrokerStartError: Error, CustomStringConvertible {
     case nameTaken(String)
+    /// The state directory is not one nookd may use (`StateDirectory`).
+    case stateDirectory(StateDirectoryError)
     public var description: String {
         switch self {
         case .nameTaken(let name): "the bus name \(name) is already owned: another nookd is running"
+        case .stateDirectory(let error): "\(error)"
         }
     }
 }

@@ -66,9 +66,23 @@ public struct BrokerConfiguration: Sendable {
     }
 
     /// The theme `file` makes over the defaults; the defaults when there is no file.
-    /// - Throws: `ThemeError` (naming the token path) for a bad file.
+    ///
+    /// The file is checked before a byte is read (`BoundedFileRead`): a link is followed (a
+    /// theme linked from a dotfiles repository is legitimate), but only a regular file of at
+    /// most `ThemeLimits.maxDocumentBytes` is read; a FIFO or a 10 GB file is refused unread.
+    /// - Throws: `ThemeError` (naming the token path, or the size limit) for a bad file;
+    ///   `BoundedFileRead.Refusal` for one that is not a regular file or cannot be opened.
     static func readTheme(_ file: URL) throws -> Theme {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return .builtIn }
+        let data: Data
+        do {
+            guard let read = try BoundedFileRead.read(file.path, limit: ThemeLimits.maxDocumentBytes, followLinks: true) else { return .builtIn }
+            data = read
+        } catch let refusal {
+            if case .tooLarge(let size, _) = refusal.reason {
+                throw ThemeError(issues: [ThemeLimits.tooLarge(Int(clamping: size), what: "the theme document")])
+            }
+            throw refusal
+        }
         return try Theme(json: String(decoding: data, as: UTF8.self))
     }
 }

@@ -9,8 +9,8 @@ import NookCore
 /// the state file, exit. `main.swift` only parses arguments and calls `run`.
 public enum BrokerDaemon {
     /// - Returns: the process exit status (0 after a clean stop; 1 when the broker could not
-    ///   start, e.g. because another nookd owns the name, when the bus went away, or when the
-    ///   final state write failed).
+    ///   start, e.g. because another nookd owns the name or the state directory is not one it
+    ///   may use, when the bus went away, or when the final state write failed).
     /// Not a signal number: the stop reason when the bus connection is gone.
     static let busLost: Int32 = -1
 
@@ -28,6 +28,15 @@ public enum BrokerDaemon {
         }
         defer { relay.cancel() }
 
+        // A state directory another user could plant links in is refused before anything in
+        // it is read or written (StateDirectory); a missing one is created, 0700.
+        let directory = configuration.stateDirectory ?? StateStore.defaultDirectory()
+        do {
+            _ = try StateDirectory.open(directory, create: true)
+        } catch {
+            log(.error, "\(error); not starting")
+            return 1
+        }
         let crashLoop = await guardAgainstCrashLoop(configuration)
         let broker: Broker
         do {

@@ -37,7 +37,8 @@ public enum ThemeLimits {
         ThemeIssue(path: "", code: .limitExceeded, message: "the theme would hold \(count) tokens (at most \(maxTokens), maxTokens)")
     }
 
-    static func tooLarge(_ bytes: Int, what: String) -> ThemeIssue {
+    /// The issue for a document or a call of `bytes` bytes, over `maxDocumentBytes`.
+    public static func tooLarge(_ bytes: Int, what: String) -> ThemeIssue {
         ThemeIssue(path: "", code: .limitExceeded, message: "\(what) is \(bytes) bytes (at most \(maxDocumentBytes), maxDocumentBytes)")
     }
 }
