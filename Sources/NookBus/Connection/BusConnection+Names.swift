@@ -112,20 +112,10 @@ extension BusConnection {
     /// time. Meant for method handlers that must decide about a call before they answer it:
     /// sd-bus keeps the messages that arrive meanwhile and dispatches them afterwards.
     public func processIDNow(of name: String, timeout: Duration = .seconds(1)) -> UInt32? {
-        guard isOpen else { return nil }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, Self.daemon, Self.daemonPath.rawValue, Self.daemon, "GetConnectionUnixProcessID") >= 0 else { return nil }
-        defer { sd_bus_message_unref(message) }
-        guard (try? DBusValue.appendString(name, code: "s", to: message!)) != nil else { return nil }
-        var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
-        guard sd_bus_call(bus, message, usec, &error, &reply) >= 0, let reply else { return nil }
-        defer { sd_bus_message_unref(reply) }
-        var pid: UInt32 = 0
-        guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &pid) > 0 else { return nil }
-        return pid
+        callDaemonNow(interface: Self.daemon, member: "GetConnectionUnixProcessID", about: name, timeout: timeout) { reply in
+            var pid: UInt32 = 0
+            return sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &pid) > 0 ? pid : nil
+        }
     }
 
     /// The bytes the bus daemon holds for the connection `name` (sent to it, not yet read by
@@ -133,9 +123,34 @@ extension BusConnection {
     /// the bus thread, for at most `timeout` (see `processIDNow`). Nil when the daemon has no
     /// such statistics, the connection is gone, or no answer came in time.
     public func bytesHeldForNow(_ name: String, timeout: Duration = .seconds(1)) -> Int? {
+        callDaemonNow(interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats", about: name, timeout: timeout) { reply in
+            (try? DBusValue.readAll(from: reply)).flatMap(Self.outgoingBytes)
+        }
+    }
+
+    /// The same, without holding the bus thread: for many connections at once.
+    public func bytesHeldFor(_ name: String, timeout: Duration = .seconds(5)) async -> Int? {
+        let reply = try? await call(
+            destination: Self.daemon, path: Self.daemonPath, interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
+            arguments: [.string(name)], timeout: timeout)
+        return reply.flatMap(Self.outgoingBytes)
+    }
+
+    /// `OutgoingBytes` of a `GetConnectionStats` reply.
+    private static func outgoingBytes(_ reply: [DBusValue]) -> Int? {
+        guard let record = try? Vardict(reply.first ?? .vardict([:])), case .uint32(let held)? = record["OutgoingBytes"] else { return nil }
+        return Int(held)
+    }
+
+    /// Calls `member` of the bus daemon with the connection name `name`, waiting for the reply
+    /// here on the bus thread for at most `timeout`, and reads it with `read`; nil when the call
+    /// cannot be made, fails or is not answered in time.
+    private func callDaemonNow<T>(
+        interface: String, member: String, about name: String, timeout: Duration, read: (OpaquePointer) -> T?
+    ) -> T? {
         guard isOpen else { return nil }
         var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, Self.daemon, Self.daemonPath.rawValue, "org.freedesktop.DBus.Debug.Stats", "GetConnectionStats") >= 0 else { return nil }
+        guard sd_bus_message_new_method_call(bus, &message, Self.daemon, Self.daemonPath.rawValue, interface, member) >= 0 else { return nil }
         defer { sd_bus_message_unref(message) }
         guard (try? DBusValue.appendString(name, code: "s", to: message!)) != nil else { return nil }
         var error = sd_bus_error()
@@ -144,18 +159,7 @@ extension BusConnection {
         let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
         guard sd_bus_call(bus, message, usec, &error, &reply) >= 0, let reply else { return nil }
         defer { sd_bus_message_unref(reply) }
-        guard let values = try? DBusValue.readAll(from: reply), let record = try? Vardict(values.first ?? .vardict([:])),
-              case .uint32(let held)? = record["OutgoingBytes"] else { return nil }
-        return Int(held)
-    }
-
-    /// The same, without holding the bus thread: for many connections at once.
-    public func bytesHeldFor(_ name: String, timeout: Duration = .seconds(5)) async -> Int? {
-        guard let reply = try? await call(
-            destination: Self.daemon, path: Self.daemonPath, interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
-            arguments: [.string(name)], timeout: timeout),
-            let record = try? Vardict(reply.first ?? .vardict([:])), case .uint32(let held)? = record["OutgoingBytes"] else { return nil }
-        return Int(held)
+        return read(reply)
     }
 
     /// Messages sd-bus holds for writing because the bus daemon has not read them yet. It
