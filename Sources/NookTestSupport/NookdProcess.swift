@@ -13,6 +13,12 @@ public final class NookdProcess: Sendable {
     public var log: String { process.log }
     public var isRunning: Bool { process.isRunning }
 
+    /// A `grace` no test run comes near, for tests whose module must come back within its
+    /// grace (after a kill, or to a restarted nookd that restored it): the grace is a time by
+    /// definition, and nookd's default 10 s was outlasted under load, the module coming back
+    /// to a table that no longer had it.
+    public static let graceNoRunOutlasts = "3600s"
+
     /// The nookd executable built next to the test bundle.
     public static func executable() throws -> URL { try PackageProcess.executable("nookd") }
 

@@ -116,8 +116,11 @@ public final class HelperProcess: @unchecked Sendable {
 }
 
 /// Waits for a condition with a generous deadline, polling: the machines are shared and slow.
+/// The deadline only matters when the condition never comes: a minute by default, as 20 s
+/// was outlasted by events that did come (a module's replay of 33 activities to a restarted
+/// nookd, with the suite and a stress load sharing two cores).
 public func eventually(
-    timeout: Duration = .seconds(20), poll: Duration = .milliseconds(10), _ condition: @Sendable () async throws -> Bool
+    timeout: Duration = .seconds(60), poll: Duration = .milliseconds(10), _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout

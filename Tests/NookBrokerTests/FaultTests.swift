@@ -51,16 +51,11 @@ import NookTestSupport
         return out
     }
 
-    /// A `broker.moduleGrace` no run of these tests comes near: a test whose module comes back
-    /// "within its grace" must not depend on how fast the machine gets it there. (The default
-    /// 10 s was outlasted under load: the module came back to an empty table.)
-    static let graceOutlastingAnyRun = "3600s"
-
     @Test func aModuleKilledMidUpdateLeavesAConsistentServingBroker() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: Self.graceOutlastingAnyRun)
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: NookdProcess.graceNoRunOutlasts)
             let other = try await BrokerClient.connect(bus)
             try await other.register("other")
             try await other.start("calm", Spec.spec(relevance: 100))  // primary: its views are in the scene
@@ -94,7 +89,7 @@ import NookTestSupport
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: Self.graceOutlastingAnyRun)
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: NookdProcess.graceNoRunOutlasts)
             let (python, _) = try Spec.pythonModule(bus: bus, module: "py", activity: "tea")
             defer { python.kill(SIGKILL); python.waitUntilExit() }
             let renderer = try await Renderer.subscribe(bus)

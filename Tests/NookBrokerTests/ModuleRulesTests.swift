@@ -92,7 +92,10 @@ import Testing
             #expect(await eventually { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains("rules.named.card") })
             await nookd.stop(SIGKILL)
             await music.close()
-            nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            // The restored module waits for its owner for the grace: one no run outlasts (under
+            // load the default 10 s went by first, and the module came back to a fresh entry
+            // without its rules).
+            nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: NookdProcess.graceNoRunOutlasts)
             // The module comes back without sending its rules again: they were restored.
             let again = try await BrokerClient.connect(bus)
             try await again.register("music")

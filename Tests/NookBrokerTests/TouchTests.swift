@@ -190,11 +190,11 @@ import Testing
     }
 
     @Test func aSerialFromAPreviousLifeOfNookdIsUnknownTargetAfterKillAndRestart() async throws {
-        try await Self.withSong(grace: "30s") { bus, nookd, music, renderer, temp in
+        try await Self.withSong(grace: NookdProcess.graceNoRunOutlasts) { bus, nookd, music, renderer, temp in
             let old = try #require(Target.find("pause", in: renderer.first))
             _ = try await music.client.state()
             await nookd.stop(SIGKILL)
-            let again = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: "30s")
+            let again = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory, grace: NookdProcess.graceNoRunOutlasts)
             // The module takes its restored song back; the renderer subscribes to the new life.
             try await music.client.register("music")
             try await music.client.start("song", Self.songSpec())
@@ -285,7 +285,7 @@ import Testing
     }
 
     @Test func anActionForAModuleInItsGracePeriodIsDroppedWithADiagnosticNotQueued() async throws {
-        try await Self.withSong(grace: "30s") { bus, nookd, music, renderer, _ in
+        try await Self.withSong(grace: NookdProcess.graceNoRunOutlasts) { bus, nookd, music, renderer, _ in
             let target = try #require(Target.find("pause", in: renderer.first))
             await music.client.close()
             let script = try await BrokerClient.connect(bus)
