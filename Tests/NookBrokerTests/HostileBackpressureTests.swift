@@ -14,8 +14,10 @@ import Testing
 /// sender's share reaches the bus's `max_incoming_bytes`, the daemon stops reading from it, so
 /// nothing it sends leaves, replies included. These tests lower that quota on their private bus
 /// (16 or 64 MB instead of the session bus's 1 GB), so what took nookd minutes to reach on a
-/// desktop happens within seconds; nookd runs with its default limits.
-@Suite struct HostileBackpressureTests {
+/// desktop happens within seconds; nookd runs with its default limits. The tests are heavy
+/// (floods of 4 KB labels, 40 renderers of a 2,000-row panel, loops of expensive calls), so
+/// they run one at a time, to load the machine the rest of the suite runs on less.
+@Suite(.serialized) struct HostileBackpressureTests {
     static let controlInterface = "org.nook.Nook1.Control"
 
     static func node(_ kind: String, _ props: [String: PropValue] = [:], _ children: [RawNode] = []) -> RawNode {
