@@ -14,8 +14,10 @@ import Testing
 /// sender's share reaches the bus's `max_incoming_bytes`, the daemon stops reading from it, so
 /// nothing it sends leaves, replies included. These tests lower that quota on their private bus
 /// (16 or 64 MB instead of the session bus's 1 GB), so what took nookd minutes to reach on a
-/// desktop happens within seconds; nookd runs with its default limits.
-@Suite struct HostileBackpressureTests {
+/// desktop happens within seconds; nookd runs with its default limits. The tests are heavy
+/// (floods of 4 KB labels, 40 renderers of a 2,000-row panel, loops of expensive calls), so
+/// they run one at a time, to load the machine the rest of the suite runs on less.
+@Suite(.serialized) struct HostileBackpressureTests {
     static let controlInterface = "org.nook.Nook1.Control"
 
     static func node(_ kind: String, _ props: [String: PropValue] = [:], _ children: [RawNode] = []) -> RawNode {
@@ -49,11 +51,20 @@ import Testing
 
     static func log(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
 
+    /// A call to nookd that waits up to two minutes: a busy machine may be slow to answer, a
+    /// frozen nookd never does.
+    @discardableResult
+    static func patiently(_ client: BrokerClient, _ member: String, _ arguments: [DBusValue] = [],
+                          interface: String = "org.nook.Nook1.Modules") async throws -> [DBusValue] {
+        try await client.connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: interface, member: member,
+                                          arguments: arguments, timeout: .seconds(120))
+    }
+
     // MARK: Finding 5
 
     /// Python: 32 connections, each a module with 32 activities whose labels are 4 KB; on
-    /// `flood`, 1,000 label updates at 100 a second (not waiting for replies), then `flooded`.
-    static func labelFlood(_ bus: PrivateBus) -> String {
+    /// `flood`, `updates` label updates at 100 a second (not waiting for replies), then `flooded`.
+    static func labelFlood(_ bus: PrivateBus, updates: Int) -> String {
         """
         import dbus, sys, time
         def node(kind, props=None, children=()):
@@ -72,7 +83,7 @@ import Testing
         print("started", flush=True)
         sys.stdin.readline()
         t0 = time.time()
-        for i in range(1000):
+        for i in range(\(updates)):
             b, mod = mods[i % 32]
             mod.UpdateActivity("a%d" % ((i // 32) % 32), dbus.Dictionary({"accessibility_label": "m%d update %d " % (i % 32, i) + "y" * 4000}, signature="sv"), ignore_reply=True)
             b.flush()
@@ -101,15 +112,15 @@ import Testing
     /// every label (4 MB), the listener's share reached the bus's quota for nookd within a
     /// second, and nookd answered nothing, not even `GetState`. After: a broadcast carries
     /// labels of at most 256 bytes and at most 64 KiB (`truncated` says what was left out), at
-    /// most 64 KiB a second, so after ten seconds of flood the listener holds well under the
-    /// quota and nookd answers `GetState` and a module's calls.
+    /// most 64 KiB a second, so after six seconds of flood (the quota twenty times over, before)
+    /// the listener holds well under the quota and nookd answers `GetState` and a module's calls.
     @Test func aStateListenerThatNeverReadsDoesNotFreezeNookd() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         let quota = 16_000_000
         try await PrivateBus.with(limits: ["max_incoming_bytes": quota, "max_outgoing_bytes": quota]) { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let flood = try LineProcess(python: Self.labelFlood(bus), stderrFile: temp.url.appendingPathComponent("flood.err"))
+            let flood = try LineProcess(python: Self.labelFlood(bus, updates: 600), stderrFile: temp.url.appendingPathComponent("flood.err"))
             defer { flood.stop() }
             try #require(await flood.line(startingWith: "started", timeout: .seconds(300)) != nil,
                          "the modules did not start: \(Self.log(temp.url.appendingPathComponent("flood.err")))")
@@ -124,19 +135,21 @@ import Testing
                 if let state = try? Vardict(signal.arguments[0]) { latest.withLock { $0 = state } }
             }
             let bystander = try await BrokerClient.connect(bus)
-            try await bystander.register("bystander")
-            try await bystander.start("tick", Self.smallSpec("0"))
+            try await bystander.patientlyRegister("bystander")
+            try await bystander.patientlyStart("tick", Self.smallSpec("0"))
 
             flood.send("go")
             #expect(await flood.line(startingWith: "flooded", timeout: .seconds(120)) != nil)
             let watcher = try await BusConnection.connect(to: .address(bus.address))
-            // The listener really holds what it was sent (the bus keeps it for it, unread).
+            // What the listener has not read: at the bus, beyond what its socket took.
             let held = await Self.stats(watcher, silentName, "OutgoingBytes")
-            #expect(held > 0, "the silent listener holds nothing: it is reading after all (\(held))")
-            // nookd answers: GetState, and a module's call.
-            let state = try await bystander.state()
+            // nookd answers: GetState (a 4 MB reply here), and a module's call. Patiently: the
+            // machine may be busy, but a frozen nookd never answers.
+            let state = try Vardict(try await Self.patiently(bystander, "GetState", interface: Self.controlInterface)[0])
             #expect(state["presentation"] != nil)
-            try await bystander.update("tick", ["compact_trailing": .node(Self.node("text", ["text": .string("after the flood")]))])
+            try await Self.patiently(bystander, "UpdateActivity", [.string("tick"), WireCodec.vardict([
+                "compact_trailing": .node(Self.node("text", ["text": .string("after the flood")])),
+            ])])
             let broker = try #require(try await watcher.nameOwner(of: "org.nook.Nook1"))
             let nookdHeld = await Self.stats(watcher, broker, "IncomingBytes")
             print("after the flood: the silent listener holds \(held) bytes, the bus holds \(nookdHeld) of nookd's (quota \(quota))")
@@ -171,7 +184,7 @@ import Testing
             let nookd = try await NookdProcess(
                 bus: bus, stateDirectory: temp.stateDirectory,
                 limits: "broadcast.maxHeldBytes=2000000,broadcast.bytesPerSecond=4000000,broadcast.burstBytes=4000000,broadcast.maxRecordBytes=1000000,broadcast.maxLabelBytes=4096")
-            let flood = try LineProcess(python: Self.labelFlood(bus), stderrFile: temp.url.appendingPathComponent("flood.err"))
+            let flood = try LineProcess(python: Self.labelFlood(bus, updates: 1000), stderrFile: temp.url.appendingPathComponent("flood.err"))
             defer { flood.stop() }
             try #require(await flood.line(startingWith: "started", timeout: .seconds(300)) != nil,
                          "the modules did not start: \(Self.log(temp.url.appendingPathComponent("flood.err")))")
@@ -184,13 +197,13 @@ import Testing
                 if let state = try? Vardict(signal.arguments[0]) { latest.withLock { $0 = state } }
             }
             let module = try await BrokerClient.connect(bus)
-            try await module.register("bystander")
+            try await module.patientlyRegister("bystander")
 
             flood.send("go")
             #expect(await flood.line(startingWith: "flooded", timeout: .seconds(120)) != nil)
             // nookd answers, and paused its broadcasts on the way.
-            _ = try await module.state()
-            try await module.start("tick", Self.smallSpec("after the flood"))
+            _ = try await module.patientState()
+            try await module.patientlyStart("tick", Self.smallSpec("after the flood"))
             #expect(nookd.log.contains("StateChanged and PropertiesChanged pause"), "no pause: \(nookd.log.suffix(2000))")
             let watcher = try await BusConnection.connect(to: .address(bus.address))
             let broker = try #require(try await watcher.nameOwner(of: "org.nook.Nook1"))
@@ -249,9 +262,9 @@ import Testing
         try await PrivateBus.with(limits: ["max_incoming_bytes": quota, "max_outgoing_bytes": quota]) { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let module = try await BrokerClient.connect(bus)
-            try await module.register("lists")
-            try await module.start("list", Self.listSpec(rows: 2000, tag: "start"))
-            _ = try await ControlRenderTests.control(module, "Open", [WireCodec.vardict([:])])
+            try await module.patientlyRegister("lists")
+            try await module.patientlyStart("list", Self.listSpec(rows: 2000, tag: "start"))
+            try await module.patientlyOpen()
             // Ten processes of four renderers (one process may take only so much of nookd's time
             // subscribing, finding 11).
             var silent: [LineProcess] = []
@@ -272,7 +285,7 @@ import Testing
             var index = 0
             while !saturated {
                 index += 1
-                try await module.update("list", ["expanded": Self.listSpec(rows: 2000, tag: "update \(index)")["expanded"]!])
+                try await module.patientlyUpdate("list", ["expanded": Self.listSpec(rows: 2000, tag: "update \(index)")["expanded"]!])
                 try await Task.sleep(for: .milliseconds(100))
                 guard index % 5 == 0 else { continue }
                 do {
@@ -285,8 +298,8 @@ import Testing
             await probe.close()
             print("40 silent renderers: renderers had the most unread plans nookd allows after \(index) changes")
             // nookd answers: GetState, and the module's call.
-            _ = try await module.state()
-            try await module.update("list", ["expanded": Self.listSpec(rows: 2000, tag: "final")["expanded"]!])
+            _ = try await module.patientState()
+            try await module.patientlyUpdate("list", ["expanded": Self.listSpec(rows: 2000, tag: "final")["expanded"]!])
             let watcher = try await BusConnection.connect(to: .address(bus.address))
             let broker = try #require(try await watcher.nameOwner(of: "org.nook.Nook1"))
             let held = await Self.stats(watcher, broker, "IncomingBytes")
@@ -302,7 +315,7 @@ import Testing
                 }
                 return reader.withLock { $0 } != nil
             }, "no renderer could subscribe after the silent ones left")
-            try await module.update("list", ["expanded": Self.listSpec(rows: 2000, tag: "after they left")["expanded"]!])
+            try await module.patientlyUpdate("list", ["expanded": Self.listSpec(rows: 2000, tag: "after they left")["expanded"]!])
             #expect(await eventually(timeout: .seconds(60)) {
                 reader.withLock { $0 }?.received.contains { plan in plan.texts.contains { $0.hasSuffix("after they left") } } ?? false
             }, "the reading renderer never got the state after the silent ones left")
@@ -352,8 +365,8 @@ import Testing
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory,
                                                limits: "render.silentRendererTimeout=2,render.maxUnreadPlanBytes=2000")
             let module = try await BrokerClient.connect(bus)
-            try await module.register("ticker")
-            try await module.start("tick", Self.smallSpec("0"))
+            try await module.patientlyRegister("ticker")
+            try await module.patientlyStart("tick", Self.smallSpec("0"))
             let renderer = try LineProcess(python: Self.rendererThatStopsReading(bus), stderrFile: temp.url.appendingPathComponent("renderer.err"))
             defer { renderer.stop() }
             let subscribed = try #require(await renderer.line(startingWith: "subscribed"),
@@ -371,7 +384,7 @@ import Testing
             renderer.send("resume")
             let answer = await renderer.line(startingWith: "", timeout: .seconds(60))
             #expect(answer == "resubscribed", "\(answer ?? "no answer")")
-            _ = try await module.state()
+            _ = try await module.patientState()
             renderer.stop()
             await module.close()
             try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
@@ -387,6 +400,7 @@ import Testing
         """
         import dbus, sys, threading, time
         display = dbus.Dictionary({"width": 1512.0, "height": 982.0, "refresh_rate": 60.0}, signature="sv")
+        lock = threading.Lock()
         def loop(call):
             b = dbus.bus.BusConnection("\(bus.address)")
             nook = b.get_object("org.nook.Nook1", "/org/nook/Nook1", introspect=False)
@@ -400,9 +414,13 @@ import Testing
                         nook.PreviewPlan("open", dbus.Dictionary({}, signature="sv"), dbus_interface="org.nook.Nook1.Control", timeout=120)
                     count += 1
                 except dbus.exceptions.DBusException as e:
-                    print("refused", call, e.get_dbus_name(), e.get_dbus_message(), flush=True)
+                    with lock:
+                        sys.stdout.write("refused %s %s %s\\n" % (call, e.get_dbus_name(), e.get_dbus_message()))
+                        sys.stdout.flush()
                     return
-            print("done", call, count, flush=True)
+            with lock:
+                sys.stdout.write("done %s %d\\n" % (call, count))
+                sys.stdout.flush()
         threads = [threading.Thread(target=loop, args=(call,)) for call in ["PreviewPlan", "PreviewPlan", "Subscribe"]]
         for t in threads: t.start()
         for t in threads: t.join()
@@ -435,7 +453,8 @@ import Testing
     }
 
     /// Finding 11: three connections of one process loop on `PreviewPlan` and `Subscribe` of a
-    /// 3,000-row panel, and another process loops on `Register` with 3,000 named rules. Before:
+    /// 2,000-row panel (the issue's was 3,000; this is the debug build), and another process
+    /// loops on `Register` with 3,000 named rules. Before:
     /// nothing refused them, and they took the bus thread (another module's update went from
     /// 0.5 ms to 285 ms). After: each process may take a quarter of the bus thread's time (and
     /// 1 s at once) for these calls; beyond it they are refused with `LimitsExceeded` naming
@@ -446,21 +465,24 @@ import Testing
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let module = try await BrokerClient.connect(bus)
-            try await module.register("lists")
-            try await module.start("list", Self.listSpec(rows: 3000, tag: "start"))
-            _ = try await ControlRenderTests.control(module, "Open", [WireCodec.vardict([:])])
+            try await module.patientlyRegister("lists")
+            try await module.patientlyStart("list", Self.listSpec(rows: 2000, tag: "start"))
+            try await module.patientlyOpen()
             let bystander = try await BrokerClient.connect(bus)
-            try await bystander.register("bystander")
-            try await bystander.start("tick", Self.smallSpec("0"))
+            try await bystander.patientlyRegister("bystander")
+            try await bystander.patientlyStart("tick", Self.smallSpec("0"))
 
-            let seconds = 90
+            // Until refused: how soon depends on how much CPU the machine leaves nookd's bus
+            // thread (the share is of its CPU time), so the bound is only there to end a run of
+            // the old code.
+            let seconds = 300
             let loops = try LineProcess(python: Self.expensiveLoops(bus, seconds: seconds), stderrFile: temp.url.appendingPathComponent("loops.err"))
             defer { loops.stop() }
             let register = try LineProcess(python: Self.registerLoop(bus, seconds: seconds), stderrFile: temp.url.appendingPathComponent("register.err"))
             defer { register.stop() }
             // Another module's calls all complete while the loops run.
             for index in 1...30 {
-                try await bystander.update("tick", ["compact_trailing": .node(Self.node("text", ["text": .string("tick \(index)")]))])
+                try await bystander.patientlyUpdate("tick", ["compact_trailing": .node(Self.node("text", ["text": .string("tick \(index)")]))])
             }
             var lines: [String] = []
             while let line = await loops.line(startingWith: "", timeout: .seconds(Double(seconds) + 120)), line != "finished" { lines.append(line) }
@@ -483,12 +505,36 @@ import Testing
             }
             #expect(registered?.contains("org.freedesktop.DBus.Error.LimitsExceeded") == true && registered?.contains("Register: process ") == true,
                     "\(registered ?? "Register never refused") \(Self.log(temp.url.appendingPathComponent("register.err")))")
-            try await bystander.update("tick", ["compact_trailing": .node(Self.node("text", ["text": .string("after the loops")]))])
+            try await bystander.patientlyUpdate("tick", ["compact_trailing": .node(Self.node("text", ["text": .string("after the loops")]))])
             loops.stop()
             register.stop()
             await bystander.close()
             await module.close()
             try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
         }
+    }
+}
+
+/// The calls these tests make, each waiting up to two minutes (`HostileBackpressureTests.patiently`):
+/// the suite runs beside heavy work, and what matters is that nookd answers at all.
+extension BrokerClient {
+    fileprivate func patientlyRegister(_ module: String) async throws {
+        try await HostileBackpressureTests.patiently(self, "Register", [.string(module), WireCodec.vardict([:])])
+    }
+
+    fileprivate func patientlyStart(_ activity: String, _ spec: [String: PropValue]) async throws {
+        try await HostileBackpressureTests.patiently(self, "StartActivity", [.string(activity), WireCodec.vardict(spec)])
+    }
+
+    fileprivate func patientlyUpdate(_ activity: String, _ changes: [String: PropValue]) async throws {
+        try await HostileBackpressureTests.patiently(self, "UpdateActivity", [.string(activity), WireCodec.vardict(changes)])
+    }
+
+    fileprivate func patientState() async throws -> Vardict {
+        try Vardict(try await HostileBackpressureTests.patiently(self, "GetState", interface: HostileBackpressureTests.controlInterface)[0])
+    }
+
+    fileprivate func patientlyOpen() async throws {
+        try await HostileBackpressureTests.patiently(self, "Open", [WireCodec.vardict([:])], interface: HostileBackpressureTests.controlInterface)
     }
 }

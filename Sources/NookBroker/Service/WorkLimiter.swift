@@ -12,7 +12,7 @@
 ///
 /// | limit | default | what it bounds |
 /// |---|---|---|
-/// | `workShare` | 0.25 | bus-thread time one process's `Subscribe`, `PreviewPlan` and `Register` calls may take, averaged: a quarter of every second |
+/// | `workShare` | 0.25 | bus-thread CPU time one process's `Subscribe`, `PreviewPlan` and `Register` calls may take, averaged: a quarter of every second |
 /// | `workBurst` | 1 s | what a process that was quiet may take at once (many renderers of one process subscribing together, a module with many rules starting) |
 public struct CallLimits: Hashable, Sendable {
     public var workShare: Double
