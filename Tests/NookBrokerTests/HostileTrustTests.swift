@@ -100,4 +100,44 @@ import Testing
             await nook.stop()
         }
     }
+
+    /// Finding 12, presses: the press budget (20 a second, bursts of 40) was per connection, so
+    /// thirty connections of one process pressed thirty times as often. The budget is per
+    /// process now: however many connections a process opens, they share one.
+    @Test func pressesAreCountedPerProcessNotPerConnection() async throws {
+        try await TouchTests.withSong { bus, nookd, music, _, _ in
+            let flood = try await Hostile.python(bus, """
+                import time
+                connections = [dbus.bus.BusConnection("\(bus.address)") for _ in range(30)]
+                controls = [dbus.Interface(c.get_object("org.nook.Nook1", "/org/nook/Nook1"), "org.nook.Nook1.Control") for c in connections]
+                accepted, refused, started = 0, set(), time.monotonic()
+                for control in controls:
+                    for _ in range(20):
+                        try:
+                            control.Invoke("music", "song", "pause", dbus.Dictionary({}, signature="sv"))
+                            accepted += 1
+                        except dbus.DBusException as error:
+                            refused.add(error.get_dbus_name() + " " + error.get_dbus_message())
+                print(accepted, time.monotonic() - started)
+                for reason in refused: print(reason)
+                """)
+            let lines = flood.stdout.split(separator: "\n").map(String.init)
+            let figures = lines.first?.split(separator: " ").compactMap { Double($0) } ?? []
+            try #require(flood.status == 0 && figures.count == 2, "\(flood.stdout) \(flood.stderr)")
+            let (accepted, seconds) = (figures[0], figures[1])
+            // One bucket: a burst of 40, then 20 a second, one more for a token refilled mid-call.
+            // Thirty buckets of the old code let all 600 through.
+            #expect(accepted >= 40 && accepted <= 40 + 20 * seconds + 1, "\(accepted) of 600 accepted in \(seconds) s")
+            let reasons = lines.dropFirst()
+            #expect(!reasons.isEmpty && reasons.allSatisfy { $0.hasPrefix(NookErrorName.limitsExceeded.rawValue) && $0.contains("its connections share one budget") }, "\(reasons)")
+            #expect(await eventually { music.actions.count == Int(accepted) }, "the module heard \(music.actions.count) of \(accepted)")
+            // Another process still has its own budget.
+            let script = try await BrokerClient.connect(bus)
+            try await TouchTests.invoke(script, "music", "song", "pause")
+            #expect(await eventually { music.actions.count == Int(accepted) + 1 })
+            await script.close()
+            let restarted = try await Hostile.expectSurvivesRestart(nookd, bus: bus)
+            await restarted.stop()
+        }
+    }
 }

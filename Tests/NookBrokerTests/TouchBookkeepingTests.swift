@@ -2,41 +2,41 @@ import NookCore
 import Testing
 @testable import NookBroker
 
-/// The pure parts of Touch: the per-connection press limiter and the scenes a renderer can
+/// The pure parts of Touch: the per-process press limiter and the scenes a renderer can
 /// still press into.
 @Suite struct TouchBookkeepingTests {
-    @Test func theLimiterLetsABurstThroughThenItsRateAndCountsEachConnectionApart() {
+    @Test func theLimiterLetsABurstThroughThenItsRateAndCountsEachProcessApart() {
         var limiter = ActivationLimiter(rate: 20, burst: 40)
-        let burst = (0..<100).filter { _ in limiter.take(":1.5", at: 10) }.count
+        let burst = (0..<100).filter { _ in limiter.take(.process(5), at: 10) }.count
         #expect(burst == 40)
         // Half a second later: 10 tokens back, no more.
-        let refilled = (0..<100).filter { _ in limiter.take(":1.5", at: 10.5) }.count
+        let refilled = (0..<100).filter { _ in limiter.take(.process(5), at: 10.5) }.count
         #expect(refilled == 10)
-        // Another connection has its own bucket.
-        let other = limiter.take(":1.6", at: 10.5)
+        // Another process has its own bucket.
+        let other = limiter.take(.process(6), at: 10.5)
         #expect(other)
         // A clock read that goes back adds nothing, and does not make the next read count twice.
-        let backwards = limiter.take(":1.5", at: 9)
-        let again = limiter.take(":1.5", at: 10.5)
+        let backwards = limiter.take(.process(5), at: 9)
+        let again = limiter.take(.process(5), at: 10.5)
         #expect(!backwards && !again)
         // A long quiet spell fills the bucket to the burst, never beyond.
-        let later = (0..<100).filter { _ in limiter.take(":1.5", at: 1_000_000) }.count
+        let later = (0..<100).filter { _ in limiter.take(.process(5), at: 1_000_000) }.count
         #expect(later == 40)
     }
 
-    @Test func theLimiterForgetsQuietConnectionsOnceItTracksTooMany() {
+    @Test func theLimiterForgetsQuietPeersOnceItTracksTooMany() {
         var limiter = ActivationLimiter(rate: 20, burst: 40)
-        for index in 0..<ActivationLimiter.maxTracked { _ = limiter.take(":1.\(index)", at: 0) }
+        for index in 0..<ActivationLimiter.maxTracked { _ = limiter.take(.connection(":1.\(index)"), at: 0) }
         #expect(limiter.trackedCount == ActivationLimiter.maxTracked)
         // Seconds later every bucket is full again: the next newcomer's arrival forgets them.
-        _ = limiter.take(":2.0", at: 10)
+        _ = limiter.take(.process(2), at: 10)
         #expect(limiter.trackedCount == 1)
     }
 
     @Test func badLimitsFromTheConfigurationStayUsable() {
         var limiter = ActivationLimiter(rate: .nan, burst: -3)
-        let first = limiter.take(":1.5", at: 0)
-        let second = limiter.take(":1.5", at: 0)
+        let first = limiter.take(.process(5), at: 0)
+        let second = limiter.take(.process(5), at: 0)
         #expect(first && !second)
     }
 

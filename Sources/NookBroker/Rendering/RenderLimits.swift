@@ -12,10 +12,10 @@ public struct RenderLimits: Hashable, Sendable {
     /// Seconds a renderer's window may stay full before it counts as stalled: once it reads
     /// again, its next plan is a fresh window of the current scene.
     public var stallTime: Double
-    /// Presses one connection may send per second, on average (`Render.Activate` and
+    /// Presses one process (all its connections together) may send per second, on average (`Render.Activate` and
     /// `Control.Invoke` together); beyond it and the burst, a press is `LimitsExceeded`.
     public var activationsPerSecond: Double
-    /// Presses one connection may send at once after a quiet spell.
+    /// Presses one process may send at once after a quiet spell.
     public var activationBurst: Int
     /// Bytes of plans (and of the `Subscribe` reply) sent to one connection and not yet
     /// acknowledged. While it has this many unread, it gets no new plan (the latest state

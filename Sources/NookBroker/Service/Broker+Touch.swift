@@ -10,7 +10,7 @@ import NookCore
 /// few), so a renderer one plan behind still hits what it drew, and a node that has gone, a
 /// forged path or a serial this broker never sent that renderer (a previous nookd's, whose
 /// serials lie below this one's: see `firstSerial`) is `UnknownTarget`. Presses from one
-/// connection are bounded by `ActivationLimiter`. A module in its grace period (its
+/// process are bounded by `ActivationLimiter`. A module in its grace period (its
 /// connection gone) has nobody to hear the action: it is dropped with a warning, not kept.
 extension Broker {
     /// Why an action was sent: `info.source`.
@@ -110,11 +110,12 @@ extension Broker {
 
     /// Takes one press from `caller`'s bucket, or refuses the call.
     private func chargeActivation(_ caller: String, member: String) throws(DBusError) {
-        guard activations.take(caller, at: now.seconds) else {
+        let peer = self.peer(of: caller)
+        guard activations.take(peer, at: now.seconds) else {
             let limits = delivery.limits
             throw DBusError(
                 nook: .limitsExceeded,
-                "\(member): activationsPerSecond (\(NumberText.short(limits.activationsPerSecond)) a second, bursts of \(limits.activationBurst)) exceeded by \(caller); try again later")
+                "\(member): activationsPerSecond (\(NumberText.short(limits.activationsPerSecond)) a second, bursts of \(limits.activationBurst)) exceeded by \(peer) (its connections share one budget); try again later")
         }
     }
 
