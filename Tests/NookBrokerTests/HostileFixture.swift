@@ -7,6 +7,11 @@ import NookTestSupport
 /// `GetState`, and it answers again after a `kill -9` and a restart on the same state
 /// directory, so nothing it saved can crash the next start.
 enum Hostile {
+    /// False under a sanitizer: AddressSanitizer's quarantine keeps freed memory resident (tens
+    /// of MiB in a flood), and ThreadSanitizer's shadow memory grows with what a process
+    /// touches, so a bound on RSS growth would measure the sanitizer. The rest of each test runs.
+    static let measuresMemoryGrowth = getenv("ASAN_OPTIONS") == nil && getenv("TSAN_OPTIONS") == nil
+
     /// Calls `probe` (defaults to `GetState`) on the running nookd, kills it with SIGKILL, waits
     /// for its state to be on disk first (the broker writes within one second), restarts it on
     /// the same state directory and probes again. Returns the restarted nookd for further checks.

@@ -359,7 +359,7 @@ import Testing
             // array read byte by byte into values would take gigabytes): peak RSS grows by
             // less than twice the largest message.
             let grown = try Self.peakMemory(nook.bridge.pid) - before
-            #expect(grown < 2 * 64 * 1024 * 1024, "peak RSS grew by \(grown / 1024) KiB")
+            #expect(grown < 2 * 64 * 1024 * 1024 || !Hostile.measuresMemoryGrowth, "peak RSS grew by \(grown / 1024) KiB")
             print("bridge peak RSS grew by \(grown / 1024) KiB for a 64 MiB image-data")
             #expect(nook.bridge.isRunning)
             await nook.stop()
