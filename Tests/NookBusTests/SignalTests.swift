@@ -149,4 +149,28 @@ final class Flag: Sendable {
                                       interface: "org.freedesktop.DBus", member: "GetId")
         }
     }
+
+    /// `waitUntilClosed` checked the connection, then stored its waiter in a later turn of the
+    /// bus thread; a loss handled between the two left the waiter stored after the wake-up and
+    /// waiting forever (nook-mpris, whose exit on bus loss waits on it, stayed up without its
+    /// bus about once in a hundred runs). Many waits raced against a close: every one returns.
+    @Test func waitUntilClosedReturnsWhereverTheLossFallsBetweenItsSteps() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        for _ in 0..<150 {
+            let connection = try await BusConnection.connect(to: .address(bus.address))
+            let returned = Flag()
+            let waiters = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 { group.addTask { await connection.waitUntilClosed() } }
+                }
+                returned.set()
+            }
+            await Task.yield()
+            await connection.close()
+            #expect(await eventually(timeout: .seconds(30)) { returned.isSet }, "a waiter did not return after close")
+            guard returned.isSet else { return }
+            await waiters.value
+        }
+    }
 }

@@ -114,8 +114,12 @@ public actor BusConnection {
 
     /// Returns when the connection is closed: by `close()`, or because the bus went away.
     public func waitUntilClosed() async {
-        guard isOpen else { return }
-        await withCheckedContinuation { closeWaiters.append($0) }
+        await withCheckedContinuation { continuation in
+            // Checked here, in the same turn as the waiter is stored: the body may run in a
+            // later turn of the bus thread than the call, and a loss handled in between has
+            // already woken every waiter it found.
+            if isOpen { closeWaiters.append(continuation) } else { continuation.resume() }
+        }
     }
 
     /// The bus went away: streams finish and `waitUntilClosed` returns; calls throw `disconnected`.

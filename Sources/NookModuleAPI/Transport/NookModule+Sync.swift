@@ -9,7 +9,12 @@ extension NookModule {
 
     func enterGate() async {
         if gate.tryEnter() { return }
-        await withCheckedContinuation { gate.enqueue($0) }
+        await withCheckedContinuation { continuation in
+            // Tried again where the waiter is stored: the body may run in a later turn than
+            // the first try (BusConnection.waitUntilClosed), and a gate left in between has no
+            // waiter to pass to and opens.
+            if gate.tryEnter() { continuation.resume() } else { gate.enqueue(continuation) }
+        }
     }
 
     func leaveGate() { gate.leave() }
