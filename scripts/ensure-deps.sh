@@ -70,8 +70,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "ensure-deps: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Another install on the machine (a second checkout's `make deps`) holds dpkg's lock for a
+    # while: wait for it rather than fail.
+    apt-get -o DPkg::Lock::Timeout=900 update -qq
+    apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
     echo "Nook needs these system packages: ${missing[*]}" >&2
     echo "Run: sudo apt-get install -y ${missing[*]}" >&2
