@@ -34,8 +34,10 @@ public struct ActivityRecordStore: Sendable {
 
     /// The remembered content; nil when there is none (or it cannot be read).
     public func load(module: String, activity: String) -> ActivityContent? {
-        guard let data = try? Data(contentsOf: file(module: module, activity: activity)) else { return nil }
-        return try? JSONDecoder().decode(ActivityContent.self, from: data)
+        // A record holds at most one `--view-json` and a few fields; anything larger is not one.
+        let limit = 2 * NookControlClient.maxViewJSONBytes
+        guard case .success(let bytes) = BoundedRead.read(file(module: module, activity: activity).path, limit: limit) else { return nil }
+        return try? JSONDecoder().decode(ActivityContent.self, from: Data(bytes))
     }
 
     public func save(_ content: ActivityContent, module: String, activity: String) throws {

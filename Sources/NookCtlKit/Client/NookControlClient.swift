@@ -192,11 +192,18 @@ public struct NookControlClient: Sendable {
         return end
     }
 
-    /// The tokens of a DTCG JSON file, flattened to dotted paths.
+    /// The tokens of a DTCG JSON file, flattened to dotted paths. At most
+    /// `ThemeLimits.maxDocumentBytes` are read (what the broker takes in one `SetTokens`), so
+    /// `/dev/zero` or a 10 GB file is refused after that much, never read whole.
     static func tokens(inFile path: String) throws -> [String: DBusValue] {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw FileProblem(message: "cannot read \(path): \(error.localizedDescription)")
+        switch BoundedRead.read(path, limit: ThemeLimits.maxDocumentBytes) {
+        case .success(let bytes):
+            text = String(decoding: bytes, as: UTF8.self)
+        case .failure(.tooLarge):
+            throw FileProblem(message: "\(path): more than \(ThemeLimits.maxDocumentBytes / 1024) KiB (the limit of a theme); nothing was sent")
+        case .failure(.unreadable(let why)):
+            throw FileProblem(message: "cannot read \(path): \(why)")
         }
         do {
             return TokenConversion.tokens(in: try JSONValue.parse(text))
