@@ -17,7 +17,7 @@ enum Hostile {
     /// the same state directory and probes again. Returns the restarted nookd for further checks.
     @discardableResult
     static func expectSurvivesRestart(
-        _ nookd: NookdProcess, bus: PrivateBus, settle: Duration = .milliseconds(1500),
+        _ nookd: NookdProcess, bus: PrivateBus,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> NookdProcess {
         #expect(nookd.isRunning, "nookd died: \(nookd.log.suffix(3000))", sourceLocation: sourceLocation)
@@ -25,8 +25,10 @@ enum Hostile {
         defer { Task { await client.close() } }
         let before = try? await client.state()
         #expect(before != nil, "nookd does not answer GetState: \(nookd.log.suffix(3000))", sourceLocation: sourceLocation)
-        // The debounced write lands within a second of the last change; let it.
-        try await Task.sleep(for: settle)
+        // The debounced write lands within a second of the last change: wait until nookd says
+        // every change is on disk (however long a loaded machine takes), not for a guessed time.
+        let written = await eventually { (try? await client.state())?["persistence_pending"] == .bool(false) }
+        #expect(written, "nookd still had state to write: \(nookd.log.suffix(3000))", sourceLocation: sourceLocation)
         await nookd.stop(SIGKILL)
         // The bus daemon drops the dead owner's name before a new nookd can take it.
         _ = await eventually { (try? await client.connection.nameOwner(of: "org.nook.Nook1")) == nil }

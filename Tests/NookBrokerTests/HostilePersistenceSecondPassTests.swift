@@ -172,6 +172,31 @@ import Testing
         }
     }
 
+    /// `GetState`'s `persistence_pending`: false only once every change so far is in
+    /// state.json, so a script (or a test) about to kill nookd waits for it rather than for a
+    /// guessed time.
+    @Test func getStateSaysWhenEveryChangeIsOnDisk() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let client = try await BrokerClient.connect(bus)
+            try await client.register("timer")
+            let file = temp.stateDirectory.appendingPathComponent("state.json")
+            for index in 0..<5 {
+                try await client.start("egg\(index)", Spec.spec(label: "Egg \(index)"))
+                let pending = try await client.state()["persistence_pending"]
+                #expect(pending == .bool(true) || pending == .bool(false), "persistence_pending is \(String(describing: pending))")
+                #expect(await eventually { (try? await client.state())?["persistence_pending"] == .bool(false) })
+                // Once it says so, the file has the change.
+                let written = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                #expect(written.contains("egg\(index)"), "persistence_pending went false before egg\(index) was written")
+            }
+            await client.close()
+            try await Hostile.expectSurvivesRestart(nookd, bus: bus).stop()
+        }
+    }
+
     // MARK: Finding 10: a state directory in a shared place
 
     /// A link planted at the name of nookd's temporary file, pointing at a file of the user's:

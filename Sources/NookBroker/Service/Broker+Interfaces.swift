@@ -278,11 +278,13 @@ extension Broker {
     /// `GetState()`: the presentation, what it shows, the activities in display order, and the
     /// additions (`items`, `modules`, `persistence`), as Broker+State.swift builds them for
     /// `StateChanged` too; and the plan counters `plans_made`, `plans_sent`, which change with
-    /// every frame, so no broadcast carries them.
+    /// every frame, so no broadcast carries them; and `persistence_pending`, which changes when
+    /// a write ends, and no broadcast follows that either.
     func stateReply() -> [DBusValue] {
         var record = stateRecord()
         record["plans_made"] = .uint64(delivery.plansMade)
         record["plans_sent"] = .uint64(delivery.plansSent)
+        record["persistence_pending"] = .bool(hasUnwrittenState)
         return [.vardict(record)]
     }
 }

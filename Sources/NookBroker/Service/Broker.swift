@@ -357,6 +357,11 @@ public actor Broker {
         startPersistTimer(after: persistDelay)
     }
 
+    /// True while a change is not yet on disk: one is waiting for its write, or a write is on
+    /// its way. `GetState`'s `persistence_pending`: a test (or a script about to kill nookd)
+    /// waits for false instead of guessing how long a write takes.
+    var hasUnwrittenState: Bool { dirty || writing != nil }
+
     private func markDirty() {
         if !dirty { dirtySince = .now }
         dirty = true
