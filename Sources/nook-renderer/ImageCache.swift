@@ -20,7 +20,7 @@ final class ImageCache {
     private enum Entry {
         /// On a worker; drawn as a placeholder meanwhile.
         case loading
-        /// The pixbuf, or nil when it cannot be loaded (drawn as an outline, logged once).
+        /// The pixbuf, or nil when it cannot be loaded (a file drawn as an outline, an icon name as the generic glyph; logged once).
         case done(OpaquePointer?)
     }
 
