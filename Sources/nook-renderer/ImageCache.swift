@@ -20,7 +20,7 @@ final class ImageCache {
     private enum Entry {
         /// On a worker; drawn as a placeholder meanwhile.
         case loading
-        /// The pixbuf, or nil when it cannot be loaded (drawn as an outline, logged once).
+        /// The pixbuf, or nil when it cannot be loaded (a file drawn as an outline, an icon name as the generic glyph; logged once).
         case done(OpaquePointer?)
     }
 
@@ -29,11 +29,25 @@ final class ImageCache {
     private let files = ImageFileLoader()
 
     /// Draws `source` fitted into `rect` (aspect kept, centred). A `-symbolic` icon without a
-    /// tint is drawn in `symbolColor` (white on the black nook by default). An image that is
-    /// still loading, or cannot be loaded, is drawn as an outline (the latter logged once).
+    /// tint is drawn in `symbolColor` (white on the black nook by default). The renderer's own
+    /// symbols (`SymbolNames.builtIn`) are drawn with Cairo. An icon name the theme lacks
+    /// (`firefox` without Firefox installed) is drawn as the generic application icon at the
+    /// same size (`fallbackName`), or, when the theme lacks that too, the renderer's own
+    /// generic glyph (logged once). A file that is still loading, or cannot be loaded, is
+    /// drawn as an outline (the latter logged once).
     func draw(_ source: String, tint: RGBA?, in rect: Rect, on cr: OpaquePointer) {
+        let isFile = source.contains("://")
+        let name = Self.iconName(source)
+        if !isFile, BuiltInSymbols.draws(name) {
+            BuiltInSymbols.draw(name, in: rect, color: tint ?? symbolColor, on: cr)
+            return
+        }
         let pixels = max(1, Int(saturating: (max(rect.width, rect.height) * scale).rounded(.up)))
         guard let pixbuf = load(source, pixels: pixels) else {
+            if !isFile {
+                BuiltInSymbols.draw(BuiltInSymbols.generic, in: rect, color: tint ?? symbolColor, on: cr)
+                return
+            }
             Shapes.roundedRect(Rect(x: rect.minX + 0.5, y: rect.minY + 0.5, width: rect.width - 1, height: rect.height - 1),
                                radius: 3, on: cr)
             cairo_set_source_rgba(cr, 1, 1, 1, 0.35)
@@ -46,7 +60,7 @@ final class ImageCache {
         cairo_save(cr)
         cairo_translate(cr, rect.midX - width * factor / 2, rect.midY - height * factor / 2)
         cairo_scale(cr, factor, factor)
-        let symbolic = Self.iconName(source).hasSuffix("-symbolic")
+        let symbolic = !isFile && Self.isSymbolic(name)
         if let color = tint ?? (symbolic ? symbolColor : nil) {
             cairo_push_group(cr)
             gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
@@ -64,6 +78,25 @@ final class ImageCache {
 
     /// SF-Symbols-style names through NookCore's one table; anything else as it is.
     static func iconName(_ source: String) -> String { SymbolNames.iconName(for: source) ?? source }
+
+    /// Drawn as a mask in one colour: a `-symbolic` name, or a dotted (SF-Symbols-style) name
+    /// the table lacks, whose fallback is the symbolic one.
+    static func isSymbolic(_ name: String) -> Bool { name.hasSuffix("-symbolic") || name.contains(".") }
+
+    /// The generic icon drawn for an icon name the theme lacks: the symbolic executable for
+    /// symbols, the full-colour one for application icons.
+    static func fallbackName(for name: String) -> String {
+        isSymbolic(name) ? "application-x-executable-symbolic" : "application-x-executable"
+    }
+
+    /// Where the theme has `name`, or nil (for `--check-symbols`).
+    static func themeFile(of name: String, pixels: Int) -> String? {
+        guard let info = gtk_icon_theme_lookup_icon(gtk_icon_theme_get_default(), name, Int32(pixels), GTK_ICON_LOOKUP_FORCE_SIZE) else {
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        return gtk_icon_info_get_filename(info).map { String(cString: $0) }
+    }
 
     /// Loads one symbolic icon and lets it go, so the icon theme's index and the SVG loader
     /// are ready before the first real icon (which would otherwise slow the first paint).
@@ -105,8 +138,19 @@ final class ImageCache {
         if source.contains("://") {
             pixbuf = nil  // Remote images are not fetched: a renderer must not block on the network.
         } else {
-            pixbuf = gtk_icon_theme_load_icon(gtk_icon_theme_get_default(), Self.iconName(source), Int32(pixels),
-                                              GTK_ICON_LOOKUP_FORCE_SIZE, &error)
+            let name = Self.iconName(source)
+            var found = gtk_icon_theme_load_icon(gtk_icon_theme_get_default(), name, Int32(pixels), GTK_ICON_LOOKUP_FORCE_SIZE, &error)
+            if found == nil {
+                // Not in the theme: the generic icon of the same size.
+                let fallback = Self.fallbackName(for: name)
+                found = gtk_icon_theme_load_icon(gtk_icon_theme_get_default(), fallback, Int32(pixels), GTK_ICON_LOOKUP_FORCE_SIZE, nil)
+                if reported.insert(source).inserted {
+                    let reason = error.map { String(cString: $0.pointee.message) } ?? "not found"
+                    Log.info("icon '\(source)' is not in the icon theme (\(reason)); drawing the generic "
+                             + (found == nil ? "glyph (the theme has no \(fallback) either)" : fallback))
+                }
+            }
+            pixbuf = found
         }
         let reason = error.map { String(cString: $0.pointee.message) } ?? "not a file:// URI or an icon name"
         if error != nil { g_error_free(error) }

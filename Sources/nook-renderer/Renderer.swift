@@ -124,6 +124,7 @@ final class Renderer {
         case .loaded(let fresh, let path):
             apply(fresh)
             Log.info("renderer config \(path) applied")
+            for note in fresh.notes { Log.info("renderer config \(path): \(note)") }
         }
     }
 
@@ -135,7 +136,7 @@ final class Renderer {
         updateReduceMotion()
     }
 
-    /// Colours and font: the next frame paints with them.
+    /// Colours: the next frame paints with them.
     private func applyLook() {
         presenter.defaultForeground = config.textColor
         images.symbolColor = config.textColor
@@ -242,7 +243,7 @@ final class Renderer {
         let now = frameTime(gtk_widget_get_frame_clock(nook.widget))
         let unixTime = unixSeconds()
         // Text in the family the broker measured it in, so it fits the rects laid out for it.
-        text.family = presenter.fontFamily ?? config.font
+        text.family = presenter.fontFamily ?? TextPainter.defaultFamily
         // `resize` elements re-wrap their text in flight as Pango sets it.
         if presenter.textMeasurement.identity != "pango:" + text.family {
             presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))

@@ -15,13 +15,17 @@ struct RendererOptions: Sendable {
     var measureText = false
     /// The samples file `--measure-text` reads (`-`: standard input); nil: the examples.
     var measureTextFile: String?
-    /// `--font FAMILY`: the family `--measure-text` measures in (default the config's `font`).
+    /// `--font FAMILY`: the family `--measure-text` measures in (default `Sans`).
     var font: String?
+    /// `--check-symbols [DIR]`: draw every symbol of `SymbolNames`, say where each came from
+    /// (and write each as `DIR/<name>.png`), exit.
+    var checkSymbols = false
+    var checkSymbolsDirectory: String?
 
     static let commandLine = CommandLineInterface(
         program: "nook-renderer",
         usage: ["[--address ADDRESS] [--notch auto|WxH] [--slow-motion FACTOR] [--verbose]",
-                "--measure-text [FILE] [--font FAMILY]", "--help | --version"],
+                "--measure-text [FILE] [--font FAMILY]", "--check-symbols [DIR]", "--help | --version"],
         about: "Draws the nook from the plans nookd sends (GTK3, Cairo, Pango). See docs/renderer.md.",
         options: [
             .value("--address", "ADDRESS", help: "D-Bus address of the bus nookd is on (default: the session bus)"),
@@ -29,7 +33,8 @@ struct RendererOptions: Sendable {
             .value("--slow-motion", "FACTOR", help: "play every curve FACTOR times slower, 0.01...1000 (default 1)"),
             .flag("--verbose", help: "log each plan and each frame's shared-element rects to stderr"),
             .optionalValue("--measure-text", "FILE", help: "compare the broker's text widths (FILE, '-' for stdin; default the examples against the built-in estimate) with Pango's and exit"),
-            .value("--font", "FAMILY", help: "the font family --measure-text measures in (default renderer.json's)"),
+            .value("--font", "FAMILY", help: "the font family --measure-text measures in (default Sans)"),
+            .optionalValue("--check-symbols", "DIR", help: "draw every SF-Symbols-style name the nook maps, print where each icon came from (and write DIR/<name>.png), and exit (needs a display)"),
         ])
 
     /// Reads the process's command line; `--help`, `--version` and mistakes end the program.
@@ -48,6 +53,8 @@ struct RendererOptions: Sendable {
         options.measureText = parsed.flag("--measure-text")
         if let file = parsed.value("--measure-text"), !file.isEmpty { options.measureTextFile = file }
         options.font = parsed.text("--font", maxLength: 128)
+        options.checkSymbols = parsed.flag("--check-symbols")
+        if let directory = parsed.value("--check-symbols"), !directory.isEmpty { options.checkSymbolsDirectory = directory }
         return options
     }
 }

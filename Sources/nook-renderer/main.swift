@@ -9,9 +9,7 @@ let options = RendererOptions.fromCommandLine()
 Log.verbose = options.verbose
 
 if options.measureText {
-    var family = TextPainter.defaultFamily
-    if case .loaded(let config, _) = ConfigFile.read() { family = config.font }
-    exit(MeasureTextCommand.run(file: options.measureTextFile, family: options.font ?? family))
+    exit(MeasureTextCommand.run(file: options.measureTextFile, family: options.font ?? TextPainter.defaultFamily))
 }
 
 // A parent may have started us with SIGTERM and SIGINT blocked (the mask is inherited): take
@@ -43,6 +41,8 @@ if MonitorInfo.isWayland(gdk_display_get_default()), gtk_layer_is_supported() ==
     Log.info("cannot start again on XWayland (errno \(errno)); placing an ordinary window")
 }
 
+if options.checkSymbols { exit(SymbolCheckCommand.run(writingTo: options.checkSymbolsDirectory)) }
+
 // renderer.json (docs/renderer.md, "Configuration"): a refused file is logged naming its
 // keys, and the defaults apply until a good one is written.
 let config: RendererConfig
@@ -52,6 +52,7 @@ case .absent:
     config = .defaults
 case .loaded(let loaded, let path):
     Log.info("renderer config \(path) applied")
+    for note in loaded.notes { Log.info("renderer config \(path): \(note)") }
     config = loaded
 case .refused(let error, let path):
     for problem in error.problems { Log.info("renderer config \(path) refused: \(problem)") }

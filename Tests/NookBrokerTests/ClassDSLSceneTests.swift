@@ -103,4 +103,34 @@ import Testing
             #expect(await nookd.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// A theme change is a plan of its own (`theme_changed`, issue 39): `SetTokens` of a named
+    /// rule the scene on screen uses sends every renderer a plan, nothing else asked for, whose
+    /// scene is laid out again with the new rule (not the namespaces prepared under the old one),
+    /// the presentation as it was and nothing animated.
+    @Test func aThemeChangeSendsAPlanOfItsOwnThatRestylesTheSceneInPlace() async throws {
+        try await R.withMusic { bus, nookd, music in
+            let control = "org.nook.Nook1.Control"
+            try await music.call("SetTokens", [WireCodec.vardict(["rules.named.chip": .string("w-[50] h-[20] bg-indigo-500")])], interface: control)
+            try await music.start("cards", Self.spec(expanded: Self.cards(first: "chip", second: "size-10", loose: "size-10")))
+            let renderer = try await R.Renderer.subscribe(bus)
+            let opened = try await R.control(music, "Open", [WireCodec.vardict(["module": .string("music"), "activity": .string("cards")])])
+            _ = try #require(await renderer.plan(serial: opened), "no plan: \(nookd.log)")
+
+            try await music.call("SetTokens", [WireCodec.vardict(["rules.named.chip": .string("w-[80] h-[20] bg-red-500")])], interface: control)
+            let plan = try #require(await renderer.plan { $0["cause"] == .string("theme_changed") }, "no theme_changed plan: \(nookd.log)")
+            #expect(plan["from"] == .string("expanded") && plan["to"] == .string("expanded"))
+            let chip = try #require(Self.sceneNode(plan, "expanded/0/0"), "\(plan)")
+            guard case .structure(let rect)? = chip["rect"] else { Issue.record("no rect"); return }
+            #expect(Array(rect[2...]) == [.double(80), .double(20)], "the new rule's w-[80] sized the node")
+            #expect(chip["expanded_classes"] == .string("w-[80] h-[20] bg-red-500"))
+            // Nothing animates: no shared element moves and the chrome takes its shape at once.
+            if case .array(_, let elements)? = plan["elements"] { #expect(elements.isEmpty, "\(elements)") }
+            if let chrome = try? Vardict(plan["chrome"] ?? .bool(false)), let curve = try? Vardict(chrome["curve"] ?? .bool(false)) {
+                #expect(curve["type"] == .string("none"), "\(curve)")
+            }
+            await renderer.client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
 }

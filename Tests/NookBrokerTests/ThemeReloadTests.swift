@@ -52,4 +52,35 @@ import Testing
             #expect(await nookd.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// Saving theme.json is enough: nookd looks at the file once a second and reloads it when
+    /// it changed (written, replaced, created or removed), as SIGHUP would.
+    @Test func savingTheThemeFileReloadsItWithoutASignal() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let client = try await BrokerClient.connect(bus)
+            let builtIn = try await Self.fade(client)
+            let file = nookd.configDirectory.appendingPathComponent("nook/theme.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+            try Self.writeTheme(#"{"transition": {"fade": {"$type": "duration", "$value": "450ms"}}}"#, in: nookd)
+            #expect(await eventually { (try? await Self.fade(client)) != builtIn }, "the saved theme was not applied: \(nookd.log.suffix(2000))")
+            #expect(nookd.log.contains("the theme file \(file.path) changed; reloading it"), "\(nookd.log.suffix(2000))")
+            let saved = try await Self.fade(client)
+
+            // Saved again with another value: applied again.
+            try Self.writeTheme(#"{"transition": {"fade": {"$type": "duration", "$value": "120ms"}}}"#, in: nookd)
+            #expect(await eventually { (try? await Self.fade(client)).map { $0 != saved && $0 != builtIn } == true }, "\(nookd.log.suffix(2000))")
+
+            // Removed: the built-in theme again.
+            try FileManager.default.removeItem(at: file)
+            #expect(await eventually { (try? await Self.fade(client)) == builtIn }, "\(nookd.log.suffix(2000))")
+            #expect(nookd.isRunning)
+
+            await client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
 }

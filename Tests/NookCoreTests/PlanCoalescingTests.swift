@@ -19,6 +19,21 @@ private typealias F = PlannerFixture
         #expect(single.coalescing(PlanAction(cause: .activityUpdated, serial: 2)).causes == [.activityUpdated])
     }
 
+    /// A theme change in the frame of another change restyles it without taking its place:
+    /// an open followed at once by `SetTokens` is still an animated open, in the new theme.
+    @Test func aThemeChangeInTheSameFrameKeepsTheOtherChangeAnimated() {
+        let open = PlanAction(cause: .open, serial: 4, via: .hover)
+        let merged = open.coalescing(PlanAction(cause: .themeChanged, serial: 5, animate: false))
+        #expect(merged.cause == .open && merged.via == .hover && merged.animate)
+        #expect(merged.serial == 5)
+        #expect(merged.causes == [.themeChanged, .open])
+        // A theme change alone, or before another change, is planned as usual.
+        let theme = PlanAction(cause: .themeChanged, serial: 6, animate: false)
+        #expect(theme.coalescing(PlanAction(cause: .themeChanged, serial: 7, animate: false)).causes == [.themeChanged])
+        let after = theme.coalescing(PlanAction(cause: .close, serial: 8))
+        #expect(after.cause == .close && after.animate && after.causes == [.themeChanged, .close])
+    }
+
     @Test func aPlanListsItsCoalescedCausesOnTheWireOnlyWhenThereAreSeveral() {
         var open = F.songContent()
         open.expanded = .activity(F.owned("music/song", F.songExpanded))

@@ -54,15 +54,20 @@ import Testing
     }
 
     @Test func aButtonsLabelNodeIsTheControlAndSeveralLabelViewsShareAnHStack() throws {
+        // A title is a text in an hstack padded for the button's plate; the hstack is the control.
         let single = Button("Toggle") {}.viewNode
-        #expect(single.kind == .text && single.props.text == "Toggle" && single.props.action == "view")
+        #expect(single.kind == .hstack && single.props.action == "view" && single.props.role == .button)
+        #expect(single.props.padding == Button.titlePadding)
+        #expect(single.children.map(\.kind) == [.text] && single.children.first?.props.text == "Toggle")
+        #expect(single.children.allSatisfy { $0.props.action == nil && $0.props.role == nil })
         let icon = Button("Pause", systemImage: "pause.fill") {}.viewNode
-        #expect(icon.kind == .image && icon.props.actionLabel == "Pause")
+        #expect(icon.kind == .image && icon.props.actionLabel == "Pause" && icon.props.role == .button)
         let several = Button(action: {}) {
             Image(systemName: "play.fill")
             Text("Play")
         }.viewNode
-        #expect(several.kind == .hstack && several.props.action == "view" && several.children.map(\.kind) == [.image, .text])
+        #expect(several.kind == .hstack && several.props.action == "view" && several.props.role == .button
+                    && several.children.map(\.kind) == [.image, .text])
         #expect(several.children.allSatisfy { $0.props.action == nil })
     }
 

@@ -84,7 +84,8 @@ private func marks(_ node: ViewNode, slot: String, owner: SlotOwner) -> [SharedE
 }
 
 /// Examples/HeroCard's card: the group scope animates on `expanded`, the cover is the shared
-/// mark, the button names its action `toggle`, and focus is the group's explicit state.
+/// mark, the button (a padded hstack, `role: button`) names its action `toggle`, and focus is
+/// the group's explicit state.
 @Test func seedHeroCardEncodesGroupScopeAndSharedCover() throws {
     let collapsed = try wire(HeroCard(expanded: false))
     let expanded = try wire(HeroCard(expanded: true))
@@ -107,12 +108,15 @@ private func marks(_ node: ViewNode, slot: String, owner: SlotOwner) -> [SharedE
                 ],
                 [
                     node("zstack", [:], [cover(coverClasses)]),
+                    // A titled button: its text in an hstack padded for the plate, `role: button`.
                     node(
-                        "text",
+                        "hstack",
                         [
-                            "text": .string("Toggle"), "action": .string("toggle"),
+                            "action": .string("toggle"), "role": .string("button"),
+                            "padding": .structure([.double(5), .double(12), .double(5), .double(12)]),
                             "classes": .string("button-primary opacity-60 group-focus/hero:opacity-100 dark:group-hover/hero:opacity-70"),
-                        ]),
+                        ],
+                        [node("text", ["text": .string("Toggle")])]),
                 ])
         ])
     }

@@ -23,7 +23,7 @@ import Testing
         #expect(config.exclusiveZone == 0)
         #expect(config.notch == .auto)
         #expect(config.notch.size == Size(width: 0, height: 0))
-        #expect(config.font == "Sans")
+        #expect(config.notes.isEmpty)
         #expect(config.chromeColor == RGBA.black)
         #expect(config.textColor == RGBA.white)
         #expect(config.reduceMotion == .auto)
@@ -39,10 +39,23 @@ import Testing
         #expect(config.marginTop == 8)
         #expect(config.exclusiveZone == -1)
         #expect(config.notch == .size(Size(width: 0, height: 0)))
-        #expect(config.font == "DejaVu Serif")
+        #expect(config.notes == [RendererConfig.retiredFontNote()])
         #expect(config.chromeColor == RGBA(red: 0x20 / 255, green: 0x30 / 255, blue: 0x40 / 255))
         #expect(config.textColor == RGBA(red: 1, green: 0xEE / 255, blue: 0, alpha: 0x80 / 255))
         #expect(config.reduceMotion == .fixed(true))
+    }
+
+    /// `font` is retired: whatever it holds, the file still applies (so older files keep
+    /// working) and the log says the key does nothing and where the font is set.
+    @Test func theRetiredFontKeyIsTakenAndSaidToDoNothing() throws {
+        for text in [#"{"font": "DejaVu Serif"}"#, #"{"font": 12}"#, #"{"font": "  "}"#] {
+            let config = try RendererConfig.parse(text)
+            #expect(config.notes == [RendererConfig.retiredFontNote()], "\(text)")
+            var withoutNotes = config
+            withoutNotes.notes = []
+            #expect(withoutNotes == RendererConfig.defaults, "\(text)")
+        }
+        #expect(RendererConfig.retiredFontNote().contains("font.family"))
     }
 
     /// The values at the ends of each range, and the named ones.
@@ -77,8 +90,6 @@ import Testing
         (#"{"notch": "-1x5"}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got "-1x5""#),
         (#"{"notch": "20000x5"}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got "20000x5""#),
         (#"{"notch": null}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got null"#),
-        (#"{"font": "  "}"#, #"renderer.json: key 'font' must be a font family name (1...128 characters), got "  ""#),
-        (#"{"font": 12}"#, "renderer.json: key 'font' must be a font family name (1...128 characters), got 12"),
         (##"{"colors": "#000000"}"##, ##"renderer.json: key 'colors' must be an object with "chrome" and/or "text", got "#000000""##),
         (##"{"colors": {"chrome": "black"}}"##, ##"renderer.json: key 'colors.chrome' must be a colour "#RRGGBB" or "#RRGGBBAA", got "black""##),
         (##"{"colors": {"text": "#FFF"}}"##, ##"renderer.json: key 'colors.text' must be a colour "#RRGGBB" or "#RRGGBBAA", got "#FFF""##),

@@ -28,6 +28,34 @@ struct RendererConfigOnScreenTests {
         #expect(withoutNotch.minY == 0 && withNotch.minY == 0)
     }
 
+    static let yellow = (red: 0xF0, green: 0xE0, blue: 0x00)
+
+    /// `colors.text` draws text that has no colour of its own: a module's plain title comes
+    /// out in the config's colour.
+    @Test func textColourComesFromTheConfig() async throws {
+        try await RendererNook.with(slowMotion: 1, rendererConfig: ##"{"colors": {"text": "#F0E000"}}"##, withMusic: false) { nook in
+            let module = try await LooksOnScreenTests.startModule(nook, expanded: LooksOnScreenTests.text("MMMMMM", size: 40))
+            defer { Task { await module.close() } }
+            try await LooksOnScreenTests.openCard(nook)
+            let shot = try await nook.xvfb.screenshot()
+            #expect(shot.pixels(near: Self.yellow) > 200, "no #F0E000 text on screen (\(shot.pixels(near: Self.yellow)) px):\n\(nook.logs)")
+        }
+    }
+
+    /// `font` is retired (text is drawn in the theme's `font.family`, which the broker measures
+    /// it in): a file with it still applies, and the log says the key does nothing and where
+    /// the font is set.
+    @Test func theRetiredFontKeyIsLoggedAsDoingNothing() async throws {
+        try await RendererNook.with(slowMotion: 1, rendererConfig: ##"{"font": "DejaVu Serif", "colors": {"chrome": "#203040"}}"##) { nook in
+            try await nook.showPillAtRest()
+            #expect(nook.rendererLog.contains("renderer config \(nook.rendererConfigFile.path) applied"), "\(nook.rendererLog)")
+            #expect(nook.rendererLog.contains("key 'font' has no effect and is ignored"), "\(nook.rendererLog)")
+            #expect(nook.rendererLog.contains("nookctl theme set font.family"), "\(nook.rendererLog)")
+            // The rest of the file applies.
+            #expect(try await nook.xvfb.screenshot().pixels(near: Self.slate) > 1500, "\(nook.logs)")
+        }
+    }
+
     /// `colors.chrome` fills the chrome on screen; no black chrome is left. With `reduce_motion`
     /// absent (`auto`) and animations on (GTK's default under Xvfb), the broker's
     /// ReduceMotion stays false.

@@ -126,11 +126,14 @@ public struct RenderSubscriber: Hashable, Sendable {
 
     /// The scene `content` makes on this subscriber's display, prepared reusing what the last
     /// scene sent it already resolved: a slot whose view did not change keeps its namespaces
-    /// (most plans change one slot of several).
-    public func destination(for content: SceneContent, presentation: Presentation, settings base: PlannerSettings) -> PlannerScene {
+    /// (most plans change one slot of several). After a theme change nothing is reused
+    /// (`reusing: false`): the theme's named rules may resolve the same view differently.
+    public func destination(for content: SceneContent, presentation: Presentation, settings base: PlannerSettings,
+                            reusing: Bool = true) -> PlannerScene {
         var settings = base
         settings.display = display
-        return PlannerScene(presentation: presentation, content: content, settings: settings, reusing: presented.map { [$0] } ?? [])
+        return PlannerScene(presentation: presentation, content: content, settings: settings,
+                            reusing: reusing ? presented.map { [$0] } ?? [] : [])
     }
 
     /// The scene a `scene_delta` for this subscriber edits, with its plan's serial: the last

@@ -180,7 +180,8 @@ extension Broker {
             let prepared = delivery.passDestinations[display]
             let made = withSubscriber(at: index) { subscriber in
                 let destination = prepared
-                    ?? subscriber.destination(for: pass.content, presentation: pass.presentation, settings: pass.settings)
+                    ?? subscriber.destination(for: pass.content, presentation: pass.presentation, settings: pass.settings,
+                                              reusing: !action.causes.contains(.themeChanged))
                 let planned = subscriber.planned(
                     to: pass.content, presentation: pass.presentation, action: action, settings: pass.settings, now: now, marks: pass.marks,
                     prepared: destination)

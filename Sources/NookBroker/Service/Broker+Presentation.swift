@@ -160,13 +160,16 @@ extension Broker {
         schedulePersist()
     }
 
-    /// What the registry takes from the theme in force: the grace period and the named rules.
+    /// What the registry takes from the theme in force (the grace period and the named
+    /// rules), and a plan of its own for every renderer (`theme_changed`, `animate: false`):
+    /// what is on screen is restyled in the next frame, not at the next transition.
     func themeChanged() {
         registry.grace = settings.theme.duration(at: "broker.moduleGrace") ?? registry.grace
         registry.namedRules = settings.namedRules
         refreshModuleThemes()
         let measurement = Self.textMeasurement(family: settings.fontFamily, fonts: measuresTextWithFonts)
         if measurement != settings.textMeasurement { settings.textMeasurement = measurement }
+        queue(PlanAction(cause: .themeChanged, serial: nextSerial(), animate: false))
     }
 
     /// Text in `family` measured with fontconfig and HarfBuzz, the way renderers draw it; the

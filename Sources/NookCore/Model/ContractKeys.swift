@@ -73,7 +73,7 @@ public enum ContractKeys {
         ContractKey("group", .anyNode, .string, "`\"\"` an anonymous group, else its name"),
         ContractKey("group_state", .anyNode, .record, "state name -> b (`focus`, `disabled`, `active`)"),
         ContractKey("identity", .anyNode, .string, "keeps a group's identity across updates"),
-        ContractKey("role", .anyNode, .string, "`header`"),
+        ContractKey("role", .anyNode, .string, "`header`; addition: `button` (a control drawn as a button)"),
         ContractKey("animation_value", .anyNode, .string, "animates the subtree when it changes (rule 17)"),
         ContractKey("action", .anyNode, .string, "makes the node a control: its action id (rule 1's charset), sent back in ActionInvoked (contract 1.1)"),
         ContractKey("action_label", .anyNode, .string, "the control's accessible name (contract 1.1)"),

@@ -612,7 +612,7 @@ extension NodePropsReader {
     static func unknownSymbolDiagnostic(_ symbol: String, path: String) -> Diagnostic {
         Diagnostic(
             .unknownSymbol, .warning,
-            "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); renderers draw an outline",
+            "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); nook-renderer draws its generic icon",
             path: path)
     }
 }

@@ -21,6 +21,9 @@ public enum ProgressStyle: String, Hashable, Sendable, CaseIterable {
 
 public enum NodeRole: String, Hashable, Sendable, CaseIterable {
     case header
+    /// An addition: the control is a button, and renderers draw it as one (a rounded plate
+    /// with hover and pressed highlights; an icon-only button gets the plate on hover only).
+    case button
 }
 
 /// How a shared element travels (SPEC rule 5).

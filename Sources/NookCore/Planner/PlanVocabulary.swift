@@ -9,6 +9,9 @@ public enum PlanCause: String, Hashable, Sendable, CaseIterable {
     case displayChanged = "display_changed"
     case companion
     case moduleVanished = "module_vanished"
+    /// The theme changed (`SetTokens`, `ReloadTheme`, SIGHUP, the theme file rewritten): an
+    /// addition. The scene is restyled in place at once (`animate: false`): nothing moves.
+    case themeChanged = "theme_changed"
 }
 
 /// How the chrome gets from one presentation to the other (rule 13).

@@ -101,8 +101,17 @@ public struct PlanAction: Hashable, Sendable {
     public var causes: [PlanCause] { earlierCauses + [cause] }
 
     /// `later` replacing this pending action in the same frame: the later action is planned
-    /// (the latest state wins), remembering this one's causes.
+    /// (the latest state wins), remembering this one's causes. A theme change after another
+    /// change of the same frame does not take its place: that change is planned (in the new
+    /// theme, so restyled too), with the later serial and `theme_changed` among its causes, so
+    /// an `Open` followed at once by a `SetTokens` still animates.
     public func coalescing(_ later: PlanAction) -> PlanAction {
+        if later.cause == .themeChanged, cause != .themeChanged {
+            var kept = self
+            kept.serial = later.serial
+            if !kept.earlierCauses.contains(.themeChanged) { kept.earlierCauses.append(.themeChanged) }
+            return kept
+        }
         var merged = later
         merged.earlierCauses = []
         for cause in causes where cause != later.cause && !merged.earlierCauses.contains(cause) {

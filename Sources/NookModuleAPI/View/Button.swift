@@ -1,8 +1,10 @@
 /// A control: its label is drawn in the nook, and pressing it (a click, Enter on the focused
 /// control, `nookctl press`) runs `action` in the module.
 ///
-/// As in SwiftUI, the label is any view; a title alone is a `Text`. The label's node carries
-/// the contract's `action` prop (several label views are laid out in an `hstack` that does);
+/// As in SwiftUI, the label is any view; a title alone is a `Text` in an `hstack` padded by
+/// `titlePadding`. The label's node carries the contract's `action` prop and `role: button`
+/// (several label views are laid out in an `hstack` that does), so the renderer draws the
+/// button's plate, lighter under the pointer and pressed;
 /// the renderer makes it pressable and shows `pressed` / `group-pressed` variants while it is
 /// held. `action` runs in the module, off any actor, one press at a time (see `NookAction`).
 ///
@@ -24,10 +26,16 @@ public struct Button: NookView {
         content = Self.control(label()._encode(), NookAction(action))
     }
 
-    /// A button whose label is the text `title`.
+    /// A button whose label is the text `title`, with room around it for the plate renderers
+    /// draw behind a button (`titlePadding`).
     public init(_ title: String, action: @escaping @Sendable () async -> Void) {
-        content = Self.control(Text(title)._encode(), NookAction(action))
+        let label = HStack { Text(title) }
+            .padding(.horizontal, Self.titlePadding.leading).padding(.vertical, Self.titlePadding.top)
+        content = Self.control(label, NookAction(action))
     }
+
+    /// Space between a titled button's text and the edge of its plate, in points.
+    public static let titlePadding = EdgeInsets(top: 5, leading: 12, bottom: 5, trailing: 12)
 
     /// A button drawn as the symbol `systemImage`, with `title` as its accessible name
     /// (`action_label`): the nook's controls are small, so the icon stands for the title.
@@ -39,7 +47,8 @@ public struct Button: NookView {
 
     public func _encode() -> EncodedView { content }
 
-    /// `label` as one control node running `action`.
+    /// `label` as one control node running `action`, with `role: button`, so renderers draw
+    /// it as a button (a plate with hover and pressed highlights; docs/renderer.md).
     static func control(_ label: EncodedView, _ action: NookAction) -> EncodedView {
         var view = label
         if view.pieces.count != 1 {
@@ -47,7 +56,9 @@ public struct Button: NookView {
             // button's several label views side by side.
             view = EncodedView(ViewNode(kind: .hstack, children: label.nodes), actions: label.actions)
         }
-        return view.attachingAction(action)
+        view = view.attachingAction(action)
+        for index in view.pieces.indices { view.pieces[index].node.props.role = .button }
+        return view
     }
 }
 

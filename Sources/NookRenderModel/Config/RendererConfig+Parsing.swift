@@ -49,11 +49,10 @@ extension RendererConfig {
                     reader.fail(key, "must be \"auto\" or \"WxH\" in points (each 0...10000, e.g. \"200x32\" or \"0x0\")", value)
                 }
             case "font":
-                if let family = reader.string(key, value), !family.allSatisfy { $0 == " " }, family.count <= 128 {
-                    config.font = family
-                } else {
-                    reader.fail(key, "must be a font family name (1...128 characters)", value)
-                }
+                // Retired: text is drawn in the family the broker measured it in (the theme's
+                // `font.family`), so this key could never show. Taken, so older files still
+                // apply, and said to do nothing.
+                config.notes.append(Self.retiredFontNote(fileName: fileName))
             case "colors":
                 guard case .object(let colors) = value else {
                     reader.fail(key, "must be an object with \"chrome\" and/or \"text\"", value)
@@ -80,6 +79,12 @@ extension RendererConfig {
         }
         guard reader.problems.isEmpty else { throw RendererConfigError(problems: reader.problems) }
         return config
+    }
+
+    /// What the log says about a `font` key.
+    public static func retiredFontNote(fileName: String = "renderer.json") -> String {
+        "\(fileName): key 'font' has no effect and is ignored: the nook's text is drawn in the theme's font.family "
+            + "(the family nookd measures it in); set it in theme.json or with `nookctl theme set font.family NAME`"
     }
 
     /// Collects problems, each naming its key and quoting the value it got.

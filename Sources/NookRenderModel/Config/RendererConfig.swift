@@ -64,8 +64,9 @@ public struct RendererConfig: Hashable, Sendable {
     /// -1: over panels; 0: below panels' exclusive zones; 1...1000: reserve that many points.
     public var exclusiveZone = 0
     public var notch: Notch = .auto
-    /// A Pango family.
-    public var font = "Sans"
+    /// What the file said that was taken but does nothing (the retired `font` key), one line
+    /// each, for the log.
+    public var notes: [String] = []
     /// The chrome's fill.
     public var chromeColor = RGBA.black
     /// Text and symbols without a colour of their own.

@@ -212,11 +212,31 @@ struct FrameBuilder {
             let placed = own.transform.apply(rect)
             // Capsules sit beside the chrome, never inside it.
             let clip = node.slot == SlotName.minimal.rawValue ? nil : clip
+            // A button (`role: button`) without a background of its own gets the renderer's plate.
+            var buttonPlate: (rect: Rect, radius: Double, iconOnly: Bool)?
             if let control = scene.control(node, serial: serial) {
                 controls.append(DrawnControl(control: control, rect: placed, clip: clip))
+                if NodeContent.string(node.props["role"]) == NodeRole.button.rawValue, style.background == nil {
+                    let iconOnly = Self.isIconOnly(node, in: scene)
+                    let plate = ButtonLook.plate(for: placed, iconOnly: iconOnly)
+                    buttonPlate = (plate.rect, plate.radius, iconOnly)
+                }
                 if control.node == focus {
-                    focusRing = FocusRing(around: placed, cornerRadius: style.backgroundRadius ?? ClassStyle.defaultBackgroundRadius,
+                    focusRing = FocusRing(around: buttonPlate?.rect ?? placed,
+                                          cornerRadius: buttonPlate?.radius ?? style.backgroundRadius ?? ClassStyle.defaultBackgroundRadius,
                                           clip: clip, control: control.node)
+                }
+            }
+            if let plate = buttonPlate {
+                let state = ButtonLook.state(of: placed, clip: clip, pointer: pointer)
+                let alpha = plate.iconOnly ? ButtonLook.iconAlpha(state) : ButtonLook.labelledAlpha(state)
+                if alpha > 0 {
+                    var fill = style.foreground ?? defaultForeground
+                    fill.alpha *= alpha
+                    items.append(DrawItem(
+                        path: node.path + "#button-" + state.rawValue, sharedKey: sharedKey,
+                        content: .shape(.roundedRect, fill: fill, cornerRadius: plate.radius),
+                        rect: plate.rect, opacity: opacity, clip: clip))
                 }
             }
             var layoutSize: Size? = scaled ? node.rect.size : nil
@@ -242,6 +262,12 @@ struct FrameBuilder {
     }
 
     // MARK: Helpers
+
+    /// A button showing only a picture: an image in its subtree and no text.
+    static func isIconOnly(_ node: RenderNode, in scene: RenderScene) -> Bool {
+        let subtree = node.kind == "image" ? [node] : scene.subtree(at: node.path)
+        return subtree.contains { $0.kind == "image" } && !subtree.contains { $0.kind == "text" }
+    }
 
     /// What a node passes on to its subtree.
     struct Inherited {
