@@ -58,7 +58,7 @@ public enum BrokerDaemon {
         defer { reloader.cancel() }
         // The theme file rewritten (saved from an editor, replaced) reloads it too.
         let themeWatch = watchThemeFile(broker, log: log)
-        defer { themeWatch?.cancel() }
+        defer { themeWatch?.stop() }
         let survival = Task.detached {
             try? await Task.sleep(for: CrashLoopGuard.survivalWindow)
             guard !Task.isCancelled else { return }

@@ -4,13 +4,13 @@ import Glibc
 
 /// A plain detached POSIX thread running `body`: the bus threads and the signal readers need
 /// a thread of their own, and Foundation's `Thread` would pull libFoundation into nookd.
-enum DetachedThread {
+package enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
