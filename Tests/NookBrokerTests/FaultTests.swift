@@ -149,11 +149,12 @@ import NookTestSupport
             }
             let expectedActivities = expected
             // Load: every module keeps updating while nookd is killed.
+            let loaded = modules
             let load = Task {
                 var round = 0
                 while !Task.isCancelled {
                     round += 1
-                    for (index, client) in modules.enumerated() {
+                    for (index, client) in loaded.enumerated() {
                         try? await client.update("a\(round % 8)", ["compact_trailing": .node(Spec.text("m\(index) r\(round)"))])
                     }
                 }
