@@ -109,7 +109,9 @@ enum TimerViews {
         ) {
             HStack(spacing: 4) {
                 Image(systemName: "timer").frame(width: 14, height: 14)
-                Text(timer.name).font(size: 12, weight: .semibold)
+                // Marked `name` here and in the peek and expanded view, so it moves into them
+                // rather than staying behind in the pill while the nook peeks.
+                Text(timer.name).font(size: 12, weight: .semibold).nookSharedElement("name", style: .scale)
             }
             .tw(timer.tint)
         } compactTrailing: {
@@ -128,7 +130,7 @@ enum TimerViews {
         activity.setPeek {
             HStack(spacing: 8) {
                 Image(systemName: "timer").frame(width: 20, height: 20)
-                Text(timer.name)
+                Text(timer.name).nookSharedElement("name", style: .scale)
                 Spacer()
                 if done {
                     DoneText(size: 17).nookSharedElement("timer", style: .scale)
@@ -140,7 +142,7 @@ enum TimerViews {
         }
         activity.setExpanded {
             VStack(alignment: .leading, spacing: 6) {
-                Text(timer.name).font(size: 15, weight: .semibold)
+                Text(timer.name).font(size: 15, weight: .semibold).nookSharedElement("name", style: .scale)
                 if done {
                     DoneText(size: 28).nookSharedElement("timer", style: .scale)
                     ProgressView(value: 1)
