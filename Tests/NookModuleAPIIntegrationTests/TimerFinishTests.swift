@@ -130,3 +130,70 @@ import Testing
         #expect(guide.contains("`--paused-seconds S`") && guide.contains("default 600"), "docs/module-guide.md does not document --paused-seconds")
     }
 }
+
+/// The same for countdowns a shell script starts: `nookctl activity start --timer` leaves
+/// `nookctl activity finish --wait` running in the background, which at zero makes the
+/// detached activity say "Done", peeks and plays `complete`; the broker ends it at its
+/// dismiss date (a minute after zero by default; `--expires` here, so the test need not wait).
+@Suite(.serialized) struct NookctlTimerFinishTests {
+    @Test func aNookctlTimerAtZeroPeeksSaysDoneAndEndsAtItsDismissDate() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (bin, played) = try TimerFinishTests.fakeSoundPlayer(in: scratch)
+        let environment: [String: String?] = ["PATH": "\(bin.path):/usr/bin:/bin", "XDG_STATE_HOME": scratch.url.appendingPathComponent("state").path]
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let plans = try await observer.recordPlans()
+            let start = try ProductProcess(
+                "nookctl", ["--address", bus.address, "activity", "start", "tea/pot", "--title", "Tea", "--timer", "2s", "--expires", "12s"],
+                logDirectory: scratch.url, environment: environment)
+            // nookctl itself returns at once: the finish waits in the background.
+            #expect(await start.waitForExit(timeout: .seconds(20)), "\(start.log)")
+            #expect(await start.stop() == 0, "\(start.log)")
+            #expect(await observer.activities() == ["tea/pot"])
+            #expect(await eventually {
+                plans.all.contains { plan in
+                    guard plan["to"] == .string("peek"), case .dictionary(let scene)? = plan["scene"], case .array(let nodes)? = scene["nodes"] else { return false }
+                    return nodes.contains { node in
+                        guard case .dictionary(let fields) = node else { return false }
+                        return fields["slot"] == .string("peek") && fields["owner"] == .string("tea/pot") && fields["text"] == .string("Done")
+                    }
+                }
+            }, "no peek showing Done")
+            let items = await MusicPriorityTests.items(observer)
+            #expect(items.map(\.label) == ["Tea, done"], "\(items)")
+            #expect(await eventually { ((try? String(contentsOf: played, encoding: .utf8)) ?? "").contains("-i complete") }, "the sound player never ran")
+            // The peek ends after its 8 seconds, the activity at its dismiss date.
+            #expect(await eventually { await observer.activities().isEmpty }, "\(nookd.log)")
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
+    /// Two countdowns from scripts get different colours and their titles' initials.
+    @Test func twoNookctlTimersShowDifferentLabelsAndColours() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let environment: [String: String?] = ["XDG_STATE_HOME": scratch.url.appendingPathComponent("state").path]
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            for (name, title) in [("tea/pot", "Tea"), ("eggs/pan", "Eggs")] {
+                let start = try ProductProcess(
+                    "nookctl", ["--address", bus.address, "activity", "start", name, "--title", title, "--timer", "3s", "--expires", "4s", "--no-sound"],
+                    logDirectory: scratch.url, environment: environment)
+                #expect(await start.waitForExit(timeout: .seconds(20)), "\(start.log)")
+                #expect(await start.stop() == 0, "\(start.log)")
+            }
+            #expect(await eventually { nookd.storedActivities(of: "tea")["pot"] != nil && nookd.storedActivities(of: "eggs")["pan"] != nil })
+            let tea = nookd.storedActivities(of: "tea")["pot"] ?? [], eggs = nookd.storedActivities(of: "eggs")["pan"] ?? []
+            #expect(tea.contains("T") && tea.contains("text-[#FF9F0A]"), "\(tea)")
+            #expect(eggs.contains("E") && eggs.contains("text-[#64D2FF]"), "\(eggs)")
+            // Both finish and go by themselves.
+            #expect(await eventually { await observer.activities().isEmpty }, "\(nookd.log)")
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import NookCore
 
 /// The content nookctl last built for each activity, so `activity update --progress 0.6` keeps
 /// the title: the broker holds views, and no call gives them back.
@@ -81,6 +82,19 @@ public struct ActivityRecordStore: Sendable {
         if let failure {
             unlink(temporary.path)
             throw RecordError(failure)
+        }
+    }
+
+    /// The colours of the countdowns remembered, other than `module`/`activity`'s own, leaving
+    /// out those that reached zero over an hour before `now` (unix µs; gone by then unless
+    /// kept with a long `--expires`).
+    public func timerColors(except module: String, _ activity: String, now: Int64) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        let own = file(module: module, activity: activity).lastPathComponent
+        return files.filter { $0.pathExtension == "json" && $0.lastPathComponent != own }.sorted { $0.path < $1.path }.compactMap { file in
+            guard let data = try? Data(contentsOf: file), let content = try? JSONDecoder().decode(ActivityContent.self, from: data),
+                  let end = content.timerEnd, end > now.saturatingSubtract(3_600_000_000) else { return nil }
+            return content.color
         }
     }
 
