@@ -133,7 +133,8 @@ let publisher = Task {
         case .playing(let playing):
             now = playing
             last = playing
-            if playing?.playing == true { asleep = false }
+            // Playing again, or the player gone: a long pause is over.
+            if playing?.playing != false { asleep = false }
             // A pause starts the clock once; playing again (or nothing playing) stops it.
             if playing?.playing == false {
                 if pauseTimer == nil {

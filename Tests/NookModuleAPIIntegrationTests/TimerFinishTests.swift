@@ -196,4 +196,38 @@ import Testing
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// A countdown given a new `--timer` stops the finish its first `--timer` left waiting, and
+    /// `activity end` stops the one left: no sleeping process piles up behind a script that
+    /// updates a countdown often.
+    @Test func aReplacedOrEndedCountdownLeavesNoFinishWaitingBehind() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let state = scratch.url.appendingPathComponent("state")
+        let pidFile = state.appendingPathComponent("nookctl/activities/tea~pot.finish-pid")
+        let environment: [String: String?] = ["XDG_STATE_HOME": state.path]
+        @Sendable func waiter() -> pid_t? {
+            (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        @Sendable func running(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true) }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
+            func nookctl(_ arguments: [String]) async throws {
+                let process = try ProductProcess("nookctl", ["--address", bus.address] + arguments, logDirectory: scratch.url, environment: environment)
+                #expect(await process.waitForExit(timeout: .seconds(20)), "\(process.log)")
+                #expect(await process.stop() == 0, "\(process.log)")
+            }
+            try await nookctl(["activity", "start", "tea/pot", "--title", "Tea", "--timer", "1h", "--no-sound"])
+            let first = try #require(waiter(), "no finish waiting")
+            #expect(running(first))
+            try await nookctl(["activity", "update", "tea/pot", "--timer", "2h"])
+            let second = try #require(waiter(), "no finish waiting after the update")
+            #expect(second != first && running(second))
+            #expect(await eventually { !running(first) }, "the first finish still waits")
+            try await nookctl(["activity", "end", "tea/pot"])
+            #expect(await eventually { !running(second) }, "the finish still waits after the end")
+            #expect(waiter() == nil)
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }

@@ -98,8 +98,15 @@ public struct ActivityRecordStore: Sendable {
         }
     }
 
+    /// Where the pid of the activity's background `finish --wait` is kept (`FinishWaiter`).
+    func waiterFile(module: String, activity: String) -> URL {
+        directory.appendingPathComponent("\(module)~\(activity).finish-pid")
+    }
+
     public func remove(module: String, activity: String) {
         try? FileManager.default.removeItem(at: file(module: module, activity: activity))
+        // Its countdown's finish has nothing left to do.
+        FinishWaiter.stopPrevious(module: module, activity: activity, records: self)
     }
 
     /// Removes records older than any detached activity can live.

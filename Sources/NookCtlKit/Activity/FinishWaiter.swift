@@ -11,8 +11,12 @@ enum FinishWaiter {
     /// glibc's `POSIX_SPAWN_SETSID` (0x80, since 2.26), which Swift does not import.
     static let spawnSetSID: Int16 = 0x80
 
-    /// Starts the waiter; says on standard error, and goes on, when it cannot.
-    static func spawn(module: String, activity: String, address: String?, playsSound: Bool, output: OutputSink) {
+    /// Starts the waiter, after stopping the one an earlier `--timer` of the same activity
+    /// left (it would only wake to find its countdown replaced); says on standard error, and
+    /// goes on, when it cannot. Its pid is kept beside the activity's record.
+    static func spawn(module: String, activity: String, address: String?, playsSound: Bool, output: OutputSink,
+                      records: ActivityRecordStore = .standard()) {
+        stopPrevious(module: module, activity: activity, records: records)
         var arguments = ["nookctl"]
         if let address { arguments += ["--address", address] }
         arguments += ["activity", "finish", "\(module)/\(activity)", "--wait"]
@@ -36,9 +40,25 @@ enum FinishWaiter {
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let result = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ)
-        if result != 0 {
+        if result == 0 {
+            try? ActivityRecordStore.writePrivately(Data("\(pid)\n".utf8), to: records.waiterFile(module: module, activity: activity))
+        } else {
             output.err("nookctl: warning: cannot start the countdown's finish in the background (\(String(cString: strerror(result)))); run `nookctl activity finish \(module)/\(activity) --wait` yourself\n")
         }
+    }
+
+    /// Stops the waiter an earlier call left for this activity, if it still runs: only a
+    /// process whose command line is that very `activity finish M/A --wait` is signalled.
+    static func stopPrevious(module: String, activity: String, records: ActivityRecordStore) {
+        let file = records.waiterFile(module: module, activity: activity)
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
+              let cmdline = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return }
+        let words = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard let at = words.firstIndex(of: "finish"), at > 0, words[at - 1] == "activity",
+              words.dropFirst(at + 1).first == "\(module)/\(activity)", words.contains("--wait") else { return }
+        kill(pid, SIGTERM)
     }
 
     /// Open descriptors above standard error (read from /proc/self/fd; the listing's own
