@@ -69,4 +69,28 @@ struct EmptyNookOnScreenTests {
             if let pill = try? await nook.xvfb.screenshot(rows: Self.bandRows) { await Self.keep(pill, as: "tea-timer-top-band") }
         }
     }
+
+    /// Paused music on screen: the simulated player paused through its play/pause control
+    /// (`nookctl press music/song play-pause`), the pill keeps the cover and says "Paused" on
+    /// the right, in place of the dancing bars.
+    @Test func pausedMusicSaysPausedInThePill() async throws {
+        try await RendererNook.with(slowMotion: 1, root: Self.desktop) { nook in
+            _ = try await nook.control("Invoke", [.string("music"), .string("song"), .string("play-pause"), .vardict([String: DBusValue]())])
+            let paused = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                guard let reply = try? await nook.control("GetState").first, let record = try? Vardict(reply, at: "state") else { return false }
+                return "\(record["items"].map { "\($0)" } ?? "")".contains("Paused: ")
+            }
+            #expect(paused, "the song never said Paused:\n\(nook.logs)")
+            let serial = try await nook.state().serial
+            let caughtUp = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.logLines("plan").contains { UInt64($0["serial"] ?? "") ?? 0 >= serial }
+            }
+            #expect(caughtUp, "the renderer never drew plan \(serial):\n\(nook.logs)")
+            try await nook.waitUntilSettled(serial: serial)
+            let shot = try await nook.xvfb.screenshot(rows: Self.bandRows)
+            await Self.keep(shot, as: "paused-music-top-band")
+            #expect(!shot.coverBlobs().isEmpty, "no cover in the paused pill")
+            #expect(try await nook.state().presentation == "pill")
+        }
+    }
 }
