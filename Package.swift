@@ -38,7 +38,7 @@ let package = Package(
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
         .target(name: "NookRenderModel", dependencies: ["NookCore"]),
         // nookctl's verbs, plan formatting and SVG recording (plans played through NookRenderModel); the executable is a thin shell.
-        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine", "NookRenderModel"]),
+        .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine", "NookRenderModel", "NookModuleAPI"]),
         .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
         // Fontconfig, FreeType and HarfBuzz: the broker measures text in the fonts renderers draw with.
         .systemLibrary(

@@ -67,21 +67,36 @@ struct SongProgress: NookView {
 
 enum MusicViews {
     /// The `song` activity: the cover (marked `cover`) in the pill, the peek and the
-    /// expanded view (with previous, play/pause and next running `commands`); the equalizer right of the notch; a note in a capsule. `id` is `song`, or
-    /// a new one after a person dismissed the last (`SongDismissals`).
+    /// expanded view (with previous, play/pause and next running `commands`); the equalizer
+    /// right of the notch while it plays, "Paused" while it does not; a note in a capsule. `id`
+    /// is `song`, or a new one after a person dismissed the last (`SongDismissals`).
+    ///
+    /// A paused song steps back: its relevance is `NowPlaying.pausedRelevance` (below every
+    /// activity that keeps the default 0), so a running timer or a notification takes the
+    /// primary place beside the notch, and its label and views say "Paused".
     static func song(_ now: NowPlaying, id: String = "song", commands: PlayerCommands = .none) -> NookLiveActivity {
         let track = now.track
-        var song = NookLiveActivity(id: id, accessibilityLabel: "Now playing: \(track.title) by \(track.artist)") {
+        let state = now.playing ? "Now playing" : "Paused"
+        var song = NookLiveActivity(id: id, accessibilityLabel: "\(state): \(track.title) by \(track.artist)") {
             CoverArt(track: track).frame(width: 20, height: 20).nookSharedElement("cover")
         } compactTrailing: {
-            EqualizerBars(playing: now.playing)
+            if now.playing {
+                EqualizerBars(playing: true)
+            } else {
+                Text("Paused").font(size: 12).opacity(0.7)
+            }
         } minimal: {
-            Image(systemName: "music.note")
+            Image(systemName: now.playing ? "music.note" : "pause.fill")
         }
+        song.relevance = now.relevance
         song.setPeek {
             HStack(spacing: 8) {
                 CoverArt(track: track).frame(width: 36, height: 36).nookSharedElement("cover")
                 TrackDetails(track: track)
+                if !now.playing {
+                    Spacer()
+                    Text("Paused").font(size: 12).opacity(0.7)
+                }
             }
         }
         song.setExpanded {
@@ -89,6 +104,10 @@ enum MusicViews {
                 HStack(spacing: 12) {
                     CoverArt(track: track).frame(width: 64, height: 64).nookSharedElement("cover")
                     TrackDetails(track: track, size: 15)
+                    if !now.playing {
+                        Spacer()
+                        Text("Paused").font(size: 12).opacity(0.7)
+                    }
                 }
                 SongProgress(now: now)
                 TransportControls(playing: now.playing, commands: commands)
@@ -97,13 +116,12 @@ enum MusicViews {
         return song
     }
 
-    /// The module's own views: a note in the pill when nothing plays, the home (the big
-    /// cover, marked `cover` too, so the pill's cover grows into it) and a board widget.
+    /// The module's own views: the home (the big cover, marked `cover` too, so the pill's
+    /// cover grows into it) and a board widget. No compact content: with nothing playing the
+    /// module has nothing worth a pill, so with no other activity the nook stays hidden
+    /// (PresentationMachine rule 1) instead of showing a placeholder note all day.
     static func configuration(_ now: NowPlaying?, commands: PlayerCommands = .none) -> NookModuleConfiguration {
         var configuration = NookModuleConfiguration(id: "music", displayName: "Music", version: "1.0")
-        configuration.setCompactLeading {
-            Image(systemName: "music.note")
-        }
         configuration.setHome {
             if let now {
                 HStack(spacing: 16) {

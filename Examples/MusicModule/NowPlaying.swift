@@ -25,6 +25,15 @@ struct NowPlaying: Hashable, Sendable {
     /// When it ends at this pace; nil when the player gives no length.
     var endsAt: NookInstant? { track.length.map { startedAt + $0 } }
 
+    /// The relevance of the song's activity while it plays: the default, level with other
+    /// activities (ties go to the one started first).
+    static let playingRelevance = 0.0
+    /// While paused: below every activity at the default relevance, so the song steps back
+    /// into a capsule as soon as anything else is live.
+    static let pausedRelevance = -10.0
+
+    var relevance: Double { playing ? Self.playingRelevance : Self.pausedRelevance }
+
     /// The same song on the same timeline (within a second): re-sampling the position of a
     /// song that simply kept playing must not send a new progress to the broker.
     func sameTimeline(as other: NowPlaying) -> Bool {

@@ -25,5 +25,5 @@ default:
     break
 }
 
-let status = await NookCtl.run(arguments: arguments, stopOnSignals: true)
+let status = await NookCtl.run(arguments: arguments, stopOnSignals: true, finishesInBackground: true)
 exit(status.code)

@@ -104,13 +104,32 @@ import Testing
 
     @Test func helpListsTheActivityVerbs() {
         let overview = HelpText.overview
-        for verb in ["activity start", "activity update", "activity end", "activity list"] { #expect(overview.contains(verb)) }
+        for verb in ["activity start", "activity update", "activity end", "activity list", "activity finish"] { #expect(overview.contains(verb)) }
         #expect(HelpText.help(for: "activity").contains("--view-json FILE"))
     }
 
     /// The completions are generated from the verb table, so they offer the new group too.
     @Test func shellsCompleteTheActivityGroup() async throws {
-        #expect(try await CompletionAndManPageTests.bashCompletes(["nookctl", "activity", ""]) == ["end", "list", "start", "update"])
-        #expect(try await CompletionAndManPageTests.fishCompletes("nookctl activity ") == ["end", "list", "start", "update"])
+        #expect(try await CompletionAndManPageTests.bashCompletes(["nookctl", "activity", ""]) == ["end", "finish", "list", "start", "update"])
+        #expect(try await CompletionAndManPageTests.fishCompletes("nookctl activity ") == ["end", "finish", "list", "start", "update"])
+    }
+
+    /// `activity finish`: its flags, its default peek (8 s, as documented), and a peek past an hour refused.
+    @Test func finishParsesItsFlagsAndRefusesAPeekPastAnHour() throws {
+        var expected = ActivityFinish(module: "tea", activity: "pot")
+        #expect(try command(["activity", "finish", "tea/pot"]) == .finish(expected))
+        #expect(expected.peekSeconds == 8 && expected.playsSound && !expected.wait)
+        expected.wait = true
+        expected.playsSound = false
+        expected.expires = 120
+        expected.peekSeconds = 30
+        #expect(try command(["activity", "finish", "tea/pot", "--wait", "--no-sound", "--expires", "2m", "--peek", "30s"]) == .finish(expected))
+        #expect(usageError(["activity", "finish", "tea/pot", "--peek", "2h"])?.contains("--peek") == true)
+        // `start --no-sound` reaches the background finish.
+        guard case .start(let request) = try command(["activity", "start", "tea/pot", "--title", "Tea", "--timer", "4m", "--no-sound"]) else {
+            Issue.record("not a start")
+            return
+        }
+        #expect(!request.playsSound)
     }
 }

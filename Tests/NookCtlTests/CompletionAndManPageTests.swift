@@ -42,7 +42,7 @@ import Testing
                                     "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
                                     "watch"])
         #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--expires", "--format", "--height", "--home",
-                                                          "--image", "--notch", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
+                                                          "--image", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
                                                           "--symbol", "--timer", "--title", "--via", "--view-json", "--width"])
     }
 

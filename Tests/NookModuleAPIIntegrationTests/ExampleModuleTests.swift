@@ -44,7 +44,7 @@ import Testing
             let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let timers = try ProductProcess(
-                "TimerModule", ["--timers", "1", "--duration", "1", "--address", bus.address], logDirectory: scratch.url)
+                "TimerModule", ["--timers", "1", "--duration", "1", "--done-seconds", "1", "--address", bus.address], logDirectory: scratch.url)
             // The process exits by itself once its only timer ran out and was ended.
             #expect(await eventually { !timers.isRunning }, "\(timers.log)")
             #expect(timers.log.contains("all timers done"), "\(timers.log)")

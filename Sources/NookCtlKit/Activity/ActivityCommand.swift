@@ -9,6 +9,8 @@ public enum ActivityCommand: Hashable, Sendable {
     case update(ActivityRequest)
     case end(module: String, activity: String, dismissal: String)
     case list(json: Bool)
+    /// `activity finish`: a countdown says "Done", peeks and plays its sound.
+    case finish(ActivityFinish)
 
     /// The contract calls it makes, in order. The spec of `start` and `update` depends on the
     /// clock, the record of earlier content and the `--view-json` file, so it is built when the
@@ -23,7 +25,34 @@ public enum ActivityCommand: Hashable, Sendable {
             [.register(module), .endModuleActivity(activity, ["dismissal": .string(dismissal)])]
         case .list:
             [.getState]
+        case .finish(let finish):
+            [.register(finish.module), .updateActivity(finish.activity, [:]), .peek(module: finish.module, activity: finish.activity)]
         }
+    }
+}
+
+/// `activity finish M/A [--wait] [--no-sound] [--expires D] [--peek D]` as parsed.
+public struct ActivityFinish: Hashable, Sendable {
+    public var module: String
+    public var activity: String
+    /// `--wait`: first wait until the remembered countdown reaches zero (what `start --timer`
+    /// runs in the background); do nothing if it changed or ended meanwhile.
+    public var wait = false
+    /// False with `--no-sound`.
+    public var playsSound = true
+    /// `--expires`: the dismiss date from now; nil keeps the one set at start.
+    public var expires: Double?
+    /// `--peek`: how long the nook peeks at it, seconds.
+    public var peekSeconds: Double = ActivityFinish.defaultPeekSeconds
+
+    /// The peek lasts this long unless `--peek` says: 8 seconds (the SDK's `NookAlert`).
+    public static let defaultPeekSeconds: Double = 8
+    /// The sound played, from the freedesktop sound theme.
+    public static let sound = "complete"
+
+    public init(module: String, activity: String) {
+        self.module = module
+        self.activity = activity
     }
 }
 
@@ -37,6 +66,9 @@ public struct ActivityRequest: Hashable, Sendable {
     /// `--expires`, seconds from when the command runs.
     public var expires: Double?
     public var relevance: Double?
+    /// `--no-sound`: the countdown's finish (`activity finish --wait`, run in the background
+    /// when `--timer` is given) plays no sound.
+    public var playsSound = true
 
     public init(module: String, activity: String) {
         self.module = module

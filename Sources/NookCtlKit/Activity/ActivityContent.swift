@@ -15,9 +15,13 @@ public struct ActivityContent: Hashable, Sendable, Codable {
     /// The countdown, unix microseconds: from `timerStart` (for the minimal view's ring) to `timerEnd`.
     public var timerStart: Int64?
     public var timerEnd: Int64?
+    /// True once the countdown ran out and `activity finish` made it say "Done".
+    public var done: Bool?
+    /// A countdown's colour (`#RRGGBB`, from `TimerColors`): its icon, countdown and ring.
+    public var color: String?
 
     public init(title: String, subtitle: String? = nil, symbol: String? = nil, imageURI: String? = nil,
-                progress: Double? = nil, timerStart: Int64? = nil, timerEnd: Int64? = nil) {
+                progress: Double? = nil, timerStart: Int64? = nil, timerEnd: Int64? = nil, done: Bool? = nil, color: String? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.symbol = symbol
@@ -25,7 +29,12 @@ public struct ActivityContent: Hashable, Sendable, Codable {
         self.progress = progress
         self.timerStart = timerStart
         self.timerEnd = timerEnd
+        self.done = done
+        self.color = color
     }
+
+    /// True when the countdown ran out and the views say "Done".
+    public var isDone: Bool { done == true }
 
     public var hasTimer: Bool { timerEnd != nil }
 
@@ -34,7 +43,7 @@ public struct ActivityContent: Hashable, Sendable, Codable {
         var parts = [title]
         if let subtitle, !subtitle.isEmpty { parts.append(subtitle) }
         if let progress { parts.append("\(Int(saturating: (progress * 100).rounded()))%") }
-        if hasTimer { parts.append("counting down") }
+        if hasTimer { parts.append(isDone ? "done" : "counting down") }
         return parts.joined(separator: ", ")
     }
 }
@@ -93,11 +102,25 @@ public struct ContentChanges: Hashable, Sendable {
         case .set(let seconds):
             content.timerStart = now
             content.timerEnd = now.saturatingAdd(Microseconds.of(seconds))
+            content.done = nil
         case .clear:
             content.timerStart = nil
             content.timerEnd = nil
+            content.done = nil
         }
         return content
+    }
+}
+
+/// Colours that tell countdowns apart on the black chrome, in the order new ones take them
+/// (the same as TimerModule's): a new countdown takes the first that no other countdown
+/// nookctl remembers has.
+public enum TimerColors {
+    public static let palette = ["#FF9F0A", "#64D2FF", "#FF6482", "#30D158", "#BF5AF2", "#FFD60A", "#5E8BFF", "#AC8E68"]
+
+    /// The first colour of the palette not in `used`; once all are used, they repeat in turn.
+    public static func next(notIn used: [String]) -> String {
+        palette.first { !used.contains($0) } ?? palette[used.count % palette.count]
     }
 }
 

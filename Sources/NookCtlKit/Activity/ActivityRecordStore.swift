@@ -1,4 +1,5 @@
 import Foundation
+import NookCore
 
 /// The content nookctl last built for each activity, so `activity update --progress 0.6` keeps
 /// the title: the broker holds views, and no call gives them back.
@@ -86,8 +87,28 @@ public struct ActivityRecordStore: Sendable {
         }
     }
 
+    /// The colours of the countdowns remembered, other than `module`/`activity`'s own, leaving
+    /// out those that reached zero over an hour before `now` (unix µs; gone by then unless
+    /// kept with a long `--expires`).
+    public func timerColors(except module: String, _ activity: String, now: Int64) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        let own = file(module: module, activity: activity).lastPathComponent
+        return files.filter { $0.pathExtension == "json" && $0.lastPathComponent != own }.sorted { $0.path < $1.path }.compactMap { file in
+            guard let data = try? Data(contentsOf: file), let content = try? JSONDecoder().decode(ActivityContent.self, from: data),
+                  let end = content.timerEnd, end > now.saturatingSubtract(3_600_000_000) else { return nil }
+            return content.color
+        }
+    }
+
+    /// Where the pid of the activity's background `finish --wait` is kept (`FinishWaiter`).
+    func waiterFile(module: String, activity: String) -> URL {
+        directory.appendingPathComponent("\(module)~\(activity).finish-pid")
+    }
+
     public func remove(module: String, activity: String) {
         try? FileManager.default.removeItem(at: file(module: module, activity: activity))
+        // Its countdown's finish has nothing left to do.
+        FinishWaiter.stopPrevious(module: module, activity: activity, records: self)
     }
 
     /// Removes records older than any detached activity can live.

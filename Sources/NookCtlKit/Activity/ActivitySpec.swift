@@ -21,9 +21,10 @@ public struct ActivitySpec: Hashable, Sendable {
     ///   - json: `--view-json`, read.
     ///   - imageURI: `--image` as a `file://` URI.
     ///   - now: unix microseconds.
+    ///   - timerColor: the colour a countdown that has none yet takes (`TimerColors.next`).
     /// - Throws: `ActivityProblem` when there is not enough to build the views.
     public static func build(_ request: ActivityRequest, isStart: Bool, previous: ActivityContent?, json: ViewJSON?,
-                             imageURI: String?, now: Int64) throws(ActivityProblem) -> ActivitySpec {
+                             imageURI: String?, now: Int64, timerColor: String? = nil) throws(ActivityProblem) -> ActivitySpec {
         var values: [String: PropValue] = [:]
         var record = RecordChange.keep
         let name = "\(request.module)/\(request.activity)"
@@ -42,11 +43,12 @@ public struct ActivitySpec: Hashable, Sendable {
             if let label { values["accessibility_label"] = .string(label) }
             record = .forget
         } else if isStart || !request.content.isEmpty {
-            guard let content = request.content.applied(to: previous, imageURI: imageURI, now: now) else {
+            guard var content = request.content.applied(to: previous, imageURI: imageURI, now: now) else {
                 throw ActivityProblem(isStart
                     ? "\(name): --title must not be empty"
                     : "\(name): nookctl has no record of its content to keep (it keeps one for activities it started or updated from flags); give --title with the rest, or --view-json")
             }
+            if content.hasTimer, content.color == nil { content.color = timerColor }
             for (slot, view) in ActivityViews(content: content).slots { values[slot] = .node(view.rawNode) }
             values["accessibility_label"] = .string(content.label)
             record = .save(content)
@@ -55,6 +57,21 @@ public struct ActivitySpec: Hashable, Sendable {
         if let dismiss = request.dismissDate(now: now, isStart: isStart) { values["dismiss_date"] = .int(dismiss) }
         if let relevance = request.relevance { values["relevance"] = .double(relevance) }
         return ActivitySpec(values: values, record: record)
+    }
+}
+
+extension ActivitySpec {
+    /// The `UpdateActivity` changes of `activity finish`: every view of `content` saying
+    /// "Done", its label `…, done`, and the dismiss date `expires` seconds from `now` when given
+    /// (else the date stays: a countdown started with `--timer` goes a minute after zero).
+    public static func finish(_ content: ActivityContent, expires: Double?, now: Int64) -> ActivitySpec {
+        var done = content
+        done.done = true
+        var values: [String: PropValue] = [:]
+        for (slot, view) in ActivityViews(content: done).slots { values[slot] = .node(view.rawNode) }
+        values["accessibility_label"] = .string(done.label)
+        if let expires { values["dismiss_date"] = .int(now.saturatingAdd(Microseconds.of(expires))) }
+        return ActivitySpec(values: values, record: .save(done))
     }
 }
 

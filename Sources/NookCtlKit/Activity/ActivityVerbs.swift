@@ -15,6 +15,7 @@ enum ActivityVerbs {
         OptionSpec("--expires", "DURATION", "when the broker ends it, from now; at most 24h (default for start: 1h, or a minute after --timer ends)"),
         OptionSpec("--relevance", "NUMBER", "higher shows first (default 0)"),
         OptionSpec("--view-json", "FILE", "the views as JSON, at most 4 MiB (- reads standard input; docs/scripting.md); excludes the content options but --title"),
+        OptionSpec("--no-sound", "with --timer: play no sound when the countdown reaches zero"),
     ]
 
     static let rows: [VerbSpec] = [
@@ -39,6 +40,28 @@ enum ActivityVerbs {
                  calls: "Modules.Register(sa{sv}), Modules.EndActivity(sa{sv})") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             return .activity(.end(module: module, activity: activity, dismissal: p.has("--immediate") ? "immediate" : "default"))
+        },
+        VerbSpec("activity finish", "M/A [--wait] [--no-sound] [--expires D] [--peek D]",
+                 summary: "A countdown says Done: its views and label say so, the nook peeks at it and the sound theme's `complete` plays (through canberra-gtk-play, when installed). `start --timer` runs `finish --wait` in the background, so a timer finishes by itself at zero.",
+                 options: [
+                    OptionSpec("--wait", "first wait until the countdown nookctl remembers reaches zero; do nothing if it was changed or ended meanwhile"),
+                    OptionSpec("--no-sound", "play no sound"),
+                    OptionSpec("--expires", "DURATION", "end it this long from now (default: keep the date set at start, a minute after zero)"),
+                    OptionSpec("--peek", "DURATION", "how long the nook peeks at it (default 8s), at most 1h"),
+                 ],
+                 positionals: [PositionalSpec("M/A", "the countdown to finish")],
+                 calls: "Modules.Register(sa{sv}), Modules.UpdateActivity(sa{sv}), Control.Peek(ss) -> t, Control.GetState() -> a{sv}, Control.EndPeek() -> t") { p throws(UsageError) in
+            let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
+            var finish = ActivityFinish(module: module, activity: activity)
+            finish.wait = p.has("--wait")
+            finish.playsSound = !p.has("--no-sound")
+            if let expires = p["--expires"] { finish.expires = try duration(expires, option: "--expires", verb: p.verb) }
+            if let peek = p["--peek"] {
+                let seconds = try duration(peek, option: "--peek", verb: p.verb)
+                guard seconds <= 3600 else { throw UsageError("option '--peek' must be at most 1h, found '\(peek)'", verb: p.verb) }
+                finish.peekSeconds = seconds
+            }
+            return .activity(.finish(finish))
         },
         VerbSpec("activity list", "[--json]",
                  summary: "Print the live activities in display order: MODULE/ACTIVITY, role and label (--json: GetState's items as a JSON array).",
@@ -73,6 +96,7 @@ enum ActivityVerbs {
             request.content.timer = timer.isEmpty ? .clear : .set(try duration(timer, option: "--timer", verb: p.verb))
         }
         if let expires = p["--expires"] { request.expires = try duration(expires, option: "--expires", verb: p.verb) }
+        request.playsSound = !p.has("--no-sound")
         if let text = p["--relevance"] {
             guard let relevance = Double(text), NumberDomain.relevance.problem(relevance) == nil else {
                 throw UsageError("option '--relevance' needs a number in \(NumberDomain.relevance.rangeText), found '\(text)'", verb: p.verb)

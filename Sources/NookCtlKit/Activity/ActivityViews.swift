@@ -6,7 +6,8 @@ import NookCore
 /// The icon (symbol or image) is the shared element `icon` in the pill, the peek and the
 /// expanded view, so the pill grows into them (SPEC rules 4, 7, 10). What the pill shows right
 /// of the notch is shared too: the countdown (`timer`, style scale), else the progress ring
-/// (`progress`), else the title (`title`, style scale). The minimal view sits in a capsule,
+/// (`progress`), else the title (`title`, style scale); a countdown's pill shows its title
+/// too, left of the notch, marked `title` as well. The minimal view sits in a capsule,
 /// which never shares (rule 12), so it carries no mark.
 ///
 /// ```swift
@@ -18,11 +19,33 @@ public struct ActivityViews: Sendable {
 
     public init(content: ActivityContent) { self.content = content }
 
-    /// Slot name -> view, for all five slots.
+    /// Slot name -> view, for all five slots. A countdown's views are tinted its colour
+    /// (`text-[#RRGGBB]` on each slot's root, which its text, symbols and rings take).
     public var slots: [String: ViewNode] {
-        ["compact_leading": icon(size: 16), "compact_trailing": compactTrailing, "minimal": minimal,
-         "peek": peek, "expanded": expanded]
+        var slots = ["compact_leading": compactLeading, "compact_trailing": compactTrailing, "minimal": minimal,
+                     "peek": peek, "expanded": expanded]
+        if let color = content.color, content.hasTimer {
+            for key in slots.keys { slots[key]!.props.classes = "text-[\(color)]" }
+        }
+        return slots
     }
+
+    /// The icon; for a countdown, the icon and the title, so two timers in turn beside the
+    /// notch are told apart by name as well as colour.
+    var compactLeading: ViewNode {
+        guard content.hasTimer else { return icon(size: 16) }
+        // Marked `title`, like the title in the peek and the expanded view, so it moves into
+        // them instead of staying behind in the pill while the nook peeks.
+        var title = text(content.title, size: 12, weight: "semibold", shared: true)
+        title.props.maxWidth = 90
+        var props = NodeProps()
+        props.spacing = 4
+        props.alignment = .center
+        return ViewNode(kind: .hstack, props: props, children: [icon(size: 14), title])
+    }
+
+    /// What a capsule shows of a countdown: the first letter of its title, inside its ring.
+    var initial: String { content.title.first.map { String($0).uppercased() } ?? "" }
 
     /// What stands right of the notch, and so moves into the peek and the expanded view.
     enum Trailing { case timer, progress, title }
@@ -56,11 +79,15 @@ public struct ActivityViews: Sendable {
         return ViewNode(kind: .text, props: props)
     }
 
-    /// The countdown the renderer runs by itself, marked `timer`.
+    /// The countdown the renderer runs by itself, marked `timer`; "Done" once it ran out.
     func countdown(size: Double) -> ViewNode? {
         guard let end = content.timerEnd else { return nil }
         var props = NodeProps()
-        props.timerEnd = end
+        if content.isDone {
+            props.text = "Done"
+        } else {
+            props.timerEnd = end
+        }
         props.fontSize = size
         props.fontWeight = "semibold"
         props.monospacedDigits = true
@@ -72,6 +99,8 @@ public struct ActivityViews: Sendable {
         var props = NodeProps()
         if let progress = content.progress {
             props.value = progress
+        } else if content.isDone {
+            props.value = 1
         } else if let start = content.timerStart, let end = content.timerEnd {
             props.start = start
             props.end = end
@@ -93,12 +122,15 @@ public struct ActivityViews: Sendable {
         return title
     }
 
-    /// A ring for progress or a countdown, else the icon.
-    var minimal: ViewNode { ring(size: 16, shared: false) ?? icon(size: 16, shared: false) }
+    /// A ring for progress or a countdown (with the title's initial inside), else the icon.
+    var minimal: ViewNode {
+        guard content.hasTimer, let ring = ring(size: 24, shared: false) else { return ring(size: 16, shared: false) ?? icon(size: 16, shared: false) }
+        return ViewNode(kind: .zstack, props: NodeProps(), children: [ring, text(initial, size: 11, weight: "bold")])
+    }
 
     /// Title and subtitle, one above the other.
     func titles(titleSize: Double, weight: String) -> ViewNode {
-        var children = [text(content.title, size: titleSize, weight: weight, shared: trailing == .title)]
+        var children = [text(content.title, size: titleSize, weight: weight, shared: trailing == .title || content.hasTimer)]
         if let subtitle = content.subtitle, !subtitle.isEmpty {
             var line = text(subtitle, size: 13)
             line.props.opacity = 0.7

@@ -1,6 +1,7 @@
 import Foundation
 import NookBus
 import NookCore
+import NookModuleAPI
 
 extension NookControlClient {
     /// Runs `activity start|update|end|list`, printing to `output`.
@@ -19,6 +20,8 @@ extension NookControlClient {
                 records.remove(module: module, activity: activity)
                 _ = try await call(.endModuleActivity(activity, ["dismissal": .string(dismissal)]))
                 output.out("ended \(module)/\(activity)\n")
+            case .finish(let finish):
+                return try await self.finish(finish, output: output, records: records)
             case .list(let json):
                 let state = try await call(.getState).first ?? WireCodec.vardict([:])
                 if json {
@@ -43,7 +46,10 @@ extension NookControlClient {
         var imageURI: String?
         if case .set(let path) = request.content.image { imageURI = try Self.imageURI(path) }
         let previous = records.load(module: request.module, activity: request.activity)
-        let spec = try ActivitySpec.build(request, isStart: isStart, previous: previous, json: json, imageURI: imageURI, now: now)
+        // A new countdown takes a colour no other countdown nookctl remembers has.
+        let color = TimerColors.next(notIn: records.timerColors(except: request.module, request.activity, now: now))
+        let spec = try ActivitySpec.build(request, isStart: isStart, previous: previous, json: json, imageURI: imageURI, now: now,
+                                          timerColor: color)
 
         try await register(request.module)
         _ = try await call(isStart ? .startActivity(request.activity, spec.values) : .updateActivity(request.activity, spec.values))
@@ -63,6 +69,59 @@ extension NookControlClient {
         }
         output.out(line + "\n")
         return .ok
+    }
+
+    /// `activity finish`: waits for zero when asked, then makes the countdown say "Done"
+    /// (`UpdateActivity` as its module), peeks at it and plays the sound. With `--wait`,
+    /// a countdown changed or ended meanwhile is left alone (exit 0): another `finish` waits
+    /// for the new one, or there is nothing left to finish.
+    private func finish(_ finish: ActivityFinish, output: OutputSink, records: ActivityRecordStore) async throws -> ExitStatus {
+        let name = "\(finish.module)/\(finish.activity)"
+        guard let remembered = records.load(module: finish.module, activity: finish.activity), let end = remembered.timerEnd else {
+            if finish.wait { return .ok }
+            throw ActivityProblem("\(name): nookctl remembers no countdown of it (`activity start --timer` makes one)")
+        }
+        var content = remembered
+        if finish.wait {
+            // Dates are within 1970..2200 (NumberDomain.unixDate): the difference cannot overflow.
+            let left = end.saturatingSubtract(Self.unixMicroseconds())
+            if left > 0 {
+                // The bus going away (a logout, a test's private bus) ends the wait: nothing
+                // could be finished on it any more.
+                let sleeper = Task { try await Task.sleep(for: .microseconds(left)) }
+                let connection = self.connection
+                let watcher = Task { await connection.waitUntilClosed(); sleeper.cancel() }
+                let slept = (try? await sleeper.value) != nil
+                watcher.cancel()
+                guard slept else { throw ActivityProblem("\(name): the bus went away before the countdown reached zero") }
+            }
+            guard let now = records.load(module: finish.module, activity: finish.activity), now.timerEnd == end, !now.isDone else {
+                return .ok
+            }
+            content = now
+        }
+        try await register(finish.module)
+        let spec = ActivitySpec.finish(content, expires: finish.expires, now: Self.unixMicroseconds())
+        do {
+            _ = try await call(.updateActivity(finish.activity, spec.values))
+        } catch let error as DBusError where error.name == NookErrorName.unknownActivity.rawValue && finish.wait {
+            // A person ended it before zero.
+            return .ok
+        }
+        if case .save(let done) = spec.record { try? records.save(done, module: finish.module, activity: finish.activity) }
+        _ = try await call(.peek(module: finish.module, activity: finish.activity))
+        if finish.playsSound { NookSound.play(ActivityFinish.sound, description: "\(content.title) done") }
+        output.out("finished \(name): Done\n")
+        return .ok
+    }
+
+    /// Ends the peek when the nook still peeks at `module`/`activity` (a person or another
+    /// peek may have moved it on).
+    public func endPeek(ifStillOn module: String, _ activity: String) async throws {
+        let state = try WireFields(reply: try await call(.getState).first ?? WireCodec.vardict([:]))
+        guard try state.string("presentation", default: "") == "peek", try state.string("module", default: "") == module,
+              try state.string("activity", default: "") == activity else { return }
+        _ = try await call(.endPeek)
     }
 
     /// `Register`, telling a module another program holds apart from other errors.

@@ -14,7 +14,12 @@ public enum NookCtl {
     /// - Parameter stopOnSignals: for `watch` and `record`, make the first SIGINT or SIGTERM
     ///   stop the command cleanly (`record` writes its file; exit status 0). The executable
     ///   sets it; tests running commands in-process leave it off.
-    public static func run(arguments: [String], output: OutputSink = .standard, stopOnSignals: Bool = false) async -> ExitStatus {
+    /// - Parameter finishesInBackground: after `activity start`/`update` with `--timer`, start
+    ///   `nookctl activity finish M/A --wait` in the background (`FinishWaiter`), so the
+    ///   countdown says "Done" by itself at zero. The executable sets it; in-process tests,
+    ///   which are not nookctl, leave it off.
+    public static func run(arguments: [String], output: OutputSink = .standard, stopOnSignals: Bool = false,
+                           finishesInBackground: Bool = false) async -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try ArgumentParser.parse(arguments)
@@ -55,6 +60,23 @@ public enum NookCtl {
         // Cancelling the caller (a test running `status --follow` in-process) ends the command.
         let status = await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         await connection.close()
+        guard status == .ok, case .activity(let activity) = command else { return status }
+        switch activity {
+        case .start(let request), .update(let request):
+            if finishesInBackground, case .set = request.content.timer {
+                FinishWaiter.spawn(module: request.module, activity: request.activity, address: invocation.address, playsSound: request.playsSound, output: output)
+            }
+        case .finish(let finish):
+            // The module's connection is gone (its activities stay, detached); after the peek,
+            // end it from a connection of no module.
+            try? await Task.sleep(for: .milliseconds(Int64(finish.peekSeconds * 1000)))
+            if let later = try? await BusConnection.connect(to: invocation.address.map(BusAddress.address) ?? .session, description: "nookctl") {
+                try? await NookControlClient(connection: later).endPeek(ifStillOn: finish.module, finish.activity)
+                await later.close()
+            }
+        default:
+            break
+        }
         return status
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import NookBus
+import NookTestSupport
+import Testing
+
+/// Issue 39, part 4, on screen: two countdowns from `nookctl activity start --timer` in their
+/// own colours (the primary beside the notch, the other in a capsule), then one finished by
+/// `nookctl activity finish` peeking with "Done", drawn by nook-renderer on Xvfb.
+@Suite(.serialized)
+struct TimerOnScreenTests {
+    /// Pixels within `tolerance` of `colour` (r, g, b) in the top `rows` of `image`.
+    static func count(_ colour: (Int, Int, Int), in image: RGBImage, tolerance: Int = 40) -> Int {
+        var count = 0
+        for index in 0..<(image.width * image.height) {
+            let r = Int(image.bytes[index * 3]), g = Int(image.bytes[index * 3 + 1]), b = Int(image.bytes[index * 3 + 2])
+            if abs(r - colour.0) <= tolerance && abs(g - colour.1) <= tolerance && abs(b - colour.2) <= tolerance { count += 1 }
+        }
+        return count
+    }
+
+    static let orange = (0xFF, 0x9F, 0x0A)
+    static let cyan = (0x64, 0xD2, 0xFF)
+
+    @Test func twoTimersShowTheirColoursAndAFinishedOnePeeksSayingDone() async throws {
+        try await RendererNook.with(slowMotion: 1, withMusic: false, root: EmptyNookOnScreenTests.desktop) { nook in
+            let state = nook.scratch.appendingPathComponent("nookctl-state").path
+            func nookctl(_ arguments: [String]) throws -> PackageProcess {
+                try nook.stack.process("nookctl", ["--address", nook.bus.address] + arguments, environment: ["XDG_STATE_HOME": state])
+            }
+            for (name, title) in [("tea/pot", "Tea"), ("eggs/pan", "Eggs")] {
+                let start = try nookctl(["activity", "start", name, "--title", title, "--timer", "30m", "--no-sound"])
+                #expect(await start.waitForExit(), "\(start.log)")
+            }
+            // Both colours on screen: Tea's orange beside the notch, Eggs' cyan in its capsule.
+            let coloured = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+                guard let shot = try? await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows) else { return false }
+                return Self.count(Self.orange, in: shot) > 20 && Self.count(Self.cyan, in: shot) > 10
+            }
+            let two = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
+            await EmptyNookOnScreenTests.keep(two, as: "two-timers-top-band")
+            #expect(coloured, "orange \(Self.count(Self.orange, in: two)) px, cyan \(Self.count(Self.cyan, in: two)) px:\n\(nook.logs)")
+
+            // Tea finishes (what its background finish does at zero), with a long peek.
+            let finish = try nookctl(["activity", "finish", "tea/pot", "--peek", "1h", "--no-sound"])
+            let peeking = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                (try? await nook.state().presentation) == "peek"
+            }
+            #expect(peeking, "\(finish.log)\n\(nook.logs)")
+            let serial = try await nook.state().serial
+            _ = try await nook.waitForPlan(serial: serial)
+            try await nook.waitUntilSettled(serial: serial)
+            let done = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
+            await EmptyNookOnScreenTests.keep(done, as: "timer-done-peek-top-band")
+            #expect(finish.log.contains("finished tea/pot: Done"), "\(finish.log)")
+            // The peek is taller than the pill, and in Tea's colour.
+            let chrome = try #require(done.chromeBox(background: 48 + 96 + 160), "no chrome on screen:\n\(nook.logs)")
+            #expect(chrome.height > 40, "the peek is \(chrome)")
+            #expect(Self.count(Self.orange, in: done) > 20, "no orange in the peek")
+            await finish.stop()
+        }
+    }
+}
