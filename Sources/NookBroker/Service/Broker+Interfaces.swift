@@ -178,6 +178,12 @@ extension Broker {
                     try assumeIsolated { broker in try broker.activate(call.sender, target: target) }
                     return []
                 },
+                // An addition (every activity in reach): open onto what a slot drew (Broker+Reach.swift).
+                DBusMethod(RenderMember.openSlot.rawValue, in: [arg("target", "a{sv}")], out: [arg("serial", "t")]) { [self] call in
+                    let target = try Self.record(call, 0, "OpenSlot target")
+                    let serial = try assumeIsolated { broker in try broker.openSlot(call.sender, target: target) }
+                    return [.uint64(serial)]
+                },
             ],
             signals: [DBusSignal(RenderMember.plan.rawValue, [arg("plan", "a{sv}")])])
     }

@@ -29,6 +29,8 @@ public enum ControlMember: String, Hashable, Sendable, CaseIterable {
 /// The methods and signals of `org.nook.Nook1.Render`.
 public enum RenderMember: String, Hashable, Sendable, CaseIterable {
     case subscribe = "Subscribe", unsubscribe = "Unsubscribe", pointer = "Pointer", activate = "Activate", plan = "Plan"
+    /// An addition: open onto what a slot the renderer drew shows (a capsule, a pill slot, a board tile).
+    case openSlot = "OpenSlot"
 }
 
 /// The D-Bus error names of the Nook contract (CONTRACT.md, "Errors"): the project's own
