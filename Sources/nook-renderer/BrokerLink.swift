@@ -123,6 +123,33 @@ actor BrokerLink {
         }
     }
 
+    /// `Render.OpenSlot(target)` (an addition): the pointer came over (`hover`) or clicked
+    /// (`claim`) a capsule, the pill, a peek or a board tile. A slot gone meanwhile
+    /// (`UnknownTarget`) or one with nothing to open is logged and ignored.
+    func openSlot(_ target: ReachTarget, via: OpenVia) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
+                                          member: RenderMember.openSlot.rawValue, arguments: [WireCodec.vardict(target.openSlotArgument(via: via))])
+            Log.debug("open slot sent \(target.kind.rawValue) \(target.slot) \(target.owner) via=\(via.rawValue) serial=\(target.serial)")
+        } catch {
+            Log.info("OpenSlot(\(target.slot) \(target.owner) via \(via.rawValue)) failed: \(error)")
+        }
+    }
+
+    /// `Control.EndActivity(module, activity, {})`: the person ended an activity by hand (the
+    /// close control, a middle click), exactly as `nookctl end` does: the module hears
+    /// `activity-dismissed`, and the same id cannot start again.
+    func endActivity(module: String, activity: String) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                          member: ControlMember.endActivity.rawValue,
+                                          arguments: [.string(module), .string(activity), .vardict([String: DBusValue]())])
+            Log.debug("end activity sent \(module)/\(activity)")
+        } catch {
+            Log.info("EndActivity(\(module)/\(activity)) failed: \(error)")
+        }
+    }
+
     /// `Render.Activate(target)`: a control was pressed (or activated from the keyboard). A
     /// node that went away meanwhile gets `UnknownTarget`: logged and ignored, the next plan
     /// shows what is there now.

@@ -127,9 +127,16 @@ final class ControlInput {
         Task { await link.activate(target, action: action) }
     }
 
-    /// The hand over a control, the default arrow elsewhere.
+    /// The hand over a control, a capsule, a board tile and the close control (what a click
+    /// opens or ends), the default arrow elsewhere.
     private func updateCursor() {
-        let overControl = pointer.map { onScreen.control(at: $0) != nil } ?? false
+        let overControl = pointer.map { point in
+            if onScreen.control(at: point) != nil { return true }
+            switch onScreen.target(at: point)?.kind {
+            case .capsule?, .tile?, .close?: return true
+            default: return false
+            }
+        } ?? false
         guard overControl != showsHand, let window = gtk_widget_get_window(nook.widget) else { return }
         showsHand = overControl
         gdk_window_set_cursor(window, overControl ? hand : nil)
