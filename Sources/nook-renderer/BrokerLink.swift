@@ -26,13 +26,17 @@ actor BrokerLink {
 
     /// - Parameter onPlan: each plan (`a{sv}`) and where it came from (`subscribe`, `signal`,
     ///   `display_changed`); called on the bus thread.
-    init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?,
+    /// - Parameter onFocus: `Render.FocusRequested` arrived (`nookctl focus`); called on the bus thread.
+    init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?, onFocus: @escaping @Sendable () -> Void = {},
          onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
         self.connection = connection
         self.display = display
         self.reduceMotion = reduceMotion
+        self.onFocus = onFocus
         self.onPlan = onPlan
     }
+
+    private let onFocus: @Sendable () -> Void
 
     /// Listens for plans and for the broker's comings and goings, subscribes, and runs until
     /// the bus connection closes. Every new owner of `org.nook.Nook1` (nookd restarted) gets a
@@ -41,6 +45,10 @@ actor BrokerLink {
         let onPlan = self.onPlan
         _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.plan.rawValue)) { signal in
             if let plan = signal.arguments.first { onPlan(plan, "signal") }
+        }
+        let onFocus = self.onFocus
+        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.focusRequested.rawValue)) { _ in
+            onFocus()
         }
         let owners = try await connection.nameOwnerChanges(of: Self.busName)
         await subscribe()

@@ -209,7 +209,7 @@ final class Renderer {
     private func tick(clock: OpaquePointer?) -> gboolean {
         let now = frameTime(clock)
         frameStats.ticked(at: now, interval: 1 / monitor.refreshRate)
-        let list = presenter.frame(at: now, unixTime: unixSeconds(), pointer: pointer, focus: controls.focused)
+        let list = frame(at: now, unixTime: unixSeconds())
         // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
         // shape it to this frame before the paint, so a nook appearing is drawn.
         applyShape(WindowShape(list))
@@ -222,6 +222,17 @@ final class Renderer {
         }
         return 1
     }
+
+    /// The presenter's frame, with the ring around the reach target that has the keyboard
+    /// (`nookctl focus`) when no control has it.
+    private func frame(at time: Double, unixTime: Double) -> DisplayList {
+        var list = presenter.frame(at: time, unixTime: unixTime, pointer: pointer, focus: controls.focused)
+        if list.focusRing == nil { list.focusRing = controls.reachRing(in: list) }
+        return list
+    }
+
+    /// Where the keyboard goes (`Render.FocusRequested`).
+    func focusRequested() { controls.focusRequested() }
 
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
@@ -255,7 +266,7 @@ final class Renderer {
         if presenter.textMeasurement.identity != "pango:" + text.family {
             presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))
         }
-        let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer, focus: controls.focused)
+        let list = frame(at: now, unixTime: unixTime)
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         if nook.isTransparent {

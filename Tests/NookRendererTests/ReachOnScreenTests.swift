@@ -20,7 +20,7 @@ struct ReachOnScreenTests {
 
         private init(connection: BusConnection) { self.connection = connection }
 
-        static func register(on nook: SwayNook, home: Bool = false) async throws -> SideModule {
+        static func register(on nook: some NookUnderTest, home: Bool = false) async throws -> SideModule {
             let connection = try await BusConnection.connect(to: .address(nook.bus.address), description: "reach-module")
             let module = SideModule(connection: connection)
             _ = try await connection.addMatch(MatchRule(path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules", member: "Diagnostics")) { signal in
@@ -64,7 +64,7 @@ struct ReachOnScreenTests {
     }
 
     /// What `GetState` says is shown: presentation, module, activity.
-    static func showing(_ nook: SwayNook) async throws -> (presentation: String, module: String, activity: String, activities: [String]) {
+    static func showing(_ nook: some NookUnderTest) async throws -> (presentation: String, module: String, activity: String, activities: [String]) {
         guard let reply = try await nook.control("GetState").first else { throw TestSupportError("GetState replied with nothing") }
         let record = try Vardict(reply, at: "state")
         func string(_ key: String) -> String {
@@ -84,7 +84,7 @@ struct ReachOnScreenTests {
     }
 
     /// The rect of the target `kind:owner` in the newest frame the renderer logged with one.
-    static func targetRect(_ nook: SwayNook, _ kindAndOwner: String) -> LoggedRect? {
+    static func targetRect(_ nook: some NookUnderTest, _ kindAndOwner: String) -> LoggedRect? {
         for line in nook.logLines("frame").reversed() {
             for word in line.text.split(separator: " ") where word.hasPrefix("target=\(kindAndOwner)@") {
                 return LoggedRect(String(word.dropFirst("target=\(kindAndOwner)@".count)))
@@ -233,6 +233,24 @@ struct ReachOnScreenTests {
             try await pointer.move(to: Self.away.x, Self.away.y)
             #expect(try await Self.showing(nook).activities.contains("reach/n4"), "a middle click ended an activity that is not dismissible")
             #expect(nook.rendererLog.contains("dismiss reach/n2 by close control"))
+        }
+    }
+
+    /// `nookctl focus` on layer shell: the renderer asks sway for the keyboard exclusively (its
+    /// Wayland trace says so) and rings the pill. Keys cannot be typed here (this suite has no
+    /// virtual keyboard for sway); they are checked on Xvfb, `KeyboardReachOnScreenTests`.
+    @Test func focusAsksTheCompositorForTheKeyboard() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            try await nook.showPill()
+            #expect(!nook.rendererLog.contains("set_keyboard_interactivity(1)"), "the renderer held the keyboard before focus was asked")
+            let ctl = try PackageProcess.executable("nookctl").path
+            let run = try await Tools.run(ctl, ["--address", nook.bus.address, "focus"])
+            #expect(run.status == 0, "nookctl focus: \(run.stderr)")
+            let asked = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.rendererLog.contains("set_keyboard_interactivity(1)")
+            }
+            #expect(asked, "the renderer never asked sway for the keyboard:\n\(nook.logs)")
+            #expect(nook.rendererLog.contains("reach focus pill music/song"), "the focus did not go to the pill")
         }
     }
 

@@ -45,6 +45,30 @@ extension Broker {
         return try control(via == .hover ? .pointerEnterOnto(onto) : .open(onto: onto, via: .claim))
     }
 
+    /// `Control.Focus(a{sv}) -> t` (an addition): a person asked for the keyboard in the nook
+    /// (a key bound to `nookctl focus`). A nook hidden (by `Hide`, or before anything showed)
+    /// that has something to show is shown, and every subscribed renderer gets
+    /// `Render.FocusRequested`, unicast, and takes the keyboard. Counts against the caller's
+    /// press budget. Returns the current serial (the `Show`'s plan, when it showed).
+    func requestFocus(_ caller: String) throws(DBusError) -> UInt64 {
+        try chargeReach(caller, member: ControlMember.focus.rawValue)
+        if machine.state == .hidden { try control(.show) }
+        let path = self.path
+        let renderers = subscribers.keys.sorted()
+        for renderer in renderers {
+            do {
+                try connection.assumeIsolated { bus in
+                    try bus.emitSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.focusRequested.rawValue,
+                                       arguments: [WireCodec.vardict([:])], destination: renderer)
+                }
+            } catch {
+                log(.warning, "FocusRequested could not reach \(renderer): \(error)")
+            }
+        }
+        log(.debug, "focus asked by \(caller); told \(renderers.count) renderer(s)")
+        return serial
+    }
+
     /// One unit of `caller`'s press budget, or `LimitsExceeded`.
     private func chargeReach(_ caller: String, member: String) throws(DBusError) {
         let peer = self.peer(of: caller)
