@@ -426,8 +426,8 @@ final class Renderer {
     }
 
     /// When the pointer comes over the nook: over a capsule, the pill or a peek while the nook
-    /// is a pill or peeks, `OpenSlot` via hover onto what that shows; anywhere else
-    /// `Pointer("enter")`. When it leaves the nook: `Pointer("exit")`, which closes what
+    /// is a pill or peeks, `OpenSlot` via hover onto what that shows; over the close control
+    /// nothing; anywhere else `Pointer("enter")`. When it leaves the nook: `Pointer("exit")`, which closes what
     /// hovering opened. A nook that closed from under a pointer that stays put (the panel
     /// did not reach a capsule hovered open) opens by hover again only once the pointer moves.
     private func refreshPointer(moved: Bool = false) {
@@ -439,10 +439,13 @@ final class Renderer {
             guard !hoverNeedsMotion else { return }
             pointerEntered = true
             let presentation = presenter.presentation
-            if let location = pointer.location, let target = target(at: location), target.opensOnHover,
-               presentation == "pill" || presentation == "peek" {
-                Log.debug("pointer enter at \(place) onto the \(target.kind.rawValue) \(target.owner)")
-                Task { await link.openSlot(target, via: .hover) }
+            let reached = pointer.location.flatMap { self.target(at: $0) }
+            if let reached, reached.opensOnHover, presentation == "pill" || presentation == "peek" {
+                Log.debug("pointer enter at \(place) onto the \(reached.kind.rawValue) \(reached.owner)")
+                Task { await link.openSlot(reached, via: .hover) }
+            } else if reached?.kind == .close {
+                // Reaching for the close control beside a peek opens nothing.
+                Log.debug("pointer enter at \(place) onto the close control")
             } else {
                 Log.debug("pointer enter at \(place)")
                 Task { await link.pointer("enter") }

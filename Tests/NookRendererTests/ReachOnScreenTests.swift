@@ -94,12 +94,21 @@ struct ReachOnScreenTests {
     }
 
     /// Waits until the renderer has drawn the target at rest (the current plan settled) and
-    /// returns its rect.
+    /// returns its rect. The close control follows the chrome, and the last frame logged before
+    /// `settled` may be short of the end under load: its rect is taken from where the plan's
+    /// chrome comes to rest (8 points right of it, bottom-aligned, 26 points).
     static func settledTarget(_ nook: SwayNook, _ kindAndOwner: String) async throws -> LoggedRect {
-        try await nook.waitUntilSettled(serial: try await nook.state().serial)
+        let serial = try await nook.state().serial
+        try await nook.waitUntilSettled(serial: serial)
         let drawn = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { targetRect(nook, kindAndOwner) != nil }
         guard drawn, let rect = targetRect(nook, kindAndOwner) else {
             throw TestSupportError("the renderer never drew target \(kindAndOwner):\n\(nook.logs)")
+        }
+        if kindAndOwner.hasPrefix("close:"), let chrome = LoggedRect(try await nook.waitForPlan(serial: serial)["chrome_to"]) {
+            let resting = LoggedRect("\(chrome.x + chrome.width + 8),\(chrome.y + chrome.height - 26),26,26")!
+            #expect(abs(resting.midX - rect.midX) < 40 && abs(resting.midY - rect.midY) < 40,
+                    "the close control was drawn at \(rect), far from where the chrome rests (\(resting))")
+            return resting
         }
         return rect
     }
@@ -233,6 +242,35 @@ struct ReachOnScreenTests {
             try await pointer.move(to: Self.away.x, Self.away.y)
             #expect(try await Self.showing(nook).activities.contains("reach/n4"), "a middle click ended an activity that is not dismissible")
             #expect(nook.rendererLog.contains("dismiss reach/n2 by close control"))
+        }
+    }
+
+    /// A peek is in reach too: hovering it opens that activity by hover (the peeking one, not
+    /// the primary), leaving closes it, and the close control beside the peek ends it.
+    @Test func hoveringAPeekOpensItsActivityAndItsCloseControlEndsIt() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            try await nook.showPill()
+            let module = try await SideModule.register(on: nook)
+            defer { Task { await module.close() } }
+            try await module.start("n2", letter: "N", extra: ["peek": SideModule.view("A notification, peeking", size: 15)])
+            _ = try await nook.control("Peek", [.string("reach"), .string("n2")])
+            let peek = try await Self.settledTarget(nook, "peek:reach/n2")
+            let close = try await Self.settledTarget(nook, "close:reach/n2")
+            Self.saveScreenshot(try await nook.sway.screenshot(), "reach-peek")
+            let pointer = try await nook.pointer()
+            try await pointer.move(to: Int(peek.midX), Int(peek.midY))
+            try await Self.waitFor("hovering the peek opening reach/n2", nook) { $0.presentation == "expanded" && $0.activity == "n2" }
+            try await pointer.move(to: Self.away.x, Self.away.y)
+            try await Self.waitFor("leaving closing it", nook) { $0.presentation == "pill" }
+
+            _ = try await nook.control("Peek", [.string("reach"), .string("n2")])
+            let again = try await Self.settledTarget(nook, "close:reach/n2")
+            #expect(again.x == close.x && again.y == close.y, "the close control moved: \(close) then \(again)")
+            try await pointer.move(to: Int(again.midX), Int(again.midY))
+            try await pointer.click()
+            try await Self.waitFor("the close control ending the peeking activity", nook) { !$0.activities.contains("reach/n2") }
+            let heard = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) { module.diagnostics.contains("activity-dismissed n2") }
+            #expect(heard, "the module never heard activity-dismissed: \(module.diagnostics)")
         }
     }
 
