@@ -18,6 +18,8 @@ public enum Command: Hashable, Sendable {
     case close
     /// Open when the nook shows the pill (or nothing), close when it is open: one key binding.
     case toggle
+    /// `Control.Focus`: the nook takes the keyboard (bound to a key).
+    case focus
     case peek(module: String, activity: String)
     case unpeek
     /// A module's companion window; nil closes it.
@@ -162,6 +164,7 @@ extension Command {
         case .close: [.close()]
         // Then `Open` or `Close`, by the presentation GetState reports.
         case .toggle: [.getState]
+        case .focus: [.focus]
         case .peek(let module, let activity): [.peek(module: module, activity: activity)]
         case .unpeek: [.endPeek]
         case .companion(let module?): [.openCompanion(module)]

@@ -39,6 +39,8 @@ extension ContractCall {
     public static let reloadTheme = control(ControlMember.reloadTheme.rawValue)
     public static let endPeek = control(ControlMember.endPeek.rawValue, reply: "t")
     public static let closeCompanion = control(ControlMember.closeCompanion.rawValue, reply: "t")
+    /// An addition: the nook takes the keyboard.
+    public static let focus = control(ControlMember.focus.rawValue, [.vardict([:])], signature: "a{sv}", reply: "t")
 
     public static func open(_ options: [String: DBusValue]) -> ContractCall {
         control(ControlMember.open.rawValue, [.vardict(options)], signature: "a{sv}", reply: "t")

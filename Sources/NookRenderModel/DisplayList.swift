@@ -27,14 +27,17 @@ public struct DisplayList: Hashable, Sendable {
     public var controls: [DrawnControl]
     /// The focused control's ring, painted after the items; nil when nothing has keyboard focus.
     public var focusRing: FocusRing?
+    /// What the pointer reaches besides controls, back to front (`ReachTarget`).
+    public var targets: [ReachTarget]
 
     public init(chrome: ChromeShape? = nil, fadingChrome: ChromeShape? = nil, items: [DrawItem] = [],
-                controls: [DrawnControl] = [], focusRing: FocusRing? = nil) {
+                controls: [DrawnControl] = [], focusRing: FocusRing? = nil, targets: [ReachTarget] = []) {
         self.chrome = chrome
         self.fadingChrome = fadingChrome
         self.items = items
         self.controls = controls
         self.focusRing = focusRing
+        self.targets = targets
     }
 
     /// The chrome shapes to fill black, in painting order (see "Painting the chrome").

@@ -26,13 +26,17 @@ actor BrokerLink {
 
     /// - Parameter onPlan: each plan (`a{sv}`) and where it came from (`subscribe`, `signal`,
     ///   `display_changed`); called on the bus thread.
-    init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?,
+    /// - Parameter onFocus: `Render.FocusRequested` arrived (`nookctl focus`); called on the bus thread.
+    init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?, onFocus: @escaping @Sendable () -> Void = {},
          onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
         self.connection = connection
         self.display = display
         self.reduceMotion = reduceMotion
+        self.onFocus = onFocus
         self.onPlan = onPlan
     }
+
+    private let onFocus: @Sendable () -> Void
 
     /// Listens for plans and for the broker's comings and goings, subscribes, and runs until
     /// the bus connection closes. Every new owner of `org.nook.Nook1` (nookd restarted) gets a
@@ -41,6 +45,10 @@ actor BrokerLink {
         let onPlan = self.onPlan
         _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.plan.rawValue)) { signal in
             if let plan = signal.arguments.first { onPlan(plan, "signal") }
+        }
+        let onFocus = self.onFocus
+        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.focusRequested.rawValue)) { _ in
+            onFocus()
         }
         let owners = try await connection.nameOwnerChanges(of: Self.busName)
         await subscribe()
@@ -120,6 +128,33 @@ actor BrokerLink {
             Log.debug("open sent")
         } catch {
             Log.info("Open failed: \(error)")
+        }
+    }
+
+    /// `Render.OpenSlot(target)` (an addition): the pointer came over (`hover`) or clicked
+    /// (`claim`) a capsule, the pill, a peek or a board tile. A slot gone meanwhile
+    /// (`UnknownTarget`) or one with nothing to open is logged and ignored.
+    func openSlot(_ target: ReachTarget, via: OpenVia) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
+                                          member: RenderMember.openSlot.rawValue, arguments: [WireCodec.vardict(target.openSlotArgument(via: via))])
+            Log.debug("open slot sent \(target.kind.rawValue) \(target.slot) \(target.owner) via=\(via.rawValue) serial=\(target.serial)")
+        } catch {
+            Log.info("OpenSlot(\(target.slot) \(target.owner) via \(via.rawValue)) failed: \(error)")
+        }
+    }
+
+    /// `Control.EndActivity(module, activity, {})`: the person ended an activity by hand (the
+    /// close control, a middle click), exactly as `nookctl end` does: the module hears
+    /// `activity-dismissed`, and the same id cannot start again.
+    func endActivity(module: String, activity: String) async {
+        do {
+            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                          member: ControlMember.endActivity.rawValue,
+                                          arguments: [.string(module), .string(activity), .vardict([String: DBusValue]())])
+            Log.debug("end activity sent \(module)/\(activity)")
+        } catch {
+            Log.info("EndActivity(\(module)/\(activity)) failed: \(error)")
         }
     }
 

@@ -15,7 +15,12 @@ final class ControlInput {
     private var onScreen = DisplayList()
     private var pointer: Point?
     private var showsHand = false
-    private var takesKeyboard = false
+    /// The keyboard among reach targets while `Control.Focus` gave the nook the keyboard.
+    private var reach = ReachFocus()
+    /// True from `Render.FocusRequested` until Escape gives the keyboard back.
+    private(set) var holdsKeyboard = false
+    private enum KeyboardMode { case none, onDemand, exclusive }
+    private var keyboardMode = KeyboardMode.none
     private let nook: NookWindow
     /// The current scene's controls at rest and its presentation, from the renderer's presenter.
     private let scene: () -> (controls: [SceneControl], presentation: String)
@@ -50,21 +55,60 @@ final class ControlInput {
     /// The control with keyboard focus, for the next frame.
     var focused: ControlNode? { keyboard.focused }
 
-    /// A frame was painted: presses, the cursor and the accessible objects follow it.
+    /// A frame was painted: presses, the cursor and the accessible objects follow it. While the
+    /// nook holds the keyboard and nothing has the reach focus (it just came, or Escape closed
+    /// the panel), the focus goes to the pill.
     func painted(_ list: DisplayList) {
         onScreen = list
         updateCursor()
         accessibility.update(list.controls, focused: keyboard.focused)
+        if holdsKeyboard, reach.focused == nil, !inPanel, case .focused(let target) = reach.start(targets: list.targets) {
+            Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
+            gtk_widget_queue_draw(nook.widget)
+        }
+    }
+
+    /// The ring around the target with the reach focus, when there is one and no control has
+    /// the keyboard focus.
+    func reachRing(in list: DisplayList) -> FocusRing? {
+        guard holdsKeyboard, keyboard.focused == nil, !inPanel else { return nil }
+        return reach.ring(in: list)
     }
 
     /// A plan arrived: focus leaves controls that went, and the window takes the keyboard only
-    /// while the nook is expanded.
+    /// while the nook is expanded (or holds it for `Control.Focus`).
     func planReceived() {
         let (controls, presentation) = scene()
         if keyboard.refresh(controls: controls, presentation: presentation) { Log.debug("focus cleared (its control went away)") }
         accessibility.setControls(controls)
-        setTakesKeyboard(presentation == KeyboardFocus.presentation)
+        if holdsKeyboard, presentation == "hidden" { release("the nook is hidden") }
+        updateKeyboardMode()
     }
+
+    /// `Render.FocusRequested` (after `Control.Focus`, `nookctl focus`): take the keyboard, the
+    /// focus on the pill.
+    func focusRequested() {
+        holdsKeyboard = true
+        reach.clear()
+        Log.info("the nook takes the keyboard (focus requested)")
+        updateKeyboardMode()
+        if !inPanel, case .focused(let target) = reach.start(targets: onScreen.targets) {
+            Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
+        }
+        gtk_widget_queue_draw(nook.widget)
+    }
+
+    private func release(_ why: String) {
+        holdsKeyboard = false
+        reach.clear()
+        Log.info("the nook gives the keyboard back (\(why))")
+        updateKeyboardMode()
+        gtk_widget_queue_draw(nook.widget)
+    }
+
+    /// Expanded onto an activity or a home, as on screen: the scene's controls take the keys.
+    /// (The board's tiles are reach targets.)
+    private var inPanel: Bool { onScreen.targets.contains { $0.kind == .panel } }
 
     func pointerMoved(to point: Point?) {
         pointer = point
@@ -91,15 +135,56 @@ final class ControlInput {
         }
     }
 
-    /// A key: Tab, Shift+Tab, Enter, Space and Escape mean something while expanded; any other
-    /// key, or any key at another time, passes.
+    /// A key: Tab, Shift+Tab, Enter, Space and Escape mean something while expanded; while the
+    /// nook holds the keyboard (`Control.Focus`) the arrow keys, Delete and BackSpace too, and
+    /// outside the panel they move among the pill, a peek, the capsules and the board's tiles
+    /// (`ReachFocus`). Any other key, or any key at another time, passes.
     private func key(_ keyval: guint, shift: Bool) -> Bool {
+        let code = Int32(bitPattern: keyval)
+        if holdsKeyboard, !inPanel {
+            let reachKey: ReachFocus.Key
+            switch code {
+            case GDK_KEY_Tab, GDK_KEY_KP_Tab: reachKey = shift ? .previous : .next
+            case GDK_KEY_ISO_Left_Tab, GDK_KEY_Left, GDK_KEY_Up, GDK_KEY_KP_Left, GDK_KEY_KP_Up: reachKey = .previous
+            case GDK_KEY_Right, GDK_KEY_Down, GDK_KEY_KP_Right, GDK_KEY_KP_Down: reachKey = .next
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space: reachKey = .activate
+            case GDK_KEY_Delete, GDK_KEY_KP_Delete, GDK_KEY_BackSpace: reachKey = .dismiss
+            case GDK_KEY_Escape: reachKey = .close
+            default: return false
+            }
+            // Escape on the board closes it to the pill first; the keyboard stays.
+            if reachKey == .close, scene().presentation == KeyboardFocus.presentation {
+                reach.clear()
+                if let link = link() { Task { await link.close() } }
+                return true
+            }
+            switch reach.handle(reachKey, targets: onScreen.targets) {
+            case .none:
+                return true
+            case .focused(let target):
+                Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
+                gtk_widget_queue_draw(nook.widget)
+            case .open(let target):
+                Log.debug("reach open \(target.kind.rawValue) \(target.owner) by keyboard")
+                if let link = link() { Task { await link.openSlot(target, via: .claim) } }
+            case .dismiss(let target):
+                dismiss(target, by: "keyboard")
+            case .release:
+                release("Escape")
+            }
+            return true
+        }
         let key: KeyboardFocus.Key
-        switch Int32(bitPattern: keyval) {
+        switch code {
         case GDK_KEY_Tab, GDK_KEY_KP_Tab: key = shift ? .previous : .next
         case GDK_KEY_ISO_Left_Tab: key = .previous
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space: key = .activate
         case GDK_KEY_Escape: key = .close
+        case GDK_KEY_Delete, GDK_KEY_KP_Delete, GDK_KEY_BackSpace:
+            // Delete in an expanded activity ends it, as its close control does.
+            guard holdsKeyboard, let panel = onScreen.targets.first(where: { $0.kind == .panel }), panel.dismissible else { return false }
+            dismiss(panel, by: "keyboard")
+            return true
         default: return false
         }
         let (controls, presentation) = scene()
@@ -121,33 +206,55 @@ final class ControlInput {
         }
     }
 
+    /// `Control.EndActivity` for `target`'s activity, as `nookctl end` does.
+    private func dismiss(_ target: ReachTarget, by source: String) {
+        guard target.dismissible, let (module, activity) = target.activity, let link = link() else { return }
+        Log.debug("dismiss \(module)/\(activity) by \(source)")
+        Task { await link.endActivity(module: module, activity: activity) }
+    }
+
     private func activate(_ target: ControlTarget, action: String, by source: String) {
         Log.debug("activate action=\(action) serial=\(target.serial) path=\(target.node.path) by=\(source)")
         guard let link = link() else { return }
         Task { await link.activate(target, action: action) }
     }
 
-    /// The hand over a control, the default arrow elsewhere.
+    /// The hand over a control, a capsule, a board tile and the close control (what a click
+    /// opens or ends), the default arrow elsewhere.
     private func updateCursor() {
-        let overControl = pointer.map { onScreen.control(at: $0) != nil } ?? false
+        let overControl = pointer.map { point in
+            if onScreen.control(at: point) != nil { return true }
+            switch onScreen.target(at: point)?.kind {
+            case .capsule?, .tile?, .close?: return true
+            default: return false
+            }
+        } ?? false
         guard overControl != showsHand, let window = gtk_widget_get_window(nook.widget) else { return }
         showsHand = overControl
         gdk_window_set_cursor(window, overControl ? hand : nil)
         Log.debug("cursor \(overControl ? "pointer" : "default")")
     }
 
-    /// While expanded the window may take the keyboard: on layer shell on demand (when the
-    /// person clicks into it); on X11 it accepts focus, and takes it when the nook opened
-    /// with the pointer elsewhere (a shortcut or script ran `Open`), never from under a
-    /// pointer that hovered it open, so typing elsewhere is not interrupted.
-    private func setTakesKeyboard(_ on: Bool) {
-        guard on != takesKeyboard else { return }
-        takesKeyboard = on
+    /// While the nook holds the keyboard (`Control.Focus`) the window takes it: on layer shell
+    /// exclusively (the compositor gives it the keyboard at once), on X11 it accepts focus and
+    /// takes it. Otherwise, while expanded the window may take the keyboard: on layer shell on
+    /// demand (when the person clicks into it); on X11 it accepts focus, and takes it when the
+    /// nook opened with the pointer elsewhere (a shortcut or script ran `Open`), never from
+    /// under a pointer that hovered it open, so typing elsewhere is not interrupted.
+    private func updateKeyboardMode() {
+        let wanted: KeyboardMode = holdsKeyboard ? .exclusive : scene().presentation == KeyboardFocus.presentation ? .onDemand : .none
+        guard wanted != keyboardMode else { return }
+        keyboardMode = wanted
         if nook.usesLayerShell {
-            gtk_layer_set_keyboard_mode(nook.window, on ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+            let mode = switch wanted {
+            case .none: GTK_LAYER_SHELL_KEYBOARD_MODE_NONE
+            case .onDemand: GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND
+            case .exclusive: GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE
+            }
+            gtk_layer_set_keyboard_mode(nook.window, mode)
         } else {
-            gtk_window_set_accept_focus(nook.window, on ? 1 : 0)
-            if on, pointer == nil { gtk_window_present(nook.window) }
+            gtk_window_set_accept_focus(nook.window, wanted == .none ? 0 : 1)
+            if wanted == .exclusive || (wanted == .onDemand && pointer == nil) { gtk_window_present(nook.window) }
         }
     }
 }

@@ -113,15 +113,16 @@ struct NookWindow {
         }
     }
 
-    /// Pointer input only over `rect` (the chrome), so clicks elsewhere reach the desktop.
-    func acceptInput(in rect: Rect?) {
+    /// Pointer input only over `rects` (the chrome, capsules, the close control), so clicks
+    /// elsewhere reach the desktop; none at all for an empty list.
+    func acceptInput(in rects: [Rect]) {
         guard let gdkWindow = gtk_widget_get_window(widget) else { return }
-        var area = cairo_rectangle_int_t()
-        if let rect {
-            area = cairo_rectangle_int_t(x: Int32(rect.minX.rounded(.down)), y: Int32(rect.minY.rounded(.down)),
-                                         width: Int32(rect.width.rounded(.up)) + 1, height: Int32(rect.height.rounded(.up)) + 1)
+        let region = cairo_region_create()
+        for rect in rects where rect.width > 0 && rect.height > 0 {
+            var area = cairo_rectangle_int_t(x: Int32(rect.minX.rounded(.down)), y: Int32(rect.minY.rounded(.down)),
+                                             width: Int32(rect.width.rounded(.up)) + 1, height: Int32(rect.height.rounded(.up)) + 1)
+            cairo_region_union_rectangle(region, &area)
         }
-        let region = cairo_region_create_rectangle(&area)
         gdk_window_input_shape_combine_region(gdkWindow, region, 0, 0)
         cairo_region_destroy(region)
     }

@@ -52,8 +52,16 @@ final class Renderer {
     /// Presses, keys, the hand cursor and the accessible objects of controls (contract 1.1).
     private lazy var controls = ControlInput(nook: nook, scene: { [unowned self] in (presenter.controlsAtRest, presenter.presentation) },
                                              link: { [unowned self] in link })
-    /// True after `enter` was sent and until `exit` is.
+    /// True after `enter` (or `OpenSlot` via hover) was sent and until `exit` is.
     private var pointerEntered = false
+    /// Set when `exit` went out with the pointer still over the window: no hover opens until it moves.
+    private var hoverNeedsMotion = false
+    /// What button 1 went down on (a capsule, the pill, a tile, the close control), until it comes up.
+    private var pressedTarget: ReachTarget?
+    /// What the middle button went down on, when that may be dismissed.
+    private var middlePressed: ReachTarget?
+    /// The pointer rects last given to the window (`acceptInput`).
+    private var lastInput: [Rect] = []
     private var tickCallback: guint = 0
     private var lastChrome: Rect?
     /// The X shape last set (only where no compositor blends the window).
@@ -84,7 +92,7 @@ final class Renderer {
         images.loaded = { [unowned self] in gtk_widget_queue_draw(self.nook.widget) }
         connectSignals()
         gtk_widget_show_all(nook.widget)
-        nook.acceptInput(in: nil)
+        nook.acceptInput(in: [])
         applyShape(.empty)
         Log.info("window \(Int(NookWindow.size(on: monitor).width))x\(Int(NookWindow.size(on: monitor).height)) on "
                  + "\(monitor.name) (\(nook.kindDescription), "
@@ -202,7 +210,7 @@ final class Renderer {
     private func tick(clock: OpaquePointer?) -> gboolean {
         let now = frameTime(clock)
         frameStats.ticked(at: now, interval: 1 / monitor.refreshRate)
-        let list = presenter.frame(at: now, unixTime: unixSeconds(), pointer: pointer, focus: controls.focused)
+        let list = frame(at: now, unixTime: unixSeconds())
         // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
         // shape it to this frame before the paint, so a nook appearing is drawn.
         applyShape(WindowShape(list))
@@ -215,6 +223,17 @@ final class Renderer {
         }
         return 1
     }
+
+    /// The presenter's frame, with the ring around the reach target that has the keyboard
+    /// (`nookctl focus`) when no control has it.
+    private func frame(at time: Double, unixTime: Double) -> DisplayList {
+        var list = presenter.frame(at: time, unixTime: unixTime, pointer: pointer, focus: controls.focused)
+        if list.focusRing == nil { list.focusRing = controls.reachRing(in: list) }
+        return list
+    }
+
+    /// Where the keyboard goes (`Render.FocusRequested`).
+    func focusRequested() { controls.focusRequested() }
 
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
@@ -248,7 +267,7 @@ final class Renderer {
         if presenter.textMeasurement.identity != "pango:" + text.family {
             presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))
         }
-        let list = presenter.frame(at: now, unixTime: unixTime, pointer: pointer, focus: controls.focused)
+        let list = frame(at: now, unixTime: unixTime)
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         if nook.isTransparent {
@@ -262,10 +281,16 @@ final class Renderer {
         Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
         applyShape(WindowShape(list))
         lastPainted = list
-        // While the chrome dissolves into hidden only the fading shape is left to take input.
+        // The pointer is taken over the chrome (while it dissolves into hidden, the fading
+        // shape), the capsules and the close control, and where a moving chrome comes to rest.
         let chrome = (list.chrome ?? list.fadingChrome)?.rect
+        var input = list.pointerRects
+        if let arriving = presenter.arrivingChrome(at: now) { input.append(arriving) }
+        if input != lastInput {
+            nook.acceptInput(in: input)
+            lastInput = input
+        }
         if chrome != lastChrome {
-            nook.acceptInput(in: chrome)
             lastChrome = chrome
             if let chrome, chrome.maxY > NookWindow.size(on: monitor).height, !reportedOverflow {
                 reportedOverflow = true
@@ -294,6 +319,8 @@ final class Renderer {
         for item in list.items {
             if let key = item.sharedKey { line += " shared=\(key)@\(Self.format(item.rect))" }
         }
+        // What the pointer reaches (capsules, the pill, tiles, the close control).
+        for target in list.targets { line += " target=\(target.kind.rawValue):\(target.owner)@\(Self.format(target.rect))" }
         guard line != lastFrameLog else { return }
         lastFrameLog = line
         Log.info("frame serial=\(presenter.serial) t=\(PlanSummary.format(time)) \(line)")
@@ -305,7 +332,7 @@ final class Renderer {
 
     fileprivate func pointerMoved(x: Double, y: Double) {
         pointer.location = Point(x: x, y: y)
-        refreshPointer()
+        refreshPointer(moved: true)
         controls.pointerMoved(to: pointer.location)
         gtk_widget_queue_draw(nook.widget)  // Hover variants.
     }
@@ -313,37 +340,123 @@ final class Renderer {
     fileprivate func pointerLeft() {
         pointer.location = nil
         pointer.isPressed = false
-        refreshPointer()
+        pressedTarget = nil
+        middlePressed = nil
+        refreshPointer(moved: true)
         controls.pointerMoved(to: nil)
         gtk_widget_queue_draw(nook.widget)
     }
 
-    fileprivate func button(pressed: Bool, x: Double, y: Double) {
-        pointer.location = Point(x: x, y: y)
+    /// The reach target (`ReachTarget`) under `point` in the frame last painted.
+    private func target(at point: Point) -> ReachTarget? { lastPainted?.target(at: point) }
+
+    fileprivate func button(_ number: guint, pressed: Bool, x: Double, y: Double) {
+        let point = Point(x: x, y: y)
+        pointer.location = point
+        if number == 2 {
+            middleButton(pressed: pressed, at: point)
+            return
+        }
         let wasPressed = pointer.isPressed
         pointer.isPressed = pressed
         gtk_widget_queue_draw(nook.widget)
-        if controls.button(pressed: pressed, at: Point(x: x, y: y)) { return }  // A control's press or release.
-        // A click (press then release) on the pill opens it by claim.
-        if !pressed, wasPressed, isOverChrome, presenter.presentation == "pill", let link {
+        if controls.button(pressed: pressed, at: point) {  // A control's press or release.
+            pressedTarget = nil
+            return
+        }
+        if pressed {
+            pressedTarget = target(at: point)
+            return
+        }
+        defer { pressedTarget = nil }
+        guard wasPressed, let link else { return }
+        // A click (press and release on the same target) on a capsule, the pill, a peek, a
+        // board tile or the panel opens what it shows by claim; on the close control it ends
+        // the activity.
+        if let held = pressedTarget, let released = target(at: point), released.kind == held.kind, released.owner == held.owner {
+            switch released.kind {
+            case .close:
+                end(released, by: "close control")
+            case .capsule, .pill, .peek, .tile, .panel:
+                Log.debug("click on the \(released.kind.rawValue) \(released.owner)")
+                Task { await link.openSlot(released, via: .claim) }
+            }
+            return
+        }
+        // A pill with nothing in its slots: a click opens onto the default content.
+        if pressedTarget == nil, isOverChrome, presenter.presentation == "pill" {
             Log.debug("click on the pill")
             Task { await link.open() }
         }
     }
 
-    private var isOverChrome: Bool {
-        guard let location = pointer.location, let chrome = presenter.chromeRect(at: monotonicSeconds()) else { return false }
-        return location.x >= chrome.minX && location.x <= chrome.maxX && location.y >= chrome.minY && location.y <= chrome.maxY
+    /// Middle click: pressed and released on the same activity (a capsule, the pill, a peek,
+    /// the panel, the close control) ends it, as the close control does.
+    private func middleButton(pressed: Bool, at point: Point) {
+        if pressed {
+            middlePressed = target(at: point).flatMap { $0.dismissible ? $0 : nil }
+            return
+        }
+        defer { middlePressed = nil }
+        guard let held = middlePressed, let released = target(at: point), released.owner == held.owner, released.dismissible else { return }
+        end(released, by: "middle click on the \(released.kind.rawValue)")
     }
 
-    /// Sends `enter` when the pointer comes over the chrome and `exit` when it leaves it.
-    private func refreshPointer() {
-        let over = isOverChrome
+    /// `Control.EndActivity` for `target`'s activity, as `nookctl end` does.
+    private func end(_ target: ReachTarget, by gesture: String) {
+        guard target.dismissible, let (module, activity) = target.activity, let link else { return }
+        Log.debug("dismiss \(module)/\(activity) by \(gesture)")
+        Task { await link.endActivity(module: module, activity: activity) }
+    }
+
+    private var isOverChrome: Bool {
+        guard let location = pointer.location, let chrome = presenter.chromeRect(at: monotonicSeconds()) else { return false }
+        return Self.rect(chrome, holds: location)
+    }
+
+    /// Over the nook: the chrome, a capsule, the close control, or where a moving chrome is
+    /// about to come to rest.
+    private var isOverNook: Bool {
+        guard let location = pointer.location else { return false }
+        if isOverChrome || target(at: location) != nil { return true }
+        return presenter.arrivingChrome(at: monotonicSeconds()).map { Self.rect($0, holds: location) } ?? false
+    }
+
+    private static func rect(_ rect: Rect, holds point: Point) -> Bool {
+        point.x >= rect.minX && point.x <= rect.maxX && point.y >= rect.minY && point.y <= rect.maxY
+    }
+
+    /// When the pointer comes over the nook: over a capsule, the pill or a peek while the nook
+    /// is a pill or peeks, `OpenSlot` via hover onto what that shows; over the close control
+    /// nothing; anywhere else `Pointer("enter")`. When it leaves the nook: `Pointer("exit")`, which closes what
+    /// hovering opened. A nook that closed from under a pointer that stays put (the panel
+    /// did not reach a capsule hovered open) opens by hover again only once the pointer moves.
+    private func refreshPointer(moved: Bool = false) {
+        if moved { hoverNeedsMotion = false }
+        let over = isOverNook
         guard over != pointerEntered, let link else { return }
-        pointerEntered = over
-        let event = over ? "enter" : "exit"
-        Log.debug("pointer \(event) at \(pointer.location.map { "\(PlanSummary.format($0.x)),\(PlanSummary.format($0.y))" } ?? "-")")
-        Task { await link.pointer(event) }
+        let place = pointer.location.map { "\(PlanSummary.format($0.x)),\(PlanSummary.format($0.y))" } ?? "-"
+        if over {
+            guard !hoverNeedsMotion else { return }
+            pointerEntered = true
+            let presentation = presenter.presentation
+            let reached = pointer.location.flatMap { self.target(at: $0) }
+            if let reached, reached.opensOnHover, presentation == "pill" || presentation == "peek" {
+                Log.debug("pointer enter at \(place) onto the \(reached.kind.rawValue) \(reached.owner)")
+                Task { await link.openSlot(reached, via: .hover) }
+            } else if reached?.kind == .close {
+                // Reaching for the close control beside a peek opens nothing.
+                Log.debug("pointer enter at \(place) onto the close control")
+            } else {
+                Log.debug("pointer enter at \(place)")
+                Task { await link.pointer("enter") }
+            }
+        } else {
+            pointerEntered = false
+            if pointer.location != nil { hoverNeedsMotion = true }
+            Log.debug("pointer exit at \(place)")
+            Task { await link.pointer("exit") }
+        }
     }
 
     // MARK: Monitor changes
@@ -444,15 +557,16 @@ final class Renderer {
         connectSignal(widget, "enter-notify-event", onEnter, me)
         connectSignal(widget, "leave-notify-event", onLeave, me)
         typealias ButtonHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventButton>?, UnsafeMutableRawPointer?) -> gboolean
+        // Button 1 presses and clicks; button 2 (middle) dismisses.
         let onPress: ButtonHandler = { _, event, data in
-            if let event, event.pointee.button == 1 {
-                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(pressed: true, x: event.pointee.x, y: event.pointee.y)
+            if let event, event.pointee.button == 1 || event.pointee.button == 2, event.pointee.type == GDK_BUTTON_PRESS {
+                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(event.pointee.button, pressed: true, x: event.pointee.x, y: event.pointee.y)
             }
             return 0
         }
         let onRelease: ButtonHandler = { _, event, data in
-            if let event, event.pointee.button == 1 {
-                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(pressed: false, x: event.pointee.x, y: event.pointee.y)
+            if let event, event.pointee.button == 1 || event.pointee.button == 2 {
+                Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().button(event.pointee.button, pressed: false, x: event.pointee.x, y: event.pointee.y)
             }
             return 0
         }

@@ -29,6 +29,11 @@ struct WindowShape: Hashable {
         beside = list.items.filter { item in
             item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 && !(bounds?.contains(item.rect) ?? false)
         }.map(\.rect)
+        // The keyboard's ring around a capsule or the pill reaches outside them.
+        if let ring = list.focusRing, !(bounds?.contains(ring.rect) ?? false) {
+            let grow = NookRenderModel.FocusRing.width
+            beside.append(Rect(x: ring.rect.minX - grow, y: ring.rect.minY - grow, width: ring.rect.width + 2 * grow, height: ring.rect.height + 2 * grow))
+        }
     }
 
     /// Sets the shape on `widget`'s window (X11: XShapeCombineRegion on the bounding shape).

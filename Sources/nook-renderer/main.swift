@@ -71,7 +71,8 @@ Task.detached {
         Log.info("cannot connect to the bus: \(error)")
         exit(1)
     }
-    let link = BrokerLink(connection: connection, display: monitor, reduceMotion: reduceMotion) { plan, source in
+    let link = BrokerLink(connection: connection, display: monitor, reduceMotion: reduceMotion,
+                          onFocus: { MainLoop.post { renderer.value.focusRequested() } }) { plan, source in
         MainLoop.post { renderer.value.receive(plan, source: source) }
     }
     MainLoop.post { renderer.value.link = link }

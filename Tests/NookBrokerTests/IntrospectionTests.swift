@@ -53,8 +53,10 @@ import NookTestSupport
         let contract = Self.members(try String(contentsOf: Self.contractFile, encoding: .utf8))
         #expect(Set(contract.keys) == ["org.nook.Nook1.Modules", "org.nook.Nook1.Control", "org.nook.Nook1.Render"])
         #expect(contract["org.nook.Nook1.Modules"]?.count == 9, "8 of v1 and 1.1's ActionInvoked")
-        #expect(contract["org.nook.Nook1.Control"]?.count == 20, "16 of CONTRACT.md, the added EndActivity and ReloadTheme, and 1.1's StateChanged and Invoke")
-        #expect(contract["org.nook.Nook1.Render"]?.count == 5, "4 of v1 and 1.1's Activate")
+        #expect(contract["org.nook.Nook1.Control"]?.count == 21, "16 of CONTRACT.md, the added EndActivity, ReloadTheme and Focus, and 1.1's StateChanged and Invoke")
+        #expect(contract["org.nook.Nook1.Render"]?.count == 7, "4 of v1, 1.1's Activate, and the added OpenSlot and FocusRequested")
+        #expect(contract["org.nook.Nook1.Render"]?.contains("method OpenSlot(in a{sv} target, out t serial)") == true)
+        #expect(contract["org.nook.Nook1.Control"]?.contains("method Focus(in a{sv} options, out t serial)") == true)
         #expect(contract["org.nook.Nook1.Modules"]?.contains("method StartActivity(in s activity, in a{sv} spec)") == true)
         #expect(contract["org.nook.Nook1.Render"]?.contains("method Subscribe(in a{sv} display, out o handle, out a{sv} plan)") == true)
     }

@@ -38,7 +38,7 @@ import Testing
     static let firstWords = VerbTableTerms.firstWords.map(\.word).sorted()
 
     @Test func firstWordsAreTheVerbTablesOnes() {
-        #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "end", "hide", "modules",
+        #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "end", "focus", "hide", "modules",
                                     "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
                                     "watch"])
         #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--expires", "--format", "--height", "--home",

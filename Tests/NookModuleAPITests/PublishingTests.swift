@@ -101,3 +101,16 @@ private func activity() -> NookLiveActivity {
     #expect(throws: ViewValidationError.self) { try a.validate() }
     do { try a.validate() } catch { #expect(error.path == "expanded/1.shared.id") }
 }
+
+/// `isDismissible` (an addition, spec key `dismissible`): false is sent, true is the default
+/// and is not, and going back to true is said.
+@Test func anActivityThatMustStaySaysSoAndCanTakeItBack() {
+    var kept = activity()
+    #expect(kept.startSpec(sequence: 1)["dismissible"] == nil, "true is the default and is not sent")
+    kept.isDismissible = false
+    #expect(kept.startSpec(sequence: 1)["dismissible"] == .bool(false))
+    var again = kept
+    again.isDismissible = true
+    #expect(again.changes(since: kept, sequence: 2) == ["dismissible": .bool(true), "sequence": .uint(2)])
+    #expect(kept.changes(since: activity(), sequence: 3) == ["dismissible": .bool(false), "sequence": .uint(3)])
+}

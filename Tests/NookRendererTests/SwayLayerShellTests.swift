@@ -65,7 +65,8 @@ struct SwayLayerShellTests {
                     "mid: chrome at \(midChrome) sits at an end (\(pillChrome) or \(chromeTo))")
 
             try await nook.waitUntilSettled(serial: partWay.serial)
-            let after = try await nook.sway.screenshot()
+            // Up to just right of the panel: the close control beside it (8 pt away) stays out.
+            let after = try await nook.sway.screenshot(width: Int(chromeTo.x + chromeTo.width) + 4)
             let expandedCover = try #require(after.coverBlobs().first, "no cover after opening")
             #expect(to.matches(expandedCover), "after: cover at \(expandedCover), plan's to_rect \(to)")
             #expect(after.chromeBox(background: SwayServer.backgroundSum).map { chromeTo.matches($0, tolerance: 2) } == true,
@@ -94,7 +95,8 @@ struct SwayLayerShellTests {
             try await nook.waitUntilSettled(serial: expanded)
             let chromeTo = try #require(LoggedRect(plan["chrome_to"]), "\(plan.text)")
             #expect(chromeTo.width > pill.width * 2, "the hover plan's chrome \(chromeTo) is no larger than the pill \(pill)")
-            let shot = try await nook.sway.screenshot()
+            // Up to just right of the panel: the close control beside it (8 pt away) stays out.
+            let shot = try await nook.sway.screenshot(width: Int(chromeTo.x + chromeTo.width) + 4)
             let chrome = try #require(shot.chromeBox(background: SwayServer.backgroundSum), "no chrome on screen after hovering")
             #expect(chromeTo.matches(chrome, tolerance: 2), "expanded chrome on screen at \(chrome), plan's chrome_to \(chromeTo)")
 

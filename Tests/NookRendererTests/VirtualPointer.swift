@@ -42,6 +42,12 @@ final class VirtualPointer: @unchecked Sendable {
         try await send("release", acknowledgement: "released")
     }
 
+    /// Presses and releases the middle button.
+    func middleClick() async throws {
+        try await send("press middle", acknowledgement: "pressed")
+        try await send("release middle", acknowledgement: "released")
+    }
+
     func stop() {
         try? input.close()
         if !ChildExit.hasExited(process.processIdentifier) { kill(process.processIdentifier, SIGKILL) }

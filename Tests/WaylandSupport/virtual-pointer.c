@@ -4,6 +4,7 @@
 //
 //   move X Y WIDTH HEIGHT   absolute motion to X,Y in a WIDTHxHEIGHT layout -> "moved X Y"
 //   press | release         the left button                                -> "pressed" | "released"
+//   press middle | release middle   the middle button                      -> "pressed" | "released"
 //
 // It keeps its pointer until stdin closes or it is killed: destroying the device would take
 // the seat's pointer away, and clients would see the pointer leave.
@@ -17,6 +18,7 @@
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 #define LEFT_BUTTON 0x110  // BTN_LEFT in linux/input-event-codes.h
+#define MIDDLE_BUTTON 0x112  // BTN_MIDDLE
 
 static struct zwlr_virtual_pointer_manager_v1 *manager;
 static struct wl_seat *seat;
@@ -67,7 +69,8 @@ int main(void) {
             printf("moved %u %u\n", x, y);
         } else if (strncmp(line, "press", 5) == 0 || strncmp(line, "release", 7) == 0) {
             int pressed = line[0] == 'p';
-            zwlr_virtual_pointer_v1_button(pointer, milliseconds(), LEFT_BUTTON,
+            int middle = strstr(line, "middle") != NULL;
+            zwlr_virtual_pointer_v1_button(pointer, milliseconds(), middle ? MIDDLE_BUTTON : LEFT_BUTTON,
                                            pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
             zwlr_virtual_pointer_v1_frame(pointer);
             if (wl_display_roundtrip(display) < 0) break;

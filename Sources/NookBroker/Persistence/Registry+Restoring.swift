@@ -137,6 +137,7 @@ extension RegistrySnapshot.Activity {
         if let staleDate { spec["stale_date"] = .int(staleDate) }
         if let dismissDate { spec["dismiss_date"] = .int(dismissDate) }
         if let lifetime { spec["lifetime"] = .string(lifetime) }
+        if let dismissible { spec["dismissible"] = .bool(dismissible) }
         if let sequence { spec["sequence"] = .uint(sequence) }
         return spec
     }

@@ -103,9 +103,11 @@ public struct RegistrySnapshot: Codable, Hashable, Sendable {
         /// Contract 1.1: when the broker ends it, and whether it outlives its publisher.
         public var dismissDate: Int64?
         public var lifetime: String?
+        /// False when the module said a person may not end it by hand; absent (nil): true.
+        public var dismissible: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case id, views, relevance, sequence, lifetime
+            case id, views, relevance, sequence, lifetime, dismissible
             case accessibilityLabel = "accessibility_label"
             case staleDate = "stale_date"
             case startOrder = "start_order"
@@ -133,7 +135,8 @@ extension Registry {
                             views: Dictionary(uniqueKeysWithValues: activity.views.map { ($0.key.rawValue, StoredNode($0.value.rawNode)) }),
                             relevance: activity.relevance, staleDate: activity.staleDate, sequence: activity.lastSequence,
                             startOrder: activity.startOrder, dismissDate: activity.dismissDate,
-                            lifetime: activity.lifetime == .connection ? nil : activity.lifetime.rawValue)
+                            lifetime: activity.lifetime == .connection ? nil : activity.lifetime.rawValue,
+                            dismissible: activity.dismissible ? nil : false)
                     })
             })
     }

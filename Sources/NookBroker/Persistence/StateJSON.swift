@@ -29,6 +29,7 @@ struct StateJSON {
             json.raw(",\"dismiss_date\":")
             json.integer(dismissDate)
         }
+        if !record.dismissible { json.raw(",\"dismissible\":false") }
         json.raw(",\"id\":")
         json.string(record.id)
         if record.lifetime != .connection {

@@ -52,6 +52,9 @@ public enum ControlAction: Hashable, Sendable {
     case pointerEnter
     /// A renderer's `Pointer("exit")`: close what hovering opened.
     case pointerExit
+    /// A renderer's `OpenSlot` with `via: hover` (an addition): the pointer came over a slot
+    /// (a capsule, a pill slot): open by hover onto what it shows, from the pill or a peek.
+    case pointerEnterOnto(OpenTarget)
 }
 
 /// `Open`'s `onto` with its `module` / `activity` options.
@@ -61,4 +64,7 @@ public enum OpenTarget: Hashable, Sendable {
     /// A module's home; nil: the primary activity's module.
     case home(module: String?)
     case board
+    /// What a module-owned slot opens (a board tile, module compact content): the module's
+    /// home, else its first activity in display order that opens (an addition).
+    case module(String)
 }

@@ -15,7 +15,9 @@ import NookCore
 ///    activity has none; with no activity at all, the board when any module has a widget.
 /// 3. Content that goes away takes its presentation with it: a peeked or expanded activity
 ///    that ends, a home or companion whose module leaves, returns the nook to the pill.
-/// 4. Hovering opens by hover; leaving closes only what hovering opened.
+/// 4. Hovering opens by hover; leaving closes only what hovering opened. Hovering a slot
+///    (`OpenSlot` via hover: a capsule, a pill slot) opens by hover onto what that slot shows.
+/// 5. The board has a tile for every module with a widget, a home or an activity that opens.
 public struct PresentationMachine: Hashable, Sendable {
     public private(set) var state: NookState = .hidden
     /// Set by `Hide`, cleared by `Show`.
@@ -58,6 +60,11 @@ public struct PresentationMachine: Hashable, Sendable {
             via = .hover
             guard state == .pill || Self.isPeek(state) else { return nil }
             state = .expanded(try Self.resolve(.activity(nil), registry: registry), via: .hover)
+        case .pointerEnterOnto(let target):
+            cause = .open
+            via = .hover
+            guard state == .pill || Self.isPeek(state) else { return nil }
+            state = .expanded(try Self.resolve(target, registry: registry), via: .hover)
         case .pointerExit:
             cause = .close
             guard case .expanded(_, .hover) = state else { return nil }
@@ -105,9 +112,7 @@ public struct PresentationMachine: Hashable, Sendable {
         case .expanded(.home(let module), _), .companion(let module):
             if registry.modules[module]?.content[.home] == nil { state = Self.resting(registry, hiddenByUser: hiddenByUser) }
         case .expanded(.board, _):
-            if !registry.modules.values.contains(where: { $0.content[.widget] != nil }) {
-                state = Self.resting(registry, hiddenByUser: hiddenByUser)
-            }
+            if !Self.hasBoard(registry) { state = Self.resting(registry, hiddenByUser: hiddenByUser) }
         }
         return before == state ? nil : Change(from: before, to: state, cause: cause, via: .claim)
     }
@@ -116,6 +121,11 @@ public struct PresentationMachine: Hashable, Sendable {
 
     static func hasSomethingToShow(_ registry: Registry) -> Bool {
         registry.primaryActivity != nil || registry.compactContentModule != nil
+    }
+
+    /// The board has a tile: some module has a widget, a home, or an activity that opens.
+    static func hasBoard(_ registry: Registry) -> Bool {
+        registry.modules.values.contains { SceneAssembler.hasTile($0) }
     }
 
     static func resting(_ registry: Registry, hiddenByUser: Bool) -> NookState {
@@ -143,8 +153,8 @@ public struct PresentationMachine: Hashable, Sendable {
             throw RegistryError(.invalidArgs, "activity \"\(ref)\" has no expanded view and its module no home")
         case .activity(nil):
             if let primary = registry.primaryActivity { return try resolve(.activity(primary), registry: registry) }
-            if registry.modules.values.contains(where: { $0.content[.widget] != nil }) { return .board }
-            throw RegistryError(.invalidArgs, "nothing to open: no live activity and no module widget")
+            if hasBoard(registry) { return .board }
+            throw RegistryError(.invalidArgs, "nothing to open: no live activity and no module with a home or widget")
         case .home(let module?):
             guard let record = registry.modules[module] else { throw RegistryError(.unknownModule, "no module \"\(module)\"") }
             guard record.content[.home] != nil else { throw RegistryError(.invalidArgs, "module \"\(module)\" has no home view") }
@@ -155,10 +165,17 @@ public struct PresentationMachine: Hashable, Sendable {
             }
             return try resolve(.home(module: primary.module), registry: registry)
         case .board:
-            guard registry.modules.values.contains(where: { $0.content[.widget] != nil }) else {
-                throw RegistryError(.invalidArgs, "the board is empty: no module has set a widget")
+            guard hasBoard(registry) else {
+                throw RegistryError(.invalidArgs, "the board is empty: no module has a home, a widget or an activity that opens")
             }
             return .board
+        case .module(let module):
+            guard let record = registry.modules[module] else { throw RegistryError(.unknownModule, "no module \"\(module)\"") }
+            if record.content[.home] != nil { return .home(module: module) }
+            for ref in registry.displayOrder where ref.module == module {
+                if registry.activity(ref)?.views[.expanded] != nil { return .activity(ref) }
+            }
+            throw RegistryError(.invalidArgs, "module \"\(module)\" has nothing to open: no home and no activity with an expanded view")
         }
     }
 }

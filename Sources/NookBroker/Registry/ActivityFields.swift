@@ -4,7 +4,7 @@ import NookCore
 /// (`Registry.updateKeys`; `ActivityFieldsTests` holds them equal).
 enum ActivityKey: Int, CaseIterable {
     case accessibilityLabel, compactLeading, compactTrailing, minimal, peek, expanded
-    case relevance, staleDate, sequence, module, dismissDate, lifetime
+    case relevance, staleDate, sequence, module, dismissDate, lifetime, dismissible
     case animate, animation, remove
 
     var name: String {
@@ -21,6 +21,7 @@ enum ActivityKey: Int, CaseIterable {
         case .module: "module"
         case .dismissDate: "dismiss_date"
         case .lifetime: "lifetime"
+        case .dismissible: "dismissible"
         case .animate: "animate"
         case .animation: "animation"
         case .remove: "remove"
@@ -48,6 +49,7 @@ enum ActivityKey: Int, CaseIterable {
             if name == "relevance" { return .relevance }
             key = .animation
         case 10: key = .staleDate
+        case 11: key = .dismissible
         case 12: key = .dismissDate
         case 15: key = .compactLeading
         case 16: key = .compactTrailing
@@ -76,7 +78,7 @@ enum ActivityKey: Int, CaseIterable {
 /// so reading a call allocates nothing.
 struct ActivityFields {
     private var accessibilityLabel, compactLeading, compactTrailing, minimal, peek, expanded: PropValue?
-    private var relevance, staleDate, sequence, module, dismissDate, lifetime: PropValue?
+    private var relevance, staleDate, sequence, module, dismissDate, lifetime, dismissible: PropValue?
     private var animate, animation, remove: PropValue?
     /// Keys that are none of `ActivityKey`'s, in no particular order.
     private(set) var unknown: [String] = []
@@ -105,6 +107,7 @@ struct ActivityFields {
             case .module: module
             case .dismissDate: dismissDate
             case .lifetime: lifetime
+            case .dismissible: dismissible
             case .animate: animate
             case .animation: animation
             case .remove: remove
@@ -124,6 +127,7 @@ struct ActivityFields {
             case .module: module = newValue
             case .dismissDate: dismissDate = newValue
             case .lifetime: lifetime = newValue
+            case .dismissible: dismissible = newValue
             case .animate: animate = newValue
             case .animation: animation = newValue
             case .remove: remove = newValue
@@ -155,6 +159,7 @@ struct ActivityChange {
     var lifetime: ActivityLifetime?
     /// `.some(nil)`: `remove`d.
     var dismissDate: Int64??
+    var dismissible: Bool?
 
     /// Applies the change; returns the record's nook ids from before when the change changed them.
     func apply(to record: inout ActivityRecord) -> Set<String>? {
@@ -168,6 +173,7 @@ struct ActivityChange {
         if let sequence { record.lastSequence = sequence }
         if let lifetime { record.lifetime = lifetime }
         if let dismissDate { record.dismissDate = dismissDate }
+        if let dismissible { record.dismissible = dismissible }
         guard !views.isEmpty else { return nil }
         let idsBefore = record.nookIds
         // One access to `views`: its nook ids are gathered once.

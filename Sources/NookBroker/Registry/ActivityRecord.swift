@@ -18,6 +18,10 @@ public struct ActivityRecord: Hashable, Sendable {
     public var dismissDate: Int64?
     /// Whether it outlives its publisher's connection (contract 1.1 `lifetime`).
     public var lifetime: ActivityLifetime = .connection
+    /// Whether a person may end it by hand (the spec key `dismissible`, default true): the
+    /// renderer draws its close control and takes the dismiss gesture only when true.
+    /// `Control.EndActivity` (`nookctl end`) ends it either way.
+    public var dismissible = true
     /// True once `staleDate` has passed (the registry is told the time): a stale activity
     /// sorts after every fresh one, so it is never primary while a fresh one is live.
     public var isStale = false

@@ -3,7 +3,7 @@ import NookCore
 extension Registry {
     static let startKeys: Set<String> = [
         "accessibility_label", "compact_leading", "compact_trailing", "minimal", "peek", "expanded",
-        "relevance", "stale_date", "sequence", "module", "dismiss_date", "lifetime",
+        "relevance", "stale_date", "sequence", "module", "dismiss_date", "lifetime", "dismissible",
     ]
     static let updateKeys: Set<String> = startKeys.union(["animate", "animation", "remove"])
     /// What `UpdateActivity`'s `remove` may take away (contract 1.1).
@@ -65,6 +65,7 @@ extension Registry {
         let lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self) ?? .connection
         let dismissDate = try reader.date("dismiss_date", given: given[.dismissDate])
         try checkLifetime(lifetime, dismissDate: dismissDate, context: reader.context)
+        let dismissible = try reader.optionalBool("dismissible", given: given[.dismissible]) ?? true
         // `animate`, `animation` and `remove` are UpdateActivity's only.
         let unknown = given.unknownKeys { $0 != .animate && $0 != .animation && $0 != .remove }
         diagnostics += reader.unknownKeyDiagnostics(unknown, module: moduleId)
@@ -75,6 +76,7 @@ extension Registry {
             lastSequence: sequence, startOrder: existing?.startOrder ?? nextOrder())
         record.lifetime = lifetime
         record.dismissDate = dismissDate
+        record.dismissible = dismissible
         modules[moduleId]!.activities[id] = record
         diagnostics += newSuffixing(module: moduleId, before: before)
 
@@ -136,6 +138,7 @@ extension Registry {
         change.sequence = sequence
         change.lifetime = try reader.optionalChoice("lifetime", given: given[.lifetime], ActivityLifetime.self)
         change.dismissDate = try reader.date("dismiss_date", given: given[.dismissDate]).map { .some($0) }
+        change.dismissible = try reader.optionalBool("dismissible", given: given[.dismissible])
         for key in try reader.removals(given: given[.remove], allowed: Self.removableKeys) {
             switch key {
             case "peek": change.views.set(.peek, nil)

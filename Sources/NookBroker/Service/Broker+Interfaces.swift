@@ -92,6 +92,12 @@ extension Broker {
                     }
                     return []
                 },
+                // An addition: the keyboard in the nook (Broker+Reach.swift).
+                DBusMethod(ControlMember.focus.rawValue, in: [arg("options", "a{sv}")], out: [arg("serial", "t")]) { [self] call in
+                    _ = try Self.record(call, 0, "Focus options")
+                    let serial = try assumeIsolated { broker in try broker.requestFocus(call.sender) }
+                    return [.uint64(serial)]
+                },
                 DBusMethod(ControlMember.getState.rawValue, out: [arg("state", "a{sv}")]) { [self] _ in
                     assumeIsolated { $0.stateReply() }
                 },
@@ -178,8 +184,15 @@ extension Broker {
                     try assumeIsolated { broker in try broker.activate(call.sender, target: target) }
                     return []
                 },
+                // An addition (every activity in reach): open onto what a slot drew (Broker+Reach.swift).
+                DBusMethod(RenderMember.openSlot.rawValue, in: [arg("target", "a{sv}")], out: [arg("serial", "t")]) { [self] call in
+                    let target = try Self.record(call, 0, "OpenSlot target")
+                    let serial = try assumeIsolated { broker in try broker.openSlot(call.sender, target: target) }
+                    return [.uint64(serial)]
+                },
             ],
-            signals: [DBusSignal(RenderMember.plan.rawValue, [arg("plan", "a{sv}")])])
+            signals: [DBusSignal(RenderMember.plan.rawValue, [arg("plan", "a{sv}")]),
+                      DBusSignal(RenderMember.focusRequested.rawValue, [arg("options", "a{sv}")])])
     }
 
     /// Decodes an `a{sv}` argument of a Control or Render call, naming the offending key.

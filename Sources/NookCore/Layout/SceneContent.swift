@@ -37,6 +37,10 @@ public struct SceneContent: Hashable, Sendable {
     public var expanded: ExpandedContent?
     /// The companion module's `home` view.
     public var companion: OwnedView?
+    /// Owners (`<module>/<activity>`) of the activities shown whose module said a person may
+    /// not end them by hand (spec key `dismissible` false), sorted; the plan carries them as
+    /// `undismissible`.
+    public var undismissible: [String] = []
 
     public init(
         compactLeading: OwnedView? = nil, compactTrailing: OwnedView? = nil, minimal: [OwnedView] = [],

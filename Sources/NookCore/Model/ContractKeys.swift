@@ -115,6 +115,7 @@ public enum ContractKeys {
         ContractKey("stale_date", .activity, .date, "unix µs"),
         ContractKey("dismiss_date", .activity, .date, "unix µs: the broker ends it then"),
         ContractKey("lifetime", .activity, .string, "`connection` (default) or `detached`"),
+        ContractKey("dismissible", .activity, .bool, "default true; false: a person gets no close control or dismiss gesture"),
         ContractKey("sequence", .activity, .uint64, "an older update is ignored"),
         ContractKey("module", .activity, .string, "which of the caller's modules (when it registered several)"),
         ContractKey("animate", .update, .bool, "default true"),

@@ -112,6 +112,7 @@ extension Plan where Scene == WireScene {
         self.causes = causes
         // Absent from a sender that does not say: "" (the reader's own font applies).
         fontFamily = try plan.string("font_family", default: "")
+        undismissible = try plan.strings("undismissible")
     }
 
     /// The rect at `key`, or `fallback` when the key is absent (and there is one).

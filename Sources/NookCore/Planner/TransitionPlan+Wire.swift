@@ -85,6 +85,7 @@ extension TransitionPlan {
             out["scene"] = .dictionary(scene.wireDictionary)
         }
         if !causes.isEmpty { out["causes"] = .array(causes.map { .string($0.rawValue) }) }
+        if !undismissible.isEmpty { out["undismissible"] = .array(undismissible.map { .string($0) }) }
         return out
     }
 

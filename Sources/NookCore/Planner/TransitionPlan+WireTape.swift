@@ -86,6 +86,11 @@ private struct PlanTapeWriter {
         }
         tape.append(.string(key: "to", plan.to.rawValue))
         tape.append(.string(key: "to_content", plan.toContent))
+        if !plan.undismissible.isEmpty {
+            tape.append(.array(key: "undismissible", of: .string))
+            for owner in plan.undismissible { tape.append(.stringItem(owner)) }
+            tape.append(.end)
+        }
     }
 
     private func chrome(_ chrome: ChromePlan, scene: PlannerScene, into tape: inout WireTape) {

@@ -45,6 +45,10 @@ public struct Plan<Scene: Hashable & Sendable>: Hashable, Sendable {
     /// The font family the scene's text was measured in (theme token `font.family`); the
     /// renderer draws text in it, so the text fits the rects laid out for it.
     public var fontFamily = Theme.defaultFontFamily
+    /// Owners (`<module>/<activity>`) of activities in the scene a person may not end by hand
+    /// (their module set `dismissible` false): renderers draw no close control on them and
+    /// take no dismiss gesture. On the wire as `undismissible` (an addition), only when set.
+    public var undismissible: [String] = []
 
     public init(
         serial: UInt64, interrupts: UInt64 = 0, cause: PlanCause, from: Presentation, to: Presentation,
@@ -95,6 +99,7 @@ public struct Plan<Scene: Hashable & Sendable>: Hashable, Sendable {
             elements: elements, layout: layout, slots: slots, reveals: reveals, diagnostics: diagnostics, scene: scene)
         out.causes = causes
         out.fontFamily = fontFamily
+        out.undismissible = undismissible
         return out
     }
 }

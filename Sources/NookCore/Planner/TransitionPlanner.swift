@@ -213,6 +213,7 @@ struct PlanBuilder {
             scene: destinationScene())
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         plan.fontFamily = settings.fontFamily
+        plan.undismissible = after.content.undismissible
         return plan
     }
 

@@ -24,11 +24,17 @@ public enum ControlMember: String, Hashable, Sendable, CaseIterable {
     case endActivity = "EndActivity", invoke = "Invoke", getState = "GetState", previewPlan = "PreviewPlan"
     case setTokens = "SetTokens", getTokens = "GetTokens", reloadTheme = "ReloadTheme", stateChanged = "StateChanged"
     case setSharedElementAnimation = "SetSharedElementAnimation", reduceMotion = "ReduceMotion", presentation = "Presentation"
+    /// An addition: a person asked for the keyboard in the nook (`nookctl focus`, bound to a key).
+    case focus = "Focus"
 }
 
 /// The methods and signals of `org.nook.Nook1.Render`.
 public enum RenderMember: String, Hashable, Sendable, CaseIterable {
     case subscribe = "Subscribe", unsubscribe = "Unsubscribe", pointer = "Pointer", activate = "Activate", plan = "Plan"
+    /// An addition: open onto what a slot the renderer drew shows (a capsule, a pill slot, a board tile).
+    case openSlot = "OpenSlot"
+    /// An addition: the signal asking each renderer to take the keyboard (after `Control.Focus`).
+    case focusRequested = "FocusRequested"
 }
 
 /// The D-Bus error names of the Nook contract (CONTRACT.md, "Errors"): the project's own

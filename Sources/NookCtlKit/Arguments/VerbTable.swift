@@ -39,6 +39,8 @@ public enum VerbTable {
                  calls: "Control.GetState() -> a{sv}, then Control.Open(a{sv}) -> t or Control.Close(a{sv}) -> t") { _ throws(UsageError) in
             .toggle
         },
+        VerbSpec("focus", summary: "Give the nook the keyboard (bind it to a key): Tab or the arrow keys move through the pill and the capsules, Enter opens, Delete ends, Escape closes and gives the keyboard back; prints the serial.",
+                 calls: "Control.Focus(a{sv}) -> t") { _ throws(UsageError) in .focus },
         VerbSpec("peek", "M/A", summary: "Peek one activity; prints the plan's serial.",
                  positionals: [PositionalSpec("M/A", "the module and activity to peek")],
                  calls: "Control.Peek(ss) -> t") { p throws(UsageError) in

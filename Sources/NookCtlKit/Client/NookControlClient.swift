@@ -43,7 +43,7 @@ public struct NookControlClient: Sendable {
             output.out("reloaded the theme\n")
         case .show, .hide, .setReduceMotion, .themeSet, .animationSet:
             for contractCall in command.calls { _ = try await call(contractCall) }
-        case .open, .close, .peek, .unpeek, .companion, .display:
+        case .open, .close, .peek, .unpeek, .companion, .display, .focus:
             // Each returns the serial of the plan it caused.
             let reply = try await first(command.calls[0])
             guard case .uint64(let serial) = reply.unwrappingVariants else {

@@ -13,5 +13,7 @@ public enum ActivityKey {
     public static let animation = "animation"
     public static let dismissal = "dismissal"
     public static let dismissDate = "dismiss_date"
+    /// An addition: false keeps a person from ending the activity by hand.
+    public static let dismissible = "dismissible"
     public static let remove = "remove"
 }

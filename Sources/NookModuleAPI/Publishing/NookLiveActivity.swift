@@ -33,6 +33,11 @@ public struct NookLiveActivity: Hashable, Sendable {
     /// When the broker ends the activity by itself (contract 1.1 `dismiss_date`); setting it
     /// back to nil sends `remove: ["dismiss_date"]`, so the activity stays.
     public var dismissDate: NookInstant?
+    /// Whether a person may end the activity by hand: the renderer's close control, a middle
+    /// click, Delete with the keyboard (an addition, `dismissible`; default true). False for
+    /// something that must stay until the module ends it (a call in progress, a running
+    /// recording); `nookctl end` still ends it.
+    public var isDismissible = true
     /// The closures of the controls in each view, by view key (`expanded`, ...), under the
     /// action ids the views carry. Compared by id only (see `ViewActions`).
     var actions: [String: ViewActions] = [:]
@@ -142,6 +147,8 @@ public struct NookLiveActivity: Hashable, Sendable {
         if previous?.dismissDate != nil && dismissDate == nil {
             changes[ActivityKey.remove] = .array([.string(ActivityKey.dismissDate)])
         }
+        // Sent only when false; back to true it must be said.
+        if previous?.isDismissible == false && isDismissible { changes[ActivityKey.dismissible] = .bool(true) }
         changes[ActivityKey.sequence] = .uint(sequence)
         return changes
     }
@@ -166,6 +173,7 @@ public struct NookLiveActivity: Hashable, Sendable {
         if let relevance { out[ActivityKey.relevance] = .double(relevance) }
         if let staleDate { out[ActivityKey.staleDate] = .int(staleDate.unixMicroseconds) }
         if let dismissDate { out[ActivityKey.dismissDate] = .int(dismissDate.unixMicroseconds) }
+        if !isDismissible { out[ActivityKey.dismissible] = .bool(false) }
         return out
     }
 }

@@ -114,7 +114,76 @@ struct FrameBuilder {
         if !onlyCapsules {
             for element in travelling { drawTravelling(element, chrome: chromeShape) }
         }
-        return DisplayList(chrome: layers.destination, fadingChrome: layers.fading, items: items, controls: controls, focusRing: focusRing)
+        // Step 6: what the pointer reaches, and the close control.
+        let targets = reachTargets(chrome: layers.destination ?? layers.fading, fades: slotFades)
+        return DisplayList(chrome: layers.destination, fadingChrome: layers.fading, items: items, controls: controls, focusRing: focusRing,
+                           targets: targets)
+    }
+
+    /// Step 6 (every activity in reach): the current scene's pill slots, peek, capsules, board
+    /// tiles and expanded panel as `ReachTarget`s, and the close control beside a peek or an
+    /// expanded activity a person may end, drawn here (a dark round button with a cross, like
+    /// a capsule) at the chrome as it is at this instant, fading with the content it ends.
+    mutating func reachTargets(chrome: ChromeShape?, fades: [SlotKey: Double]) -> [ReachTarget] {
+        let plan = plan, scene = scene
+        let undismissible = Set(plan.undismissible)
+        func target(_ kind: ReachTarget.Kind, _ slot: SlotName, _ owner: String, _ rect: Rect) -> ReachTarget {
+            ReachTarget(kind: kind, slot: slot.rawValue, owner: owner, serial: plan.serial, rect: rect,
+                        dismissible: owner.contains("/") && !undismissible.contains(owner))
+        }
+        var out: [ReachTarget] = []
+        var ending: ReachTarget?
+        if let chrome = chrome?.rect {
+            switch plan.to {
+            case .pill, .peek, .companion:
+                let band = scene.nodes.first { $0.slot == SlotName.compactLeading.rawValue || $0.slot == SlotName.compactTrailing.rawValue }
+                let peek = plan.to == .peek ? scene.node(at: SlotName.peek.rawValue) : nil
+                if let band, let slot = SlotName(rawValue: band.slot) {
+                    let height = peek.map { max(0, $0.rect.minY - chrome.minY) } ?? chrome.height
+                    out.append(target(.pill, slot, band.owner, Rect(x: chrome.minX, y: chrome.minY, width: chrome.width, height: height)))
+                }
+                if let peek {
+                    let top = min(max(peek.rect.minY, chrome.minY), chrome.maxY)
+                    let peekTarget = target(.peek, .peek, peek.owner, Rect(x: chrome.minX, y: top, width: chrome.width, height: chrome.maxY - top))
+                    out.append(peekTarget)
+                    ending = peekTarget
+                }
+            case .expanded:
+                if plan.toContent == "board" {
+                    for node in scene.nodes where node.slot == SlotName.widget.rawValue && node.path == SlotName.widget.rootPath(owner: node.owner) {
+                        out.append(target(.tile, .widget, node.owner, node.rect))
+                    }
+                } else if let root = scene.node(at: SlotName.expanded.rawValue) {
+                    let panel = target(.panel, .expanded, root.owner, chrome)
+                    out.append(panel)
+                    ending = panel
+                } else if let root = scene.node(at: SlotName.home.rawValue) {
+                    out.append(target(.panel, .home, root.owner, chrome))
+                }
+            case .hidden:
+                break
+            }
+        }
+        for capsule in scene.capsules where (fades[SlotKey(slot: SlotName.minimal.rawValue, owner: capsule.owner)] ?? 1) > 0 {
+            out.append(target(.capsule, .minimal, capsule.owner, capsule.rect))
+        }
+        if let ending, ending.dismissible, let chrome = chrome?.rect {
+            let size = ReachTarget.closeSize
+            let rect = Rect(x: chrome.maxX + ReachTarget.closeGap, y: max(chrome.minY, chrome.maxY - size), width: size, height: size)
+            let fade = min(max(fades[SlotKey(slot: ending.slot, owner: ending.owner)] ?? 1, 0), 1)
+            if fade > 0 {
+                items.append(DrawItem(path: "close:" + ending.owner, content: .shape(.circle, fill: .black, cornerRadius: size / 2),
+                                      rect: rect, opacity: fade))
+                items.append(DrawItem(path: "close:" + ending.owner + "#cross",
+                                      content: .text("\u{00D7}", TextStyle(size: 18, weight: 600, color: defaultForeground, alignment: .center)),
+                                      rect: rect, opacity: fade))
+                var close = ending
+                close.kind = .close
+                close.rect = rect
+                out.append(close)
+            }
+        }
+        return out
     }
 
     /// A chrome shape as a clip: its outline, whatever its opacity.

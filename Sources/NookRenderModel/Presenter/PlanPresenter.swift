@@ -194,6 +194,16 @@ public struct PlanPresenter: Sendable {
         return playback.isAnimating(at: planTime(time, of: playback))
     }
 
+    /// Where the current plan's chrome comes to rest while that plan still moves at `time`
+    /// (nil once it rests, or when it ends hidden): the pointer counts as over the nook there
+    /// too, so a nook growing under the pointer (hovering a capsule opens the panel over it)
+    /// is not left before it arrives.
+    public func arrivingChrome(at time: Double) -> Rect? {
+        guard let playback, playback.plan.to != .hidden, playback.isAnimating(at: planTime(time, of: playback)) else { return nil }
+        let rect = playback.plan.chrome.toRect
+        return rect.width > 0 && rect.height > 0 ? rect : nil
+    }
+
     /// The chrome's rect at `time` (for hit-testing a click on the pill); nil while hidden.
     public func chromeRect(at time: Double) -> Rect? {
         guard let playback else { return nil }
