@@ -53,8 +53,9 @@ import Testing
         }
     }
 
-    /// Saving theme.json is enough: nookd looks at the file once a second and reloads it when
-    /// it changed (written, replaced, created or removed), as SIGHUP would.
+    /// Saving theme.json is enough: nookd watches its directory (inotify; the directory made
+    /// after nookd started, as a new user makes `~/.config/nook`) and reloads the file when it
+    /// changed (written, replaced, created or removed), as SIGHUP would.
     @Test func savingTheThemeFileReloadsItWithoutASignal() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -78,6 +79,12 @@ import Testing
             try FileManager.default.removeItem(at: file)
             #expect(await eventually { (try? await Self.fade(client)) == builtIn }, "\(nookd.log.suffix(2000))")
             #expect(nookd.isRunning)
+
+            // The directory removed and made again, then the file saved in it: followed still.
+            try FileManager.default.removeItem(at: file.deletingLastPathComponent())
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.writeTheme(#"{"transition": {"fade": {"$type": "duration", "$value": "450ms"}}}"#, in: nookd)
+            #expect(await eventually { (try? await Self.fade(client)) == saved }, "\(nookd.log.suffix(2000))")
 
             await client.close()
             #expect(await nookd.stop() == 0, "\(nookd.log)")

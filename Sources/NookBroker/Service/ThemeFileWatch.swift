@@ -7,17 +7,19 @@ import NookBus
 /// by a rename (as editors save), created or removed. A thread of its own sleeps in `poll` and
 /// wakes only when that directory changes: nookd runs all day and must not wake for nothing.
 ///
-/// A burst of events (an editor's temporary file, rename and attribute change) is one change:
-/// `onChange` runs once the directory has been quiet for `settle`. A link at the watched name
-/// is seen replaced, not its target rewritten.
+/// The directory need not exist yet (a new user has no `~/.config/nook`): then the deepest
+/// ancestor that exists is watched, and the watch moves down as directories appear (and back
+/// up if they are removed). A burst of events (an editor's temporary file, rename and
+/// attribute change) is one change: `onChange` runs once the directory has been quiet for
+/// `settleMilliseconds`. A link at the watched name is seen replaced, not its target rewritten.
 final class FileChangeWatch: Sendable {
     /// Quiet time after the last event before `onChange` runs.
     static let settleMilliseconds: Int32 = 150
 
     private let stopFD: Int32
 
-    /// Nil when the directory cannot be watched (it does not exist, or inotify is unavailable):
-    /// the caller says so, and the file is then read on SIGHUP and `ReloadTheme` only.
+    /// Nil when inotify is unavailable (or the path has no file name): the caller says so, and
+    /// the file is then read on SIGHUP and `ReloadTheme` only.
     init?(path: String, onChange: @escaping @Sendable () -> Void) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -25,11 +27,6 @@ final class FileChangeWatch: Sendable {
         guard !name.isEmpty else { return nil }
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
-        guard inotify_add_watch(inotify, directory, mask) >= 0 else {
-            close(inotify)
-            return nil
-        }
         // A pipe to wake the thread for `stop`: its write end here, its read end polled.
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -40,7 +37,8 @@ final class FileChangeWatch: Sendable {
         let (stopRead, stopWrite) = (ends[0], ends[1])
         stopFD = stopWrite
         DetachedThread.start {
-            Self.run(inotify: inotify, stop: stopRead, name: name, onChange: onChange)
+            var watch = DirectoryWatch(inotify: inotify, target: directory)
+            Self.run(&watch, stop: stopRead, name: name, onChange: onChange)
             close(inotify)
             close(stopRead)
             close(stopWrite)
@@ -53,10 +51,10 @@ final class FileChangeWatch: Sendable {
         _ = write(stopFD, &one, 1)
     }
 
-    private static func run(inotify: Int32, stop: Int32, name: String, onChange: @Sendable () -> Void) {
+    private static func run(_ watch: inout DirectoryWatch, stop: Int32, name: String, onChange: @Sendable () -> Void) {
         var changed = false
         while true {
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: watch.inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
             // Asleep until something happens; once the file changed, until the burst is over.
             let ready = poll(&fds, 2, changed ? settleMilliseconds : -1)
             if ready < 0 {
@@ -69,19 +67,72 @@ final class FileChangeWatch: Sendable {
                 onChange()
                 continue
             }
-            switch readEvents(inotify, name: name) {
-            case .named: changed = true
-            case .other: break
-            case .gone: return
+            var rearm = false
+            for event in readEvents(watch.inotify) where event.descriptor == watch.descriptor {
+                if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    // The watched directory went away: watch what is left of the path.
+                    rearm = true
+                } else if watch.isTarget {
+                    if event.name == name { changed = true }
+                } else if event.mask & UInt32(IN_ISDIR) != 0 {
+                    // A directory appeared on the way to the file's: follow it down.
+                    rearm = true
+                }
+            }
+            if rearm {
+                let wasTarget = watch.isTarget
+                watch.arm()
+                // The file may have come or gone with its directory.
+                if watch.isTarget || wasTarget { changed = true }
             }
         }
     }
 
-    private enum Batch { case named, other, gone }
+    /// One inotify watch on the file's directory, or on its deepest existing ancestor.
+    private struct DirectoryWatch {
+        let inotify: Int32
+        let target: String
+        private(set) var descriptor: Int32 = -1
+        private(set) var isTarget = false
 
-    /// Reads what is queued; whether an event named the file, or the directory went away.
-    private static func readEvents(_ inotify: Int32, name: String) -> Batch {
-        var outcome = Batch.other
+        init(inotify: Int32, target: String) {
+            self.inotify = inotify
+            self.target = target
+            arm()
+        }
+
+        /// Watches the deepest directory of `target` that exists now.
+        mutating func arm() {
+            if descriptor >= 0 { _ = inotify_rm_watch(inotify, descriptor) }
+            var candidate = target
+            while true {
+                let fileMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                let mask = UInt32(fileMask | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+                let added = inotify_add_watch(inotify, candidate, mask)
+                if added >= 0 {
+                    descriptor = added
+                    isTarget = candidate == target
+                    return
+                }
+                guard let slash = candidate.lastIndex(of: "/"), candidate != "/" else {
+                    descriptor = -1
+                    isTarget = false
+                    return
+                }
+                candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
+            }
+        }
+    }
+
+    private struct Event {
+        var descriptor: Int32
+        var mask: UInt32
+        var name: String
+    }
+
+    /// Everything queued on the inotify descriptor.
+    private static func readEvents(_ inotify: Int32) -> [Event] {
+        var events: [Event] = []
         let capacity = 4096
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
         defer { buffer.deallocate() }
@@ -89,21 +140,17 @@ final class FileChangeWatch: Sendable {
             let count = read(inotify, buffer, capacity)
             if count < 0 {
                 if errno == EINTR { continue }
-                return outcome
+                return events
             }
-            if count == 0 { return .gone }
+            if count == 0 { return events }
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                 let length = Int(event.len)
                 guard offset + header + length <= count else { break }
-                if event.mask & UInt32(IN_IGNORED) != 0 { return .gone }
-                if length > 0 {
-                    let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: length)
-                    let eventName = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if eventName == name { outcome = .named }
-                }
+                let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: length)
+                events.append(Event(descriptor: event.wd, mask: event.mask, name: String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)))
                 offset += header + length
             }
         }
@@ -112,8 +159,8 @@ final class FileChangeWatch: Sendable {
 
 extension BrokerDaemon {
     /// Reloads the theme whenever its file changes, as SIGHUP does (a bad file is logged by
-    /// the broker and changes nothing); nil when the configuration gave the theme itself or its
-    /// directory cannot be watched (logged).
+    /// the broker and changes nothing); nil when the configuration gave the theme itself, or
+    /// inotify is unavailable (logged).
     static func watchThemeFile(_ broker: Broker, log: Log) -> FileChangeWatch? {
         guard let file = broker.themeFile else { return nil }
         let path = file.path
@@ -124,7 +171,7 @@ extension BrokerDaemon {
             }
         }
         if watch == nil {
-            log(.info, "cannot watch the directory of \(path) (it may not exist yet); the theme file is read again on SIGHUP and ReloadTheme")
+            log(.warning, "cannot watch \(path) (inotify is unavailable); the theme file is read again on SIGHUP and ReloadTheme")
         }
         return watch
     }
