@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NookBus
+import NookCore
 
 /// Expensive calls (`Render.Subscribe`, `Control.PreviewPlan`, `Modules.Register`) charged to
 /// the process that makes them (`CallLimits`, `WorkLimiter`).
@@ -15,7 +16,8 @@ extension Broker {
         let peer = self.peer(of: caller)
         if let wait = work.wait(peer, at: now.seconds) {
             refused()
-            let share = Int((work.share * 100).rounded())
+            // Percent to a tenth: a share below 1% (set with --limits) still reads as itself.
+            let share = NumberText.short((work.share * 1000).rounded() / 10)
             throw DBusError(nook: .limitsExceeded, "\(member): \(peer) has used its share of nookd's time for Subscribe, PreviewPlan and Register (workShare \(share)% of each second, workBurst \(work.burst) s); try again in \(Int((wait * 1000).rounded(.up))) ms")
         }
         let started = Self.threadCPUSeconds()
