@@ -13,7 +13,7 @@ final class BusThreadHold: Sendable {
     /// Returns once the bus thread is held.
     init(_ connection: BusConnection) async throws {
         let gate = DispatchSemaphore(value: 0)
-        let entered = Mutex(false)
+        let entered = Locked(false)
         self.gate = gate
         Task {
             try await connection.perform { _ in

@@ -130,7 +130,7 @@ import Testing
             let silentName = String(listening.split(separator: " ").last ?? "")
             // A status bar that does read, and a module of its own.
             let bar = try await BusConnection.connect(to: .address(bus.address))
-            let latest = Mutex<Vardict?>(nil)
+            let latest = Locked<Vardict?>(nil)
             _ = try await bar.addMatch(MatchRule(interface: Self.controlInterface, member: "StateChanged")) { signal in
                 if let state = try? Vardict(signal.arguments[0]) { latest.withLock { $0 = state } }
             }
@@ -192,7 +192,7 @@ import Testing
             defer { silent.stop() }
             _ = try #require(await silent.line(startingWith: "listening"))
             let bar = try await BusConnection.connect(to: .address(bus.address))
-            let latest = Mutex<Vardict?>(nil)
+            let latest = Locked<Vardict?>(nil)
             _ = try await bar.addMatch(MatchRule(interface: Self.controlInterface, member: "StateChanged")) { signal in
                 if let state = try? Vardict(signal.arguments[0]) { latest.withLock { $0 = state } }
             }
@@ -308,7 +308,7 @@ import Testing
 
             // Once they leave, what they held is freed: a renderer may subscribe, and gets plans.
             for process in silent { process.stop() }
-            let reader = Mutex<PlanRecorder?>(nil)
+            let reader = Locked<PlanRecorder?>(nil)
             #expect(await eventually(timeout: .seconds(60)) {
                 if let recorder = try? await PlanRecorder.subscribe(bus, display: HostileRenderersTests.display(rate: 60)) {
                     reader.withLock { $0 = recorder }

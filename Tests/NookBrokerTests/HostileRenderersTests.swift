@@ -262,7 +262,7 @@ import Testing
             #expect(await module.line(startingWith: "sent ping") != nil)
             #expect(await eventually(timeout: .seconds(60)) { renderer.first(showing: "ping tick 1499") != nil }, "no final state")
             // The last plan's ping (if any) has been seen once the monitor shows it; wait for the log to settle.
-            let seen = Mutex("")
+            let seen = Locked("")
             _ = await eventually(timeout: .seconds(10), poll: .milliseconds(300)) {
                 let now = monitor.log
                 return seen.withLock { previous in

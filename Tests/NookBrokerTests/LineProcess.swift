@@ -1,3 +1,4 @@
+import NookBus
 import Foundation
 import NookTestSupport
 import Synchronization
@@ -52,7 +53,7 @@ final class LineProcess: Sendable {
     /// Waits (generously) for the next line starting with `prefix`, dropping lines before it.
     func line(startingWith prefix: String, timeout: Duration = .seconds(30)) async -> String? {
         let lines = self.lines
-        let found = Mutex<String?>(nil)
+        let found = Locked<String?>(nil)
         _ = await eventually(timeout: timeout, poll: .milliseconds(2)) {
             lines.state.withLock { state in
                 while !state.buffer.isEmpty {
@@ -81,5 +82,5 @@ final class LineProcess: Sendable {
 
 /// Lines a helper printed and not yet consumed, shared with its reader thread.
 private final class LineBuffer: Sendable {
-    let state = Mutex<(buffer: [String], closed: Bool)>(([], false))
+    let state = Locked<(buffer: [String], closed: Bool)>(([], false))
 }

@@ -486,7 +486,7 @@ struct Invoked: Hashable, Sendable {
 /// The spec's `NotificationClosed` and `ActionInvoked`, as any client on the bus sees them.
 final class NotificationSignals: Sendable {
     let connection: BusConnection
-    private let seen = Mutex<(closed: [Closed], invoked: [Invoked], tokens: [String])>(([], [], []))
+    private let seen = Locked<(closed: [Closed], invoked: [Invoked], tokens: [String])>(([], [], []))
 
     private init(connection: BusConnection) { self.connection = connection }
 

@@ -22,7 +22,7 @@ final class PlanRecorder: Sendable {
     }
 
     let connection: BusConnection
-    private let plans = Mutex<[Received]>([])
+    private let plans = Locked<[Received]>([])
 
     private init(connection: BusConnection) { self.connection = connection }
 

@@ -75,7 +75,7 @@ import Testing
 /// A renderer that keeps every scene node it is sent (as the node's `a{sv}` keys), by owner.
 final class SceneNodes: Sendable {
     let connection: BusConnection
-    private let received = Mutex<(nodes: [[String: DBusValue]], causes: [String])>(([], []))
+    private let received = Locked<(nodes: [[String: DBusValue]], causes: [String])>(([], []))
 
     private init(connection: BusConnection) { self.connection = connection }
 

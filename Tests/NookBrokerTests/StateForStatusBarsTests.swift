@@ -58,7 +58,7 @@ import Testing
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let bar = try await BusConnection.connect(to: .address(bus.address))
-            let seen = Mutex<[(at: ContinuousClock.Instant, state: Vardict)]>([])
+            let seen = Locked<[(at: ContinuousClock.Instant, state: Vardict)]>([])
             _ = try await bar.addMatch(MatchRule(interface: Self.control, member: "StateChanged")) { signal in
                 guard let state = try? Vardict(signal.arguments[0]) else { return }
                 seen.withLock { $0.append((ContinuousClock.now, state)) }

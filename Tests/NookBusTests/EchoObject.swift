@@ -5,7 +5,7 @@ import Synchronization
 final class EchoObject: Sendable {
     static let path: ObjectPath = "/org/nook/Test"
     static let interface = "org.nook.Test.Echo"
-    let counter = Mutex<Int32>(0)
+    let counter = Locked<Int32>(0)
 
     var interfaces: [DBusInterface] {
         [

@@ -30,7 +30,7 @@ import NookTestSupport
     @Test func propsReadStraightEqualWhatTheGeneralWayReads() async throws {
         let seed = SeededGenerator.runSeed()
         var random = SeededGenerator(seed: seed)
-        let last = Mutex<Seen?>(nil)
+        let last = Locked<Seen?>(nil)
         let method = { (name: String) in
             DBusMethod(name, in: [DBusArgument("id", "s"), DBusArgument("record", "a{sv}")]) { call in
                 last.withLock { $0 = Self.seen(call) }

@@ -23,7 +23,7 @@ import Testing
             let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             let module = try await NookModule.connect(ModuleTransportTests.kitchen(), address: .bus(bus.address))
-            let events = Mutex<[NookModuleEvent]>([])
+            let events = Locked<[NookModuleEvent]>([])
             let watcher = Task { for await event in module.events() { events.withLock { $0.append(event) } } }
             defer { watcher.cancel() }
 

@@ -43,7 +43,7 @@ import Synchronization
             let nookd = try await NookdProcess(bus: bus, home: scratch.url)
             let observer = try await Observer.connect(bus)
             // A renderer: the track's title must reach it in a plan's laid-out scene.
-            let plans = Mutex<[String]>([])
+            let plans = Locked<[String]>([])
             _ = try await observer.connection.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
                 plans.withLock { $0.append("\(signal.arguments)") }
             }

@@ -10,7 +10,7 @@ import Testing
 /// connection as renderer and script. Presses run the closures the module's current views hold.
 @Suite(.serialized) struct ModuleControlTests {
     final class Presses: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = Locked<[String]>([])
         func press(_ name: String) { names.withLock { $0.append(name) } }
         var all: [String] { names.withLock { $0 } }
     }

@@ -267,7 +267,7 @@ import Testing
 
 /// A count shared between a test and a task it started.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

@@ -1,10 +1,11 @@
+import NookBus
 import Synchronization
 
 /// Collects what a stream yields, on a task of its own, so a test can wait for an element
 /// with `eventually` without owning the stream's iterator.
 final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let items = Locked<[Element]>([])
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<Element>) {
         let reader = Task { [self] in

@@ -116,7 +116,7 @@ struct Observer {
 
 /// The plans a subscribed observer received, whole, in order.
 final class RecordedPlans: Sendable {
-    private let plans = Mutex<[[String: PropValue]]>([])
+    private let plans = Locked<[[String: PropValue]]>([])
     func append(_ plan: [String: PropValue]) { plans.withLock { $0.append(plan) } }
     var all: [[String: PropValue]] { plans.withLock { $0 } }
     /// The first plan received after the first `skipping` plans that satisfies `condition`.

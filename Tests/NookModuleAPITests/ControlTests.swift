@@ -1,3 +1,4 @@
+import NookBus
 import Synchronization
 import Testing
 @testable import NookModuleAPI
@@ -7,7 +8,7 @@ import Testing
 @Suite struct ControlTests {
     /// Counts which closures ran, from any task.
     final class Presses: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = Locked<[String]>([])
         func press(_ name: String) { names.withLock { $0.append(name) } }
         var all: [String] { names.withLock { $0 } }
     }

@@ -36,7 +36,7 @@ final class AccessibilityBus: @unchecked Sendable {
         do { try process.run() } catch { session.stop(); throw error }
 
         let connection = try await BusConnection.connect(to: .address(session.address), description: "a11y-test")
-        let answer = Mutex<String?>(nil)
+        let answer = Locked<String?>(nil)
         _ = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
             let reply = try? await connection.call(destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
                                                    member: "GetAddress", arguments: [])
@@ -69,7 +69,7 @@ final class AccessibilityBus: @unchecked Sendable {
     }
 
     /// `at-spi2-registryd`, which the a11y bus daemon activated.
-    private let registry = Mutex<Int32?>(nil)
+    private let registry = Locked<Int32?>(nil)
 
     private init(session: PrivateBus, process: Process, runtime: URL, address: String) {
         self.session = session

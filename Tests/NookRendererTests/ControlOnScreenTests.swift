@@ -15,7 +15,7 @@ struct ControlOnScreenTests {
     /// the test reads each control's rect from.
     final class SceneWatcher: Sendable {
         private let connection: BusConnection
-        private let latest = Mutex<DBusValue?>(nil)
+        private let latest = Locked<DBusValue?>(nil)
 
         private init(connection: BusConnection) { self.connection = connection }
 

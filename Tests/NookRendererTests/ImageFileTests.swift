@@ -48,7 +48,7 @@ struct ImageFileTests {
 
             // The stand-in broker: Subscribe answers with the pill holding both images.
             let broker = try await BusConnection.connect(to: .address(bus.address), description: "fake-nookd")
-            let subscriber = Mutex<String?>(nil)
+            let subscriber = Locked<String?>(nil)
             let pill = UndrawablePlanTests.rect(656, 0, 200, 32)
             let first = Self.plan(serial: 1, chrome: pill, nodes: [
                 Self.image("file://" + fifo, path: "compact_leading/0", rect: UndrawablePlanTests.rect(664, 6, 20, 20)),

@@ -223,7 +223,7 @@ struct LooksOnScreenTests {
             #expect(Self.brightness(rest, ring.x, ring.y) < 15, "the icon button has a plate at rest")
 
             try await nook.xvfb.run("xdotool", ["mousemove", String(Int(yes.x + yes.width / 2)), String(plate.y)])
-            let hoverSeen = Mutex(0)
+            let hoverSeen = Locked(0)
             let lit = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
                 guard let shot = try? await nook.xvfb.screenshot() else { return false }
                 let value = Self.brightness(shot, plate.x, plate.y)
@@ -235,7 +235,7 @@ struct LooksOnScreenTests {
             #expect(lit, "the button did not lighten under the pointer (\(restPlate) at rest, \(hoverPlate) hovered):\n\(nook.logs)")
 
             try await nook.xvfb.run("xdotool", ["mousedown", "1"])
-            let pressedSeen = Mutex(0)
+            let pressedSeen = Locked(0)
             let pressed = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
                 guard let shot = try? await nook.xvfb.screenshot() else { return false }
                 let value = Self.brightness(shot, plate.x, plate.y)

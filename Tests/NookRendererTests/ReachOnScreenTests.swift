@@ -16,7 +16,7 @@ struct ReachOnScreenTests {
     /// A module on its own connection: `reach`, with a home, and the activities it starts.
     final class SideModule: Sendable {
         let connection: BusConnection
-        private let heard = Mutex<[String]>([])
+        private let heard = Locked<[String]>([])
 
         private init(connection: BusConnection) { self.connection = connection }
 

@@ -34,7 +34,7 @@ struct UndrawablePlanTests {
 
             // The stand-in broker: Subscribe answers with a plan holding a node of an unknown kind.
             let broker = try await BusConnection.connect(to: .address(bus.address), description: "fake-nookd")
-            let subscriber = Mutex<String?>(nil)
+            let subscriber = Locked<String?>(nil)
             let unknownKind = Self.plan(serial: 1, chrome: Self.rect(656, 0, 200, 32), nodes: [
                 .vardict(["slot": .string("compact_leading"), "owner": .string("fake"), "path": .string("compact_leading/0"),
                           "kind": .string("hologram"), "rect": Self.rect(664, 6, 20, 20)]),

@@ -17,15 +17,15 @@ import Synchronization
 /// It is also a `TaskExecutor`: a task that prefers it resumes from a bus callback straight on
 /// this thread, instead of detouring through the global pool and being woken back here.
 public final class BusExecutor: SerialExecutor, TaskExecutor {
-    private let queue = Mutex<[UnownedJob]>([])
-    private let timers = Mutex(TimerQueue())
+    private let queue = Locked<[UnownedJob]>([])
+    private let timers = Locked(TimerQueue())
     /// How many `sd_bus_process` steps (about one message each) a turn takes at most before
     /// queued jobs and due timers get their turn.
     public static let messagesPerTurn = 32
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     /// Called once, on this thread, when the bus goes away under the connection.
-    let busLostHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    let busLostHandler = Locked<(@Sendable () -> Void)?>(nil)
     /// Wakes the thread out of `poll` when work arrives from another thread.
     let wakeFD: Int32
 
