@@ -23,7 +23,7 @@ public final class NotificationBridge: Sendable {
     let bus: BusConnection
     let module: NookModule
     let settings: BridgeSettings
-    let table: Mutex<NotificationTable>
+    let table: Locked<NotificationTable>
     let wake: AsyncStream<Void>.Continuation
     /// Whether a wake of the publisher is already set for after the current reply.
     let wakePending = Atomic<Bool>(false)
@@ -34,7 +34,7 @@ public final class NotificationBridge: Sendable {
         self.bus = bus
         self.module = module
         self.settings = settings
-        self.table = Mutex(NotificationTable(capacity: settings.capacity))
+        self.table = Locked(NotificationTable(capacity: settings.capacity))
         self.wake = wake
         self.log = log
         self.publisher = Publisher(bus: bus, module: module, settings: settings, log: log)

@@ -40,33 +40,35 @@ final class ImageFileLoader {
         let path: String
         let pixels: Int
         let done: @Sendable (Outcome) -> Void
-        /// Taken once by the thread that made the job and once by the worker that runs it:
-        /// GLib's queue hands the job over with locking ThreadSanitizer cannot see, and this
-        /// makes the hand-off visible to it (one uncontended lock per load).
-        let handOff = Locked(())
         init(path: String, pixels: Int, done: @escaping @Sendable (Outcome) -> Void) {
             self.path = path
             self.pixels = pixels
             self.done = done
-            handOff.withLock { _ in }
         }
     }
 
-    private let pool: UnsafeMutablePointer<GThreadPool>
+    /// Jobs waiting for a worker, oldest first. GLib's pool only wakes a worker (its queue
+    /// carries a token); the job itself crosses threads through this lock, which
+    /// ThreadSanitizer can see (GLib's own locking it cannot).
+    private let pending = Locked<[Job]>([])
+    private var pool: UnsafeMutablePointer<GThreadPool>!
 
+    /// The loader lives as long as the renderer: its workers hold it unretained.
     init() {
-        pool = g_thread_pool_new({ data, _ in
-            let job = Unmanaged<Job>.fromOpaque(data!).takeRetainedValue()
-            job.handOff.withLock { _ in }
+        pool = g_thread_pool_new({ _, loader in
+            let loader = Unmanaged<ImageFileLoader>.fromOpaque(loader!).takeUnretainedValue()
+            guard let job = loader.pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
             job.done(ImageFileLoader.load(path: job.path, pixels: job.pixels))
-        }, nil, Self.workers, 0, nil)
+        }, Unmanaged.passUnretained(self).toOpaque(), Self.workers, 0, nil)
     }
 
     /// Loads `path` at `pixels` (the larger side) on a worker; `done` runs on the worker
     /// thread with the outcome (post it to the main loop from there).
     func load(path: String, pixels: Int, done: @escaping @Sendable (Outcome) -> Void) {
-        let job = Unmanaged.passRetained(Job(path: path, pixels: min(max(1, pixels), Self.maxRequestPixels), done: done)).toOpaque()
-        g_thread_pool_push(pool, job, nil)
+        let job = Job(path: path, pixels: min(max(1, pixels), Self.maxRequestPixels), done: done)
+        pending.withLock { $0.append(job) }
+        // Any non-null pointer: one token per job, so every job gets a worker's turn.
+        g_thread_pool_push(pool, UnsafeMutableRawPointer(bitPattern: 1), nil)
     }
 
     // MARK: On a worker

@@ -1,3 +1,4 @@
+import NookBus
 import CGtk
 import NookCore
 import NookRenderModel
@@ -13,7 +14,7 @@ import Synchronization
 final class PangoTextMeasurer: TextMeasurer {
     let family: String
     let identity: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct Key: Hashable {
         var text: String
@@ -40,7 +41,7 @@ final class PangoTextMeasurer: TextMeasurer {
     init(family: String, cacheCapacity: Int = 2048) {
         self.family = family
         identity = "pango:" + family
-        state = Mutex(State(cacheCapacity: cacheCapacity))
+        state = Locked(State(cacheCapacity: cacheCapacity))
     }
 
     func measure(_ text: String, in font: TextFont) -> MeasuredText {

@@ -1,9 +1,10 @@
+import NookBus
 import Synchronization
 
 /// Hands each value to every current subscriber's `AsyncStream`. Safe from any thread: the
 /// subscriber table sits behind a mutex, and continuations are themselves thread-safe.
 final class Broadcast<Element: Sendable>: Sendable {
-    private let subscribers = Mutex<[Int: AsyncStream<Element>.Continuation]>([:])
+    private let subscribers = Locked<[Int: AsyncStream<Element>.Continuation]>([:])
     private let nextId = Atomic<Int>(0)
     private let finished = Atomic<Bool>(false)
 

@@ -1,3 +1,4 @@
+import NookBus
 import Foundation
 import Synchronization
 
@@ -54,6 +55,6 @@ public enum NookSound {
 
 /// True the first time only: a missing player is reported once per process.
 private final class ReportedOnce: Sendable {
-    private let done = Mutex(false)
+    private let done = Locked(false)
     func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
 }
