@@ -53,13 +53,14 @@ final class ImageFileLoader {
     private let pending = Locked<[Job]>([])
     private var pool: UnsafeMutablePointer<GThreadPool>!
 
-    /// The loader lives as long as the renderer: its workers hold it unretained.
+    /// The pool's workers hold the loader (one reference, never given back: the pool is never
+    /// freed either, and a worker may still be loading when its owner lets go).
     init() {
         pool = g_thread_pool_new({ _, loader in
             let loader = Unmanaged<ImageFileLoader>.fromOpaque(loader!).takeUnretainedValue()
             guard let job = loader.pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
             job.done(ImageFileLoader.load(path: job.path, pixels: job.pixels))
-        }, Unmanaged.passUnretained(self).toOpaque(), Self.workers, 0, nil)
+        }, Unmanaged.passRetained(self).toOpaque(), Self.workers, 0, nil)
     }
 
     /// Loads `path` at `pixels` (the larger side) on a worker; `done` runs on the worker
