@@ -47,7 +47,7 @@ public final class PackageProcess: @unchecked Sendable {
         let log = try FileHandle(forWritingTo: logFile)
         process.standardOutput = log
         process.standardError = log
-        try process.run()
+        try process.runSerialized()
     }
 
     /// Everything it printed so far.

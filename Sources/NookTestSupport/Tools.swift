@@ -47,7 +47,7 @@ public enum Tools {
         // Read both pipes while the process runs so a chatty tool cannot fill them and stall.
         async let outData = PipeDrain.readToEnd(out.fileHandleForReading)
         async let errData = PipeDrain.readToEnd(err.fileHandleForReading)
-        do { try process.run() } catch {
+        do { try process.runSerialized() } catch {
             // Nothing will write: end the pipes so their readers finish.
             try? out.fileHandleForWriting.close()
             try? err.fileHandleForWriting.close()
@@ -88,7 +88,7 @@ public final class HelperProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         output = pipe.fileHandleForReading
-        try process.run()
+        try process.runSerialized()
     }
 
     /// The next line the helper prints (blocking; helpers print promptly).

@@ -38,7 +38,7 @@ public enum ChildOutput {
     public static func firstLine(of process: Process) throws -> String {
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try process.runSerialized()
         var line = Data()
         let handle = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {

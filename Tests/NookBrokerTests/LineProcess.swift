@@ -26,7 +26,7 @@ final class LineProcess: Sendable {
             process.standardError = FileHandle.nullDevice
         }
         input = stdin.fileHandleForWriting
-        try process.run()
+        try process.runSerialized()
         let reader = stdout.fileHandleForReading
         let lines = self.lines
         // One reader thread per helper: blocking reads stay off the cooperative pool.

@@ -33,7 +33,7 @@ final class AccessibilityBus: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { session.stop(); throw error }
+        do { try process.runSerialized() } catch { session.stop(); throw error }
 
         let connection = try await BusConnection.connect(to: .address(session.address), description: "a11y-test")
         let answer = Locked<String?>(nil)

@@ -19,7 +19,7 @@ final class OutputProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runSerialized()
     }
 
     /// `python3 -u` (Debian's, with python3-dbus and gi: no code shared with us) on `script`.

@@ -26,7 +26,7 @@ final class VirtualPointer: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: outputFile)
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runSerialized()
         try await waitFor("ready", count: 1)
     }
 

@@ -94,7 +94,7 @@ final class XvfbServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         async let data = PipeDrain.readToEnd(out.fileHandleForReading)
-        do { try process.run() } catch {
+        do { try process.runSerialized() } catch {
             try? out.fileHandleForWriting.close()
             _ = await data
             throw error
