@@ -29,7 +29,7 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # at-spi2-core (the accessibility bus) and gi's Atspi for the renderer's accessibility test;
 # for the install tests, systemd-analyze (systemd), desktop-file-validate, the shells whose
 # completions are generated, and groff for the man pages; libnotify-bin's notify-send as a
-# real Notifications client for nook-notifications. The Wayland suite runs headless sway (and
+# real Notifications client for nook-notifications. The Wayland suite runs headless sway (and waybar,
 # swaybar) as an unprivileged user it creates (useradd: passwd; setpriv: util-linux), screenshots
 # with grim, and builds its virtual-pointer client with wayland-scanner (libwayland-bin), gcc and
 # libwayland-dev.
@@ -38,7 +38,7 @@ test_packages=(
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils bash zsh fish groff-base libnotify-bin
-  sway grim libwayland-bin libwayland-dev gcc passwd util-linux
+  sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

@@ -109,6 +109,25 @@ actor BrokerLink {
         }
     }
 
+    /// The relevance of `key` (`<module>/<activity>`) from `Control.GetState`'s `items`; nil
+    /// when the broker does not list it (or cannot be asked).
+    func relevance(of key: String) async -> Double? {
+        do {
+            let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
+                                                  member: ControlMember.getState.rawValue, arguments: [])
+            guard let state = try? Vardict(reply.first ?? .array(element: "v", [])), case .array(_, let items)? = state["items"] else { return nil }
+            for case let item in items {
+                guard let fields = try? Vardict(item), case .string(let module)? = fields["module"], case .string(let activity)? = fields["activity"],
+                      "\(module)/\(activity)" == key else { continue }
+                if case .double(let relevance)? = fields["relevance"] { return relevance }
+            }
+            return nil
+        } catch {
+            Log.info("GetState failed: \(error)")
+            return nil
+        }
+    }
+
     /// `Render.Pointer("enter" | "exit")`.
     func pointer(_ event: String) async {
         do {

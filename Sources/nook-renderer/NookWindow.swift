@@ -22,6 +22,12 @@ struct NookWindow {
     let isTransparent: Bool
     /// An X11 window (X11, Xvfb, XWayland): placed with `gtk_window_move` as a dock.
     let isX11: Bool
+    /// Layer shell only: the band `exclusive_zone: auto` reserves for the resting pill, an
+    /// empty, transparent layer surface (namespace `nook-reservation`) on the background layer,
+    /// anchored to the top, left and right edges. Compositors arrange exclusive zones layer by
+    /// layer from the overlay down to the background, so its zone comes after every bar's (on
+    /// the top or bottom layer): the band lies right below the bars, and windows below it.
+    let reservation: UnsafeMutablePointer<GtkWidget>?
 
     /// Where no compositor blends the window (X11 without one), it is shaped to the chrome.
     var needsShape: Bool { isX11 && !isTransparent }
@@ -65,9 +71,53 @@ struct NookWindow {
         }
         gtk_widget_add_events(widget, Int32(bitPattern: GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue
             | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
-        let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited, isX11: isX11)
-        nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config)
+        let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited, isX11: isX11,
+                              reservation: layerShell ? makeReservation(composited: composited) : nil)
+        nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config, placement: Placement())
         return nook
+    }
+
+    /// The reservation band (see `reservation`), not yet shown.
+    private static func makeReservation(composited: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        let widget = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        let window = gtkCast(widget, to: GtkWindow.self)
+        gtk_window_set_title(window, "Nook reservation")
+        gtk_window_set_decorated(window, 0)
+        gtk_window_set_accept_focus(window, 0)
+        gtk_widget_set_app_paintable(widget, 1)
+        if composited, let visual = gdk_screen_get_rgba_visual(gtk_widget_get_screen(widget)) { gtk_widget_set_visual(widget, visual) }
+        gtk_layer_init_for_window(window)
+        gtk_layer_set_namespace(window, "nook-reservation")
+        gtk_layer_set_layer(window, GTK_LAYER_SHELL_LAYER_BACKGROUND)
+        for edge in [GTK_LAYER_SHELL_EDGE_TOP, GTK_LAYER_SHELL_EDGE_LEFT, GTK_LAYER_SHELL_EDGE_RIGHT] { gtk_layer_set_anchor(window, edge, 1) }
+        gtk_layer_set_keyboard_mode(window, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+        gtk_widget_set_size_request(widget, 1, 1)
+        typealias DrawHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean
+        let clear: DrawHandler = { _, cr, _ in
+            if let cr {
+                cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+                cairo_paint(cr)
+            }
+            return 1
+        }
+        connectSignal(UnsafeMutableRawPointer(widget), "draw", clear)
+        typealias RealizeHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+        let noInput: RealizeHandler = { widget, _ in
+            guard let widget, let window = gtk_widget_get_window(widget.assumingMemoryBound(to: GtkWidget.self)) else { return }
+            let region = cairo_region_create()
+            gdk_window_input_shape_combine_region(window, region, 0, 0)
+            cairo_region_destroy(region)
+        }
+        connectSignal(UnsafeMutableRawPointer(widget), "realize", noInput)
+        return widget
+    }
+
+    /// What the plans decide about placement (with `layer` and `exclusive_zone` at `auto`).
+    struct Placement: Equatable {
+        /// Points to reserve for the resting pill below the bars (0: none, nothing is shown).
+        var reserve = 0
+        /// A critical peek is shown: over fullscreen windows.
+        var critical = false
     }
 
     /// The X screen's own visual. GDK picks another (GL-capable) one with a colormap of its own,
@@ -93,24 +143,53 @@ struct NookWindow {
     /// window covers); exclusive zone 0 starts the window where panels' struts end (the
     /// monitor's workarea), -1 and reservations start it at the monitor's top (X11 gets no
     /// strut from us); the margin moves it down.
-    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig) {
+    ///
+    /// `layer: auto` is the top layer, and the overlay layer while `placement` says a critical
+    /// peek is shown. `exclusive_zone: auto` (layer shell) shows the reservation band,
+    /// `placement.reserve` points plus the margin tall, below the bars, and moves the nook up
+    /// into it (exclusive zone 0 puts it below every zone, the band's too; a negative margin
+    /// of the band's height brings it back to the band's top). On X11 `auto` is 0.
+    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig, placement: Placement) {
         let size = Self.size(on: monitor)
         gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
         gtk_window_resize(window, Int32(size.width), Int32(size.height))
-        if usesLayerShell {
-            // A new layer or monitor remaps the surface: set them only when they change.
-            let layer = config.layer == .overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP
-            if gtk_layer_get_layer(window) != layer { gtk_layer_set_layer(window, layer) }
-            // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
-            let monitor = config.output == .focused ? nil : gdkMonitor
-            if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }
-            gtk_layer_set_exclusive_zone(window, Int32(config.exclusiveZone))
-            gtk_layer_set_margin(window, GTK_LAYER_SHELL_EDGE_TOP, Int32(config.marginTop))
-        } else {
-            gtk_window_set_keep_above(window, config.layer == .overlay ? 1 : 0)
-            let top = config.exclusiveZone == 0 ? max(monitor.geometry.y, monitor.workarea.y) : monitor.geometry.y
+        follow(placement, config: config, gdkMonitor: gdkMonitor)
+        if !usesLayerShell {
+            let top = (config.exclusiveZone ?? 0) == 0 ? max(monitor.geometry.y, monitor.workarea.y) : monitor.geometry.y
             gtk_window_move(window, Int32(monitor.geometry.x), Int32(top) + Int32(config.marginTop))
         }
+    }
+
+    /// Layer, exclusive zone and margin as `config` and `placement` want them; only what changed
+    /// is sent (a new layer or monitor may remap the surface).
+    func follow(_ placement: Placement, config: RendererConfig, gdkMonitor: OpaquePointer?) {
+        let overlay = config.layer == .overlay || (config.layer == .auto && placement.critical)
+        guard usesLayerShell else {
+            gtk_window_set_keep_above(window, overlay ? 1 : 0)
+            return
+        }
+        let layer = overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP
+        if gtk_layer_get_layer(window) != layer { gtk_layer_set_layer(window, layer) }
+        // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
+        let monitor = config.output == .focused ? nil : gdkMonitor
+        if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }
+        let reserve = config.exclusiveZone == nil ? max(0, min(placement.reserve, 1000)) : 0
+        if let band = reservation {
+            let bandWindow = gtkCast(band, to: GtkWindow.self)
+            if gtk_layer_get_monitor(bandWindow) != monitor { gtk_layer_set_monitor(bandWindow, monitor) }
+            let zone = Int32(reserve + config.marginTop)
+            if reserve > 0 {
+                if gtk_layer_get_exclusive_zone(bandWindow) != zone { gtk_layer_set_exclusive_zone(bandWindow, zone) }
+                if gtk_widget_get_visible(band) == 0 { gtk_widget_show_all(band) }
+            } else if gtk_widget_get_visible(band) != 0 {
+                gtk_widget_hide(band)
+            }
+        }
+        let zone = Int32(config.exclusiveZone ?? 0)
+        if gtk_layer_get_exclusive_zone(window) != zone { gtk_layer_set_exclusive_zone(window, zone) }
+        // Below the band (reserve + margin tall), the nook is moved up to the band's top plus the margin.
+        let margin = reserve > 0 ? -Int32(reserve) : Int32(config.marginTop)
+        if gtk_layer_get_margin(window, GTK_LAYER_SHELL_EDGE_TOP) != margin { gtk_layer_set_margin(window, GTK_LAYER_SHELL_EDGE_TOP, margin) }
     }
 
     /// Pointer input only over `rects` (the chrome, capsules, the close control), so clicks

@@ -48,6 +48,12 @@ final class Renderer {
         return (monitor, reduceMotion)
     }
 
+    /// What the plans want of the placement (`layer` and `exclusive_zone` at `auto`).
+    private var placement = NookWindow.Placement()
+    /// The points reserved for the resting pill below its top: the band reaches this far
+    /// past the pill, so a window's top edge never meets it.
+    static let reservationGap = 4.0
+
     private var pointer = PointerState()
     /// Presses, keys, the hand cursor and the accessible objects of controls (contract 1.1).
     private lazy var controls = ControlInput(nook: nook, scene: { [unowned self] in (presenter.controlsAtRest, presenter.presentation) },
@@ -188,7 +194,49 @@ final class Renderer {
         }
         frameStats = FrameStats()
         controls.planReceived()
+        followPlacement()
         startFrames()
+    }
+
+    /// The placement the plan in force asks for: the band's height follows the resting pill
+    /// (none while hidden; kept while a peek or the open nook is shown, so windows do not jump),
+    /// and the layer goes to overlay while the peek is of a critical activity (asked of the
+    /// broker: `GetState`'s `items` carry each activity's relevance).
+    private func followPlacement() {
+        var wanted = placement
+        wanted.critical = false
+        switch presenter.presentation {
+        case Presentation.hidden.rawValue: wanted.reserve = 0
+        case Presentation.pill.rawValue:
+            if let rest = presenter.chromeMove?.to, rest.height > 0 {
+                wanted.reserve = Int(min(1000, (rest.maxY + Self.reservationGap).rounded(.up)))
+            }
+        case Presentation.peek.rawValue:
+            let content = presenter.toContent
+            if config.layer == .auto, content.hasPrefix("activity:"), let link {
+                let serial = presenter.serial
+                let key = String(content.dropFirst("activity:".count))
+                let box = MainThreadBox(self)
+                Task {
+                    let relevance = await link.relevance(of: key)
+                    MainLoop.post {
+                        let renderer = box.value
+                        // Only if that peek is still what is shown.
+                        guard renderer.presenter.serial == serial, let relevance, relevance >= RendererConfig.criticalRelevance else { return }
+                        renderer.setPlacement(NookWindow.Placement(reserve: renderer.placement.reserve, critical: true))
+                    }
+                }
+            }
+        default: break
+        }
+        setPlacement(wanted)
+    }
+
+    private func setPlacement(_ wanted: NookWindow.Placement) {
+        guard wanted != placement else { return }
+        placement = wanted
+        Log.info("placement: reserving \(wanted.reserve) points below the bars, \(wanted.critical ? "over fullscreen windows (a critical peek)" : "under fullscreen windows")")
+        nook.follow(wanted, config: config, gdkMonitor: config.output == .focused ? nil : gdkMonitor)
     }
 
     /// The D-Bus value as the contract's values, which NookRenderModel reads.
@@ -508,7 +556,7 @@ final class Renderer {
         gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
-        nook.place(on: fresh, gdkMonitor: target, config: config)
+        nook.place(on: fresh, gdkMonitor: target, config: config, placement: placement)
         if changed { declare(fresh) }
     }
 

@@ -17,10 +17,10 @@ import Testing
     @Test func anEmptyObjectGivesTheDefaults() throws {
         let config = try RendererConfig.parse("{}")
         #expect(config == RendererConfig.defaults)
-        #expect(config.layer == .top)
+        #expect(config.layer == .auto)
         #expect(config.output == .primary)
         #expect(config.marginTop == 0)
-        #expect(config.exclusiveZone == 0)
+        #expect(config.exclusiveZone == nil)
         #expect(config.notch == .auto)
         #expect(config.notch.size == Size(width: 0, height: 0))
         #expect(config.notes.isEmpty)
@@ -67,6 +67,8 @@ import Testing
         #expect(try RendererConfig.parse(#"{"margin_top": 0}"#).marginTop == 0)
         #expect(try RendererConfig.parse(#"{"margin_top": 1000}"#).marginTop == 1000)
         #expect(try RendererConfig.parse(#"{"exclusive_zone": 0}"#).exclusiveZone == 0)
+        #expect(try RendererConfig.parse(#"{"exclusive_zone": "auto"}"#).exclusiveZone == nil)
+        #expect(try RendererConfig.parse(#"{"layer": "auto"}"#).layer == .auto)
         #expect(try RendererConfig.parse(#"{"exclusive_zone": 1000}"#).exclusiveZone == 1000)
         #expect(try RendererConfig.parse(#"{"notch": "auto"}"#).notch == .auto)
         #expect(try RendererConfig.parse(#"{"notch": "200x32"}"#).notch == .size(Size(width: 200, height: 32)))
@@ -76,16 +78,16 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"layer": "bottom"}"#, #"renderer.json: key 'layer' must be "overlay" or "top", got "bottom""#),
-        (#"{"layer": 1}"#, #"renderer.json: key 'layer' must be "overlay" or "top", got 1"#),
+        (#"{"layer": "bottom"}"#, #"renderer.json: key 'layer' must be "auto", "overlay" or "top", got "bottom""#),
+        (#"{"layer": 1}"#, #"renderer.json: key 'layer' must be "auto", "overlay" or "top", got 1"#),
         (#"{"output": ""}"#, #"renderer.json: key 'output' must be "primary", "focused" or a connector name such as "DP-1", got """#),
         (#"{"output": ["DP-1"]}"#, #"renderer.json: key 'output' must be "primary", "focused" or a connector name such as "DP-1", got an array"#),
         (#"{"margin_top": -1}"#, "renderer.json: key 'margin_top' must be a whole number of points 0...1000, got -1"),
         (#"{"margin_top": 1001}"#, "renderer.json: key 'margin_top' must be a whole number of points 0...1000, got 1001"),
         (#"{"margin_top": 2.5}"#, "renderer.json: key 'margin_top' must be a whole number of points 0...1000, got 2.5"),
         (#"{"margin_top": "8"}"#, #"renderer.json: key 'margin_top' must be a whole number of points 0...1000, got "8""#),
-        (#"{"exclusive_zone": -2}"#, "renderer.json: key 'exclusive_zone' must be -1 (over panels), 0 (below panels) or 1...1000 (points to reserve), got -2"),
-        (#"{"exclusive_zone": 1001}"#, "renderer.json: key 'exclusive_zone' must be -1 (over panels), 0 (below panels) or 1...1000 (points to reserve), got 1001"),
+        (#"{"exclusive_zone": -2}"#, "renderer.json: key 'exclusive_zone' must be \"auto\" (below panels, reserving the pill's height), -1 (over panels), 0 (below panels) or 1...1000 (points to reserve), got -2"),
+        (#"{"exclusive_zone": 1001}"#, "renderer.json: key 'exclusive_zone' must be \"auto\" (below panels, reserving the pill's height), -1 (over panels), 0 (below panels) or 1...1000 (points to reserve), got 1001"),
         (#"{"notch": "200"}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got "200""#),
         (#"{"notch": "-1x5"}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got "-1x5""#),
         (#"{"notch": "20000x5"}"#, #"renderer.json: key 'notch' must be "auto" or "WxH" in points (each 0...10000, e.g. "200x32" or "0x0"), got "20000x5""#),
@@ -111,7 +113,7 @@ import Testing
         let found = Self.problems(##"{"layer": "bottom", "colour": "#000000", "margin_top": 5}"##)
         #expect(found == [
             "renderer.json: unknown key 'colour'",
-            #"renderer.json: key 'layer' must be "overlay" or "top", got "bottom""#,
+            #"renderer.json: key 'layer' must be "auto", "overlay" or "top", got "bottom""#,
         ])
     }
 

@@ -124,7 +124,7 @@ struct RendererConfigOnScreenTests {
     /// defaults (the black chrome, no notch).
     @Test func aBadFileAtStartIsNamedAndTheDefaultsDraw() async throws {
         try await RendererNook.with(slowMotion: 1, rendererConfig: #"{"layer": "bottom"}"#) { nook in
-            #expect(nook.rendererLog.contains(#"refused: renderer.json: key 'layer' must be "overlay" or "top", got "bottom""#),
+            #expect(nook.rendererLog.contains(#"refused: renderer.json: key 'layer' must be "auto", "overlay" or "top", got "bottom""#),
                     "\(nook.rendererLog)")
             try await nook.showPillAtRest()
             let chrome = try #require(try await nook.xvfb.screenshot().chromeBox(), "no black chrome:\n\(nook.logs)")

@@ -95,8 +95,11 @@ final class SwayNook: NookUnderTest, StoppableFixture, @unchecked Sendable {
         return "--- nook-renderer (without its Wayland trace)\n\(renderer)\n--- nookd\n\(nookd.log)\n--- sway\n\(sway.log.suffix(3000))"
     }
 
-    /// What the renderer asked the compositor for, from its Wayland trace.
-    var layerSurfaces: [LayerSurfaceTrace.Request] { LayerSurfaceTrace(rendererLog).requests }
+    /// What the renderer asked the compositor for, from its Wayland trace: the nook's own
+    /// surfaces (namespace `nook`), without the band `exclusive_zone: auto` reserves.
+    var layerSurfaces: [LayerSurfaceTrace.Request] { LayerSurfaceTrace(rendererLog).requests.filter { $0.namespace == "nook" } }
+    /// The reservation bands (namespace `nook-reservation`).
+    var reservationSurfaces: [LayerSurfaceTrace.Request] { LayerSurfaceTrace(rendererLog).requests.filter { $0.namespace == "nook-reservation" } }
 
     /// Shows the nook and waits until the pill is drawn at rest with its cover on `output`.
     func showPill(on output: SwayServer.Output = SwayServer.firstOutput) async throws {

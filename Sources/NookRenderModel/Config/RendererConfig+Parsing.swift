@@ -28,7 +28,7 @@ extension RendererConfig {
             switch key {
             case "layer":
                 if let layer = reader.string(key, value).flatMap(Layer.init(rawValue:)) { config.layer = layer } else {
-                    reader.fail(key, "must be \"overlay\" or \"top\"", value)
+                    reader.fail(key, "must be \"auto\", \"overlay\" or \"top\"", value)
                 }
             case "output":
                 guard let name = reader.string(key, value), !name.isEmpty, name.count <= 128 else {
@@ -41,8 +41,10 @@ extension RendererConfig {
                     reader.fail(key, "must be a whole number of points 0...1000", value)
                 }
             case "exclusive_zone":
-                if let points = reader.integer(value, in: -1...1000) { config.exclusiveZone = points } else {
-                    reader.fail(key, "must be -1 (over panels), 0 (below panels) or 1...1000 (points to reserve)", value)
+                if case .string("auto") = value { config.exclusiveZone = nil } else if let points = reader.integer(value, in: -1...1000) {
+                    config.exclusiveZone = points
+                } else {
+                    reader.fail(key, "must be \"auto\" (below panels, reserving the pill's height), -1 (over panels), 0 (below panels) or 1...1000 (points to reserve)", value)
                 }
             case "notch":
                 if let notch = reader.string(key, value).flatMap(Notch.init(text:)) { config.notch = notch } else {

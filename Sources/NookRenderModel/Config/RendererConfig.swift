@@ -3,8 +3,14 @@ import NookCore
 /// What `renderer.json` says about where the nook goes and how it looks (docs/renderer.md,
 /// "Configuration"). Pure data: the renderer applies it; `RendererConfig.parse` reads it.
 public struct RendererConfig: Hashable, Sendable {
-    /// The layer-shell layer: `top` lets fullscreen windows cover the nook, `overlay` never does.
-    public enum Layer: String, Hashable, Sendable { case top, overlay }
+    /// The layer-shell layer: `top` lets fullscreen windows cover the nook, `overlay` never does;
+    /// `auto` is `top`, and `overlay` only while a critical peek is shown (one of an activity
+    /// whose relevance is at least `criticalRelevance`), so only that shows over a fullscreen window.
+    public enum Layer: String, Hashable, Sendable { case auto, top, overlay }
+
+    /// The relevance from which a peek counts as critical (what nook-notifications gives a
+    /// critical notification).
+    public static let criticalRelevance = 100.0
 
     /// Which monitor the nook is on.
     public enum Output: Hashable, Sendable {
@@ -57,12 +63,14 @@ public struct RendererConfig: Hashable, Sendable {
         }
     }
 
-    public var layer: Layer = .top
+    public var layer: Layer = .auto
     public var output: Output = .primary
     /// Points between the top of the output (or of the area panels leave) and the nook.
     public var marginTop = 0
-    /// -1: over panels; 0: below panels' exclusive zones; 1...1000: reserve that many points.
-    public var exclusiveZone = 0
+    /// -1: over panels; 0: below panels' exclusive zones; 1...1000: reserve that many points;
+    /// nil (`auto`, the default): below panels, reserving the resting pill's height under them
+    /// while a pill is shown, so windows start below it.
+    public var exclusiveZone: Int? = nil
     public var notch: Notch = .auto
     /// What the file said that was taken but does nothing (the retired `font` key), one line
     /// each, for the log.

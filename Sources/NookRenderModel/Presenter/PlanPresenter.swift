@@ -108,6 +108,8 @@ public struct PlanPresenter: Sendable {
     /// The last plan's `to` (`hidden` before any).
     public var presentation: String { playback?.plan.to.rawValue ?? Presentation.hidden.rawValue }
     /// The current plan's chrome move as read (a compact plan may leave its rects out).
+    /// The plan's `to_content` (`activity:<module>/<activity>`, `home:<module>`, `board`, "").
+    public var toContent: String { playback?.plan.toContent ?? "" }
     public var chromeMove: (from: Rect, to: Rect)? { playback.map { ($0.plan.chrome.fromRect, $0.plan.chrome.toRect) } }
     /// The font family the current plan's text was measured in (`font_family`), if it says.
     public var fontFamily: String? { playback.flatMap { $0.plan.fontFamily.isEmpty ? nil : $0.plan.fontFamily } }

@@ -1,0 +1,179 @@
+import Foundation
+import NookBus
+import NookTestSupport
+import Testing
+
+/// Issue 39, part 5: the default placement (`layer: auto`, `exclusive_zone: auto`) on headless
+/// sway beside a real bar (waybar as Debian ships it, swaybar) and a real window (a GTK window
+/// painted one colour), and a real notification bridge driven by `notify-send`.
+@Suite(.serialized) struct PlacementBesideBarsTests {
+    /// The test window's colour.
+    static let window = (red: 200, green: 40, blue: 40)
+    static let barHeight = 30
+
+    /// waybar's config and style: a 30 px bar at the top (waybar's own default layer,
+    /// `bottom`), a module at the left, the centre and the right, each its own colour.
+    static let waybarConfig = """
+        {"position": "top", "height": \(barHeight),
+         "modules-left": ["custom/left"], "modules-center": ["custom/centre"], "modules-right": ["custom/right"],
+         "custom/left": {"format": "left module"}, "custom/centre": {"format": "centre module"},
+         "custom/right": {"format": "right module"}}
+        """
+    static let waybarStyle = """
+        * { font-family: sans-serif; font-size: 14px; border: none; border-radius: 0; min-height: 0; }
+        window#waybar { background: #1e90ff; color: #ffffff; }
+        #custom-left, #custom-right { padding: 0 12px; background: #2e8b57; }
+        #custom-centre { padding: 0 60px; background: #ffd700; color: #000000; }
+        """
+
+    /// A GTK window (python3-gi) that paints itself `window`'s colour, fullscreen if asked.
+    static func startWindow(_ nook: SwayNook, fullscreen: Bool) throws -> PackageProcess {
+        let script = """
+            import sys, gi
+            gi.require_version("Gtk", "3.0")
+            from gi.repository import Gtk, Gdk
+            css = Gtk.CssProvider()
+            css.load_from_data(b"window, window * { background: rgb(\(window.red), \(window.green), \(window.blue)); background-image: none; }")
+            Gtk.StyleContext.add_provider_for_screen(Gdk.Screen.get_default(), css, Gtk.STYLE_PROVIDER_PRIORITY_USER)
+            w = Gtk.Window(title="placement-test-window")
+            w.set_decorated(False)
+            def draw(widget, cr):
+                cr.set_source_rgb(\(window.red) / 255, \(window.green) / 255, \(window.blue) / 255)
+                cr.paint()
+                return True
+            w.connect("draw", draw)
+            w.connect("destroy", Gtk.main_quit)
+            if \(fullscreen ? "True" : "False"):
+                w.fullscreen()
+            w.show_all()
+            Gtk.main()
+            """
+        let home = nook.scratch.appendingPathComponent("window-home")
+        try nook.sway.user.makePrivateDirectory(home)
+        let (executable, arguments) = try nook.sway.user.command("/usr/bin/python3", ["-c", script], environment: nook.sway.clientEnvironment.merging([
+            "GDK_BACKEND": "wayland", "HOME": home.path, "NO_AT_BRIDGE": "1",
+        ]) { $1 })
+        let process = try PackageProcess(executable, arguments, logDirectory: nook.scratch.appendingPathComponent("window-home"))
+        nook.stack.onStop { await process.stop() }
+        return process
+    }
+
+    /// waybar, as the sway user, with `waybarConfig` and `waybarStyle`.
+    static func startWaybar(_ nook: SwayNook) throws -> PackageProcess {
+        let directory = nook.scratch.appendingPathComponent("waybar")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        try waybarConfig.write(to: directory.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        try waybarStyle.write(to: directory.appendingPathComponent("style.css"), atomically: true, encoding: .utf8)
+        let home = nook.scratch.appendingPathComponent("waybar-home")
+        try nook.sway.user.makePrivateDirectory(home)
+        let (executable, arguments) = try nook.sway.user.command(
+            try Tools.path(of: "waybar"), ["-c", directory.appendingPathComponent("config").path, "-s", directory.appendingPathComponent("style.css").path],
+            environment: nook.sway.clientEnvironment.merging(["HOME": home.path, "NO_AT_BRIDGE": "1", "XDG_CONFIG_HOME": home.path]) { $1 })
+        let process = try PackageProcess(executable, arguments, logDirectory: directory)
+        nook.stack.onStop { await process.stop() }
+        return process
+    }
+
+    static func isWindow(_ shot: RGBImage, _ x: Int, _ y: Int) -> Bool {
+        let index = (y * shot.width + x) * 3
+        return abs(Int(shot.bytes[index]) - window.red) <= 2 && abs(Int(shot.bytes[index + 1]) - window.green) <= 2
+            && abs(Int(shot.bytes[index + 2]) - window.blue) <= 2
+    }
+
+    /// The first row of the window at the left edge of `shot`, nil without the window.
+    static func windowTop(_ shot: RGBImage) -> Int? { (0..<shot.height).first { isWindow(shot, 5, $0) } }
+
+    /// Pixels in `rows` of `shot` that are not the window's colour.
+    static func notWindow(_ shot: RGBImage, rows: Range<Int>) -> Int {
+        rows.reduce(0) { count, y in count + (0..<shot.width).filter { !isWindow(shot, $0, y) }.count }
+    }
+
+    /// The nook idle beside `bar` (a bar already up, whose top-left pixel is `barColour`):
+    /// the bar's row is the same pixel for pixel with the nook hidden and with the pill shown,
+    /// the pill is drawn, and every pixel of the window's top 80 rows is the window's.
+    static func checkIdleNookBeside(_ nook: SwayNook, barColour: [UInt8], name: String) async throws {
+        let width = SwayServer.screen.width
+        let barUp = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+            (try? await nook.sway.screenshot(x: 0, y: 0, width: 4, height: 4).bytes.prefix(3).elementsEqual(barColour)) == true
+        }
+        #expect(barUp, "the bar never drew itself:\n\(nook.logs)")
+        _ = try startWindow(nook, fullscreen: false)
+        let windowUp = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+            guard let shot = try? await nook.sway.screenshot(x: 0, y: SwayServer.screen.height - 10, width: 10, height: 10) else { return false }
+            return isWindow(shot, 5, 5)
+        }
+        #expect(windowUp, "the test window never showed:\n\(nook.logs)")
+
+        // Without the nook.
+        _ = try await nook.control("Hide")
+        let hidden = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { (try? await nook.state().presentation) == "hidden" }
+        #expect(hidden, "the nook never hid:\n\(nook.logs)")
+        try await nook.waitUntilSettled(serial: try await nook.state().serial)
+        // The band goes with the pill: the window comes up to the bar.
+        let windowUnderBar = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+            guard let shot = try? await nook.sway.screenshot(height: 120) else { return false }
+            return windowTop(shot) == barHeight
+        }
+        #expect(windowUnderBar, "with nothing shown the window does not start right below the bar:\n\(nook.logs)")
+        let barAlone = try await nook.sway.screenshot(height: barHeight)
+
+        // With the idle pill.
+        try await nook.showPill()
+        let clear = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+            guard let shot = try? await nook.sway.screenshot(height: 200) else { return false }
+            guard let top = windowTop(shot), top > barHeight else { return false }
+            // The pill (black chrome) is drawn between the bar and the window.
+            let pill = (barHeight..<top).reduce(0) { count, y in
+                count + (0..<shot.width).filter { x in shot.bytes[(y * shot.width + x) * 3..<(y * shot.width + x) * 3 + 3].allSatisfy { $0 < 8 } }.count
+            }
+            return pill > 500 && notWindow(shot, rows: top..<(top + 80)) == 0
+        }
+        let shot = try await nook.sway.screenshot(height: 200)
+        ReachOnScreenTests.saveScreenshot(shot, "placement-\(name)")
+        let top = windowTop(shot)
+        #expect(clear, "the idle pill is not drawn between the bar and the window, or covers the window (its top at \(String(describing: top))):\n\(nook.logs)")
+        let barWithNook = try await nook.sway.screenshot(height: barHeight)
+        let alone: [UInt8] = barAlone.bytes, with: [UInt8] = barWithNook.bytes
+        var differing = 0
+        for index in stride(from: 0, to: min(alone.count, with.count) - 2, by: 3) where alone[index..<(index + 3)] != with[index..<(index + 3)] {
+            differing += 1
+        }
+        #expect(differing == 0, "the idle nook changes \(differing) pixels of the bar's row (\(width)x\(barHeight))")
+        #expect(nook.reservationSurfaces.count >= 1, "no reservation band was asked for: \(LayerSurfaceTrace(nook.rendererLog).requests)")
+    }
+
+    /// waybar as Debian ships it, with three modules: the idle nook covers none of them and no
+    /// window content; it sits in a band it reserves right below the bar.
+    @Test func idleNookBesideWaybarCoversNoModuleAndNoWindow() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            let waybar = try Self.startWaybar(nook)
+            // The centre module is there to be covered (its gold).
+            let centreUp = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+                guard let shot = try? await nook.sway.screenshot(height: Self.barHeight) else { return false }
+                return stride(from: 0, to: shot.bytes.count, by: 3).filter { shot.bytes[$0] == 0xff && shot.bytes[$0 + 1] == 0xd7 && shot.bytes[$0 + 2] == 0 }.count > 200
+            }
+            #expect(centreUp, "waybar never drew its centre module:\n\(waybar.log)\n\(nook.logs)")
+            // waybar's top-left pixel is its left module's.
+            try await Self.checkIdleNookBeside(nook, barColour: [0x2e, 0x8b, 0x57], name: "waybar")
+        }
+    }
+
+    /// swaybar, docked at the top: the same.
+    @Test func idleNookBesideSwaybarCoversNoBarAndNoWindow() async throws {
+        let swayConfig = """
+            bar {
+                position top
+                height \(Self.barHeight)
+                workspace_buttons no
+                status_command while :; do echo "status text"; sleep 3600; done
+                colors {
+                    background #1e90ff
+                }
+            }
+            """
+        try await SwayNook.with(slowMotion: 1, swayConfig: swayConfig) { nook in
+            try await Self.checkIdleNookBeside(nook, barColour: [0x1e, 0x90, 0xff], name: "swaybar")
+        }
+    }
+}
