@@ -38,6 +38,10 @@ public enum BrokerDaemon {
             return 1
         }
         let crashLoop = await guardAgainstCrashLoop(configuration)
+        // The theme file's watch is armed before the theme is first read: a save in between
+        // is reloaded once the broker is up. Saving the file reloads it, as SIGHUP does.
+        let themeReloads = ThemeFileReloads(configuration)
+        defer { themeReloads?.stop() }
         let broker: Broker
         do {
             broker = try await Broker.start(configuration)
@@ -56,9 +60,7 @@ public enum BrokerDaemon {
             }
         }
         defer { reloader.cancel() }
-        // The theme file rewritten (saved from an editor, replaced) reloads it too.
-        let themeWatch = watchThemeFile(broker, log: log)
-        defer { themeWatch?.stop() }
+        themeReloads?.attach(broker)
         let survival = Task.detached {
             try? await Task.sleep(for: CrashLoopGuard.survivalWindow)
             guard !Task.isCancelled else { return }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import NookBus
 
 /// Watches one file by name, through inotify on its directory: written and closed, replaced
@@ -36,8 +37,11 @@ final class FileChangeWatch: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let (stopRead, stopWrite) = (ends[0], ends[1])
         stopFD = stopWrite
+        // Armed before `init` returns: a change made once the caller holds the watch is seen,
+        // however late the thread gets to run.
+        let armed = DirectoryWatch(inotify: inotify, target: directory)
         DetachedThread.start {
-            var watch = DirectoryWatch(inotify: inotify, target: directory)
+            var watch = armed
             Self.run(&watch, stop: stopRead, name: name, onChange: onChange)
             close(inotify)
             close(stopRead)
@@ -101,26 +105,40 @@ final class FileChangeWatch: Sendable {
             arm()
         }
 
-        /// Watches the deepest directory of `target` that exists now.
+        /// Watches the deepest directory of `target` that exists now. A directory made on the
+        /// way between looking for it and watching its parent (`mkdir -p` makes several at
+        /// once) would never be reported, so once a watch is on an ancestor, the next
+        /// directory down is looked for again, and if it is there now the walk starts over.
         mutating func arm() {
-            if descriptor >= 0 { _ = inotify_rm_watch(inotify, descriptor) }
-            var candidate = target
-            while true {
-                let fileMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
-                let mask = UInt32(fileMask | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-                let added = inotify_add_watch(inotify, candidate, mask)
-                if added >= 0 {
-                    descriptor = added
-                    isTarget = candidate == target
-                    return
+            // Bounded: a path being made and removed in a loop must not hold the thread here.
+            for _ in 0..<64 {
+                if descriptor >= 0 { _ = inotify_rm_watch(inotify, descriptor) }
+                descriptor = -1
+                isTarget = false
+                var candidate = target
+                var below: String?
+                while true {
+                    let added = inotify_add_watch(inotify, candidate, Self.mask)
+                    if added >= 0 {
+                        descriptor = added
+                        isTarget = candidate == target
+                        break
+                    }
+                    guard let slash = candidate.lastIndex(of: "/"), candidate != "/" else { return }
+                    below = candidate
+                    candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
                 }
-                guard let slash = candidate.lastIndex(of: "/"), candidate != "/" else {
-                    descriptor = -1
-                    isTarget = false
-                    return
-                }
-                candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
+                guard let below, Self.isDirectory(below) else { return }
             }
+        }
+
+        private static let mask = UInt32(
+            IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+        private static func isDirectory(_ path: String) -> Bool {
+            var status = stat()
+            return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         }
     }
 
@@ -157,22 +175,59 @@ final class FileChangeWatch: Sendable {
     }
 }
 
-extension BrokerDaemon {
-    /// Reloads the theme whenever its file changes, as SIGHUP does (a bad file is logged by
-    /// the broker and changes nothing); nil when the configuration gave the theme itself, or
-    /// inotify is unavailable (logged).
-    static func watchThemeFile(_ broker: Broker, log: Log) -> FileChangeWatch? {
-        guard let file = broker.themeFile else { return nil }
-        let path = file.path
-        let watch = FileChangeWatch(path: path) {
-            Task {
-                log(.info, "the theme file \(path) changed; reloading it")
-                _ = try? await broker.reloadTheme()
-            }
-        }
-        if watch == nil {
+/// The theme file's watch, armed before nookd reads the theme for the first time, so that no
+/// save between that read and the broker's start goes unseen: a change reported before the
+/// broker exists is remembered and reloaded once it does.
+final class ThemeFileReloads: Sendable {
+    private struct State {
+        var broker: Broker?
+        var missed = false
+    }
+
+    private let state = Locked(State())
+    private let path: String
+    private let log: Log
+    private let watch = Locked<FileChangeWatch?>(nil)
+
+    /// Nil when the configuration gave the theme itself (there is no file to watch).
+    init?(_ configuration: BrokerConfiguration) {
+        guard configuration.theme == nil else { return nil }
+        path = BrokerConfiguration.themeFile(environment: ProcessInfo.processInfo.environment).path
+        log = configuration.log
+        let made = FileChangeWatch(path: path) { [weak self] in self?.changed() }
+        if made == nil {
             log(.warning, "cannot watch \(path) (inotify is unavailable); the theme file is read again on SIGHUP and ReloadTheme")
         }
-        return watch
+        watch.withLock { $0 = made }
+    }
+
+    /// From now on a change reloads `broker`'s theme, and one seen while it started does now.
+    func attach(_ broker: Broker) {
+        let missed = state.withLock { state in
+            state.broker = broker
+            return state.missed
+        }
+        if missed { reload(broker) }
+    }
+
+    func stop() {
+        watch.withLock { $0?.stop() }
+    }
+
+    private func changed() {
+        let broker = state.withLock { state in
+            if state.broker == nil { state.missed = true }
+            return state.broker
+        }
+        if let broker { reload(broker) }
+    }
+
+    private func reload(_ broker: Broker) {
+        let (path, log) = (path, log)
+        Task {
+            log(.info, "the theme file \(path) changed; reloading it")
+            // A bad file is logged by the broker and changes nothing.
+            _ = try? await broker.reloadTheme()
+        }
     }
 }
