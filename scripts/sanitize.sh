@@ -29,7 +29,16 @@ for kind in $sanitizers; do
   # process that LeakSanitizer would list at every exit. Memory errors and data races are on.
   export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:log_path=$reports/asan:strip_path_prefix=$PWD/"
   export TSAN_OPTIONS="halt_on_error=0:report_signal_unsafe=0:log_path=$reports/tsan:suppressions=$suppressions/tsan.supp"
-  echo "sanitize: running '$filter' with $kind"
+  # Every process runs several times slower under a sanitizer (ThreadSanitizer most): the
+  # tests wait longer before calling something missing, and fewer run side by side, so that
+  # the machine is not flooded by a hundred instrumented processes at once.
+  case $kind in
+    thread) scale=8 width=3 ;;
+    *) scale=3 width=0 ;;
+  esac
+  export NOOK_TEST_DEADLINE_SCALE=$scale
+  if [ "$width" != 0 ]; then export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$width; else unset SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH; fi
+  echo "sanitize: running '$filter' with $kind (deadlines x$NOOK_TEST_DEADLINE_SCALE, ${width/#0/unbounded} side by side)"
   if ! scripts/run-tests-bounded.sh "$limit" "$SWIFT" test --skip-build --sanitize="$kind" --build-path "$build" --filter "$filter"; then
     echo "sanitize: tests failed under $kind" >&2
     status=1

@@ -26,7 +26,7 @@ public enum ChildExit {
     public static func status(of process: Process, timeout: Duration = .seconds(120)) async -> Int32? {
         let pid = process.processIdentifier
         let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        let deadline = clock.now + TestDeadlines.scaled(timeout)
         while clock.now < deadline {
             if !process.isRunning {
                 return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
@@ -58,7 +58,7 @@ public enum ChildExit {
     /// it blocks is not burned, and gives up after `timeout`.
     public static func waitBlocking(_ pid: Int32, timeout: Duration = .seconds(30)) -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        let deadline = clock.now + TestDeadlines.scaled(timeout)
         while !hasExited(pid) {
             if clock.now >= deadline { return false }
             usleep(10_000)

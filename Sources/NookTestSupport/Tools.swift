@@ -123,7 +123,7 @@ public func eventually(
     timeout: Duration = .seconds(60), poll: Duration = .milliseconds(10), _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+    let deadline = clock.now + TestDeadlines.scaled(timeout)
     while clock.now < deadline {
         if try await condition() { return true }
         try? await Task.sleep(for: poll)
