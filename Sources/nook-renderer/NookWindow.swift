@@ -1,4 +1,5 @@
 import CGtk
+import CXdgOutput
 import NookCore
 import NookRenderModel
 
@@ -169,7 +170,14 @@ struct NookWindow {
             return
         }
         let layer = overlay ? GTK_LAYER_SHELL_LAYER_OVERLAY : GTK_LAYER_SHELL_LAYER_TOP
-        if gtk_layer_get_layer(window) != layer { gtk_layer_set_layer(window, layer) }
+        if gtk_layer_get_layer(window) != layer {
+            gtk_layer_set_layer(window, layer)
+            // Applied only on a commit, which GTK makes when it next draws; a surface covered by a
+            // fullscreen window gets no frame callbacks, so it would never be drawn onto the overlay.
+            if let gdkWindow = gtk_widget_get_window(widget) {
+                nook_surface_commit(gdk_wayland_window_get_wl_surface(gdkWindow))
+            }
+        }
         // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
         let monitor = config.output == .focused ? nil : gdkMonitor
         if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }

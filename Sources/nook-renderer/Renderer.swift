@@ -222,7 +222,10 @@ final class Renderer {
                     MainLoop.post {
                         let renderer = box.value
                         // Only if that peek is still what is shown.
-                        guard renderer.presenter.serial == serial, let relevance, relevance >= RendererConfig.criticalRelevance else { return }
+                        guard renderer.presenter.serial == serial, let relevance, relevance >= RendererConfig.criticalRelevance else {
+                            Log.debug("peek of \(key) (plan \(serial)): relevance \(relevance.map { "\($0)" } ?? "unknown"), not critical: under fullscreen windows")
+                            return
+                        }
                         renderer.setPlacement(NookWindow.Placement(reserve: renderer.placement.reserve, critical: true))
                     }
                 }

@@ -176,4 +176,63 @@ import Testing
             try await Self.checkIdleNookBeside(nook, barColour: [0x1e, 0x90, 0xff], name: "swaybar")
         }
     }
+
+    /// A fullscreen window covers the idle nook and a normal notification's peek; a critical
+    /// notification (`notify-send -u critical`, through the real bridge) peeks over it, on the
+    /// overlay layer, and only while that peek shows.
+    @Test func onlyACriticalNotificationPeeksOverAFullscreenWindow() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            let bridge = try nook.stack.process("nook-notifications", ["--address", nook.bus.address],
+                                                environment: ["XDG_RUNTIME_DIR": nook.scratch.path])
+            try await nook.stack.waitUntil("nook-notifications", logs: bridge.log) {
+                bridge.log.contains("serving org.freedesktop.Notifications")
+            }
+            var environment = ProcessInfo.processInfo.environment
+            environment["DBUS_SESSION_BUS_ADDRESS"] = nook.bus.address
+            let band = 0..<160
+            let coveredByTheWindow: @Sendable () async -> Bool = {
+                guard let shot = try? await nook.sway.screenshot(height: band.upperBound) else { return false }
+                return Self.notWindow(shot, rows: band) == 0
+            }
+            _ = try Self.startWindow(nook, fullscreen: true)
+            #expect(await eventually(timeout: .seconds(60), poll: .milliseconds(200), coveredByTheWindow),
+                    "the fullscreen window does not cover the top band with the idle nook:\n\(nook.logs)")
+
+            // A normal notification peeks; once the renderer has asked the broker how relevant
+            // it is, and found it not critical, the nook stays under the window. (Its animation
+            // does not run to the end there: sway sends no frame callbacks to a covered surface.)
+            let normal = try await Tools.run("notify-send", ["Normal", "stays under the window"], environment: environment)
+            #expect(normal.status == 0, "\(normal.stderr)")
+            let peeked = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { (try? await nook.state().presentation) == "peek" }
+            #expect(peeked, "the normal notification never peeked:\n\(nook.logs)")
+            let judged = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                nook.rendererLog.contains("not critical: under fullscreen windows")
+            }
+            #expect(judged, "the renderer never judged the normal peek:\n\(nook.logs)")
+            let under = try await nook.sway.screenshot(height: band.upperBound)
+            #expect(Self.notWindow(under, rows: band) == 0, "a normal peek shows over the fullscreen window:\n\(nook.logs)")
+            #expect(!nook.rendererLog.contains(".set_layer(3)"), "a normal peek asked for the overlay layer")
+
+            // A critical one peeks over it.
+            let critical = try await Tools.run("notify-send", ["-u", "critical", "Critical", "over the fullscreen window"], environment: environment)
+            #expect(critical.status == 0, "\(critical.stderr)")
+            let over = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                guard let shot = try? await nook.sway.screenshot(height: band.upperBound) else { return false }
+                return Self.notWindow(shot, rows: band) > 500
+            }
+            #expect(over, "the critical notification's peek is not drawn over the fullscreen window:\n\(nook.logs)")
+            if let shot = try? await nook.sway.screenshot(height: band.upperBound) {
+                ReachOnScreenTests.saveScreenshot(shot, "placement-critical-over-fullscreen")
+            }
+            // The surface was moved to the overlay layer (3) for it.
+            #expect(nook.rendererLog.contains(".set_layer(3)"), "the renderer never asked for the overlay layer: \(nook.layerSurfaces)")
+
+            // Once its peek is over, the nook is under the window again.
+            let back = await eventually(timeout: .seconds(120), poll: .milliseconds(200)) {
+                guard (try? await nook.state().presentation) != "peek" else { return false }
+                return await coveredByTheWindow()
+            }
+            #expect(back, "after the critical peek the nook stays over the fullscreen window:\n\(nook.logs)")
+        }
+    }
 }
