@@ -4,6 +4,14 @@
 # trail instead of sitting until CI's own limit. Usage: run-tests-bounded.sh LIMIT COMMAND...
 limit=$1
 shift
+# Every test's dbus-daemon, nookd (its theme-file watch) and renderer holds an inotify instance,
+# and a hundred tests run side by side: the kernel's default of 128 per user runs out, and a
+# watch that cannot start is a test that fails. Raised for this boot where we may (root).
+instances=$(cat /proc/sys/fs/inotify/max_user_instances 2>/dev/null || echo 1024)
+if [ "$instances" -lt 1024 ] && [ -w /proc/sys/fs/inotify/max_user_instances ]; then
+    echo 1024 > /proc/sys/fs/inotify/max_user_instances &&
+        echo "run-tests-bounded: inotify instances per user raised from $instances to 1024 for this boot" >&2
+fi
 "$@" &
 runner=$!
 sleep "$limit" &

@@ -62,6 +62,10 @@ final class Renderer {
     private var pointerEntered = false
     /// Set when `exit` went out with the pointer still over the window: no hover opens until it moves.
     private var hoverNeedsMotion = false
+    /// What was hovered to open the nook (a peek, a capsule), held as part of the nook until the
+    /// pointer next moves: the panel that opens may be smaller than the peek and leave a pointer
+    /// that did not move outside it, which is not the person leaving.
+    private var hoverHold: Rect?
     /// What button 1 went down on (a capsule, the pill, a tile, the close control), until it comes up.
     private var pressedTarget: ReachTarget?
     /// What the middle button went down on, when that may be dismissed.
@@ -337,6 +341,7 @@ final class Renderer {
         let chrome = (list.chrome ?? list.fadingChrome)?.rect
         var input = list.pointerRects
         if let arriving = presenter.arrivingChrome(at: now) { input.append(arriving) }
+        if let hoverHold { input.append(hoverHold) }
         if input != lastInput {
             nook.acceptInput(in: input)
             lastInput = input
@@ -470,6 +475,7 @@ final class Renderer {
     private var isOverNook: Bool {
         guard let location = pointer.location else { return false }
         if isOverChrome || target(at: location) != nil { return true }
+        if let hoverHold, Self.rect(hoverHold, holds: location) { return true }
         return presenter.arrivingChrome(at: monotonicSeconds()).map { Self.rect($0, holds: location) } ?? false
     }
 
@@ -483,7 +489,13 @@ final class Renderer {
     /// hovering opened. A nook that closed from under a pointer that stays put (the panel
     /// did not reach a capsule hovered open) opens by hover again only once the pointer moves.
     private func refreshPointer(moved: Bool = false) {
-        if moved { hoverNeedsMotion = false }
+        if moved {
+            hoverNeedsMotion = false
+            if hoverHold != nil {
+                hoverHold = nil
+                gtk_widget_queue_draw(nook.widget)  // The input region without the hold.
+            }
+        }
         let over = isOverNook
         guard over != pointerEntered, let link else { return }
         let place = pointer.location.map { "\(PlanSummary.format($0.x)),\(PlanSummary.format($0.y))" } ?? "-"
@@ -494,6 +506,7 @@ final class Renderer {
             let reached = pointer.location.flatMap { self.target(at: $0) }
             if let reached, reached.opensOnHover, presentation == "pill" || presentation == "peek" {
                 Log.debug("pointer enter at \(place) onto the \(reached.kind.rawValue) \(reached.owner)")
+                hoverHold = reached.rect
                 Task { await link.openSlot(reached, via: .hover) }
             } else if reached?.kind == .close {
                 // Reaching for the close control beside a peek opens nothing.
@@ -504,6 +517,7 @@ final class Renderer {
             }
         } else {
             pointerEntered = false
+            hoverHold = nil
             if pointer.location != nil { hoverNeedsMotion = true }
             Log.debug("pointer exit at \(place)")
             Task { await link.pointer("exit") }

@@ -21,7 +21,7 @@ import Testing
         for round in 0..<40 {
             let file = temp.url.appendingPathComponent("r\(round)/a/b/c/theme.json")
             let reports = Reports()
-            let watch = try #require(FileChangeWatch(path: file.path) { reports.add() })
+            let watch = try #require(await Self.watch(file) { reports.add() })
             defer { watch.stop() }
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: file)
@@ -35,7 +35,7 @@ import Testing
         let file = temp.url.appendingPathComponent("nook/theme.json")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let reports = Reports()
-        let watch = try #require(FileChangeWatch(path: file.path) { reports.add() })
+        let watch = try #require(await Self.watch(file) { reports.add() })
         defer { watch.stop() }
         for round in 0..<20 {
             let before = reports.value
@@ -47,5 +47,17 @@ import Testing
             try Data("{\"round\": \(round), \"again\": true}".utf8).write(to: file)
             #expect(await eventually { reports.value > settled }, "round \(round): a save in the remade directory was not seen")
         }
+    }
+
+    /// A watch on `file`, waiting for an inotify instance if every one is taken for now (the
+    /// limit is per user, and every test's processes hold some).
+    static func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) async -> FileChangeWatch? {
+        let made = Locked<FileChangeWatch?>(nil)
+        _ = await eventually {
+            guard let watch = FileChangeWatch(path: file.path, onChange: onChange) else { return false }
+            made.withLock { $0 = watch }
+            return true
+        }
+        return made.withLock { $0 }
     }
 }

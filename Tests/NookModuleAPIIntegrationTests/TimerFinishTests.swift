@@ -181,7 +181,8 @@ import Testing
             let observer = try await Observer.connect(bus)
             for (name, title) in [("tea/pot", "Tea"), ("eggs/pan", "Eggs")] {
                 let start = try ProductProcess(
-                    "nookctl", ["--address", bus.address, "activity", "start", name, "--title", title, "--timer", "3s", "--expires", "4s", "--no-sound"],
+                    // Long enough that the first is still there however slowly the second starts.
+                    "nookctl", ["--address", bus.address, "activity", "start", name, "--title", title, "--timer", "10m", "--expires", "11m", "--no-sound"],
                     logDirectory: scratch.url, environment: environment)
                 #expect(await start.waitForExit(timeout: .seconds(20)), "\(start.log)")
                 #expect(await start.stop() == 0, "\(start.log)")
@@ -190,8 +191,15 @@ import Testing
             let tea = nookd.storedActivities(of: "tea")["pot"] ?? [], eggs = nookd.storedActivities(of: "eggs")["pan"] ?? []
             #expect(tea.contains("T") && tea.contains("text-[#FF9F0A]"), "\(tea)")
             #expect(eggs.contains("E") && eggs.contains("text-[#64D2FF]"), "\(eggs)")
-            // Both finish and go by themselves.
-            #expect(await eventually { await observer.activities().isEmpty }, "\(nookd.log)")
+            // Both finished by hand (finishing by itself is the test above): each says Done.
+            for name in ["tea/pot", "eggs/pan"] {
+                let finish = try ProductProcess("nookctl", ["--address", bus.address, "activity", "finish", name, "--no-sound"],
+                                                logDirectory: scratch.url, environment: environment)
+                #expect(await finish.waitForExit(timeout: .seconds(20)), "\(finish.log)")
+                #expect(await finish.stop() == 0, "\(finish.log)")
+            }
+            #expect(await eventually { nookd.storedActivities(of: "tea")["pot"]?.contains("Done") == true && nookd.storedActivities(of: "eggs")["pan"]?.contains("Done") == true },
+                    "\(nookd.storedActivities(of: "tea")) \(nookd.storedActivities(of: "eggs"))")
             await observer.close()
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
