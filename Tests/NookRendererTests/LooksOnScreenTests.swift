@@ -96,6 +96,11 @@ struct LooksOnScreenTests {
             _ = try await nook.control("SetTokens", [.vardict(["font.family": .variant(.string("DejaVu Serif"))])])
             let serif = try await Self.themePlan(nook, after: before.serial)
             #expect(serif.line["from"] == "expanded" && serif.line["to"] == "expanded", "\(serif.line.text)")
+            // Settled is logged at the last tick; the paint follows it.
+            _ = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                guard let shot = try? await nook.xvfb.screenshot() else { return false }
+                return Self.changedPixels(sans, shot, in: box) > 150
+            }
             let serifShot = try await nook.xvfb.screenshot()
             Self.keep(serifShot, "theme-after-serif")
             let changed = Self.changedPixels(sans, serifShot, in: box)
@@ -106,7 +111,7 @@ struct LooksOnScreenTests {
         }
     }
 
-    /// The theme file rewritten, with nothing called: nookd notices (it looks once a second),
+    /// The theme file rewritten, with nothing called: nookd notices (inotify),
     /// reloads it, and the expanded chrome takes the new width at once. `ReloadTheme` then
     /// sends a plan of its own too.
     @Test func rewritingTheThemeFileRestylesTheScreenWithoutACall() async throws {
@@ -123,6 +128,10 @@ struct LooksOnScreenTests {
                 .write(to: themeFile, atomically: true, encoding: .utf8)
             let watched = try await Self.themePlan(nook, after: before.serial)
             #expect(nook.logs.contains("the theme file \(themeFile.path) changed; reloading it"), "\(nook.logs)")
+            _ = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                guard let box = try? await nook.xvfb.screenshot().chromeBox() else { return false }
+                return abs((wide.width - box.width) - 120) <= 2
+            }
             let narrowShot = try await nook.xvfb.screenshot()
             Self.keep(narrowShot, "theme-file-narrow")
             let narrow = try #require(narrowShot.chromeBox(), "no chrome on screen:\n\(nook.logs)")
