@@ -117,6 +117,8 @@ public struct NookControlClient: Sendable {
             output.out("wrote \(file): \(plans.count) plans\n")
         case .activity(let activityCommand):
             return try await execute(activityCommand, output: output)
+        case .notifications(let notificationsCommand):
+            return try await execute(notificationsCommand, output: output)
         }
         return .ok
     }
