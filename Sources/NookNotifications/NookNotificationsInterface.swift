@@ -11,6 +11,8 @@ import NookBus
 /// - `DoNotDisturb() -> a{sv}`: `on` b, `until` x (unix µs; 0: until turned off), `arrived` u.
 /// - `SetDoNotDisturb(s mode, a{sv} options) -> a{sv}`: `on`, `off` or `toggle`, option
 ///   `duration` d (seconds, 1...604800); the new state.
+/// - signal `DoNotDisturbChanged(a{sv} state)`: on every change of do not disturb (turned on or
+///   off, ended by itself, a notification counted), for status bars.
 public enum NookNotificationsInterface {
     public static let name = "org.nook.Notifications1"
     public static let path: ObjectPath = "/org/nook/Notifications1"
@@ -37,7 +39,8 @@ public enum NookNotificationsInterface {
                     let (mode, seconds) = try setDoNotDisturbArguments(call.arguments)
                     return [(await bridge?.setDoNotDisturb(mode, seconds: seconds) ?? DoNotDisturb()).vardict]
                 }),
-            ])
+            ],
+            signals: [DBusSignal("DoNotDisturbChanged", [DBusArgument("state", "a{sv}")])])
     }
 
     /// `SetDoNotDisturb(s mode, a{sv} options)`: `mode` `on`, `off` or `toggle`; option

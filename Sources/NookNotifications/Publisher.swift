@@ -125,9 +125,19 @@ actor Publisher {
         }
     }
 
+    /// Keeps the state and tells listeners (`DoNotDisturbChanged`: a status bar following it).
     func saveDND() {
-        guard let dndWriter else { return }
         let state = dnd
+        let bus = self.bus
+        let log = self.log
+        Task {
+            do {
+                try await bus.emitSignal(
+                    path: NookNotificationsInterface.path, interface: NookNotificationsInterface.name, member: "DoNotDisturbChanged",
+                    arguments: [state.vardict])
+            } catch { log("cannot emit DoNotDisturbChanged: \(error)") }
+        }
+        guard let dndWriter else { return }
         Task { await dndWriter.schedule(state) }
     }
 

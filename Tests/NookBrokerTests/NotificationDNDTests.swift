@@ -134,4 +134,28 @@ import Testing
             await nook.nookd.stop()
         }
     }
+    @Test func waybarShowsDoNotDisturbAndItsCounterAsTheyChange() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Fixture.start(bus, temp)
+            let follow = try PackageProcess("nookctl", ["--address", bus.address, "status", "--follow", "--format", "waybar"], logDirectory: temp.url)
+            // The first line, then one per change of nookd's state or of do not disturb.
+            #expect(await eventually { follow.log.contains("\"text\"") }, "\(follow.log)")
+            #expect(!follow.log.contains("DND"))
+            #expect(try await Self.nookctl(bus, ["dnd", "on"]).status == 0)
+            #expect(await eventually { follow.log.contains("\"text\": \"DND\"") }, "\(follow.log)")
+            _ = try await nook.notifySend(["-t", "0", "-a", "Chat", "Quiet", "please"])
+            _ = try await nook.notifySend(["-t", "0", "-a", "Chat", "Still", "quiet"])
+            #expect(await eventually { follow.log.contains("DND 2\"") }, "\(follow.log)")
+            #expect(follow.log.contains("Do not disturb: 2 arrived"))
+            let once = try await Self.nookctl(bus, ["status", "--format", "waybar"])
+            #expect(once.stdout.contains("DND 2\""), "\(once.stdout)")
+            #expect(try await Self.nookctl(bus, ["dnd", "off"]).status == 0)
+            #expect(await eventually { follow.log.split(separator: "\n").last.map { !$0.contains("DND") } == true }, "\(follow.log)")
+            follow.signal(SIGTERM)
+            _ = await follow.waitForExit()
+            await nook.stop()
+        }
+    }
 }
