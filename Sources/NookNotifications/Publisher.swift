@@ -23,6 +23,8 @@ actor Publisher {
     var dnd: DoNotDisturb
     let dndWriter: CoalescingWriter<DoNotDisturb>?
     var dndTimer: Task<Void, Never>?
+    /// A notification was counted in the batch being applied.
+    var dndCounted = false
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
          historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
@@ -64,6 +66,10 @@ actor Publisher {
             }
         }
         if historyChanged { saveHistory() }
+        if dndCounted {
+            dndCounted = false
+            saveDND()
+        }
     }
 
     // MARK: History (org.nook.Notifications1)
@@ -177,7 +183,8 @@ actor Publisher {
             } else {
                 try await module.start(activity)
                 if dnd.holdsPeek(of: request.urgency) {
-                    saveDND()
+                    // Kept and announced once per batch (`apply`), not once per notification.
+                    dndCounted = true
                 } else if request.urgency != .low {
                     await peek(at: activity.id)
                 }
