@@ -47,6 +47,8 @@ public enum Command: Hashable, Sendable {
     case actions(module: String, activity: String)
     /// `activity start|update|end|list`: publishing from a shell (Activity/).
     case activity(ActivityCommand)
+    /// `notifications list|restore|clear`: nook-notifications' history (Notifications/).
+    case notifications(NotificationsCommand)
 }
 
 /// How `status` prints the state.
@@ -182,6 +184,7 @@ extension Command {
         case .press(let module, let activity, let action): [.invoke(module: module, activity: activity, action: action)]
         case .actions: [.previewPlan("show", [:])]
         case .activity(let command): command.calls
+        case .notifications(let command): command.calls
         }
     }
 

@@ -14,6 +14,11 @@ public struct BridgeSettings: Sendable {
     /// 60 Hz display. A program reporting progress hundreds of times a second then costs the
     /// broker one update a frame, and its calls are answered without that work in the way.
     public var publishInterval: Duration = .microseconds(16_667)
+    /// How many closed notifications the history keeps (`--history`, 0...500, default 50).
+    public var historyCapacity = NotificationHistory.defaultCapacity
+    /// Where the history is kept (`--state-dir`; default `$XDG_STATE_HOME/nook`); nil: in
+    /// memory only.
+    public var stateDirectory: String? = HistoryStore.defaultDirectory()
 
     /// The longest `expire_timeout` honoured, in milliseconds (24 h, a detached activity's limit).
     public static let maxTimeoutMilliseconds: Int32 = 86_400_000

@@ -37,7 +37,47 @@ public final class NotificationBridge: Sendable {
         self.table = Locked(NotificationTable(capacity: settings.capacity))
         self.wake = wake
         self.log = log
-        self.publisher = Publisher(bus: bus, module: module, settings: settings, log: log)
+        let store = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.historyFileName) }
+        let dndStore = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.dndFileName) }
+        self.publisher = Publisher(
+            bus: bus, module: module, settings: settings, history: Self.loadHistory(store, capacity: settings.historyCapacity, log: log),
+            historyWriter: store.map { CoalescingWriter(store: $0, log: log) },
+            dnd: Self.loadDoNotDisturb(dndStore, log: log), dndWriter: dndStore.map { CoalescingWriter(store: $0, interval: .zero, log: log) },
+            log: log)
+    }
+
+    /// The history file in the state directory.
+    public static let historyFileName = "notifications-history.json"
+    /// Do not disturb's file in the state directory.
+    public static let dndFileName = "notifications-dnd.json"
+
+    /// Do not disturb as kept in `store`; off when there is none or it is refused (moved aside, logged).
+    static func loadDoNotDisturb(_ store: HistoryStore?, log: @Sendable (String) -> Void) -> DoNotDisturb {
+        guard let store else { return DoNotDisturb() }
+        switch store.load(DoNotDisturb.self, validate: \.problem) {
+        case .none: break
+        case .loaded(let state): return state
+        case .corrupt(let reason, let movedTo):
+            log("do not disturb's \(store.path) is refused (\(reason)); \(movedTo.map { "moved to \($0)" } ?? "it could not be moved aside"); it is off")
+        case .refused(let reason):
+            log("do not disturb is kept in memory only: \(reason)")
+        }
+        return DoNotDisturb()
+    }
+
+    /// The history kept in `store`; empty when there is none, and when the file is refused
+    /// (moved aside and logged).
+    static func loadHistory(_ store: HistoryStore?, capacity: Int, log: @Sendable (String) -> Void) -> NotificationHistory {
+        guard let store else { return NotificationHistory(capacity: capacity) }
+        switch store.load(HistoryFileContent.self, validate: \.problem) {
+        case .none: return NotificationHistory(capacity: capacity)
+        case .loaded(let content): return NotificationHistory(capacity: capacity, entries: content.entries)
+        case .corrupt(let reason, let movedTo):
+            log("the history \(store.path) is refused (\(reason)); \(movedTo.map { "moved to \($0)" } ?? "it could not be moved aside"); starting with none")
+        case .refused(let reason):
+            log("the history is kept in memory only: \(reason)")
+        }
+        return NotificationHistory(capacity: capacity)
     }
 
     /// Connects to the bus at `address` (nil: the session bus), registers the `notifications`
@@ -72,6 +112,8 @@ public final class NotificationBridge: Sendable {
             version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
             close: { [weak bridge] id, sender in try bridge?.closeNotification(id, sender: sender) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
+        _ = try await bus.export([NookNotificationsInterface.interface(bridge: bridge)], at: NookNotificationsInterface.path)
+        await bridge.publisher.armDNDTimer()
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
             for await event in module.events() {
@@ -196,7 +238,33 @@ public final class NotificationBridge: Sendable {
         if table.withLock({ $0.expire(id, generation: generation) }) { wake.yield() }
     }
 
-    func takePending() -> [NotificationTable.Change] { table.withLock { $0.takePending() } }
+    func takePending() -> (changes: [NotificationTable.Change], closed: [UInt32: NotificationRequest]) {
+        table.withLock { $0.takePendingWithClosed() }
+    }
+
+    // MARK: org.nook.Notifications1 (in a task, off the bus thread)
+
+    /// `History()`: the closed notifications, newest first.
+    func history() async -> [NotificationHistory.Entry] { await publisher.historyEntries().reversed() }
+
+    /// `Restore()`: the newest closed notification shown again as a new one; its id, 0 when
+    /// the history is empty.
+    func restore() async -> UInt32 {
+        guard let entry = await publisher.popNewest(), let request = try? entry.request else { return 0 }
+        // Sent by no connection: no app can CloseNotification it; a person ends it, or it expires.
+        let id = table.withLock { $0.notify(request, sender: "") }
+        wake.yield()
+        return id
+    }
+
+    func doNotDisturb() async -> DoNotDisturb { await publisher.doNotDisturb() }
+
+    func setDoNotDisturb(_ mode: DoNotDisturb.Mode, seconds: Double?) async -> DoNotDisturb {
+        await publisher.setDoNotDisturb(mode, seconds: seconds)
+    }
+
+    /// `Clear()`: forgets the history; how many entries it held.
+    func clearHistory() async -> Int { await publisher.clearHistory() }
 
     /// A press of action `key` on notification `id`: `ActionInvoked`, then (unless the
     /// notification is resident) `NotificationClosed` reason 2.
@@ -225,7 +293,9 @@ public final class NotificationBridge: Sendable {
     public func shutDown() async {
         let ids = table.withLock { $0.order }
         for id in ids { _ = table.withLock { $0.close(id, .undefined) } }
-        await publisher.apply(takePending(), bridge: self)
+        let (changes, closed) = takePending()
+        await publisher.apply(changes, closed: closed, bridge: self)
+        await publisher.flushHistory()
         try? await module.unregister()
         _ = try? await bus.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ReleaseName",

@@ -28,6 +28,9 @@ public struct NotificationTable: Sendable {
     public private(set) var order: [UInt32] = []
     private var pending: [UInt32: Change] = [:]
     private var pendingOrder: [UInt32] = []
+    /// The requests of withdrawn notifications whose close the publisher has not taken yet:
+    /// what goes into the history (`takePendingWithClosed`).
+    private var withdrawn: [UInt32: NotificationRequest] = [:]
     private var lastID: UInt32 = 0
     private var generations: UInt64 = 0
 
@@ -91,8 +94,9 @@ public struct NotificationTable: Sendable {
     /// finds it gone, and announces its close (`announceClose`) after the signal.
     /// - Returns: whether it was live.
     public mutating func withdraw(_ id: UInt32) -> Bool {
-        guard entries.removeValue(forKey: id) != nil else { return false }
+        guard let entry = entries.removeValue(forKey: id) else { return false }
         order.removeAll { $0 == id }
+        withdrawn[id] = entry.request
         return true
     }
 
@@ -110,12 +114,21 @@ public struct NotificationTable: Sendable {
     }
 
     /// The queued changes, oldest first, and an empty queue.
-    public mutating func takePending() -> [Change] {
+    public mutating func takePending() -> [Change] { takePendingWithClosed().changes }
+
+    /// The queued changes, oldest first, with the request of each one that closes (for the
+    /// history); the queue is empty after.
+    public mutating func takePendingWithClosed() -> (changes: [Change], closed: [UInt32: NotificationRequest]) {
         defer {
             pending = [:]
             pendingOrder = []
         }
-        return pendingOrder.compactMap { pending[$0] }
+        let changes = pendingOrder.compactMap { pending[$0] }
+        var closed: [UInt32: NotificationRequest] = [:]
+        for case .close(let id, _) in changes {
+            if let request = withdrawn.removeValue(forKey: id) { closed[id] = request }
+        }
+        return (changes, closed)
     }
 
     private mutating func queue(_ id: UInt32, _ change: Change) {

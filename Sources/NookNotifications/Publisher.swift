@@ -15,11 +15,27 @@ actor Publisher {
     var published: [UInt32: NookLiveActivity] = [:]
     var timers: [UInt32: Task<Void, Never>] = [:]
     var imageFiles: [UInt32: String] = [:]
+    /// The closed notifications, kept in `historyWriter`'s file.
+    var history: NotificationHistory
+    let historyWriter: CoalescingWriter<HistoryFileContent>?
 
-    init(bus: BusConnection, module: NookModule, settings: BridgeSettings, log: @escaping @Sendable (String) -> Void) {
+    /// Do not disturb, kept in `dndWriter`'s file; `dndTimer` ends it at its `until`.
+    var dnd: DoNotDisturb
+    let dndWriter: CoalescingWriter<DoNotDisturb>?
+    var dndTimer: Task<Void, Never>?
+    /// A notification was counted in the batch being applied.
+    var dndCounted = false
+
+    init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
+         historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
+         log: @escaping @Sendable (String) -> Void) {
+        self.dnd = dnd
+        self.dndWriter = dndWriter
         self.bus = bus
         self.module = module
         self.settings = settings
+        self.history = history
+        self.historyWriter = historyWriter
         self.log = log
     }
 
@@ -30,17 +46,115 @@ actor Publisher {
         let clock = ContinuousClock()
         for await _ in wakes {
             let began = clock.now
-            await apply(bridge.takePending(), bridge: bridge)
+            let (changes, closed) = bridge.takePending()
+            await apply(changes, closed: closed, bridge: bridge)
             try? await clock.sleep(until: began + settings.publishInterval)
         }
     }
 
-    func apply(_ changes: [NotificationTable.Change], bridge: NotificationBridge) async {
+    func apply(_ changes: [NotificationTable.Change], closed: [UInt32: NotificationRequest], bridge: NotificationBridge) async {
+        var historyChanged = false
         for change in changes {
             switch change {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
-            case .close(let id, let reason): await close(id, reason)
+            case .close(let id, let reason):
+                await close(id, reason)
+                if let request = closed[id], history.capacity > 0 {
+                    history.append(NotificationHistory.Entry(id: id, request: request, reason: reason, closedAt: NookInstant.now().unixMicroseconds))
+                    historyChanged = true
+                }
             }
+        }
+        if historyChanged { saveHistory() }
+        if dndCounted {
+            dndCounted = false
+            saveDND()
+        }
+    }
+
+    // MARK: History (org.nook.Notifications1)
+
+    func saveHistory() {
+        guard let historyWriter else { return }
+        let content = HistoryFileContent(entries: history.entries)
+        Task { await historyWriter.schedule(content) }
+    }
+
+    func historyEntries() -> [NotificationHistory.Entry] { history.entries }
+
+    func popNewest() -> NotificationHistory.Entry? {
+        let entry = history.popNewest()
+        if entry != nil { saveHistory() }
+        return entry
+    }
+
+    func clearHistory() -> Int {
+        let count = history.entries.count
+        history.clear()
+        saveHistory()
+        return count
+    }
+
+    // MARK: Do not disturb
+
+    func doNotDisturb() -> DoNotDisturb { dnd }
+
+    func setDoNotDisturb(_ mode: DoNotDisturb.Mode, seconds: Double?) -> DoNotDisturb {
+        dnd.set(mode, seconds: seconds, now: NookInstant.now().unixMicroseconds)
+        log("do not disturb \(dnd.on ? "on" : "off")\(dnd.until.map { " for \(Double($0 - NookInstant.now().unixMicroseconds) / 1e6) s" } ?? "")")
+        armDNDTimer()
+        saveDND()
+        return dnd
+    }
+
+    /// Ends do not disturb at its `until` (a timer; a state loaded already past it ends now).
+    func armDNDTimer() {
+        dndTimer?.cancel()
+        dndTimer = nil
+        guard dnd.on, let until = dnd.until else { return }
+        let remaining = max(0, until - NookInstant.now().unixMicroseconds)
+        dndTimer = Task { [weak self] in
+            try? await Task.sleep(for: .microseconds(remaining))
+            guard !Task.isCancelled else { return }
+            await self?.endDNDIfDue()
+        }
+    }
+
+    func endDNDIfDue() {
+        // The sleep may wake a little early: past `until` by the clock it ends; else sleep again.
+        if dnd.expire(now: NookInstant.now().unixMicroseconds + 1_000) {
+            log("do not disturb ended by itself (\(dnd.arrived) arrived meanwhile)")
+            dndTimer = nil
+            saveDND()
+        } else {
+            armDNDTimer()
+        }
+    }
+
+    /// Keeps the state and tells listeners (`DoNotDisturbChanged`: a status bar following it).
+    func saveDND() {
+        let state = dnd
+        let bus = self.bus
+        let log = self.log
+        Task {
+            do {
+                try await bus.emitSignal(
+                    path: NookNotificationsInterface.path, interface: NookNotificationsInterface.name, member: "DoNotDisturbChanged",
+                    arguments: [state.vardict])
+            } catch { log("cannot emit DoNotDisturbChanged: \(error)") }
+        }
+        guard let dndWriter else { return }
+        Task { await dndWriter.schedule(state) }
+    }
+
+    /// Writes the history now (the bridge leaving).
+    func flushHistory() async {
+        guard let historyWriter else { return }
+        await historyWriter.schedule(HistoryFileContent(entries: history.entries))
+        await historyWriter.flush()
+        if let dndWriter {
+            await dndWriter.schedule(dnd)
+            await dndWriter.flush()
         }
     }
 
@@ -68,7 +182,12 @@ actor Publisher {
                 try await module.update(activity)
             } else {
                 try await module.start(activity)
-                if request.urgency != .low { await peek(at: activity.id) }
+                if dnd.holdsPeek(of: request.urgency) {
+                    // Kept and announced once per batch (`apply`), not once per notification.
+                    dndCounted = true
+                } else if request.urgency != .low {
+                    await peek(at: activity.id)
+                }
             }
             published[id] = activity
         } catch {

@@ -34,7 +34,7 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     defer { broker.stop() }
     let setup = try await BusConnection.connect(to: .address(bus.address))
     _ = try await eventually { try await setup.nameOwner(of: "org.nook.Nook1") != nil }
-    let bridge = try BenchProcess(bridgePath, ["--address", bus.address, "--default-timeout", "3600"],
+    let bridge = try BenchProcess(bridgePath, ["--address", bus.address, "--default-timeout", "3600", "--state-dir", state.path + "/bridge"],
                                   environment: ["XDG_RUNTIME_DIR": state.path])
     defer { bridge.stop() }
     _ = try await eventually { try await setup.nameOwner(of: "org.freedesktop.Notifications") != nil }

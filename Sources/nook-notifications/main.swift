@@ -12,7 +12,7 @@ import NookVersion
 
 let commandLine = CommandLineInterface(
     program: "nook-notifications",
-    usage: ["[--replace] [--default-timeout S] [--peek-seconds S] [--max-live N] [--address ADDR]", "--help | --version"],
+    usage: ["[--replace] [--default-timeout S] [--peek-seconds S] [--max-live N] [--history N] [--state-dir DIR] [--address ADDR]", "--help | --version"],
     about: """
         A freedesktop notification server (org.freedesktop.Notifications, spec 1.2) that shows
         each notification in the nook: the app icon and summary in the pill, a peek on arrival,
@@ -23,6 +23,8 @@ let commandLine = CommandLineInterface(
         .value("--default-timeout", "S", help: "how long a notification stays when the sender leaves it to the server (expire_timeout -1), 1...3600 seconds (default 10)"),
         .value("--peek-seconds", "S", help: "how long the nook peeks at a new notification, 1...60 (default 5)"),
         .value("--max-live", "N", help: "the most notifications shown at once, 1...256 (default 32); more end the oldest (NotificationClosed reason 1)"),
+        .value("--history", "N", help: "how many closed notifications the history keeps, 0...500 (default 50; 0 keeps none)"),
+        .value("--state-dir", "DIR", help: "where the history and do not disturb are kept (default $XDG_STATE_HOME/nook, else ~/.local/state/nook); created 0700"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
     ])
 
@@ -36,6 +38,8 @@ settings.replace = parsed.flag("--replace")
 if let seconds = parsed.number("--default-timeout", in: 1...3600) { settings.defaultTimeout = .milliseconds(Int64(seconds * 1000)) }
 if let seconds = parsed.number("--peek-seconds", in: 1...60) { settings.peekDuration = .milliseconds(Int64(seconds * 1000)) }
 if let count = parsed.integer("--max-live", in: 1...256) { settings.capacity = count }
+if let count = parsed.integer("--history", in: 0...NotificationHistory.maxCapacity) { settings.historyCapacity = count }
+if let directory = parsed.text("--state-dir") { settings.stateDirectory = directory }
 let address = parsed.text("--address")
 
 let signals = TerminationSignals.install()

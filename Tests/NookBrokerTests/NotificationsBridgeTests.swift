@@ -27,11 +27,20 @@ import Testing
             let scenes = try await SceneNodes.subscribe(bus, display: NotificationsBridgeTests.display)
             let observer = try await BrokerClient.connect(bus)
             let signals = try await NotificationSignals.watch(bus)
-            let bridge = try PackageProcess("nook-notifications", ["--address", bus.address] + bridgeArguments, logDirectory: temp.url,
-                                            environment: ["XDG_RUNTIME_DIR": temp.url.path])
+            let bridge = try await startBridge(bus, temp, bridgeArguments)
+            return Fixture(bus: bus, temp: temp, nookd: nookd, bridge: bridge, scenes: scenes, observer: observer, signals: signals)
+        }
+
+        /// The bridge's state directory (its history): in the test's directory, never the user's.
+        static func bridgeState(_ temp: TemporaryDirectory) -> URL { temp.url.appendingPathComponent("bridge-state/nook") }
+
+        /// Starts nook-notifications and waits until it serves.
+        static func startBridge(_ bus: PrivateBus, _ temp: TemporaryDirectory, _ arguments: [String] = []) async throws -> PackageProcess {
+            let bridge = try PackageProcess("nook-notifications", ["--address", bus.address, "--state-dir", bridgeState(temp).path] + arguments,
+                                            logDirectory: temp.url, environment: ["XDG_RUNTIME_DIR": temp.url.path])
             let up = await eventually { bridge.log.contains("serving org.freedesktop.Notifications") || !bridge.isRunning }
             guard up, bridge.isRunning else { throw TestSupportError("nook-notifications did not start: \(bridge.log)") }
-            return Fixture(bus: bus, temp: temp, nookd: nookd, bridge: bridge, scenes: scenes, observer: observer, signals: signals)
+            return bridge
         }
 
         var environment: [String: String] {

@@ -38,10 +38,10 @@ import Testing
     static let firstWords = VerbTableTerms.firstWords.map(\.word).sorted()
 
     @Test func firstWordsAreTheVerbTablesOnes() {
-        #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "end", "focus", "hide", "modules",
-                                    "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
+        #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "dnd", "end", "focus", "hide", "modules",
+                                    "notifications", "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
                                     "watch"])
-        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--expires", "--format", "--height", "--home",
+        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--expires", "--for", "--format", "--height", "--home",
                                                           "--image", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
                                                           "--symbol", "--timer", "--title", "--via", "--view-json", "--width"])
     }

@@ -186,7 +186,7 @@ import Testing
     /// overlay layer, and only while that peek shows.
     @Test func onlyACriticalNotificationPeeksOverAFullscreenWindow() async throws {
         try await SwayNook.with(slowMotion: 1) { nook in
-            let bridge = try nook.stack.process("nook-notifications", ["--address", nook.bus.address],
+            let bridge = try nook.stack.process("nook-notifications", ["--address", nook.bus.address, "--state-dir", nook.scratch.path + "/bridge-state"],
                                                 environment: ["XDG_RUNTIME_DIR": nook.scratch.path])
             try await nook.stack.waitUntil("nook-notifications", logs: bridge.log) {
                 bridge.log.contains("serving org.freedesktop.Notifications")

@@ -151,7 +151,7 @@ public enum VerbTable {
                  calls: "Control.PreviewPlan(sa{sv}) -> a{sv} (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
             try actions(p)
         },
-    ] + ActivityVerbs.rows
+    ] + ActivityVerbs.rows + NotificationsVerbs.rows
 
     static let targetOptions = [
         OptionSpec("--activity", "M/A", "onto this activity's expanded view"),

@@ -50,6 +50,8 @@ public struct NookControlClient: Sendable {
                 throw DBusError(.invalidSignature, "\(command.calls[0].member) replied '\(reply.signature)'; expected 't'")
             }
             output.out("\(serial)\n")
+        case .statusAs(.waybar, let follow):
+            try await followWaybar(follow: follow, output: output)
         case .statusAs(let format, let follow):
             let print = { (state: DBusValue) throws(WireFieldError) in output.out(try StateText.formatted(state, as: format)) }
             guard follow else {
@@ -117,8 +119,38 @@ public struct NookControlClient: Sendable {
             output.out("wrote \(file): \(plans.count) plans\n")
         case .activity(let activityCommand):
             return try await execute(activityCommand, output: output)
+        case .notifications(let notificationsCommand):
+            return try await execute(notificationsCommand, output: output)
         }
         return .ok
+    }
+
+    /// `status --format waybar [--follow]`: nookd's state, with nook-notifications' do not
+    /// disturb when it serves (its absence is no error); following both `StateChanged` and
+    /// `DoNotDisturbChanged`, a line for each.
+    func followWaybar(follow: Bool, output: OutputSink) async throws {
+        enum Change: Sendable { case state(DBusValue), dnd(DBusValue) }
+        let (changes, sink) = AsyncStream<Change>.makeStream()
+        if follow {
+            // Listen first, then read: no change between the two is lost.
+            let states = try await connection.stream(matching: MatchRule(path: ObjectPath.nook, interface: NookNames.controlInterface,
+                                                                        member: ControlMember.stateChanged.rawValue)) { signal in signal.arguments.first }
+            let dnds = try await connection.stream(matching: MatchRule(path: NotificationsCommand.path, interface: NotificationsCommand.interface,
+                                                                      member: "DoNotDisturbChanged")) { signal in signal.arguments.first }
+            Task { for await state in states { sink.yield(.state(state)) }; sink.finish() }
+            Task { for await dnd in dnds { sink.yield(.dnd(dnd)) } }
+        }
+        var state = try await first(.getState)
+        var dnd = try? await callNotifications(NotificationsCommand.dndStatus(json: true).calls[0]).first
+        output.out(try StateText.formatted(state, as: .waybar, doNotDisturb: dnd))
+        guard follow else { return }
+        for await change in changes {
+            switch change {
+            case .state(let value): state = value
+            case .dnd(let value): dnd = value
+            }
+            output.out(try StateText.formatted(state, as: .waybar, doNotDisturb: dnd))
+        }
     }
 
     private func first(_ contractCall: ContractCall) async throws -> DBusValue {

@@ -1,5 +1,9 @@
 import NookBus
 
+extension Command {
+    var isNotifications: Bool { if case .notifications = self { true } else { false } }
+}
+
 /// nookctl's entry point: parse, connect, run, and turn the outcome into an exit status.
 public enum NookCtl {
     /// What the bus answers when nobody owns `org.nook.Nook1` (and it cannot start one).
@@ -44,6 +48,9 @@ public enum NookCtl {
         let running = Task { () -> ExitStatus in
             do {
                 return try await NookControlClient(connection: connection).execute(command, output: output)
+            } catch let error as DBusError where command.isNotifications && error.name.hasPrefix("org.freedesktop.DBus.Error.") && error.name != "org.freedesktop.DBus.Error.InvalidArgs" {
+                // No server, or another one (dunst, mako) without Nook's interface.
+                output.err("nookctl: nook-notifications is not serving org.freedesktop.Notifications (\(error.name)); start it\n")
             } catch let error as DBusError where Self.brokerAbsentErrors.contains(error.name) {
                 output.err("nookctl: nookd is not running (start it with `systemctl --user start nookd`, or run `nookd`)\n")
             } catch let error as DBusError {

@@ -64,23 +64,34 @@ public enum StateText {
 
     /// `status` in `format`: text as `status` prints it, or one line of JSON (the state as
     /// `GetState` returns it, or Waybar's custom-module object).
-    public static func formatted(_ state: DBusValue, as format: StatusFormat) throws(WireFieldError) -> String {
+    public static func formatted(_ state: DBusValue, as format: StatusFormat, doNotDisturb: DBusValue? = nil) throws(WireFieldError) -> String {
         switch format {
         case .text: try status(WireFields(reply: state))
         case .json: PlanJSON.json(state) + "\n"
-        case .waybar: try waybar(WireFields(reply: state)) + "\n"
+        case .waybar: try waybar(WireFields(reply: state), doNotDisturb: doNotDisturb) + "\n"
         }
     }
 
     /// Waybar's `return-type: json` object: `text` the primary activity's label, `tooltip`
     /// every activity's label, `class` the presentation, `alt` the primary activity's module.
-    public static func waybar(_ state: WireFields) throws(WireFieldError) -> String {
+    /// While nook-notifications' do not disturb is on (`doNotDisturb`, its `DoNotDisturb()`
+    /// state), `text` ends in `DND` and the count of notifications that arrived meanwhile
+    /// (`DND 3`), and the tooltip's first line says so.
+    public static func waybar(_ state: WireFields, doNotDisturb: DBusValue? = nil) throws(WireFieldError) -> String {
         var labels: [(module: String, label: String)] = []
         for item in try state.records("items") {
             labels.append((try item.string("module", default: ""), try item.string("accessibility_label", default: "")))
         }
+        var text = labels.first?.label ?? ""
+        var tooltip = labels.map(\.label)
+        if let doNotDisturb, case .bool(true)? = NotificationsText.entry(doNotDisturb)["on"] {
+            var arrived: UInt32 = 0
+            if case .uint32(let count)? = NotificationsText.entry(doNotDisturb)["arrived"] { arrived = count }
+            text += (text.isEmpty ? "" : "  ") + "DND" + (arrived > 0 ? " \(arrived)" : "")
+            tooltip.insert("Do not disturb: \(arrived) arrived", at: 0)
+        }
         let fields: [(String, String)] = [
-            ("text", labels.first?.label ?? ""), ("tooltip", labels.map(\.label).joined(separator: "\n")),
+            ("text", text), ("tooltip", tooltip.joined(separator: "\n")),
             ("class", try state.string("presentation", default: "")), ("alt", labels.first?.module ?? ""),
         ]
         return "{" + fields.map { PlanJSON.json(.string($0.0)) + ": " + PlanJSON.json(.string($0.1)) }.joined(separator: ", ") + "}"

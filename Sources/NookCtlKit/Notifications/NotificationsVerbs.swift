@@ -1,0 +1,184 @@
+import Foundation
+import NookBus
+
+/// `nookctl notifications list|restore|clear`: nook-notifications' history, through its
+/// `org.nook.Notifications1` interface on the owner of `org.freedesktop.Notifications`
+/// (docs/notifications.md), as `dunstctl history` and `makoctl restore` do for theirs.
+public enum NotificationsCommand: Hashable, Sendable {
+    case list(json: Bool)
+    case restore
+    case clear
+    /// `dnd on|off|toggle [--for D]`: `SetDoNotDisturb`; `seconds` nil: until turned off.
+    case dnd(mode: String, seconds: Double?, json: Bool)
+    /// `dnd status [--json]`.
+    case dndStatus(json: Bool)
+
+    /// The longest `dnd --for`: a week (the bridge's `DoNotDisturb.maxDurationSeconds`).
+    public static let maxDNDSeconds: Double = 7 * 86_400
+
+    /// The bridge's interface (an addition to the contract; not nookd's).
+    public static let interface = "org.nook.Notifications1"
+    public static let path: ObjectPath = "/org/nook/Notifications1"
+    public static let destination = "org.freedesktop.Notifications"
+
+    /// `SetDoNotDisturb`'s options: `duration` d when given.
+    static func options(_ seconds: Double?) -> DBusValue {
+        var options: [String: DBusValue] = [:]
+        if let seconds { options["duration"] = .double(seconds) }
+        return .vardict(options)
+    }
+
+    public var calls: [ContractCall] {
+        switch self {
+        case .list: [ContractCall(Self.interface, "History", reply: "aa{sv}")]
+        case .restore: [ContractCall(Self.interface, "Restore", reply: "u")]
+        case .clear: [ContractCall(Self.interface, "Clear", reply: "u")]
+        case .dnd(let mode, let seconds, _):
+            [ContractCall(Self.interface, "SetDoNotDisturb", [.string(mode), Self.options(seconds)], signature: "sa{sv}", reply: "a{sv}")]
+        case .dndStatus: [ContractCall(Self.interface, "DoNotDisturb", reply: "a{sv}")]
+        }
+    }
+}
+
+enum NotificationsVerbs {
+    static func dndRow(_ mode: String, _ summary: String) -> VerbSpec {
+        let takesDuration = mode != "off"
+        return VerbSpec("dnd \(mode)", takesDuration ? "[--for DURATION] [--json]" : "[--json]", summary: summary,
+                        options: (takesDuration ? [OptionSpec("--for", "DURATION", "end it by itself after DURATION (90s, 30m, 2h), 1s...7d (168h); default: until turned off")] : [])
+                            + [OptionSpec("--json", "print the new state as one JSON object")],
+                        calls: "org.nook.Notifications1.SetDoNotDisturb(sa{sv}) -> a{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+            var seconds: Double?
+            if let text = p["--for"] {
+                guard let value = DurationArgument.seconds(text), value >= 1, value <= NotificationsCommand.maxDNDSeconds else {
+                    throw UsageError("option '--for' needs a duration of 1s to 7d (168h) such as 90s, 30m or 2h, found '\(text)'", verb: p.verb)
+                }
+                seconds = value
+            }
+            return .notifications(.dnd(mode: mode, seconds: seconds, json: p.has("--json")))
+        }
+    }
+
+    static let rows: [VerbSpec] = [
+        VerbSpec("notifications list", "[--json]",
+                 summary: "Print nook-notifications' history of closed notifications, newest first: when it closed, how (expired, dismissed, closed by its app), the app and the summary.",
+                 options: [OptionSpec("--json", "one JSON array of objects: id, app_name, app_icon, summary, body, urgency, reason, closed_at (unix µs)")],
+                 calls: "org.nook.Notifications1.History() -> aa{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+            .notifications(.list(json: p.has("--json")))
+        },
+        VerbSpec("notifications restore",
+                 summary: "Show the newest closed notification again, as a new one (like makoctl restore); prints its id, or says the history is empty (exit status 1).",
+                 calls: "org.nook.Notifications1.Restore() -> u (on org.freedesktop.Notifications)") { _ throws(UsageError) in
+            .notifications(.restore)
+        },
+        dndRow("on", "Turn do not disturb on: low and normal notifications do not peek (they still show as capsules and reach the history), critical ones still do; counts what arrives."),
+        dndRow("off", "Turn do not disturb off."),
+        dndRow("toggle", "Turn do not disturb on if it is off, off if it is on (for a key binding)."),
+        VerbSpec("dnd status", "[--json]",
+                 summary: "Print whether do not disturb is on, until when, and how many notifications arrived since it was turned on.",
+                 options: [OptionSpec("--json", "one JSON object: on, until (unix µs, 0: until turned off), arrived")],
+                 calls: "org.nook.Notifications1.DoNotDisturb() -> a{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+            .notifications(.dndStatus(json: p.has("--json")))
+        },
+        VerbSpec("notifications clear", summary: "Forget nook-notifications' history; prints how many entries it held.",
+                 calls: "org.nook.Notifications1.Clear() -> u (on org.freedesktop.Notifications)") { _ throws(UsageError) in
+            .notifications(.clear)
+        },
+    ]
+}
+
+extension NookControlClient {
+    func callNotifications(_ call: ContractCall) async throws -> [DBusValue] {
+        try await connection.call(
+            destination: NotificationsCommand.destination, path: NotificationsCommand.path, interface: call.interface,
+            member: call.member, arguments: call.arguments, timeout: timeout)
+    }
+
+    func execute(_ command: NotificationsCommand, output: OutputSink) async throws -> ExitStatus {
+        let reply = try await callNotifications(command.calls[0])
+        switch command {
+        case .list(let json):
+            guard case .array(_, let items)? = reply.first else { throw DBusError(.invalidArgs, "History: expected aa{sv}") }
+            let entries = items.map(NotificationsText.entry)
+            output.out(json ? NotificationsText.json(entries) : NotificationsText.text(entries))
+        case .restore:
+            guard case .uint32(let id)? = reply.first else { throw DBusError(.invalidArgs, "Restore: expected u") }
+            guard id != 0 else {
+                output.err("nookctl: the notification history is empty\n")
+                return .failure
+            }
+            output.out("\(id)\n")
+        case .clear:
+            guard case .uint32(let count)? = reply.first else { throw DBusError(.invalidArgs, "Clear: expected u") }
+            output.out("cleared \(count)\n")
+        case .dnd(_, _, let json), .dndStatus(let json):
+            guard let value = reply.first else { throw DBusError(.invalidArgs, "DoNotDisturb: expected a{sv}") }
+            let state = NotificationsText.entry(value)
+            output.out(json ? String(NotificationsText.json([state]).dropFirst().dropLast(2)) + "\n" : NotificationsText.dnd(state))
+        }
+        return .ok
+    }
+}
+
+/// How `notifications list` prints the history.
+enum NotificationsText {
+    /// One entry's fields by name, variants unwrapped.
+    static func entry(_ value: DBusValue) -> [String: DBusValue] {
+        guard case .dictionary(_, _, let pairs) = value else { return [:] }
+        var out: [String: DBusValue] = [:]
+        for pair in pairs { if case .string(let key) = pair.key { out[key] = pair.value.unwrappingVariants } }
+        return out
+    }
+
+    static let reasons: [UInt32: String] = [1: "expired", 2: "dismissed", 3: "closed by its app", 4: "closed"]
+
+    static func string(_ value: DBusValue?) -> String { if case .string(let text)? = value { text } else { "" } }
+
+    /// `2026-12-04 03:58:12  expired  Builder: Build done — All 42 tests passed`, a line each.
+    static func text(_ entries: [[String: DBusValue]]) -> String {
+        guard !entries.isEmpty else { return "no notifications in the history\n" }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return entries.map { entry in
+            var when = "?"
+            if case .int64(let micros)? = entry["closed_at"] { when = formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6)) }
+            var reason = "?"
+            if case .uint32(let code)? = entry["reason"] { reason = reasons[code] ?? "?" }
+            let app = string(entry["app_name"])
+            let body = string(entry["body"]).replacingOccurrences(of: "\n", with: " ")
+            return "\(when)  \(reason)  \(app.isEmpty ? "" : app + ": ")\(string(entry["summary"]))\(body.isEmpty ? "" : " — " + body)\n"
+        }.joined()
+    }
+
+    /// `on until 2026-12-04 05:00:00 UTC, 3 arrived` / `on until turned off, 0 arrived` / `off`.
+    static func dnd(_ state: [String: DBusValue]) -> String {
+        guard case .bool(true)? = state["on"] else { return "off\n" }
+        var arrived: UInt32 = 0
+        if case .uint32(let count)? = state["arrived"] { arrived = count }
+        var until = "until turned off"
+        if case .int64(let micros)? = state["until"], micros > 0 {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+            until = "until " + formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
+        }
+        return "on \(until), \(arrived) arrived\n"
+    }
+
+    static func json(_ entries: [[String: DBusValue]]) -> String {
+        let objects: [[String: Any]] = entries.map { entry in
+            var object: [String: Any] = [:]
+            for (key, value) in entry {
+                switch value {
+                case .string(let text): object[key] = text
+                case .uint32(let number): object[key] = Int(number)
+                case .byte(let number): object[key] = Int(number)
+                case .int64(let number): object[key] = Int(number)
+                case .bool(let flag): object[key] = flag
+                default: break
+                }
+            }
+            return object
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
