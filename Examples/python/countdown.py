@@ -43,8 +43,11 @@ start = int(time.time() * 1e6)
 end = start + int(args.seconds * 1e6)
 # The icon and the countdown are shared elements: they grow from the pill into the peek.
 icon = lambda size: node("image", {"symbol": "timer", "width": size, "height": size, "shared": {"id": "icon"}})
+# An hour or more shows hours: `text` reserves their width (the layout measures it; the
+# renderer draws the countdown), or 1:05:00 would be laid out as 00:00 and cut.
+reserve = {"text": "0:00:00" if args.seconds <= 35999 else "00:00:00"} if args.seconds > 3599 else {}
 countdown = lambda size: node("text", {"timer_end": dbus.Int64(end), "font_size": size, "monospaced_digits": True,
-                                       "shared": {"id": "timer", "style": "scale"}})
+                                       "shared": {"id": "timer", "style": "scale"}, **reserve})
 done = lambda size: node("text", {"text": "Done", "font_size": size, "shared": {"id": "timer", "style": "scale"}})
 
 
