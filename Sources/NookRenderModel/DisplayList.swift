@@ -145,9 +145,14 @@ public struct PointerState: Hashable, Sendable {
     /// The pointer's position in display points, or nil when it is not over the window.
     public var location: Point?
     public var isPressed: Bool
+    /// The control Enter or Space just activated from the keyboard: for a moment
+    /// (`ButtonLook.keyboardPressMilliseconds`) it and the groups around it look pressed, as
+    /// under a pointer press, wherever the pointer is.
+    public var keyboardPressed: ControlNode?
 
-    public init(location: Point? = nil, isPressed: Bool = false) {
+    public init(location: Point? = nil, isPressed: Bool = false, keyboardPressed: ControlNode? = nil) {
         self.location = location
         self.isPressed = isPressed
+        self.keyboardPressed = keyboardPressed
     }
 }

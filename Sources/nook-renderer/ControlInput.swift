@@ -55,6 +55,27 @@ final class ControlInput {
     /// The control with keyboard focus, for the next frame.
     var focused: ControlNode? { keyboard.focused }
 
+    /// The control Enter or Space just activated: it looks pressed until `keyReleaseSource`
+    /// fires, `ButtonLook.keyboardPressMilliseconds` later.
+    private(set) var keyPressed: ControlNode?
+    private var keyReleaseSource: guint = 0
+
+    /// Shows `control` pressed for a moment, as a pointer press does.
+    private func showKeyPress(_ control: ControlNode) {
+        keyPressed = control
+        Log.debug("key press shown path=\(control.path)")
+        if keyReleaseSource != 0 { g_source_remove(keyReleaseSource) }
+        keyReleaseSource = g_timeout_add(ButtonLook.keyboardPressMilliseconds, { data in
+            let input = Unmanaged<ControlInput>.fromOpaque(data!).takeUnretainedValue()
+            input.keyReleaseSource = 0
+            input.keyPressed = nil
+            Log.debug("key press released")
+            gtk_widget_queue_draw(input.nook.widget)
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passUnretained(self).toOpaque())
+        gtk_widget_queue_draw(nook.widget)
+    }
+
     /// A frame was painted: presses, the cursor and the accessible objects follow it. While the
     /// nook holds the keyboard and nothing has the reach focus (it just came, or Escape closed
     /// the panel), the focus goes to the pill.
@@ -196,6 +217,7 @@ final class ControlInput {
             gtk_widget_queue_draw(nook.widget)
             return true
         case .activate(let target, let action):
+            showKeyPress(target.node)
             activate(target, action: action, by: "keyboard")
             return true
         case .close:

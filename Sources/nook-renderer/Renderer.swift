@@ -282,7 +282,9 @@ final class Renderer {
     /// The presenter's frame, with the ring around the reach target that has the keyboard
     /// (`nookctl focus`) when no control has it.
     private func frame(at time: Double, unixTime: Double) -> DisplayList {
-        var list = presenter.frame(at: time, unixTime: unixTime, pointer: pointer, focus: controls.focused)
+        var input = pointer
+        input.keyboardPressed = controls.keyPressed
+        var list = presenter.frame(at: time, unixTime: unixTime, pointer: input, focus: controls.focused)
         if list.focusRing == nil { list.focusRing = controls.reachRing(in: list) }
         return list
     }

@@ -15,9 +15,51 @@ import Testing
     static let display: [String: PropValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
                                                "notch_height": .double(32), "refresh_rate": .double(60)]
 
-    func example(_ name: String, _ arguments: [String], bus: PrivateBus, logs: URL) throws -> PackageProcess {
+    func example(_ name: String, _ arguments: [String], bus: PrivateBus, logs: URL, environment: [String: String?] = [:]) throws -> PackageProcess {
         try PackageProcess("/usr/bin/python3", ["-u", Self.examples.appendingPathComponent(name).path, "--address", bus.address] + arguments,
-                           logDirectory: logs)
+                           logDirectory: logs, environment: environment)
+    }
+
+    /// Issue 39: countdown.py finishes the way `nookctl` timers do. At zero its views say
+    /// "Done", the nook peeks at it, the sound theme's `complete` plays through
+    /// `canberra-gtk-play` (a stand-in on `PATH` that writes its arguments to a file), and the
+    /// activity stays `--done-seconds` before it ends by itself; the example then exits 0.
+    @Test func theCountdownAtZeroSaysDonePeeksPlaysCompleteAndEndsAfterItsDoneTime() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let bin = temp.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let played = temp.url.appendingPathComponent("played.txt")
+        let player = bin.appendingPathComponent("canberra-gtk-play")
+        try "#!/bin/sh\necho \"$@\" >> '\(played.path)'\n".write(to: player, atomically: true, encoding: .utf8)
+        chmod(player.path, 0o755)
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let renderer = try await PlanRecorder.subscribe(bus, display: Self.display)
+            let observer = try await BrokerClient.connect(bus)
+            let countdown = try example("countdown.py", ["--seconds", "2", "--title", "Tea", "--done-seconds", "6"], bus: bus, logs: temp.url,
+                                        environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
+            // At zero: a peek showing "Done".
+            #expect(await eventually { renderer.received.contains { $0.to == "peek" && $0.texts.contains("Done") } },
+                    "no peek showed Done: \(countdown.log)\n\(renderer.received.map { "\($0.to) \($0.texts)" })")
+            #expect(await eventually { countdown.log.contains("done") }, "\(countdown.log)")
+            // Still live, labelled done: it did not end at zero.
+            let state = try await observer.state()
+            #expect(try await observer.activities() == ["pytimer/countdown"], "\(countdown.log)")
+            #expect("\(state)".contains("Tea, done"), "\(state)")
+            // The sound theme's `complete`.
+            #expect(await eventually { ((try? String(contentsOf: played, encoding: .utf8)) ?? "").contains("-i complete") },
+                    "the sound player never ran: \(countdown.log)")
+            // Then it ends by itself after its done time, and the example exits 0.
+            #expect(await eventually { (try? await observer.activities()) == [] }, "\(countdown.log)")
+            #expect(await countdown.waitForExit(timeout: .seconds(60)), "\(countdown.log)")
+            #expect(countdown.exitStatus == 0, "\(countdown.log)")
+            #expect(countdown.log.contains("time is up"), "\(countdown.log)")
+            #expect(nookd.log.contains("InvalidView") == false)
+            await renderer.close()
+            await observer.close()
+            await nookd.stop()
+        }
     }
 
     @Test func theCountdownShowsUntilStoppedThenEnds() async throws {

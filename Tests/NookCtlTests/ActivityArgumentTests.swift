@@ -58,6 +58,34 @@ import Testing
         #expect(try command(["activity", "list"]).calls == [.getState])
     }
 
+    /// `--dismissible off` publishes an activity a person cannot end by hand (the spec key
+    /// `dismissible` false); `--dismissible on` on update makes it dismissible again; without
+    /// the flag the key is not sent (the broker's default, true, or what was set, stays).
+    @Test func dismissibleFlagSetsTheSpecKey() throws {
+        guard case .start(let start) = try command(["activity", "start", "b/j", "--title", "T", "--dismissible", "off"]) else {
+            Issue.record("not a start")
+            return
+        }
+        #expect(start.dismissible == false)
+        let spec = try ActivitySpec.build(start, isStart: true, previous: nil, json: nil, imageURI: nil, now: 1_000_000)
+        #expect(spec.values["dismissible"] == .bool(false))
+
+        guard case .update(let update) = try command(["activity", "update", "b/j", "--dismissible", "on"]) else {
+            Issue.record("not an update")
+            return
+        }
+        #expect(update.dismissible == true)
+        let changes = try ActivitySpec.build(update, isStart: false, previous: nil, json: nil, imageURI: nil, now: 1_000_000)
+        #expect(changes.values == ["dismissible": .bool(true)] && changes.record == .keep)
+
+        guard case .start(let plain) = try command(["activity", "start", "b/j", "--title", "T"]) else { return }
+        #expect(plain.dismissible == nil)
+        let plainSpec = try ActivitySpec.build(plain, isStart: true, previous: nil, json: nil, imageURI: nil, now: 1_000_000)
+        #expect(plainSpec.values["dismissible"] == nil)
+
+        #expect(usageError(["activity", "start", "b/j", "--title", "T", "--dismissible", "no"])?.contains("on or off") == true)
+    }
+
     /// Each refused command line, by name, with the words its message must carry.
     @Test func usageErrorsSayWhatIsWrong() {
         let cases: [(String, [String], String)] = [

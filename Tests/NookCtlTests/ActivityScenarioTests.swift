@@ -267,4 +267,29 @@ import Testing
             #expect(items.map { "\($0["module"] ?? "")/\($0["activity"] ?? "")" } == ["build/json"])
         }
     }
+
+    /// `activity start --dismissible off` through the real nookctl and nookd: the renderer's
+    /// plan lists the activity `undismissible` (no close control, no dismiss gesture);
+    /// `update --dismissible on` takes it off the list; `activity end` still ends it.
+    @Test func dismissibleOffPublishesAnActivityAPersonCannotDismiss() async throws {
+        try await Shell.start().use { shell in
+            let renderer = try await Renderer(shell.bus)
+            @Sendable func undismissible(_ plan: DBusValue?) -> [String]? { plan.flatMap { try? ReceivedPlan(reply: $0) }?.undismissible }
+            let start = try await shell.nookctl(["activity", "start", "build/job", "--title", "Building", "--dismissible", "off"])
+            #expect(start.status == 0, "\(start.output)")
+            #expect(await eventually { undismissible(renderer.last) == ["build/job"] }, "the plan never listed build/job undismissible")
+
+            let update = try await shell.nookctl(["activity", "update", "build/job", "--dismissible", "on"])
+            #expect(update.status == 0, "\(update.output)")
+            #expect(await eventually { undismissible(renderer.last) == [] }, "build/job stayed undismissible: \(shell.nookd.log)")
+
+            let bad = try await shell.nookctl(["activity", "update", "build/job", "--dismissible", "maybe"])
+            #expect(bad.status == 2 && bad.output.contains("on or off"), "\(bad.output)")
+
+            let end = try await shell.nookctl(["activity", "end", "build/job"])
+            #expect(end.status == 0, "\(end.output)")
+            #expect(await shell.activities().isEmpty)
+            await renderer.close()
+        }
+    }
 }

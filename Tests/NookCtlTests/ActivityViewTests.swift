@@ -54,6 +54,22 @@ import Testing
         #expect(image.props.uri == "file:///tmp/tea.png" && image.props.symbol == nil)
     }
 
+    /// A countdown of an hour or more reserves the width of its hours (`0:00:00`): every
+    /// countdown node of a 1h05m timer carries that placeholder `text` beside `timer_end`, a
+    /// 4 min one none.
+    @Test func aCountdownOverAnHourReservesTheWidthOfItsHours() {
+        func countdowns(_ node: ViewNode) -> [ViewNode] {
+            (node.props.timerEnd != nil ? [node] : []) + node.children.flatMap(countdowns)
+        }
+        let long = ActivityContent(title: "Roast", timerStart: Self.now, timerEnd: Self.now + 3_900_000_000)
+        let longNodes = ActivityViews(content: long).slots.values.flatMap(countdowns)
+        #expect(!longNodes.isEmpty)
+        #expect(longNodes.allSatisfy { $0.props.text == "0:00:00" }, "\(longNodes.map(\.props.text))")
+        let short = ActivityContent(title: "Tea", timerStart: Self.now, timerEnd: Self.now + 240_000_000)
+        let shortNodes = ActivityViews(content: short).slots.values.flatMap(countdowns)
+        #expect(!shortNodes.isEmpty && shortNodes.allSatisfy { $0.props.text == nil })
+    }
+
     @Test func startIsDetachedWithTheDefaultExpiry() throws {
         var request = ActivityRequest(module: "build", activity: "job")
         request.content.title = .set("Building")

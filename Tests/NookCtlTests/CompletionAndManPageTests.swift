@@ -41,7 +41,7 @@ import Testing
         #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "dnd", "end", "focus", "hide", "modules",
                                     "notifications", "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
                                     "watch"])
-        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--expires", "--for", "--format", "--height", "--home",
+        #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--dismissible", "--expires", "--for", "--format", "--height", "--home",
                                                           "--image", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
                                                           "--symbol", "--timer", "--title", "--via", "--view-json", "--width"])
     }
@@ -53,6 +53,7 @@ import Testing
         #expect(try await Self.bashCompletes(["nookctl", "--address", "unix:path=/tmp/bus", "open", "--via", ""]) == ["claim", "hover"])
         #expect(try await Self.bashCompletes(["nookctl", "open", "--"]) == ["--activity", "--board", "--help", "--home", "--via"])
         #expect(try await Self.bashCompletes(["nookctl", "set", "reduce-motion", ""]) == ["off", "on"])
+        #expect(try await Self.bashCompletes(["nookctl", "activity", "start", "b/j", "--dismissible", ""]) == ["off", "on"])
         #expect(try await Self.bashCompletes(["nookctl", "preview", ""]) == VerbTable.previewActions.sorted())
         #expect(try await Self.bashCompletes(["nookctl", "animation", "set", ""]) == ["convert", "peek"])
         // After the verb's last positional there is nothing more to offer.

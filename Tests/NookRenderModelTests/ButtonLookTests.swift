@@ -98,4 +98,24 @@ private typealias C = ControlFixture
         #expect(ring.rect.width == yes.width + 2 * FocusRing.outset)
         #expect(ring.cornerRadius == min(yes.height / 2, 10) + FocusRing.outset)
     }
+
+    /// Enter or Space on a focused control shows the same pressed look a pointer press does,
+    /// for as long as the shell holds it (`ButtonLook.keyboardPressMilliseconds`), wherever the
+    /// pointer is; only that control is pressed.
+    @Test func aControlActivatedFromTheKeyboardLooksPressed() throws {
+        let (presenter, _) = try Self.presenter()
+        let yes = ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/0")
+        let close = ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/1")
+        let pressedYes = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(keyboardPressed: yes), focus: yes)
+        #expect(Self.plate(pressedYes, "expanded/1/0")?.path == "expanded/1/0#button-pressed")
+        #expect(Self.alpha(Self.plate(pressedYes, "expanded/1/0")) == ButtonLook.labelledAlpha(.pressed))
+        #expect(Self.plate(pressedYes, "expanded/1/1") == nil, "the icon button was not pressed")
+        let pressedClose = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(keyboardPressed: close), focus: close)
+        #expect(Self.plate(pressedClose, "expanded/1/1")?.path == "expanded/1/1#button-pressed")
+        #expect(Self.plate(pressedClose, "expanded/1/0")?.path == "expanded/1/0#button-rest")
+        // Released: back to rest (the focus ring stays).
+        let released = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(), focus: yes)
+        #expect(Self.plate(released, "expanded/1/0")?.path == "expanded/1/0#button-rest")
+        #expect(ButtonLook.keyboardPressMilliseconds > 0 && ButtonLook.keyboardPressMilliseconds <= 300)
+    }
 }

@@ -113,6 +113,10 @@ private typealias F = PlanFixture
         #expect(shrunk.layoutSize == label.size)
         // A press outside the group changes nothing.
         #expect(presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: outside, isPressed: true)).item(at: "expanded/0/1")?.rect == label)
+        // Enter or Space on the group's control (the keyboard's press) is a press too, wherever the pointer is.
+        let keyed = PointerState(location: outside, keyboardPressed: ControlNode(slot: "expanded", owner: "music/song", path: "expanded/0"))
+        let keyPressed = try #require(presenter.frame(at: 5, unixTime: 0, pointer: keyed).item(at: "expanded/0/1"))
+        #expect(F.isClose(keyPressed.rect, shrunk.rect), "a keyboard press did not apply group-pressed")
     }
 
     @Test func opacityPropsAndClassesMultiplyDownTheTree() throws {

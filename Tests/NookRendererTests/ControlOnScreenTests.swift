@@ -180,6 +180,13 @@ struct ControlOnScreenTests {
             try await nook.xvfb.run("xdotool", ["key", "Return"])
             let reached = await Self.invoked(module, "invoked player pause renderer")
             #expect(reached, "Enter on pause never reached the module:\n\(module.output)\n\(nook.logs)")
+            // Enter shows pause pressed for a moment, as a click does, then lets it go.
+            let pressedThenReleased = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                let log = nook.rendererLog
+                guard let shown = log.range(of: "key press shown path=") else { return false }
+                return log[shown.upperBound...].contains("key press released")
+            }
+            #expect(pressedThenReleased, "Enter did not show pause pressed, then release it:\n\(nook.rendererLog)")
             // Escape asks the broker to close the nook.
             try await nook.xvfb.run("xdotool", ["key", "Escape"])
             let closed = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {

@@ -59,4 +59,39 @@ struct TimerOnScreenTests {
             await finish.stop()
         }
     }
+
+    /// Issue 39: a countdown over an hour shows its hours whole (`1:04:59`), not cut to
+    /// `1:04…` in a slot laid out for `00:00`: its orange digits right of the centre reach as
+    /// wide as seven characters do.
+    @Test func aCountdownOverAnHourShowsItsHoursWhole() async throws {
+        try await RendererNook.with(slowMotion: 1, withMusic: false, root: EmptyNookOnScreenTests.desktop) { nook in
+            let state = nook.scratch.appendingPathComponent("nookctl-state").path
+            let start = try nook.stack.process("nookctl", ["--address", nook.bus.address, "activity", "start", "roast/oven", "--title", "Roast",
+                                                           "--timer", "1h5m", "--no-sound"], environment: ["XDG_STATE_HOME": state])
+            #expect(await start.waitForExit(), "\(start.log)")
+            // The leftmost and rightmost orange columns right of the centre.
+            @Sendable func digits(_ shot: RGBImage) -> (min: Int, max: Int)? {
+                var low = Int.max, high = Int.min
+                for y in 0..<shot.height {
+                    for x in (shot.width / 2)..<shot.width {
+                        let pixel = shot.pixel(x: x, y: y)
+                        if abs(Int(pixel[0]) - Self.orange.0) <= 40, abs(Int(pixel[1]) - Self.orange.1) <= 40, abs(Int(pixel[2]) - Self.orange.2) <= 40 {
+                            low = min(low, x)
+                            high = max(high, x)
+                        }
+                    }
+                }
+                return low <= high ? (low, high) : nil
+            }
+            // 13 pt semibold digits are about 8 px wide: seven characters (two narrow colons) span
+            // well over 40 px, where `1:04…` spans about 35.
+            let whole = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+                guard let shot = try? await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows), let span = digits(shot) else { return false }
+                return span.max - span.min >= 44
+            }
+            let shot = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
+            await EmptyNookOnScreenTests.keep(shot, as: "long-timer-top-band")
+            #expect(whole, "the countdown's digits span \(String(describing: digits(shot))):\n\(nook.logs)")
+        }
+    }
 }

@@ -24,8 +24,17 @@ public enum TextMetrics {
     public static let spaceFactor = 0.30
     public static let monospacedDigitFactor = 0.62
     public static let wideFactor = 1.0
-    /// What a `timer_end` text without `text` is measured as: its widest format.
+    /// What a `timer_end` text without `text` is measured as: its widest format under an hour.
     public static let timerPlaceholder = "00:00"
+
+    /// The widest text a countdown `seconds` long shows (`Countdown` rounds whole seconds
+    /// up): `00:00` under an hour, `0:00:00` under ten hours, `00:00:00` beyond. A module
+    /// whose countdown may show hours sends it as the node's `text` beside `timer_end`: the
+    /// layout measures `text`, the renderer draws the countdown. NaN or negative: `00:00`.
+    public static func timerPlaceholder(seconds: Double) -> String {
+        guard seconds > 3599 else { return timerPlaceholder }
+        return seconds > 35_999 ? "00:00:00" : "0:00:00"
+    }
 
     /// Average advance of ordinary characters for a `font_weight` value.
     public static func weightFactor(_ weight: String?) -> Double {

@@ -66,6 +66,10 @@ public struct ActivityRequest: Hashable, Sendable {
     /// `--expires`, seconds from when the command runs.
     public var expires: Double?
     public var relevance: Double?
+    /// `--dismissible on|off`: the spec key `dismissible` (off: no close control and no dismiss
+    /// gesture; `activity end` still ends it). Nil sends nothing, so the broker's default (on)
+    /// or what was set before stays.
+    public var dismissible: Bool?
     /// `--no-sound`: the countdown's finish (`activity finish --wait`, run in the background
     /// when `--timer` is given) plays no sound.
     public var playsSound = true

@@ -56,6 +56,7 @@ public struct ActivitySpec: Hashable, Sendable {
         if isStart { values["lifetime"] = .string("detached") }
         if let dismiss = request.dismissDate(now: now, isStart: isStart) { values["dismiss_date"] = .int(dismiss) }
         if let relevance = request.relevance { values["relevance"] = .double(relevance) }
+        if let dismissible = request.dismissible { values["dismissible"] = .bool(dismissible) }
         return ActivitySpec(values: values, record: record)
     }
 }

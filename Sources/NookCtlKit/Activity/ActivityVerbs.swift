@@ -15,11 +15,12 @@ enum ActivityVerbs {
         OptionSpec("--expires", "DURATION", "when the broker ends it, from now; at most 24h (default for start: 1h, or a minute after --timer ends)"),
         OptionSpec("--relevance", "NUMBER", "higher shows first (default 0)"),
         OptionSpec("--view-json", "FILE", "the views as JSON, at most 4 MiB (- reads standard input; docs/scripting.md); excludes the content options but --title"),
+        OptionSpec("--dismissible", "on|off", "off: a person cannot end it by hand (no close control, no middle click or Delete); activity end still can (default on)"),
         OptionSpec("--no-sound", "with --timer: play no sound when the countdown reaches zero"),
     ]
 
     static let rows: [VerbSpec] = [
-        VerbSpec("activity start", "M/A --title TEXT [--subtitle TEXT] [--symbol NAME | --image FILE] [--progress F] [--timer D] [--expires D] [--relevance N] [--view-json FILE]",
+        VerbSpec("activity start", "M/A --title TEXT [--subtitle TEXT] [--symbol NAME | --image FILE] [--progress F] [--timer D] [--expires D] [--relevance N] [--dismissible on|off] [--view-json FILE]",
                  summary: "Publish an activity from a shell: register the module, start a detached activity with a pill, peek and expanded view built from the options, and exit. It stays until --expires.",
                  options: contentOptions + stayOptions,
                  positionals: [PositionalSpec("M/A", "the module and activity to start")],
@@ -97,14 +98,21 @@ enum ActivityVerbs {
         }
         if let expires = p["--expires"] { request.expires = try duration(expires, option: "--expires", verb: p.verb) }
         request.playsSound = !p.has("--no-sound")
+        if let dismissible = p["--dismissible"] {
+            guard dismissible == "on" || dismissible == "off" else {
+                throw UsageError("option '--dismissible' needs on or off, found '\(dismissible)'", verb: p.verb)
+            }
+            request.dismissible = dismissible == "on"
+        }
         if let text = p["--relevance"] {
             guard let relevance = Double(text), NumberDomain.relevance.problem(relevance) == nil else {
                 throw UsageError("option '--relevance' needs a number in \(NumberDomain.relevance.rangeText), found '\(text)'", verb: p.verb)
             }
             request.relevance = relevance
         }
-        if !isStart, request.content.isEmpty, request.viewJSON == nil, request.expires == nil, request.relevance == nil {
-            throw UsageError("nothing to update: give --title, --subtitle, --symbol, --image, --progress, --timer, --expires, --relevance or --view-json", verb: p.verb)
+        if !isStart, request.content.isEmpty, request.viewJSON == nil, request.expires == nil, request.relevance == nil,
+           request.dismissible == nil {
+            throw UsageError("nothing to update: give --title, --subtitle, --symbol, --image, --progress, --timer, --expires, --relevance, --dismissible or --view-json", verb: p.verb)
         }
         return request
     }

@@ -87,6 +87,11 @@ public struct ActivityViews: Sendable {
             props.text = "Done"
         } else {
             props.timerEnd = end
+            // An hour or more: reserve the width of the hours, or the renderer cuts `1:05:00`.
+            if let start = content.timerStart {
+                let seconds = Double(end.saturatingSubtract(start)) / 1_000_000
+                if seconds > 3599 { props.text = TextMetrics.timerPlaceholder(seconds: seconds) }
+            }
         }
         props.fontSize = size
         props.fontWeight = "semibold"

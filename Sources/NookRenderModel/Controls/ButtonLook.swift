@@ -40,8 +40,14 @@ public struct ButtonLook: Hashable, Sendable {
         return (grown, max(0, min(grown.width, grown.height) / 2))
     }
 
-    /// The state under `pointer` for a control drawn at `rect` (inside `clip`, when clipped).
-    public static func state(of rect: Rect, clip: ChromeShape?, pointer: PointerState) -> State {
+    /// How long a control activated from the keyboard (Enter, Space) looks pressed: 150 ms,
+    /// about a click's press.
+    public static let keyboardPressMilliseconds: UInt32 = 150
+
+    /// The state under `pointer` for a control drawn at `rect` (inside `clip`, when clipped):
+    /// pressed also while `control` is the one the keyboard just activated.
+    public static func state(of rect: Rect, clip: ChromeShape?, pointer: PointerState, control: ControlNode? = nil) -> State {
+        if let control, pointer.keyboardPressed == control { return .pressed }
         guard let location = pointer.location, rect.containsPoint(location), clip?.contains(location) ?? true else { return .rest }
         return pointer.isPressed ? .pressed : .hover
     }

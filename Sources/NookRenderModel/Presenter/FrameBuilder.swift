@@ -282,13 +282,13 @@ struct FrameBuilder {
             // Capsules sit beside the chrome, never inside it.
             let clip = node.slot == SlotName.minimal.rawValue ? nil : clip
             // A button (`role: button`) without a background of its own gets the renderer's plate.
-            var buttonPlate: (rect: Rect, radius: Double, iconOnly: Bool)?
+            var buttonPlate: (rect: Rect, radius: Double, iconOnly: Bool, control: ControlNode)?
             if let control = scene.control(node, serial: serial) {
                 controls.append(DrawnControl(control: control, rect: placed, clip: clip))
                 if NodeContent.string(node.props["role"]) == NodeRole.button.rawValue, style.background == nil {
                     let iconOnly = Self.isIconOnly(node, in: scene)
                     let plate = ButtonLook.plate(for: placed, iconOnly: iconOnly)
-                    buttonPlate = (plate.rect, plate.radius, iconOnly)
+                    buttonPlate = (plate.rect, plate.radius, iconOnly, control.node)
                 }
                 if control.node == focus {
                     focusRing = FocusRing(around: buttonPlate?.rect ?? placed,
@@ -297,7 +297,7 @@ struct FrameBuilder {
                 }
             }
             if let plate = buttonPlate {
-                let state = ButtonLook.state(of: placed, clip: clip, pointer: pointer)
+                let state = ButtonLook.state(of: placed, clip: clip, pointer: pointer, control: plate.control)
                 let alpha = plate.iconOnly ? ButtonLook.iconAlpha(state) : ButtonLook.labelledAlpha(state)
                 if alpha > 0 {
                     var fill = style.foreground ?? defaultForeground

@@ -4,7 +4,8 @@ import NookCore
 /// whose conditions all hold (rule 23). Hover and press come from the pointer over the rect
 /// the group node is drawn at; focus, disabled and active also come from the group node's
 /// `group_state` (the module's word). Focus also holds while the keyboard focus is on the
-/// group node or on a control inside it.
+/// group node or on a control inside it; pressed and active also for a moment after Enter or
+/// Space activated it or a control inside it (`PointerState.keyboardPressed`).
 enum VariantResolver {
     static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, focus: ControlNode? = nil,
                       rectOf: (RenderNode) -> Rect) -> ClassStyle {
@@ -25,12 +26,17 @@ enum VariantResolver {
         } ?? false
         switch condition.state {
         case "hover": return over
-        case "pressed": return over && pointer.isPressed
-        case "active": return (over && pointer.isPressed) || groupState(target, "active")
+        case "pressed": return (over && pointer.isPressed) || keyPressed(target, pointer)
+        case "active": return (over && pointer.isPressed) || keyPressed(target, pointer) || groupState(target, "active")
         case "focus": return groupState(target, "focus") || focus.map { isFocused(target, by: $0) } == true
         case "disabled": return groupState(target, "disabled")
         default: return false
         }
+    }
+
+    /// Enter or Space just activated `node` or a control inside it.
+    static func keyPressed(_ node: RenderNode, _ pointer: PointerState) -> Bool {
+        pointer.keyboardPressed.map { isFocused(node, by: $0) } == true
     }
 
     /// The keyboard focus is on `node` or on a control inside it.
