@@ -210,7 +210,10 @@ final class Renderer {
         var wanted = placement
         wanted.critical = false
         switch presenter.presentation {
-        case Presentation.hidden.rawValue: wanted.reserve = 0
+        case Presentation.hidden.rawValue:
+            // The band goes once the pill has gone (`releaseBandOnceHidden`): without it under
+            // a pill still fading, the pill would stand over the bar until its last frame.
+            if !presenter.isAnimating(at: monotonicSeconds()) { wanted.reserve = 0 }
         case Presentation.pill.rawValue:
             if let rest = presenter.chromeMove?.to, rest.height > 0 {
                 wanted.reserve = Int(min(1000, (rest.maxY + Self.reservationGap).rounded(.up)))
@@ -237,6 +240,12 @@ final class Renderer {
         default: break
         }
         setPlacement(wanted)
+    }
+
+    /// A hide has finished drawing: the band it kept goes now.
+    private func releaseBandOnceHidden() {
+        guard presenter.presentation == Presentation.hidden.rawValue, placement.reserve != 0 else { return }
+        setPlacement(NookWindow.Placement(reserve: 0, critical: false))
     }
 
     private func setPlacement(_ wanted: NookWindow.Placement) {
@@ -274,6 +283,7 @@ final class Renderer {
             Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) \(frameStats.logFields)")
             tickCallback = 0
             refreshPointer()
+            releaseBandOnceHidden()
             return 0  // G_SOURCE_REMOVE
         }
         return 1

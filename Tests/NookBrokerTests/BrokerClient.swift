@@ -24,7 +24,7 @@ struct BrokerClient {
     func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = "org.nook.Nook1.Modules") async throws -> [DBusValue] {
         try await connection.call(
             destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: interface, member: member,
-            arguments: arguments, timeout: .seconds(20))
+            arguments: arguments, timeout: TestDeadlines.scaled(.seconds(20)))
     }
 
     func register(_ module: String, info: [String: PropValue] = [:]) async throws {

@@ -116,6 +116,18 @@ import Testing
             return windowTop(shot) == barHeight
         }
         #expect(windowUnderBar, "with nothing shown the window does not start right below the bar:\n\(nook.logs)")
+        // The bar alone: nothing of the pill left in its rows (its music note's pink plate; the
+        // bars here have no pink, and black is their text's colour too).
+        let barClear = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
+            guard let shot = try? await nook.sway.screenshot(height: barHeight) else { return false }
+            return !stride(from: 0, to: shot.bytes.count - 2, by: 3).contains { shot.bytes[$0] > 180 && shot.bytes[$0 + 1] < 100 && shot.bytes[$0 + 2] > 80 }
+        }
+        if !barClear, let shot = try? await nook.sway.screenshot(height: 200) {
+            var data = Data("P6\n\(shot.width) \(shot.height)\n255\n".utf8)
+            data.append(contentsOf: shot.bytes)
+            try? data.write(to: FileManager.default.temporaryDirectory.appendingPathComponent("nook-placement-\(name)-hidden.ppm"))
+        }
+        #expect(barClear, "the hidden nook still draws over the bar (screenshot: nook-placement-\(name)-hidden.ppm in the temporary directory):\n\(nook.logs)")
         let barAlone = try await nook.sway.screenshot(height: barHeight)
 
         // With the idle pill: waited for as a whole (the bar's rows as they were alone, the
@@ -143,7 +155,18 @@ import Testing
         let shot = try await nook.sway.screenshot(height: 200)
         ReachOnScreenTests.saveScreenshot(shot, "placement-\(name)")
         let top = windowTop(shot)
-        #expect(clear, "the idle pill is not drawn between the bar and the window, covers the window (its top at \(String(describing: top))), or changes \(differingFromBar(shot)) pixels of the bar's rows (\(width)x\(barHeight)):\n\(nook.logs)")
+        var kept = ""
+        if !clear {
+            // Both pictures kept, to look at what differs.
+            let stem = FileManager.default.temporaryDirectory.appendingPathComponent("nook-placement-\(name)-\(UUID().uuidString)").path
+            for (image, suffix) in [(barAlone, "bar-alone"), (shot, "with-nook")] {
+                var data = Data("P6\n\(image.width) \(image.height)\n255\n".utf8)
+                data.append(contentsOf: image.bytes)
+                try? data.write(to: URL(fileURLWithPath: "\(stem)-\(suffix).ppm"))
+            }
+            kept = " (screenshots: \(stem)-*.ppm)"
+        }
+        #expect(clear, "the idle pill is not drawn between the bar and the window, covers the window (its top at \(String(describing: top))), or changes \(differingFromBar(shot)) pixels of the bar's rows (\(width)x\(barHeight))\(kept):\n\(nook.logs)")
         #expect(nook.reservationSurfaces.count >= 1, "no reservation band was asked for: \(LayerSurfaceTrace(nook.rendererLog).requests)")
     }
 
