@@ -46,8 +46,9 @@ import Testing
                 ["--no-config", "--script=\(MPRISTests.plugin)", "--ao=null", "--vo=null", "--no-video", "--no-terminal",
                  "--loop-file=inf", "--force-media-title=\(title)", file.path],
                 logDirectory: scratch.url, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-            // A pause of 6 s ends the song here (ten minutes by default).
-            let music = try ProductProcess("nook-mpris", ["--address", bus.address, "--paused-seconds", "6"], logDirectory: scratch.url)
+            // A pause of 20 s ends the song here (ten minutes by default): long enough for the
+            // checks of the paused song below on a loaded machine.
+            let music = try ProductProcess("nook-mpris", ["--address", bus.address, "--paused-seconds", "20"], logDirectory: scratch.url)
             @Sendable func player(_ member: String) async throws {
                 _ = try await observer.connection.call(
                     destination: "org.mpris.MediaPlayer2.mpv", path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player",
@@ -65,8 +66,15 @@ import Testing
 
             // Paused: below the timer, labelled and shown as paused.
             try await player("Pause")
-            #expect(await eventually { await Self.items(observer).map(\.name) == ["timer/t1", "music/song"] }, "\(logs())")
-            let paused = await Self.items(observer)
+            // The order and the song's entry read together (the song ends after its pause limit).
+            let pausedItems = Locked<[Item]>([])
+            #expect(await eventually {
+                let items = await Self.items(observer)
+                guard items.map(\.name) == ["timer/t1", "music/song"] else { return false }
+                pausedItems.withLock { $0 = items }
+                return true
+            }, "\(logs())")
+            let paused = pausedItems.withLock { $0 }
             let song = try #require(paused.last)
             #expect(song.relevance < 0 && song.label.hasPrefix("Paused: \(title)"), "\(paused)")
             // The pill's right side says so (the state file, written within a second, has the views).
