@@ -346,12 +346,15 @@ import Testing
             // 4096x4095 RGBA, 64 MiB less 16 KiB of pixels: the largest that fits, as D-Bus caps
             // an array (here the hints) at 64 MiB; then 256x256 with pixels past the bound;
             // then 512x512 RGBA, the largest image kept.
+            // libnotify's and dbus-python's 25 s reply timeout, lengthened like every test deadline
+            // under a sanitizer: reading 64 MiB under ThreadSanitizer takes longer than 25 s.
+            let replyTimeout = 25 * TestDeadlines.scale
             let posted = try await nook.python("""
                 def image(width, height, size):
                     return dbus.Struct((width, height, width * 4, True, 8, 4, dbus.ByteArray(b"\\x80" * size)), signature="iiibiiay")
-                print(notifications.Notify("Camera", 0, "", "Huge", "4096x4095", [], {"image-data": image(4096, 4095, 4096 * 4095 * 4)}, 0))
-                print(notifications.Notify("Camera", 0, "", "Padded", "256x256", [], {"image-data": image(256, 256, 2 * 1024 * 1024)}, 0))
-                print(notifications.Notify("Camera", 0, "", "Largest", "512x512", [], {"image-data": image(512, 512, 512 * 512 * 4)}, 0))
+                print(notifications.Notify("Camera", 0, "", "Huge", "4096x4095", [], {"image-data": image(4096, 4095, 4096 * 4095 * 4)}, 0, timeout=\(replyTimeout)))
+                print(notifications.Notify("Camera", 0, "", "Padded", "256x256", [], {"image-data": image(256, 256, 2 * 1024 * 1024)}, 0, timeout=\(replyTimeout)))
+                print(notifications.Notify("Camera", 0, "", "Largest", "512x512", [], {"image-data": image(512, 512, 512 * 512 * 4)}, 0, timeout=\(replyTimeout)))
                 """)
             #expect(posted.stdout == "1\n2\n3\n", "\(posted.stdout) \(posted.stderr)")
             #expect(await eventually { (try? await nook.observer.activities())?.count == 3 }, "\(nook.bridge.log)")
