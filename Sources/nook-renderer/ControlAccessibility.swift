@@ -7,7 +7,9 @@ import NookRenderModel
 /// role push button, named by the control's `action_label` (or the text inside), so a screen
 /// reader says "Pause, button". Each has the AtkComponent extents of the control as drawn
 /// and an AtkAction `click` that activates it, and reports focused while it has the
-/// keyboard focus (with a `state-changed:focused` event when that moves).
+/// keyboard focus (with a `state-changed:focused` event when that moves). The close control
+/// the renderer draws beside a peek or an expanded activity is one more push button, "Close",
+/// described by the activity it ends, whose `click` ends it as a click on it does.
 ///
 /// The nook is one drawn widget, so the objects are made here: a small AtkObject subclass
 /// (`NookControlAccessible`) registered through the GObject C API, and the window
@@ -16,9 +18,25 @@ import NookRenderModel
 final class ControlAccessibility {
     /// What one object stands for.
     struct Entry {
-        var control: SceneControl
+        enum Subject {
+            case control(SceneControl)
+            /// The close control of `owner` (a `ReachTarget` of kind `close`).
+            case close(ReachTarget)
+        }
+        var subject: Subject
         /// In window coordinates; zero until drawn.
         var rect: Rect = .zero
+
+        var control: SceneControl? { if case .control(let control) = subject { control } else { nil } }
+        var close: ReachTarget? { if case .close(let target) = subject { target } else { nil } }
+        /// What makes two objects the same object for a screen reader: a control's node and
+        /// name, or the activity a close control ends.
+        var identity: String {
+            switch subject {
+            case .control(let control): "control \(control.node.path) \(control.label)"
+            case .close(let target): "close \(target.owner)"
+            }
+        }
     }
 
     private let window: UnsafeMutablePointer<GtkWidget>
@@ -28,6 +46,11 @@ final class ControlAccessibility {
     private var focused: ControlNode?
     /// Called when an assistive technology runs a control's `click` action.
     var onActivate: (SceneControl) -> Void = { _ in }
+    /// Called when an assistive technology runs a close control's `click` action.
+    var onClose: (ReachTarget) -> Void = { _ in }
+    /// The controls of the current scene and the close controls last drawn.
+    private var controls: [SceneControl] = []
+    private var closes: [ReachTarget] = []
 
     init(window: UnsafeMutablePointer<GtkWidget>) {
         self.window = window
@@ -41,13 +64,24 @@ final class ControlAccessibility {
     /// The current scene's controls changed (a plan arrived): the objects are made anew when
     /// the list differs, with `children-changed` events so AT-SPI clients refresh.
     func setControls(_ controls: [SceneControl]) {
-        let current = objects.compactMap { entries[UnsafeMutableRawPointer($0)]?.control }
-        guard current.map(\.node) != controls.map(\.node) || current.map(\.label) != controls.map(\.label) else {
-            // Same nodes and names; a newer serial is what Activate should name.
-            for object in objects {
-                let key = UnsafeMutableRawPointer(object)
-                if let node = entries[key]?.control.node, let fresh = controls.first(where: { $0.node == node }) { entries[key]?.control = fresh }
-            }
+        self.controls = controls
+        rebuildIfChanged()
+    }
+
+    /// A frame was painted with these close controls (one beside a peek or an expanded
+    /// activity a person may end; none otherwise).
+    func setCloseControls(_ targets: [ReachTarget]) {
+        closes = targets.filter { $0.kind == .close && $0.dismissible }
+        rebuildIfChanged()
+    }
+
+    /// The objects are made anew only when what they stand for changed; otherwise each keeps
+    /// its object and takes the fresher value (a newer serial is what Activate should name).
+    private func rebuildIfChanged() {
+        let wanted = controls.map { Entry(subject: .control($0)) } + closes.map { Entry(subject: .close($0)) }
+        let current = objects.compactMap { entries[UnsafeMutableRawPointer($0)] }
+        guard current.map(\.identity) != wanted.map(\.identity) else {
+            for (object, fresh) in zip(objects, wanted) { entries[UnsafeMutableRawPointer(object)]?.subject = fresh.subject }
             return
         }
         let base = Int(ATKHooks.ownChildren(of: windowAccessible))
@@ -58,12 +92,18 @@ final class ControlAccessibility {
         objects = []
         entries = [:]
         for object in old { g_object_unref(UnsafeMutableRawPointer(object)) }
-        for control in controls {
+        for entry in wanted {
             let object = ATKHooks.makeControlObject()
             atk_object_set_role(object, ATK_ROLE_PUSH_BUTTON)
-            atk_object_set_name(object, control.label)
+            switch entry.subject {
+            case .control(let control):
+                atk_object_set_name(object, control.label)
+            case .close(let target):
+                atk_object_set_name(object, "Close")
+                atk_object_set_description(object, "Ends \(target.owner)")
+            }
             atk_object_set_parent(object, windowAccessible)
-            entries[UnsafeMutableRawPointer(object)] = Entry(control: control)
+            entries[UnsafeMutableRawPointer(object)] = entry
             objects.append(object)
         }
         for (index, object) in objects.enumerated() {
@@ -77,7 +117,11 @@ final class ControlAccessibility {
     func update(_ drawn: [DrawnControl], focused: ControlNode?) {
         for object in objects {
             let key = UnsafeMutableRawPointer(object)
-            guard let node = entries[key]?.control.node, let copy = drawn.last(where: { $0.control.node == node }) else { continue }
+            if let close = entries[key]?.close {
+                entries[key]?.rect = close.rect
+                continue
+            }
+            guard let node = entries[key]?.control?.node, let copy = drawn.last(where: { $0.control.node == node }) else { continue }
             entries[key]?.rect = copy.rect
         }
         guard focused != self.focused else { return }
@@ -88,7 +132,7 @@ final class ControlAccessibility {
 
     private func object(for node: ControlNode?) -> UnsafeMutablePointer<AtkObject>? {
         guard let node else { return nil }
-        return objects.first { entries[UnsafeMutableRawPointer($0)]?.control.node == node }
+        return objects.first { entries[UnsafeMutableRawPointer($0)]?.control?.node == node }
     }
 
     /// The window accessible's children as ATK reports them, read back through ATK's own API:
@@ -112,7 +156,7 @@ final class ControlAccessibility {
     fileprivate func entry(_ object: UnsafeMutableRawPointer?) -> Entry? { object.flatMap { entries[$0] } }
 
     fileprivate func isFocused(_ object: UnsafeMutableRawPointer?) -> Bool {
-        guard let focused, let node = entry(object)?.control.node else { return false }
+        guard let focused, let node = entry(object)?.control?.node else { return false }
         return node == focused
     }
 
@@ -212,7 +256,10 @@ private enum ATKHooks {
             table.pointee.get_description = { _, index in index == 0 ? ATKHooks.clickDescription : nil }
             table.pointee.do_action = { object, index in
                 guard index == 0, let live = ATKHooks.current, let entry = live.entry(object.map { UnsafeMutableRawPointer($0) }) else { return 0 }
-                live.onActivate(entry.control)
+                switch entry.subject {
+                case .control(let control): live.onActivate(control)
+                case .close(let target): live.onClose(target)
+                }
                 return 1
             }
         }, interface_finalize: nil, interface_data: nil)

@@ -50,6 +50,7 @@ final class ControlInput {
         }
         connectSignal(UnsafeMutableRawPointer(nook.widget), "grab-broken-event", onGrabBroken, Unmanaged.passUnretained(self).toOpaque())
         accessibility.onActivate = { [unowned self] control in self.activate(control.target, action: control.action, by: "accessibility") }
+        accessibility.onClose = { [unowned self] target in self.dismiss(target, by: "accessibility") }
     }
 
     /// The control with keyboard focus, for the next frame.
@@ -82,6 +83,7 @@ final class ControlInput {
     func painted(_ list: DisplayList) {
         onScreen = list
         updateCursor()
+        accessibility.setCloseControls(list.targets)
         accessibility.update(list.controls, focused: keyboard.focused)
         if holdsKeyboard, reach.focused == nil, !inPanel, case .focused(let target) = reach.start(targets: list.targets) {
             Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")

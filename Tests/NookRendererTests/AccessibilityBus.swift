@@ -146,6 +146,8 @@ final class AccessibilityBus: @unchecked Sendable {
             for button in found:
                 box = button.get_extents(Atspi.CoordType.WINDOW)
                 print("button %s|%d,%d,%d,%d" % (button.get_name(), box.x, box.y, box.width, box.height))
+                if button.get_description():
+                    print("description %s|%s" % (button.get_name(), button.get_description()))
             press = sys.argv[1] if len(sys.argv) > 1 else ""
             for button in found:
                 if press and button.get_name() == press:

@@ -209,7 +209,8 @@ struct ControlAccessibilityTests {
             let lines = try await a11y.pushButtons(press: "Pause")
             print("AT-SPI client: \(lines)")
             let names = lines.filter { $0.hasPrefix("button ") }.map { String($0.dropFirst("button ".count).prefix { $0 != "|" }) }
-            #expect(names == ["Previous", "Pause", "Next"], "AT-SPI saw: \(lines)\n\(nook.rendererLog)")
+            // The module's three controls in reading order, then the close control the renderer draws.
+            #expect(names == ["Previous", "Pause", "Next", "Close"], "AT-SPI saw: \(lines)\n\(nook.rendererLog)")
             // Each button's extents are its control's rect in the plan's scene (window = display points here).
             let pause = try #require(watcher.rect(ofAction: "pause", presentation: "expanded"))
             let extents = lines.first { $0.hasPrefix("button Pause|") }.map { String($0.dropFirst("button Pause|".count)) }
@@ -219,6 +220,25 @@ struct ControlAccessibilityTests {
             #expect(lines.contains("pressed"), "\(lines)")
             let reached = await ControlOnScreenTests.invoked(module, "invoked player pause renderer")
             #expect(reached, "the accessible click never reached the module:\n\(module.output)\n\(nook.rendererLog)")
+        }
+    }
+
+    /// The close control is a push button for a screen reader too ("Close", described by the
+    /// activity it ends), and its action ends the activity as a click on it does.
+    @Test func theCloseControlIsAnnouncedAndEndsItsActivity() async throws {
+        try #require(AccessibilityBus.isInstalled, "at-spi2-core's at-spi-bus-launcher is missing (make test installs at-spi2-core)")
+        let a11y = try await AccessibilityBus.start()
+        defer { a11y.stop() }
+        try await ControlOnScreenTests.withOpenNook(rendererEnvironment: ["AT_SPI_BUS_ADDRESS": a11y.address, "NO_AT_BRIDGE": nil]) { nook, _, _ in
+            let lines = try await a11y.pushButtons(press: "Close")
+            print("AT-SPI client: \(lines)")
+            #expect(lines.contains("description Close|Ends py/player"), "AT-SPI saw: \(lines)\n\(nook.rendererLog)")
+            #expect(lines.contains("pressed"), "\(lines)")
+            let ended = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                (try? await ReachOnScreenTests.showing(nook).activities.contains("py/player")) == false
+            }
+            #expect(ended, "the accessible Close did not end py/player:\n\(nook.rendererLog)")
+            #expect(nook.rendererLog.contains("dismiss py/player by accessibility"), "\(nook.rendererLog)")
         }
     }
 }
