@@ -27,7 +27,7 @@ for kind in $sanitizers; do
   "$SWIFT" build --build-tests --sanitize="$kind" --build-path "$build"
   # Leak checking is off: GTK, fontconfig and the Swift runtime keep caches for the life of a
   # process that LeakSanitizer would list at every exit. Memory errors and data races are on.
-  export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:log_path=$reports/asan:strip_path_prefix=$PWD/"
+  export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:log_path=$reports/asan:strip_path_prefix=$PWD/:suppressions=$suppressions/asan.supp"
   export TSAN_OPTIONS="halt_on_error=0:report_signal_unsafe=0:log_path=$reports/tsan:suppressions=$suppressions/tsan.supp"
   # Every process runs several times slower under a sanitizer (ThreadSanitizer most): the
   # tests wait longer before calling something missing, and fewer run side by side, so that
