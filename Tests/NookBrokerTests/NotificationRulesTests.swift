@@ -151,6 +151,18 @@ import Testing
         }
     }
 
+    @Test func reloadWithoutTheBridgeReloadsTheThemeAlone() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            // Nobody owns org.freedesktop.Notifications: no error, only the theme's line.
+            let reload = try await Self.nookctl(bus, ["reload"])
+            #expect(reload.status == 0 && reload.stdout == "reloaded the theme\n" && reload.stderr.isEmpty, "\(reload.stdout) \(reload.stderr)")
+            await nookd.stop()
+        }
+    }
+
     @Test func aRuleSoundPlaysThroughTheSoundThemePlayer() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }

@@ -102,10 +102,21 @@ extension NookControlClient {
         } catch let error as DBusError where error.name == NotificationsCommand.invalidRulesError {
             output.err("nookctl: the notification rules are refused: \(error.message)\n")
             return .failure
-        } catch {
+        } catch let error as DBusError where Self.noRulesServer.contains(error.name) {
+            // Nobody serves notifications, or another server (dunst, mako) without the method.
             return .ok
+        } catch {
+            output.err("nookctl: cannot reload the notification rules: \(error)\n")
+            return .failure
         }
     }
+
+    /// What the bus answers when no nook-notifications serves `ReloadRules`.
+    static let noRulesServer: Set<String> = [
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownObject",
+        "org.freedesktop.DBus.Error.UnknownInterface",
+    ]
 
     func callNotifications(_ call: ContractCall) async throws -> [DBusValue] {
         try await connection.call(
