@@ -17,7 +17,7 @@ struct NotificationRulesOnScreenTests {
             let rules = nook.scratch.appendingPathComponent("notifications.rules")
             try "[app-name=Builder]\ncolour=pink\n".write(to: rules, atomically: true, encoding: .utf8)
             let bridge = try nook.stack.process("nook-notifications", [
-                "--address", nook.bus.address, "--rules", rules.path, "--peek-seconds", "1",
+                "--address", nook.bus.address, "--rules", rules.path, "--peek-seconds", "60",
                 "--state-dir", nook.scratch.appendingPathComponent("bridge-state").path,
             ], environment: ["XDG_RUNTIME_DIR": nook.scratch.path])
             try await nook.stack.waitUntil("nook-notifications", logs: bridge.log) { bridge.log.contains("serving org.freedesktop.Notifications") }
@@ -25,6 +25,17 @@ struct NotificationRulesOnScreenTests {
             environment["DBUS_SESSION_BUS_ADDRESS"] = nook.bus.address
             let posted = try await Tools.run("notify-send", ["-p", "-t", "0", "-a", "Builder", "Build done", "All tests passed"], environment: environment)
             #expect(posted.status == 0, "\(posted.stderr)")
+            let nookctl = try PackageProcess.executable("nookctl").path
+            // The peek: the accent bar beside the icon, in the rule's pink.
+            let peeking = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { (try? await nook.state().presentation) == "peek" }
+            #expect(peeking, "\(bridge.log)\n\(nook.logs)")
+            let peekSerial = try await nook.state().serial
+            _ = try await nook.waitForPlan(serial: peekSerial)
+            try await nook.waitUntilSettled(serial: peekSerial)
+            let peek = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
+            await EmptyNookOnScreenTests.keep(peek, as: "notification-rule-colour-peek-top-band")
+            #expect(TimerOnScreenTests.count(Self.pink, in: peek) > 60, "pink \(TimerOnScreenTests.count(Self.pink, in: peek)) px in the peek")
+            #expect(try await Tools.run(nookctl, ["--address", nook.bus.address, "unpeek"]).status == 0)
             // The pill's summary in the rule's pink, once the peek is over.
             let pink = await eventually(timeout: .seconds(60), poll: .milliseconds(200)) {
                 guard let state = try? await nook.state(), state.presentation == "pill",
@@ -37,7 +48,6 @@ struct NotificationRulesOnScreenTests {
 
             // It goes; do not disturb on: the bell with a slash and 0 in the pill.
             let id = posted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let nookctl = try PackageProcess.executable("nookctl").path
             #expect(try await Tools.run(nookctl, ["--address", nook.bus.address, "end", "notifications/n\(id)"]).status == 0)
             #expect(try await Tools.run(nookctl, ["--address", nook.bus.address, "dnd", "on"]).status == 0)
             for n in 1...3 { _ = try await Tools.run("notify-send", ["-t", "1", "-a", "Chat", "Held \(n)"], environment: environment) }
