@@ -48,6 +48,10 @@ public struct NotificationRules: Hashable, Sendable {
     public static let maxCriteria = 16
     /// The longest criterion value or pattern (bytes).
     public static let maxValueBytes = 256
+    /// The most bytes of glob patterns (`~=`) in a file, all sections together: a glob costs
+    /// at most its length times the value's in steps, so a notification costs at most this
+    /// times 1024 (the longest body) in all.
+    public static let maxGlobBytes = 2048
     /// The longest `timeout` (seconds): a day, the bridge's longest `expire_timeout`.
     public static let maxTimeoutSeconds = 86_400.0
     /// The longest sound name (bytes).
@@ -69,6 +73,15 @@ public struct NotificationRules: Hashable, Sendable {
         public var field: Field
         public var value: String
         public var isGlob: Bool
+        /// A glob's pattern, case-folded once here rather than at every notification.
+        let folded: [Unicode.Scalar]
+
+        public init(field: Field, value: String, isGlob: Bool) {
+            self.field = field
+            self.value = value
+            self.isGlob = isGlob
+            folded = isGlob ? Glob.fold(value) : []
+        }
     }
 
     /// The settings a section makes; nil: not set by it.
@@ -133,7 +146,8 @@ public struct NotificationRules: Hashable, Sendable {
     /// section's setting replaces an earlier one's.
     public func settings(for subject: Subject) -> Settings {
         var merged = Settings()
-        for section in sections where section.criteria.allSatisfy({ $0.matches(subject) }) {
+        var folded = FoldedSubject(subject)
+        for section in sections where section.criteria.allSatisfy({ $0.matches(subject, &folded) }) {
             let s = section.settings
             if let v = s.timeout { merged.timeout = v }
             if let v = s.noPeek { merged.noPeek = v }
@@ -163,25 +177,61 @@ public struct NotificationRules: Hashable, Sendable {
     }
 }
 
-extension NotificationRules.Criterion {
-    func matches(_ subject: NotificationRules.Subject) -> Bool {
-        let actual = subject.value(field)
-        return isGlob ? Glob.matches(pattern: value, actual) : actual == value
+/// A subject's fields case-folded for globs, each at most once per notification and only
+/// when a glob asks for it.
+struct FoldedSubject {
+    let subject: NotificationRules.Subject
+    private var cache: [NotificationRules.Field: [Unicode.Scalar]] = [:]
+
+    init(_ subject: NotificationRules.Subject) { self.subject = subject }
+
+    mutating func value(_ field: NotificationRules.Field) -> [Unicode.Scalar] {
+        if let done = cache[field] { return done }
+        let folded = Glob.fold(subject.value(field))
+        cache[field] = folded
+        return folded
     }
 }
 
-/// `*` and `?` globs, ignoring case, in time proportional to pattern times text at worst.
+extension NotificationRules.Criterion {
+    func matches(_ subject: NotificationRules.Subject, _ folded: inout FoldedSubject) -> Bool {
+        isGlob ? Glob.matches(folded: self.folded, folded.value(field)) : subject.value(field) == value
+    }
+}
+
+/// `*` and `?` globs over Unicode scalars, ignoring case, in time proportional to pattern
+/// times text at worst (a value is at most 1024 bytes, a pattern 256).
 enum Glob {
-    static func matches(pattern: String, _ text: String) -> Bool {
-        let p = Array(pattern.lowercased()), t = Array(text.lowercased())
+    /// Lower case, scalar by scalar (a scalar whose lower case is several is kept as it is).
+    static func fold(_ text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.map { scalar in
+            if scalar.isASCII {
+                return (0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(scalar.value + 0x20)! : scalar
+            }
+            let lower = scalar.properties.lowercaseMapping.unicodeScalars
+            return lower.count == 1 ? lower.first! : scalar
+        }
+    }
+
+    static func matches(pattern: String, _ text: String) -> Bool { matches(folded: fold(pattern), fold(text)) }
+
+    static func matches(folded pattern: [Unicode.Scalar], _ text: [Unicode.Scalar]) -> Bool {
+        pattern.withUnsafeBufferPointer { p in text.withUnsafeBufferPointer { t in matches(p, t) } }
+    }
+
+    private static let any: Unicode.Scalar = "*"
+    private static let one: Unicode.Scalar = "?"
+
+    private static func matches(_ p: UnsafeBufferPointer<Unicode.Scalar>, _ t: UnsafeBufferPointer<Unicode.Scalar>) -> Bool {
+        let (any, one) = (Self.any, Self.one)
         var (pi, ti) = (0, 0)
         var star: Int?
         var resume = 0
         while ti < t.count {
-            if pi < p.count, p[pi] == "?" || (p[pi] != "*" && p[pi] == t[ti]) {
+            if pi < p.count, p[pi] == one || (p[pi] != any && p[pi] == t[ti]) {
                 pi += 1
                 ti += 1
-            } else if pi < p.count, p[pi] == "*" {
+            } else if pi < p.count, p[pi] == any {
                 star = pi
                 resume = ti
                 pi += 1
@@ -193,7 +243,7 @@ enum Glob {
                 return false
             }
         }
-        while pi < p.count, p[pi] == "*" { pi += 1 }
+        while pi < p.count, p[pi] == any { pi += 1 }
         return pi == p.count
     }
 }
@@ -232,6 +282,7 @@ extension NotificationRules {
         var current: Section?
         var seen: Set<String> = []
         var number = 0
+        var globBytes = 0
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             guard raw.utf8.count <= Self.maxLineBytes else {
@@ -245,7 +296,14 @@ extension NotificationRules {
                 guard sections.count < Self.maxSections else {
                     throw RulesError(line: number, key: nil, "more than \(Self.maxSections) sections")
                 }
-                current = Section(line: number, criteria: try Self.criteria(String(line.dropFirst().dropLast()), line: number), settings: Settings())
+                let criteria = try Self.criteria(String(line.dropFirst().dropLast()), line: number)
+                for criterion in criteria where criterion.isGlob {
+                    globBytes += criterion.value.utf8.count
+                    guard globBytes <= Self.maxGlobBytes else {
+                        throw RulesError(line: number, key: criterion.field.rawValue, "the file's glob patterns (~=) pass \(Self.maxGlobBytes) bytes in all")
+                    }
+                }
+                current = Section(line: number, criteria: criteria, settings: Settings())
                 seen = []
                 continue
             }

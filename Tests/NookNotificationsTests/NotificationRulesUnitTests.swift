@@ -107,6 +107,12 @@ struct NotificationRulesUnitTests {
         #expect(Self.refusal("[summary=\(value)]")?.key == "summary")
         let criteria = NotificationRules.Field.allCases.map { "\($0.rawValue)=\($0 == .urgency ? "low" : "x")" }.joined(separator: " ")
         #expect(try Self.rules("[\(criteria)]").sections[0].criteria.count == NotificationRules.Field.allCases.count)
+        // Glob patterns: 2048 bytes in all, whatever the sections.
+        let glob = String(repeating: "*", count: 256)
+        let eight = (1...8).map { _ in "[summary~=\(glob)]\n" }.joined()
+        #expect(try Self.rules(eight).sections.count == 8)
+        let nine = Self.refusal(eight + "[body=exact]\n[body~=*x]\n")
+        #expect(nine?.line == 10 && nine?.key == "body", "\(String(describing: nine))")
         // CRLF files read as LF ones, with the same line numbers.
         #expect(Self.refusal("[*]\r\nno-peek=yes\r\nbad")?.line == 3)
     }
