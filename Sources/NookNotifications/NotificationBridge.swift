@@ -29,6 +29,8 @@ public final class NotificationBridge: Sendable {
     let wakePending = Atomic<Bool>(false)
     let publisher: Publisher
     let log: @Sendable (String) -> Void
+    /// The notification rules in effect (RulesFile.swift).
+    let rules: RulesState
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, wake: AsyncStream<Void>.Continuation, log: @escaping @Sendable (String) -> Void) {
         self.bus = bus
@@ -37,6 +39,7 @@ public final class NotificationBridge: Sendable {
         self.table = Locked(NotificationTable(capacity: settings.capacity))
         self.wake = wake
         self.log = log
+        self.rules = RulesState(path: settings.rulesPath, log: log)
         let store = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.historyFileName) }
         let dndStore = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.dndFileName) }
         self.publisher = Publisher(
@@ -113,7 +116,9 @@ public final class NotificationBridge: Sendable {
             close: { [weak bridge] id, sender in try bridge?.closeNotification(id, sender: sender) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         _ = try await bus.export([NookNotificationsInterface.interface(bridge: bridge)], at: NookNotificationsInterface.path)
+        await bridge.rules.start()
         await bridge.publisher.armDNDTimer()
+        await bridge.publisher.showDNDIndicator()
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
             for await event in module.events() {
@@ -189,8 +194,10 @@ public final class NotificationBridge: Sendable {
         let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName) }
         return (id, { [self] in
             // The export checked the signature, so the request reads; it cannot throw here.
-            guard let request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
-            table.withLock { $0.notify(request, as: id, sender: call.sender) }
+            guard var request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
+            // The rules (docs/notifications.md "Rules"): an ignored one is never shown.
+            let ignored = applyRules(to: &request, arguments: call.arguments)
+            table.withLock { ignored ? $0.drop(request, as: id) : $0.notify(request, as: id, sender: call.sender) }
             wakePublisherAfterReply()
             if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
         })
@@ -291,6 +298,7 @@ public final class NotificationBridge: Sendable {
     /// Closes every notification (reason 4, announced), ends their activities, unregisters
     /// the module and releases the name.
     public func shutDown() async {
+        rules.stop()
         let ids = table.withLock { $0.order }
         for id in ids { _ = table.withLock { $0.close(id, .undefined) } }
         let (changes, closed) = takePending()

@@ -52,6 +52,8 @@ public struct NotificationRequest: Hashable, Sendable {
     public var expireTimeout: Int32
     /// What was dropped or ignored, for the log.
     public var problems: [String]
+    /// What the notification rules decided beyond urgency and timeout (NotificationRules.swift).
+    public var ruleEffects = RuleEffects()
 
     /// Reads `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
     /// a{sv} hints, i expire_timeout)`; the signature was checked by the export.

@@ -106,6 +106,14 @@ public struct NotificationTable: Sendable {
         queue(id, .close(id, reason))
     }
 
+    /// A notification a rule ignores, as `id` (from `reserveID`): never shown, its close
+    /// (reason 2, dismissed by the person's rule) announced at once; a live one it replaces ends.
+    public mutating func drop(_ request: NotificationRequest, as id: UInt32) {
+        _ = withdraw(id)
+        withdrawn[id] = request
+        announceClose(id, .dismissed)
+    }
+
     /// Expires `id` if it is still live at `generation` (no later `Notify` replaced it).
     @discardableResult
     public mutating func expire(_ id: UInt32, generation: UInt64) -> Bool {

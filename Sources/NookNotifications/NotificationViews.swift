@@ -72,7 +72,7 @@ public enum NotificationViews {
         var activity = NookLiveActivity(id: activityID(content.id), accessibilityLabel: label.isEmpty ? "Notification" : label, relevance: relevance) {
             pressable(AppIcon(uri: content.iconURI).frame(width: 20, height: 20).nookSharedElement("icon"), defaultPress, request.defaultLabel)
         } compactTrailing: {
-            pressable(Text(pillText).font(size: 12), defaultPress, request.defaultLabel)
+            pressable(accented(Text(pillText).font(size: 12), request.ruleEffects.colour), defaultPress, request.defaultLabel)
         } minimal: {
             AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
         }
@@ -81,6 +81,7 @@ public enum NotificationViews {
             activity.setPeek {
                 pressable(
                     HStack(spacing: 8) {
+                        if let colour = request.ruleEffects.colour { RoundedRectangle(cornerRadius: 1.5).fill(NookColor(hex: colour)).frame(width: 3, height: 32) }
                         AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
                         NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), size: 13)
                         if let progress = request.progress { ProgressView(value: Double(progress) / 100).frame(width: 48, height: 4) }
@@ -111,6 +112,11 @@ public enum NotificationViews {
             }
         }
         return activity
+    }
+
+    /// The pill's text in a rule's `colour` (the accent), when one set it.
+    static func accented(_ text: Text, _ colour: String?) -> Text {
+        colour.map { text.foregroundStyle(NookColor(hex: $0)) } ?? text
     }
 
     /// `view`, made a control running `press` (the `default` action) when there is one.

@@ -25,6 +25,8 @@ actor Publisher {
     var dndTimer: Task<Void, Never>?
     /// A notification was counted in the batch being applied.
     var dndCounted = false
+    /// The `dnd` activity (DoNotDisturbIndicator.swift).
+    let dndIndicator = DoNotDisturbIndicator()
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
          historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
@@ -59,7 +61,7 @@ actor Publisher {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
             case .close(let id, let reason):
                 await close(id, reason)
-                if let request = closed[id], history.capacity > 0 {
+                if let request = closed[id], history.capacity > 0, request.ruleEffects.keepsInHistory {
                     history.append(NotificationHistory.Entry(id: id, request: request, reason: reason, closedAt: NookInstant.now().unixMicroseconds))
                     historyChanged = true
                 }
@@ -143,6 +145,7 @@ actor Publisher {
                     arguments: [state.vardict])
             } catch { log("cannot emit DoNotDisturbChanged: \(error)") }
         }
+        showDNDIndicator()
         guard let dndWriter else { return }
         Task { await dndWriter.schedule(state) }
     }
@@ -185,8 +188,9 @@ actor Publisher {
                 if dnd.holdsPeek(of: request.urgency) {
                     // Kept and announced once per batch (`apply`), not once per notification.
                     dndCounted = true
-                } else if request.urgency != .low {
-                    await peek(at: activity.id)
+                } else {
+                    playRuleSound(request)
+                    if request.urgency != .low, !request.ruleEffects.noPeek { await peek(at: activity.id) }
                 }
             }
             published[id] = activity

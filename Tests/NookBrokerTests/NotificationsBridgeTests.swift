@@ -37,7 +37,9 @@ import Testing
         /// Starts nook-notifications and waits until it serves.
         static func startBridge(_ bus: PrivateBus, _ temp: TemporaryDirectory, _ arguments: [String] = []) async throws -> PackageProcess {
             let bridge = try PackageProcess("nook-notifications", ["--address", bus.address, "--state-dir", bridgeState(temp).path] + arguments,
-                                            logDirectory: temp.url, environment: ["XDG_RUNTIME_DIR": temp.url.path])
+                                            logDirectory: temp.url,
+                                            // The test's own rules file (none unless a test writes it), never the user's.
+                                            environment: ["XDG_RUNTIME_DIR": temp.url.path, "XDG_CONFIG_HOME": temp.url.appendingPathComponent("config").path])
             let up = await eventually { bridge.log.contains("serving org.freedesktop.Notifications") || !bridge.isRunning }
             guard up, bridge.isRunning else { throw TestSupportError("nook-notifications did not start: \(bridge.log)") }
             return bridge
