@@ -59,7 +59,8 @@ actor Publisher {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
             case .close(let id, let reason):
                 await close(id, reason)
-                if let request = closed[id], history.capacity > 0 {
+                // `transient`: never kept in the history.
+                if let request = closed[id], history.capacity > 0, !request.specHints.transient {
                     history.append(NotificationHistory.Entry(id: id, request: request, reason: reason, closedAt: NookInstant.now().unixMicroseconds))
                     historyChanged = true
                 }
@@ -170,23 +171,33 @@ actor Publisher {
             }
         }
         let image = imageURI(id, request)
-        let content = NotificationContent(
-            id: id, request: request, iconURI: appIconURI(id, request) ?? image ?? "dialog-information-symbolic", imageURI: image,
+        let desktop = desktopEntry(id, request)
+        var content = NotificationContent(
+            id: id, request: request, iconURI: appIconURI(id, request) ?? desktopIconURI(id, desktop) ?? image ?? "dialog-information-symbolic",
+            imageURI: image,
             // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
             // later, ends it should the bridge be stuck or gone.
             dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
             invoke: { [weak bridge] key in await bridge?.invoke(id, key) })
+        content.displayName = desktop?.name
+        content.openLink = { [weak self] url in await self?.openLink(id, url) }
         let activity = NotificationViews.activity(content)
         do {
             if published[id] != nil {
                 try await module.update(activity)
+                // A synchronous replacement (a volume script's) shows itself again, with its sound.
+                if request.specHints.synchronous != nil, !dnd.holdsPeek(of: request.urgency) {
+                    playSound(id, request)
+                    if request.urgency != .low { await peek(at: activity.id) }
+                }
             } else {
                 try await module.start(activity)
                 if dnd.holdsPeek(of: request.urgency) {
                     // Kept and announced once per batch (`apply`), not once per notification.
                     dndCounted = true
-                } else if request.urgency != .low {
-                    await peek(at: activity.id)
+                } else {
+                    playSound(id, request)
+                    if request.urgency != .low { await peek(at: activity.id) }
                 }
             }
             published[id] = activity
