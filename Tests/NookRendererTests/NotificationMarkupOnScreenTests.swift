@@ -116,6 +116,31 @@ struct NotificationMarkupOnScreenTests {
                 return seen.contains { $0 == ("ActionInvoked", "1", "default") } && seen.contains { $0 == ("NotificationClosed", "1", "2") }
             }
             #expect(fired, "dbus-monitor saw \(Self.signals(monitor.output)):\n\(monitor.output)\n\(bridge.log)\n\(nook.rendererLog)")
+
+            // A critical notification (its 300 ms expire_timeout does not apply) is dismissed with the mouse: its
+            // close control beside the expanded view ends it, reason 2.
+            let critical = try await nook.xvfb.run("gdbus", [
+                "call", "--address", nook.bus.address, "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                "--method", "org.freedesktop.Notifications.Notify", "Battery", "0", "", "Battery low", "3% left", "[]", "{'urgency': <byte 2>}", "300",
+            ])
+            #expect(critical.contains("uint32 2"), "\(critical)")
+            let criticalStarted = await eventually { (try? await nook.state().activityCount) == 1 }
+            try #require(criticalStarted, "the critical notification's activity did not start:\n\(bridge.log)")
+            let criticalSerial = try await nook.open(["onto": .string("activity"), "module": .string("notifications"), "activity": .string("n2")])
+            try await nook.waitUntilSettled(serial: criticalSerial)
+            let chrome = try #require(LoggedRect(try await nook.waitForPlan(serial: criticalSerial)["chrome_to"]), "\(nook.rendererLog)")
+            let drawnClose = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
+                ReachOnScreenTests.targetRect(nook, "close:notifications/n2") != nil
+            }
+            try #require(drawnClose, "no close control beside the critical notification:\n\(nook.rendererLog)")
+            // Where the close control rests: 8 points right of the chrome, bottom-aligned, 26 points.
+            let closeX = Int(chrome.x + chrome.width + 8 + 13), closeY = Int(chrome.y + chrome.height - 13)
+            try await nook.xvfb.run("xdotool", ["mousemove", String(closeX), String(closeY)])
+            try await nook.xvfb.run("xdotool", ["click", "1"])
+            let dismissed = await eventually(timeout: .seconds(30), poll: .milliseconds(50)) {
+                Self.signals(monitor.output).contains { $0 == ("NotificationClosed", "2", "2") }
+            }
+            #expect(dismissed, "dbus-monitor saw \(Self.signals(monitor.output))\n\(bridge.log)\n\(nook.rendererLog)")
             #expect(await bridge.stop(SIGTERM) == 0, "\(bridge.log)")
         }
     }
