@@ -1,5 +1,6 @@
 import Foundation
 import NookModuleAPI
+import Synchronization
 
 /// What the bridge reads of an app's `.desktop` file (the `desktop-entry` hint): its name and
 /// icon, shown when the notification does not bring its own.
@@ -58,6 +59,27 @@ public struct DesktopEntry: Hashable, Sendable {
             guard !value.isEmpty else { continue }
             if key == "Name", entry.name == nil { entry.name = value.prefixBytes(NotificationRequest.maxAppNameBytes) }
             if key == "Icon", entry.icon == nil, value.utf8.count <= NotificationRequest.maxPathBytes { entry.icon = value }
+        }
+        return entry
+    }
+}
+
+/// Desktop entries found so far, by name and directories: a notification updated every frame
+/// (a progress bar) reads its `.desktop` file once, not once a frame. Only found entries are
+/// kept (an app installed later is found on its next notification), at most `capacity`
+/// (then the cache starts over); an edited file is read again when the bridge restarts.
+final class DesktopEntryCache: Sendable {
+    static let shared = DesktopEntryCache()
+    static let capacity = 64
+    private let entries = Mutex<[String: DesktopEntry]>([:])
+
+    func find(_ name: String, in directories: [String]) -> DesktopEntry? {
+        let key = directories.joined(separator: ":") + "\u{0}" + name
+        if let entry = entries.withLock({ $0[key] }) { return entry }
+        guard let entry = DesktopEntry.find(name, in: directories) else { return nil }
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll() }
+            entries[key] = entry
         }
         return entry
     }

@@ -8,7 +8,7 @@ extension Publisher {
     /// there (logged).
     func desktopEntry(_ id: UInt32, _ request: NotificationRequest) -> DesktopEntry? {
         guard let name = request.specHints.desktopEntry else { return nil }
-        guard let entry = DesktopEntry.find(name, in: settings.desktopDirectories) else {
+        guard let entry = DesktopEntryCache.shared.find(name, in: settings.desktopDirectories) else {
             log("notification \(id): desktop-entry '\(name)' has no readable \(name).desktop in the data directories; its icon and name are not used")
             return nil
         }

@@ -140,6 +140,14 @@ struct NotificationSpecUnitTests {
         let entry = DesktopEntry.find("org.example.Mail", in: [first.path, second.path])
         #expect(entry == DesktopEntry(name: "Example Mail", icon: "mail-send"))
         #expect(DesktopEntry.find("org.example.None", in: [first.path, second.path]) == nil)
+        // Cached once found: read again from the cache after the file is gone; never cached when missing.
+        let cache = DesktopEntryCache()
+        #expect(cache.find("org.example.Mail", in: [first.path, second.path]) == entry)
+        try FileManager.default.removeItem(at: second.appendingPathComponent("org.example.Mail.desktop"))
+        #expect(cache.find("org.example.Mail", in: [first.path, second.path]) == entry)
+        #expect(cache.find("org.example.Later", in: [second.path]) == nil)
+        try "[Desktop Entry]\nName=Later\n".write(to: second.appendingPathComponent("org.example.Later.desktop"), atomically: true, encoding: .utf8)
+        #expect(cache.find("org.example.Later", in: [second.path])?.name == "Later")
         #expect(DesktopEntry.directories(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/a:relative:/b"])
             == ["/home/u/.local/share/applications", "/a/applications", "/b/applications"])
     }
