@@ -25,6 +25,10 @@ actor Publisher {
     var dndTimer: Task<Void, Never>?
     /// A notification was counted in the batch being applied.
     var dndCounted = false
+    /// How many times each live activity has been peeked at: a peek's end applies only to
+    /// the latest peek (a synchronous replacement peeks again, and its peek lasts its own
+    /// `peekDuration`, not what was left of the one before).
+    var peekCounts: [String: UInt64] = [:]
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
          historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
@@ -208,6 +212,7 @@ actor Publisher {
 
     func close(_ id: UInt32, _ reason: CloseReason) async {
         timers.removeValue(forKey: id)?.cancel()
+        peekCounts.removeValue(forKey: NotificationViews.activityID(id))
         if published.removeValue(forKey: id) != nil {
             _ = try? await module.end(activityID: NotificationViews.activityID(id), dismissal: reason == .dismissed ? .immediate : .default)
         }
@@ -220,9 +225,12 @@ actor Publisher {
     }
 
     /// Peeks at `activity` now and ends the peek after `peekDuration`, if the nook still
-    /// peeks at it then (another notification's peek, or a person, may have moved on).
+    /// peeks at it then (another notification's peek, or a person, may have moved on) and
+    /// it was not peeked at again meanwhile.
     func peek(at activity: String) async {
         let module = NotificationBridge.moduleID
+        let count = (peekCounts[activity] ?? 0) &+ 1
+        peekCounts[activity] = count
         do {
             _ = try await control(ControlMember.peek.rawValue, [.string(module), .string(activity)])
         } catch {
@@ -232,6 +240,7 @@ actor Publisher {
         let duration = settings.peekDuration
         Task {
             try? await Task.sleep(for: duration)
+            guard await self.peekCounts[activity] == count else { return }
             guard let reply = try? await self.control(ControlMember.getState.rawValue, []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }

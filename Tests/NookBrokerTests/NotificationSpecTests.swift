@@ -167,6 +167,69 @@ import Testing
         }
     }
 
+    /// nookd's presentations as `StateChanged` announces them, each with when it arrived.
+    final class Presentations: Sendable {
+        let connection: BusConnection
+        /// `at`: `DispatchTime`'s uptime in nanoseconds.
+        private let seen = Locked<[(presentation: String, activity: String, at: UInt64)]>([])
+        init(_ bus: PrivateBus) async throws {
+            connection = try await BusConnection.connect(to: .address(bus.address))
+            _ = try await connection.addMatch(MatchRule(interface: "org.nook.Nook1.Control", member: "StateChanged")) { [seen] signal in
+                guard let state = try? Vardict(signal.arguments[0]), case .string(let presentation)? = state["presentation"] else { return }
+                let activity = { if case .string(let activity)? = state["activity"] { activity } else { "" } }()
+                let now = DispatchTime.now().uptimeNanoseconds
+                seen.withLock { $0.append((presentation, activity, now)) }
+            }
+        }
+        var all: [(presentation: String, activity: String, at: UInt64)] { seen.withLock { $0 } }
+        func peeked(at activity: String) -> Bool {
+            seen.withLock { seen in seen.contains { $0.presentation == "peek" && $0.activity == activity } }
+        }
+        private let marked = Locked<UInt64?>(nil)
+        /// Marks now, and returns it.
+        func mark() -> UInt64 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            marked.withLock { $0 = now }
+            return now
+        }
+        /// When the first presentation other than a peek arrived after the mark.
+        var leftPeekAfterMark: UInt64? {
+            guard let mark = marked.withLock({ $0 }) else { return nil }
+            return seen.withLock { seen in seen.first { $0.at > mark && $0.presentation != "peek" }?.at }
+        }
+        func close() async { await connection.close() }
+    }
+
+    /// A synchronous replacement peeks again for a whole `--peek-seconds`: the first peek's
+    /// end does not cut the second one short (a volume key held for longer than a peek).
+    /// Only a lower bound is checked: however loaded the machine, the peek cannot end sooner
+    /// than `--peek-seconds` after the replacement was sent.
+    @Test func aSynchronousReplacementPeeksForAWholePeekAgain() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nook = try await Self.start(bus, temp, environment: [:], arguments: ["--peek-seconds", "2"])
+            let presentations = try await Presentations(bus)
+            let hint = ["-h", "string:x-canonical-private-synchronous:volume"]
+            _ = try await nook.notifySend(["-t", "0", "-a", "volume"] + hint + ["Volume", "30%"])
+            // No closure inside a macro's argument in this test: Swift 6.2 named one inside
+            // `#expect(await eventually {...})`'s expansion and one outside alike, and ran the wrong one.
+            let peeked = await eventually { presentations.peeked(at: "n1") }
+            #expect(peeked, "\(presentations.all)")
+            // The scenario, not a wait for a condition: the replacement comes part way through the first peek.
+            try await Task.sleep(for: .milliseconds(1200))
+            let replaced = presentations.mark()
+            let second = try await nook.notifySend(["-p", "-t", "0", "-a", "volume"] + hint + ["Volume", "60%"])
+            #expect(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+            let ended = await eventually { presentations.leftPeekAfterMark != nil }
+            #expect(ended, "the peek never ended: \(presentations.all)")
+            let end = try #require(presentations.leftPeekAfterMark)
+            #expect(end - replaced >= 1_950_000_000, "the peek ended \(Double(end - replaced) / 1e9) s after the replacement: \(presentations.all)")
+            await presentations.close()
+            await nook.stop()
+        }
+    }
+
     /// python3-gi's libnotify binding: `desktop-entry` gives the app's name and icon from its
     /// `.desktop` file under `XDG_DATA_DIRS`, and a `transient` one never reaches the history.
     @Test func desktopEntryGivesNameAndIconAndTransientSkipsTheHistory() async throws {
@@ -238,11 +301,12 @@ import Testing
             }
             // dbus-monitor is listening once it sees a first NotificationClosed: keep posting
             // and closing one until it does.
-            let listening = await eventually {
+            // Every closure of this test inside a macro's argument: Swift 6.2 named a closure
+            // inside `#expect`'s expansion and one outside alike and ran the wrong one.
+            try #require(await eventually {
                 _ = try? await nook.python("notifications.CloseNotification(notifications.Notify('probe', 0, '', 'probe', '', [], {}, 0))")
                 return !closes().isEmpty
-            }
-            try #require(listening, "dbus-monitor printed nothing")
+            }, "dbus-monitor printed nothing")
             let before = closes().count
             let expired = try await nook.notifySend(["-p", "-t", "300", "Expires", "soon"])
             let expiredID = expired.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
