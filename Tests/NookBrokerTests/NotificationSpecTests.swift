@@ -212,7 +212,7 @@ import Testing
             let presentations = try await Presentations(bus)
             let hint = ["-h", "string:x-canonical-private-synchronous:volume"]
             _ = try await nook.notifySend(["-t", "0", "-a", "volume"] + hint + ["Volume", "30%"])
-            // No closure inside a macro's argument in this test: Swift 6.2 named one inside
+            // No closure inside a macro's argument in this test: Swift 6.3.1 named one inside
             // `#expect(await eventually {...})`'s expansion and one outside alike, and ran the wrong one.
             let peeked = await eventually { presentations.peeked(at: "n1") }
             #expect(peeked, "\(presentations.all)")
@@ -301,7 +301,7 @@ import Testing
             }
             // dbus-monitor is listening once it sees a first NotificationClosed: keep posting
             // and closing one until it does.
-            // Every closure of this test inside a macro's argument: Swift 6.2 named a closure
+            // Every closure of this test inside a macro's argument: Swift 6.3.1 named a closure
             // inside `#expect`'s expansion and one outside alike and ran the wrong one.
             try #require(await eventually {
                 _ = try? await nook.python("notifications.CloseNotification(notifications.Notify('probe', 0, '', 'probe', '', [], {}, 0))")

@@ -86,7 +86,7 @@ struct NotificationMarkupOnScreenTests {
 
             // Bold: the bold run's box holds more lit pixels than the regular run's of the same letters.
             let nodes = watcher.nodes(presentation: "expanded").filter { $0["owner"]?.unwrappingVariants == .string("notifications/n1") }
-            // No closure inside a macro's argument in this test: Swift 6.2 named one inside
+            // No closure inside a macro's argument in this test: Swift 6.3.1 named one inside
             // `#expect`'s expansion and one outside alike, and ran the wrong one.
             let regularNode = nodes.first { Self.text($0) == "MMMM" }
             let boldNode = nodes.first { Self.text($0) == " MMMM" }
