@@ -39,7 +39,7 @@ test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
-  desktop-file-utils bash zsh fish groff-base libnotify-bin
+  desktop-file-utils bash zsh fish groff-base libnotify-bin gir1.2-notify-0.7
   sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
   kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
 )

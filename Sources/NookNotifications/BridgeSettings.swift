@@ -22,6 +22,10 @@ public struct BridgeSettings: Sendable {
     /// The notification rules file (`--rules`; default `$XDG_CONFIG_HOME/nook/notifications.rules`);
     /// nil: no rules.
     public var rulesPath: String? = RulesFile.defaultPath()
+    /// Play the `sound-file` and `sound-name` hints through `canberra-gtk-play` (`--no-sound`: off).
+    public var sound = true
+    /// Where `desktop-entry` hints are looked up (`DesktopEntry.directories()`).
+    public var desktopDirectories = DesktopEntry.directories()
 
     /// The longest `expire_timeout` honoured, in milliseconds (24 h, a detached activity's limit).
     public static let maxTimeoutMilliseconds: Int32 = 86_400_000

@@ -76,11 +76,4 @@ extension Publisher {
     func showDNDIndicator() {
         Task { await dndIndicator.refresh(self) }
     }
-
-    /// A rule's `sound=NAME` (not `off`), played as the notification arrives
-    /// (`canberra-gtk-play`, NookSound); not while do not disturb holds it.
-    func playRuleSound(_ request: NotificationRequest) {
-        guard case .named(let name)? = request.ruleEffects.sound else { return }
-        NookSound.play(name, description: request.appName.isEmpty ? "Notification" : request.appName)
-    }
 }

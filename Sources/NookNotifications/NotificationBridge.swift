@@ -112,7 +112,7 @@ public final class NotificationBridge: Sendable {
         let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
         let interface = NotificationsInterface.interface(
-            version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
+            version: version, capabilities: settings.capabilities, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
             close: { [weak bridge] id, sender in try bridge?.closeNotification(id, sender: sender) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         _ = try await bus.export([NookNotificationsInterface.interface(bridge: bridge)], at: NookNotificationsInterface.path)
@@ -191,7 +191,8 @@ public final class NotificationBridge: Sendable {
         guard call.arguments.count == 8, case .string(let appName) = call.arguments[0], case .uint32(let replacesID) = call.arguments[1] else {
             throw DBusError(.invalidArgs, "Notify: expected arguments of signature 'susssasa{sv}i'")
         }
-        let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName) }
+        let synchronous = NotificationHints.synchronousValue(in: call.arguments[6])
+        let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName, synchronous: synchronous) }
         return (id, { [self] in
             // The export checked the signature, so the request reads; it cannot throw here.
             guard var request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }

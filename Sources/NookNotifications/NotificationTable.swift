@@ -48,8 +48,12 @@ public struct NotificationTable: Sendable {
     /// when it is live and was sent under the same `app_name` (one app cannot rewrite another's
     /// notification in place, docs/security.md), else a new one. `notify(_:as:sender:)` with
     /// it must come before the next reserve.
-    public mutating func reserveID(replacing replacesID: UInt32, appName: String) -> UInt32 {
+    /// `synchronous`: the `x-canonical-private-synchronous` hint's value; a live notification
+    /// of the same `app_name` with the same value is replaced in place (what volume scripts
+    /// send), when `replacesID` names none.
+    public mutating func reserveID(replacing replacesID: UInt32, appName: String, synchronous: String? = nil) -> UInt32 {
         guard replacesID != 0, let live = entries[replacesID], live.request.appName == appName.prefixBytes(NotificationRequest.maxAppNameBytes) else {
+            if let synchronous, let id = synchronousID(synchronous, appName: appName) { return id }
             return nextID()
         }
         return replacesID

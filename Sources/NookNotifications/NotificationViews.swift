@@ -14,6 +14,10 @@ public struct NotificationContent: Sendable {
     public var dismissDate: NookInstant?
     /// Runs the action with this key (`ActionInvoked`, then closing unless resident).
     public var invoke: @Sendable (String) async -> Void
+    /// The app's name from its `.desktop` file (the `desktop-entry` hint), shown over the summary.
+    public var displayName: String? = nil
+    /// Opens a link of the body (`xdg-open`).
+    public var openLink: @Sendable (String) async -> Void = { _ in }
 }
 
 /// The app icon, marked `icon` wherever it shows, so it moves between pill, peek and
@@ -50,7 +54,8 @@ public enum NotificationViews {
     public static func actionID(_ key: String, index: Int) -> String {
         let allowed = key.utf8.count <= 64 && !key.isEmpty
             && key.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.idCharacters.contains($0)) }
-        return allowed && !key.hasPrefix("action-") ? key : "action-\(index)"
+        // `link-N` is a link of the body (BodyText).
+        return allowed && !key.hasPrefix("action-") && !key.hasPrefix("link-") ? key : "action-\(index)"
     }
 
     /// The notification as an activity: the app icon and summary in the pill; icon, summary
@@ -90,14 +95,21 @@ public enum NotificationViews {
         }
         activity.setExpanded {
             VStack(alignment: .leading, spacing: 8) {
-                HStack(spacing: 10) {
-                    AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
-                    VStack(alignment: .leading, spacing: 2) {
-                        if !request.appName.isEmpty { Text(request.appName).font(size: 11).opacity(0.6) }
-                        Text(title).font(size: 15, weight: .semibold)
-                    }
+                // The header is the notification itself: a click on it fires `default`, as
+                // one on the pill or the peek does (hovering a peek opens this view first).
+                pressable(
+                    HStack(spacing: 10) {
+                        AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
+                        VStack(alignment: .leading, spacing: 2) {
+                            if let name = content.displayName ?? (request.appName.isEmpty ? nil : request.appName) { Text(name).font(size: 11).opacity(0.6) }
+                            Text(title).font(size: 15, weight: .semibold)
+                        }
+                    }, defaultPress, request.defaultLabel)
+                if !request.bodyRuns.isEmpty {
+                    BodyText(lines: request.bodyRuns, size: 13, openLink: content.openLink)
+                } else if !request.body.isEmpty {
+                    Text(request.body).font(size: 13)
                 }
-                if !request.body.isEmpty { Text(request.body).font(size: 13) }
                 if let progress = request.progress { ProgressView(value: Double(progress) / 100) }
                 if let image = content.imageURI { Image(uri: image).frame(width: 64, height: 64) }
                 if !request.actions.isEmpty {

@@ -27,6 +27,10 @@ actor Publisher {
     var dndCounted = false
     /// The `dnd` activity (DoNotDisturbIndicator.swift).
     let dndIndicator = DoNotDisturbIndicator()
+    /// How many times each live activity has been peeked at: a peek's end applies only to
+    /// the latest peek (a synchronous replacement peeks again, and its peek lasts its own
+    /// `peekDuration`, not what was left of the one before).
+    var peekCounts: [String: UInt64] = [:]
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
          historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
@@ -61,7 +65,8 @@ actor Publisher {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
             case .close(let id, let reason):
                 await close(id, reason)
-                if let request = closed[id], history.capacity > 0, request.ruleEffects.keepsInHistory {
+                // `transient`, or a rule's `history=no`: never kept in the history.
+                if let request = closed[id], history.capacity > 0, request.ruleEffects.keepsInHistory, !request.specHints.transient {
                     history.append(NotificationHistory.Entry(id: id, request: request, reason: reason, closedAt: NookInstant.now().unixMicroseconds))
                     historyChanged = true
                 }
@@ -173,23 +178,32 @@ actor Publisher {
             }
         }
         let image = imageURI(id, request)
-        let content = NotificationContent(
-            id: id, request: request, iconURI: appIconURI(id, request) ?? image ?? "dialog-information-symbolic", imageURI: image,
+        let desktop = desktopEntry(id, request)
+        var content = NotificationContent(
+            id: id, request: request, iconURI: appIconURI(id, request) ?? desktopIconURI(id, desktop) ?? image ?? "dialog-information-symbolic",
+            imageURI: image,
             // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
             // later, ends it should the bridge be stuck or gone.
             dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
             invoke: { [weak bridge] key in await bridge?.invoke(id, key) })
+        content.displayName = desktop?.name
+        content.openLink = { [weak self] url in await self?.openLink(id, url) }
         let activity = NotificationViews.activity(content)
         do {
             if published[id] != nil {
                 try await module.update(activity)
+                // A synchronous replacement (a volume script's) shows itself again, with its sound.
+                if request.specHints.synchronous != nil, !dnd.holdsPeek(of: request.urgency) {
+                    playSound(id, request)
+                    if request.urgency != .low { await peek(at: activity.id) }
+                }
             } else {
                 try await module.start(activity)
                 if dnd.holdsPeek(of: request.urgency) {
                     // Kept and announced once per batch (`apply`), not once per notification.
                     dndCounted = true
                 } else {
-                    playRuleSound(request)
+                    playSound(id, request)
                     if request.urgency != .low, !request.ruleEffects.noPeek { await peek(at: activity.id) }
                 }
             }
@@ -201,6 +215,7 @@ actor Publisher {
 
     func close(_ id: UInt32, _ reason: CloseReason) async {
         timers.removeValue(forKey: id)?.cancel()
+        peekCounts.removeValue(forKey: NotificationViews.activityID(id))
         if published.removeValue(forKey: id) != nil {
             _ = try? await module.end(activityID: NotificationViews.activityID(id), dismissal: reason == .dismissed ? .immediate : .default)
         }
@@ -213,9 +228,12 @@ actor Publisher {
     }
 
     /// Peeks at `activity` now and ends the peek after `peekDuration`, if the nook still
-    /// peeks at it then (another notification's peek, or a person, may have moved on).
+    /// peeks at it then (another notification's peek, or a person, may have moved on) and
+    /// it was not peeked at again meanwhile.
     func peek(at activity: String) async {
         let module = NotificationBridge.moduleID
+        let count = (peekCounts[activity] ?? 0) &+ 1
+        peekCounts[activity] = count
         do {
             _ = try await control(ControlMember.peek.rawValue, [.string(module), .string(activity)])
         } catch {
@@ -225,6 +243,7 @@ actor Publisher {
         let duration = settings.peekDuration
         Task {
             try? await Task.sleep(for: duration)
+            guard await self.peekCounts[activity] == count else { return }
             guard let reply = try? await self.control(ControlMember.getState.rawValue, []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }
