@@ -20,9 +20,10 @@ actor Publisher {
     /// The stack as the batch being applied leaves it; `stackShown` as the top one shows it.
     var stack = NotificationStack(live: [:])
     var stackShown: (id: UInt32, summary: NotificationStack.Summary?)?
-    /// The newest notification of the batch that peeks (one peek a batch), and each app's
-    /// peeks left (`NotificationStack.PeekAllowance`).
-    var peekWanted: String?
+    /// The notification of the batch that peeks (one peek a batch: the highest urgency, then
+    /// the newest, as the stack orders them), and each app's peeks left
+    /// (`NotificationStack.PeekAllowance`).
+    var peekWanted: (id: UInt32, urgency: Urgency)?
     var peekAllowances: [String: NotificationStack.PeekAllowance] = [:]
     /// The closed notifications, kept in `historyWriter`'s file.
     var history: NotificationHistory
@@ -88,7 +89,7 @@ actor Publisher {
         }
         if let peekWanted {
             self.peekWanted = nil
-            await peek(at: peekWanted)
+            await peek(at: NotificationViews.activityID(peekWanted.id))
         }
         await restack(shownInBatch: shown)
         if historyChanged { saveHistory() }
@@ -212,8 +213,8 @@ actor Publisher {
                     // Kept and announced once per batch (`apply`), not once per notification.
                     dndCounted = true
                 } else if request.urgency == .critical || request.urgency == .normal && peekAllowed(for: request.appName) {
-                    // One peek a batch, at its newest (NotificationStack): the rest stack.
-                    peekWanted = activity.id
+                    // One peek a batch, at its top (NotificationStack): the rest stack.
+                    if peekWanted.map({ ($0.urgency.rawValue, $0.id) < (request.urgency.rawValue, id) }) ?? true { peekWanted = (id, request.urgency) }
                 }
             }
             published[id] = activity
