@@ -267,12 +267,19 @@ actor Publisher {
         }
     }
 
+    static let maxPeekAllowances = 256
+
     /// Whether a new notification of `app` may peek (`NotificationStack.PeekAllowance`: a
     /// flood from one app peeks a few times, then once a second, and the rest stack unpeeked).
     func peekAllowed(for app: String) -> Bool {
         let now = NookInstant.now().unixMicroseconds
-        // Forget the apps whose allowance is full again, so the table stays small.
-        if peekAllowances.count >= 256 { peekAllowances = peekAllowances.filter { !$0.value.isFull(at: now) } }
+        // Forget the apps whose allowance is full again, so the table stays small; past 256
+        // apps at once (a client cycling app names) forget them all: the table is bounded, and
+        // its pruning runs once per 256 apps at most, not on every notification.
+        if peekAllowances.count >= Self.maxPeekAllowances {
+            peekAllowances = peekAllowances.filter { !$0.value.isFull(at: now) }
+            if peekAllowances.count >= Self.maxPeekAllowances / 2 { peekAllowances.removeAll(keepingCapacity: true) }
+        }
         var allowance = peekAllowances[app] ?? NotificationStack.PeekAllowance()
         let allowed = allowance.take(at: now)
         peekAllowances[app] = allowance
