@@ -25,8 +25,6 @@ public final class NotificationBridge: Sendable {
     let settings: BridgeSettings
     let table: Locked<NotificationTable>
     let wake: AsyncStream<Void>.Continuation
-    /// Whether a wake of the publisher is already set for after the current reply.
-    let wakePending = Atomic<Bool>(false)
     let publisher: Publisher
     let log: @Sendable (String) -> Void
     /// The notification rules in effect (RulesFile.swift).
@@ -219,28 +217,19 @@ public final class NotificationBridge: Sendable {
         if table.withLock({ $0.close(id, reason) }) { wakePublisherAfterReply() }
     }
 
-    /// Wakes the publisher a moment after the call being handled on the bus thread has been
-    /// answered. Woken at once, the publisher's thread ran first and the reply waited behind
-    /// it; woken just after the reply, its work (views, `UpdateActivity`, nookd's plan) still
-    /// competed with the reply's way back through dbus-daemon to the client. A notification
-    /// reaches the screen on a frame boundary anyway, so `replyHeadStart` costs it nothing
-    /// a person sees; what arrives meanwhile is coalesced.
+    /// Wakes the publisher once the call being handled on the bus thread has been answered
+    /// (`Notify`'s reply is sent before its request is even read). A lone notification goes
+    /// out at once: the publisher, idle, takes it as a batch of one. Only what arrives while
+    /// a batch is being applied, or within `publishInterval` of its start, waits, and goes out
+    /// together as the next batch (`Publisher.run`): the wake stream holds one wake, so calls
+    /// back to back cost the publisher one wakeup a batch, not one each.
     ///
-    /// One such wake is pending at a time: calls back to back would otherwise each set a
-    /// timer, and each timer firing between two calls costs the bus thread a wakeup.
+    /// (Until issue 40 the publisher was woken 1 ms after the reply, for every notification:
+    /// a head start for the reply's way back to the client. A lone notification then reached
+    /// the renderer's plan 6x to 11x the zero-work round trip later; docs/notifications.md, "Speed".)
     private func wakePublisherAfterReply() {
-        guard bus.executor.isCurrentThread else {
-            wake.yield()
-            return
-        }
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        bus.executor.runOnce(after: Self.replyHeadStart) { [self] in
-            wakePending.store(false, ordering: .releasing)
-            wake.yield()
-        }
+        wake.yield()
     }
-
-    static let replyHeadStart = Duration.milliseconds(1)
 
     func expire(_ id: UInt32, generation: UInt64) {
         if table.withLock({ $0.expire(id, generation: generation) }) { wake.yield() }

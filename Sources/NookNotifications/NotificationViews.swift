@@ -18,6 +18,8 @@ public struct NotificationContent: Sendable {
     public var displayName: String? = nil
     /// Opens a link of the body (`xdg-open`).
     public var openLink: @Sendable (String) async -> Void = { _ in }
+    /// The stack, when this is the top one of several live notifications (NotificationStack).
+    public var stack: NotificationStack.Summary? = nil
 }
 
 /// The app icon, marked `icon` wherever it shows, so it moves between pill, peek and
@@ -61,23 +63,28 @@ public enum NotificationViews {
     /// The notification as an activity: the app icon and summary in the pill; icon, summary
     /// and body in the peek (none for low urgency, which never peeks); icon, app name,
     /// summary, body, progress, image and the actions as buttons in the expanded view.
-    /// `default` is a press on the pill or the peek. Critical sorts first.
+    /// `default` is a press on the pill or the peek. Critical sorts first, then the newest
+    /// (`NotificationStack.relevance`); the top one of several shows the stack.
     public static func activity(_ content: NotificationContent) -> NookLiveActivity {
         let request = content.request
         let invoke = content.invoke
         let title = request.summary.isEmpty ? request.appName : request.summary
         let label = [request.appName, request.summary].filter { !$0.isEmpty }.joined(separator: ": ")
-        let relevance: Double = switch request.urgency {
-        case .critical: 100
-        case .normal: 0
-        case .low: -100
-        }
+        let relevance = NotificationStack.relevance(request.urgency, id: content.id)
         let pillText = title.prefixBytes(pillSummaryBytes, ellipsis: true)
         let defaultPress: (@Sendable () async -> Void)? = request.hasDefaultAction ? { @Sendable in await invoke("default") } : nil
         var activity = NookLiveActivity(id: activityID(content.id), accessibilityLabel: label.isEmpty ? "Notification" : label, relevance: relevance) {
             pressable(AppIcon(uri: content.iconURI).frame(width: 20, height: 20).nookSharedElement("icon"), defaultPress, request.defaultLabel)
         } compactTrailing: {
-            pressable(accented(Text(pillText).font(size: 12), request.ruleEffects.colour), defaultPress, request.defaultLabel)
+            if let stack = content.stack {
+                pressable(
+                    HStack(spacing: 6) {
+                        accented(Text(pillText).font(size: 12), request.ruleEffects.colour)
+                        StackBadge(count: stack.count, size: 11)
+                    }, defaultPress, request.defaultLabel)
+            } else {
+                pressable(accented(Text(pillText).font(size: 12), request.ruleEffects.colour), defaultPress, request.defaultLabel)
+            }
         } minimal: {
             AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
         }
@@ -90,6 +97,7 @@ public enum NotificationViews {
                         AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
                         NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), size: 13)
                         if let progress = request.progress { ProgressView(value: Double(progress) / 100).frame(width: 48, height: 4) }
+                        if let stack = content.stack { StackBadge(count: stack.count, size: 12) }
                     }, defaultPress, request.defaultLabel)
             }
         }
@@ -121,6 +129,7 @@ public enum NotificationViews {
                         }
                     }
                 }
+                if let stack = content.stack { StackList(summary: stack) }
             }
         }
         return activity

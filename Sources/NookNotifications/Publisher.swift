@@ -15,6 +15,16 @@ actor Publisher {
     var published: [UInt32: NookLiveActivity] = [:]
     var timers: [UInt32: Task<Void, Never>] = [:]
     var imageFiles: [UInt32: String] = [:]
+    /// What each published activity was made of, to make it again when the stack changes.
+    var contents: [UInt32: NotificationContent] = [:]
+    /// The stack as the batch being applied leaves it; `stackShown` as the top one shows it.
+    var stack = NotificationStack(live: [:])
+    var stackShown: (id: UInt32, summary: NotificationStack.Summary?)?
+    /// The notification of the batch that peeks (one peek a batch: the highest urgency, then
+    /// the newest, as the stack orders them), and each app's peeks left
+    /// (`NotificationStack.PeekAllowance`).
+    var peekWanted: (id: UInt32, urgency: Urgency)?
+    var peekAllowances: [String: NotificationStack.PeekAllowance] = [:]
     /// The closed notifications, kept in `historyWriter`'s file.
     var history: NotificationHistory
     let historyWriter: CoalescingWriter<HistoryFileContent>?
@@ -60,6 +70,18 @@ actor Publisher {
 
     func apply(_ changes: [NotificationTable.Change], closed: [UInt32: NotificationRequest], bridge: NotificationBridge) async {
         var historyChanged = false
+        // The stack once the batch is applied: its top is shown with it from the start.
+        var live = contents.mapValues(\.request)
+        var shown: Set<UInt32> = []
+        for change in changes {
+            switch change {
+            case .show(let id, let entry):
+                live[id] = entry.request
+                shown.insert(id)
+            case .close(let id, _): live[id] = nil
+            }
+        }
+        stack = NotificationStack(live: live)
         for change in changes {
             switch change {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
@@ -72,6 +94,11 @@ actor Publisher {
                 }
             }
         }
+        if let peekWanted {
+            self.peekWanted = nil
+            await peek(at: NotificationViews.activityID(peekWanted.id))
+        }
+        await restack(shownInBatch: shown)
         if historyChanged { saveHistory() }
         if dndCounted {
             dndCounted = false
@@ -185,7 +212,7 @@ actor Publisher {
             // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
             // later, ends it should the bridge be stuck or gone.
             dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
-            invoke: { [weak bridge] key in await bridge?.invoke(id, key) })
+            invoke: { [weak bridge] key in await bridge?.invoke(id, key) }, stack: stack.summary(for: id))
         content.displayName = desktop?.name
         content.openLink = { [weak self] url in await self?.openLink(id, url) }
         let activity = NotificationViews.activity(content)
@@ -195,7 +222,7 @@ actor Publisher {
                 // A synchronous replacement (a volume script's) shows itself again, with its sound.
                 if request.specHints.synchronous != nil, !dnd.holdsPeek(of: request.urgency) {
                     playSound(id, request)
-                    if request.urgency != .low { await peek(at: activity.id) }
+                    if request.urgency != .low, !request.ruleEffects.noPeek { await peek(at: activity.id) }
                 }
             } else {
                 try await module.start(activity)
@@ -204,10 +231,17 @@ actor Publisher {
                     dndCounted = true
                 } else {
                     playSound(id, request)
-                    if request.urgency != .low, !request.ruleEffects.noPeek { await peek(at: activity.id) }
+                    if request.ruleEffects.noPeek {
+                        // A rule's no-peek: it stacks like the rest, never peeked at.
+                    } else if request.urgency == .critical || request.urgency == .normal && peekAllowed(for: request.appName) {
+                        // One peek a batch, at its top (NotificationStack): the rest stack.
+                        if peekWanted.map({ ($0.urgency.rawValue, $0.id) < (request.urgency.rawValue, id) }) ?? true { peekWanted = (id, request.urgency) }
+                    }
                 }
             }
             published[id] = activity
+            contents[id] = content
+            if stack.top == id { stackShown = (id, content.stack) }
         } catch {
             log("notification \(id): the broker refused it: \(error)")
         }
@@ -216,6 +250,7 @@ actor Publisher {
     func close(_ id: UInt32, _ reason: CloseReason) async {
         timers.removeValue(forKey: id)?.cancel()
         peekCounts.removeValue(forKey: NotificationViews.activityID(id))
+        contents.removeValue(forKey: id)
         if published.removeValue(forKey: id) != nil {
             _ = try? await module.end(activityID: NotificationViews.activityID(id), dismissal: reason == .dismissed ? .immediate : .default)
         }
@@ -225,6 +260,53 @@ actor Publisher {
                 path: NotificationsInterface.path, interface: NotificationsInterface.name, member: "NotificationClosed",
                 arguments: [.uint32(id), .uint32(reason.rawValue)])
         } catch { log("cannot emit NotificationClosed: \(error)") }
+    }
+
+    /// Gives the stack's top its count and list, and takes them from the one that was on top
+    /// before: at most two `UpdateActivity` a batch, and none when the stack's look did not
+    /// change (a lone notification, or one replaced in place under the same top).
+    func restack(shownInBatch shown: Set<UInt32>) async {
+        let top = stack.top
+        if let old = stackShown, old.id != top, old.summary != nil, !shown.contains(old.id) {
+            await remake(old.id, stack: nil)
+        }
+        if let top, !shown.contains(top), stackShown?.id != top || stackShown?.summary != stack.summary {
+            await remake(top, stack: stack.summary)
+        }
+        stackShown = top.map { ($0, stack.summary(for: $0)) }
+    }
+
+    /// Sends notification `id`'s activity again, with `stack` (or none).
+    func remake(_ id: UInt32, stack summary: NotificationStack.Summary?) async {
+        guard var content = contents[id], published[id] != nil else { return }
+        content.stack = summary
+        contents[id] = content
+        let activity = NotificationViews.activity(content)
+        do {
+            try await module.update(activity)
+            published[id] = activity
+        } catch {
+            log("notification \(id): the broker refused its stack: \(error)")
+        }
+    }
+
+    static let maxPeekAllowances = 256
+
+    /// Whether a new notification of `app` may peek (`NotificationStack.PeekAllowance`: a
+    /// flood from one app peeks a few times, then once a second, and the rest stack unpeeked).
+    func peekAllowed(for app: String) -> Bool {
+        let now = NookInstant.now().unixMicroseconds
+        // Forget the apps whose allowance is full again, so the table stays small; past 256
+        // apps at once (a client cycling app names) forget them all: the table is bounded, and
+        // its pruning runs once per 256 apps at most, not on every notification.
+        if peekAllowances.count >= Self.maxPeekAllowances {
+            peekAllowances = peekAllowances.filter { !$0.value.isFull(at: now) }
+            if peekAllowances.count >= Self.maxPeekAllowances / 2 { peekAllowances.removeAll(keepingCapacity: true) }
+        }
+        var allowance = peekAllowances[app] ?? NotificationStack.PeekAllowance()
+        let allowed = allowance.take(at: now)
+        peekAllowances[app] = allowance
+        return allowed
     }
 
     /// Peeks at `activity` now and ends the peek after `peekDuration`, if the nook still
@@ -266,6 +348,9 @@ actor Publisher {
         case refused(path: String, reason: String)
     }
 
+    /// The largest `app_icon` or `image-path` file passed on: the renderer reads no more (16 MiB).
+    static let maxImageFileBytes: Int64 = 16 * 1024 * 1024
+
     /// Reads `icon` as a path (absolute, or a `file://` URI) or an icon name. A path is passed
     /// on only when `stat` says it is a regular file and it is readable: a FIFO or a device
     /// would stall whoever opens it (`NookImageFile`).
@@ -273,7 +358,7 @@ actor Publisher {
         guard !icon.isEmpty else { return .none }
         let path = icon.hasPrefix("file://") ? String(icon.dropFirst("file://".count)) : icon
         if path.hasPrefix("/") {
-            if let reason = NookImageFile.refusal(path: path) { return .refused(path: path, reason: reason) }
+            if let reason = NookImageFile.refusal(path: path, maxBytes: maxImageFileBytes) { return .refused(path: path, reason: reason) }
             return .uri("file://" + path)
         }
         return icon.contains("/") ? .refused(path: icon, reason: "is neither an absolute path nor an icon name") : .uri(icon)
