@@ -32,13 +32,16 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # real Notifications client for nook-notifications. The Wayland suite runs headless sway (and waybar,
 # swaybar) as an unprivileged user it creates (useradd: passwd; setpriv: util-linux), screenshots
 # with grim, and builds its virtual-pointer client with wayland-scanner (libwayland-bin), gcc and
-# libwayland-dev.
+# libwayland-dev. The KDE placement test runs KWin (kwin-wayland), kactivitymanagerd and
+# plasmashell (plasma-workspace, with plasma-desktop's shell and panel, and qtwayland5 for Qt's
+# Wayland platform) and screenshots through KWin's D-Bus with python3-dbus.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
   xvfb xauth x11-apps imagemagick xdotool x11-xserver-utils at-spi2-core gir1.2-atspi-2.0
-  desktop-file-utils bash zsh fish groff-base libnotify-bin
+  desktop-file-utils bash zsh fish groff-base libnotify-bin gir1.2-notify-0.7
   sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
+  kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

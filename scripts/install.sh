@@ -104,6 +104,12 @@ for page in nookd nookctl nook-renderer nook-mpris nook-notifications; do
   gzip -9n < "$staging/$page.1" > "$staging/$page.1.gz"
   put 644 "$staging/$page.1.gz" "$MANDIR/man1/$page.1.gz"
 done
+# The notification rules file's format, section 5.
+for page in nook-notifications-rules; do
+  fill "packaging/man/$page.5.in" "$staging/$page.5"
+  gzip -9n < "$staging/$page.5" > "$staging/$page.5.gz"
+  put 644 "$staging/$page.5.gz" "$MANDIR/man5/$page.5.gz"
+done
 
 # Completions, generated from the verb table.
 "$BIN/nookctl" completions bash > "$staging/nookctl.bash"

@@ -39,7 +39,7 @@ struct TimerText: NookView {
     var size: Double = 13
 
     var body: some NookView {
-        Text(timerEndingAt: timer.ends).font(size: size, weight: .semibold).monospacedDigit()
+        Text(timerEndingAt: timer.ends, from: timer.started).font(size: size, weight: .semibold).monospacedDigit()
     }
 }
 

@@ -19,6 +19,13 @@ public struct BridgeSettings: Sendable {
     /// Where the history is kept (`--state-dir`; default `$XDG_STATE_HOME/nook`); nil: in
     /// memory only.
     public var stateDirectory: String? = HistoryStore.defaultDirectory()
+    /// The notification rules file (`--rules`; default `$XDG_CONFIG_HOME/nook/notifications.rules`);
+    /// nil: no rules.
+    public var rulesPath: String? = RulesFile.defaultPath()
+    /// Play the `sound-file` and `sound-name` hints through `canberra-gtk-play` (`--no-sound`: off).
+    public var sound = true
+    /// Where `desktop-entry` hints are looked up (`DesktopEntry.directories()`).
+    public var desktopDirectories = DesktopEntry.directories()
 
     /// The longest `expire_timeout` honoured, in milliseconds (24 h, a detached activity's limit).
     public static let maxTimeoutMilliseconds: Int32 = 86_400_000

@@ -11,6 +11,9 @@ import NookBus
 /// - `DoNotDisturb() -> a{sv}`: `on` b, `until` x (unix µs; 0: until turned off), `arrived` u.
 /// - `SetDoNotDisturb(s mode, a{sv} options) -> a{sv}`: `on`, `off` or `toggle`, option
 ///   `duration` d (seconds, 1...604800); the new state.
+/// - `ReloadRules() -> u`: reads the rules file again (nook-notifications-rules(5)); the number
+///   of sections in effect, or `org.nook.Notifications1.Error.InvalidRules` naming the line and
+///   key of a refused file (the previous rules stay).
 /// - signal `DoNotDisturbChanged(a{sv} state)`: on every change of do not disturb (turned on or
 ///   off, ended by itself, a notification counted), for status bars.
 public enum NookNotificationsInterface {
@@ -38,6 +41,9 @@ public enum NookNotificationsInterface {
                            deferred: { [weak bridge] call in
                     let (mode, seconds) = try setDoNotDisturbArguments(call.arguments)
                     return [(await bridge?.setDoNotDisturb(mode, seconds: seconds) ?? DoNotDisturb()).vardict]
+                }),
+                DBusMethod("ReloadRules", out: [DBusArgument("sections", "u")], deferred: { [weak bridge] _ in
+                    [.uint32(UInt32(clamping: try await bridge?.reloadRules() ?? 0))]
                 }),
             ],
             signals: [DBusSignal("DoNotDisturbChanged", [DBusArgument("state", "a{sv}")])])

@@ -25,10 +25,10 @@ public final class NotificationBridge: Sendable {
     let settings: BridgeSettings
     let table: Locked<NotificationTable>
     let wake: AsyncStream<Void>.Continuation
-    /// Whether a wake of the publisher is already set for after the current reply.
-    let wakePending = Atomic<Bool>(false)
     let publisher: Publisher
     let log: @Sendable (String) -> Void
+    /// The notification rules in effect (RulesFile.swift).
+    let rules: RulesState
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, wake: AsyncStream<Void>.Continuation, log: @escaping @Sendable (String) -> Void) {
         self.bus = bus
@@ -37,6 +37,7 @@ public final class NotificationBridge: Sendable {
         self.table = Locked(NotificationTable(capacity: settings.capacity))
         self.wake = wake
         self.log = log
+        self.rules = RulesState(path: settings.rulesPath, log: log)
         let store = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.historyFileName) }
         let dndStore = settings.stateDirectory.map { HistoryStore(directory: $0, fileName: Self.dndFileName) }
         self.publisher = Publisher(
@@ -109,11 +110,13 @@ public final class NotificationBridge: Sendable {
         let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let bridge = NotificationBridge(bus: bus, module: module, settings: settings, wake: wake, log: log)
         let interface = NotificationsInterface.interface(
-            version: version, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
+            version: version, capabilities: settings.capabilities, notify: { [weak bridge] call in try bridge?.notify(call) ?? (0, {}) },
             close: { [weak bridge] id, sender in try bridge?.closeNotification(id, sender: sender) })
         _ = try await bus.export([interface], at: NotificationsInterface.path)
         _ = try await bus.export([NookNotificationsInterface.interface(bridge: bridge)], at: NookNotificationsInterface.path)
+        await bridge.rules.start()
         await bridge.publisher.armDNDTimer()
+        await bridge.publisher.showDNDIndicator()
         Task { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
             for await event in module.events() {
@@ -186,11 +189,14 @@ public final class NotificationBridge: Sendable {
         guard call.arguments.count == 8, case .string(let appName) = call.arguments[0], case .uint32(let replacesID) = call.arguments[1] else {
             throw DBusError(.invalidArgs, "Notify: expected arguments of signature 'susssasa{sv}i'")
         }
-        let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName) }
+        let synchronous = NotificationHints.synchronousValue(in: call.arguments[6])
+        let id = table.withLock { $0.reserveID(replacing: replacesID, appName: appName, synchronous: synchronous) }
         return (id, { [self] in
             // The export checked the signature, so the request reads; it cannot throw here.
-            guard let request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
-            table.withLock { $0.notify(request, as: id, sender: call.sender) }
+            guard var request = try? NotificationRequest(arguments: call.arguments, skippedByteArrays: call.skippedByteArrays) else { return }
+            // The rules (docs/notifications.md "Rules"): an ignored one is never shown.
+            let ignored = applyRules(to: &request, arguments: call.arguments)
+            table.withLock { ignored ? $0.drop(request, as: id) : $0.notify(request, as: id, sender: call.sender) }
             wakePublisherAfterReply()
             if !request.problems.isEmpty { log("notification \(id) from \(call.sender): \(request.problems.joined(separator: "; "))") }
         })
@@ -211,28 +217,19 @@ public final class NotificationBridge: Sendable {
         if table.withLock({ $0.close(id, reason) }) { wakePublisherAfterReply() }
     }
 
-    /// Wakes the publisher a moment after the call being handled on the bus thread has been
-    /// answered. Woken at once, the publisher's thread ran first and the reply waited behind
-    /// it; woken just after the reply, its work (views, `UpdateActivity`, nookd's plan) still
-    /// competed with the reply's way back through dbus-daemon to the client. A notification
-    /// reaches the screen on a frame boundary anyway, so `replyHeadStart` costs it nothing
-    /// a person sees; what arrives meanwhile is coalesced.
+    /// Wakes the publisher once the call being handled on the bus thread has been answered
+    /// (`Notify`'s reply is sent before its request is even read). A lone notification goes
+    /// out at once: the publisher, idle, takes it as a batch of one. Only what arrives while
+    /// a batch is being applied, or within `publishInterval` of its start, waits, and goes out
+    /// together as the next batch (`Publisher.run`): the wake stream holds one wake, so calls
+    /// back to back cost the publisher one wakeup a batch, not one each.
     ///
-    /// One such wake is pending at a time: calls back to back would otherwise each set a
-    /// timer, and each timer firing between two calls costs the bus thread a wakeup.
+    /// (Until issue 40 the publisher was woken 1 ms after the reply, for every notification:
+    /// a head start for the reply's way back to the client. A lone notification then reached
+    /// the renderer's plan 6x to 11x the zero-work round trip later; docs/notifications.md, "Speed".)
     private func wakePublisherAfterReply() {
-        guard bus.executor.isCurrentThread else {
-            wake.yield()
-            return
-        }
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        bus.executor.runOnce(after: Self.replyHeadStart) { [self] in
-            wakePending.store(false, ordering: .releasing)
-            wake.yield()
-        }
+        wake.yield()
     }
-
-    static let replyHeadStart = Duration.milliseconds(1)
 
     func expire(_ id: UInt32, generation: UInt64) {
         if table.withLock({ $0.expire(id, generation: generation) }) { wake.yield() }
@@ -291,6 +288,7 @@ public final class NotificationBridge: Sendable {
     /// Closes every notification (reason 4, announced), ends their activities, unregisters
     /// the module and releases the name.
     public func shutDown() async {
+        rules.stop()
         let ids = table.withLock { $0.order }
         for id in ids { _ = table.withLock { $0.close(id, .undefined) } }
         let (changes, closed) = takePending()

@@ -52,6 +52,13 @@ public struct NotificationRequest: Hashable, Sendable {
     public var expireTimeout: Int32
     /// What was dropped or ignored, for the log.
     public var problems: [String]
+    /// What the notification rules decided beyond urgency and timeout (NotificationRules.swift).
+    public var ruleEffects = RuleEffects()
+    /// The other hints the spec names (category, desktop-entry, transient, synchronous, sound).
+    public var specHints: NotificationHints
+    /// The body's markup as styled lines of runs (`BodyMarkup`); empty when nothing in it is
+    /// styled, and `body` says it all.
+    public var bodyRuns: [[BodyRun]]
 
     /// Reads `Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
     /// a{sv} hints, i expire_timeout)`; the signature was checked by the export.
@@ -69,6 +76,7 @@ public struct NotificationRequest: Hashable, Sendable {
         self.appIcon = appIcon.utf8.count <= Self.maxPathBytes ? appIcon : ""
         self.summary = NotificationMarkup.collapsed(summary.prefixBytes(4 * Self.maxSummaryBytes)).prefixBytes(Self.maxSummaryBytes, ellipsis: true)
         self.body = NotificationMarkup.plainText(body, maxBytes: Self.maxBodyBytes)
+        self.bodyRuns = BodyMarkup.paragraphs(body, maxBytes: Self.maxBodyBytes)
         if body.utf8.count > Self.maxBodyBytes { problems.append("body of \(body.utf8.count) bytes cut to \(Self.maxBodyBytes)") }
         self.expireTimeout = expireTimeout
 
@@ -106,6 +114,7 @@ public struct NotificationRequest: Hashable, Sendable {
         if case .string(let path)? = hints["image-path"] ?? hints["image_path"], !path.isEmpty {
             if path.utf8.count <= Self.maxPathBytes { imagePath = path } else { problems.append("hint image-path longer than \(Self.maxPathBytes) bytes, ignored") }
         }
+        specHints = NotificationHints(hints, problems: &problems)
         imageData = nil
         if let raw = hints["image-data"] ?? hints["image_data"] ?? hints["icon_data"] {
             do { imageData = try Self.rawImage(raw, skippedByteArrays: skippedByteArrays) } catch { problems.append("\(error)") }

@@ -48,8 +48,12 @@ public struct NotificationTable: Sendable {
     /// when it is live and was sent under the same `app_name` (one app cannot rewrite another's
     /// notification in place, docs/security.md), else a new one. `notify(_:as:sender:)` with
     /// it must come before the next reserve.
-    public mutating func reserveID(replacing replacesID: UInt32, appName: String) -> UInt32 {
+    /// `synchronous`: the `x-canonical-private-synchronous` hint's value; a live notification
+    /// of the same `app_name` with the same value is replaced in place (what volume scripts
+    /// send), when `replacesID` names none.
+    public mutating func reserveID(replacing replacesID: UInt32, appName: String, synchronous: String? = nil) -> UInt32 {
         guard replacesID != 0, let live = entries[replacesID], live.request.appName == appName.prefixBytes(NotificationRequest.maxAppNameBytes) else {
+            if let synchronous, let id = synchronousID(synchronous, appName: appName) { return id }
             return nextID()
         }
         return replacesID
@@ -104,6 +108,14 @@ public struct NotificationTable: Sendable {
     /// `NotificationClosed` says `reason`).
     public mutating func announceClose(_ id: UInt32, _ reason: CloseReason) {
         queue(id, .close(id, reason))
+    }
+
+    /// A notification a rule ignores, as `id` (from `reserveID`): never shown, its close
+    /// (reason 2, dismissed by the person's rule) announced at once; a live one it replaces ends.
+    public mutating func drop(_ request: NotificationRequest, as id: UInt32) {
+        _ = withdraw(id)
+        withdrawn[id] = request
+        announceClose(id, .dismissed)
     }
 
     /// Expires `id` if it is still live at `generation` (no later `Notify` replaced it).

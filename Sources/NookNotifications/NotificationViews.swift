@@ -14,6 +14,12 @@ public struct NotificationContent: Sendable {
     public var dismissDate: NookInstant?
     /// Runs the action with this key (`ActionInvoked`, then closing unless resident).
     public var invoke: @Sendable (String) async -> Void
+    /// The app's name from its `.desktop` file (the `desktop-entry` hint), shown over the summary.
+    public var displayName: String? = nil
+    /// Opens a link of the body (`xdg-open`).
+    public var openLink: @Sendable (String) async -> Void = { _ in }
+    /// The stack, when this is the top one of several live notifications (NotificationStack).
+    public var stack: NotificationStack.Summary? = nil
 }
 
 /// The app icon, marked `icon` wherever it shows, so it moves between pill, peek and
@@ -50,29 +56,35 @@ public enum NotificationViews {
     public static func actionID(_ key: String, index: Int) -> String {
         let allowed = key.utf8.count <= 64 && !key.isEmpty
             && key.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.idCharacters.contains($0)) }
-        return allowed && !key.hasPrefix("action-") ? key : "action-\(index)"
+        // `link-N` is a link of the body (BodyText).
+        return allowed && !key.hasPrefix("action-") && !key.hasPrefix("link-") ? key : "action-\(index)"
     }
 
     /// The notification as an activity: the app icon and summary in the pill; icon, summary
     /// and body in the peek (none for low urgency, which never peeks); icon, app name,
     /// summary, body, progress, image and the actions as buttons in the expanded view.
-    /// `default` is a press on the pill or the peek. Critical sorts first.
+    /// `default` is a press on the pill or the peek. Critical sorts first, then the newest
+    /// (`NotificationStack.relevance`); the top one of several shows the stack.
     public static func activity(_ content: NotificationContent) -> NookLiveActivity {
         let request = content.request
         let invoke = content.invoke
         let title = request.summary.isEmpty ? request.appName : request.summary
         let label = [request.appName, request.summary].filter { !$0.isEmpty }.joined(separator: ": ")
-        let relevance: Double = switch request.urgency {
-        case .critical: 100
-        case .normal: 0
-        case .low: -100
-        }
+        let relevance = NotificationStack.relevance(request.urgency, id: content.id)
         let pillText = title.prefixBytes(pillSummaryBytes, ellipsis: true)
         let defaultPress: (@Sendable () async -> Void)? = request.hasDefaultAction ? { @Sendable in await invoke("default") } : nil
         var activity = NookLiveActivity(id: activityID(content.id), accessibilityLabel: label.isEmpty ? "Notification" : label, relevance: relevance) {
             pressable(AppIcon(uri: content.iconURI).frame(width: 20, height: 20).nookSharedElement("icon"), defaultPress, request.defaultLabel)
         } compactTrailing: {
-            pressable(Text(pillText).font(size: 12), defaultPress, request.defaultLabel)
+            if let stack = content.stack {
+                pressable(
+                    HStack(spacing: 6) {
+                        accented(Text(pillText).font(size: 12), request.ruleEffects.colour)
+                        StackBadge(count: stack.count, size: 11)
+                    }, defaultPress, request.defaultLabel)
+            } else {
+                pressable(accented(Text(pillText).font(size: 12), request.ruleEffects.colour), defaultPress, request.defaultLabel)
+            }
         } minimal: {
             AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
         }
@@ -81,22 +93,31 @@ public enum NotificationViews {
             activity.setPeek {
                 pressable(
                     HStack(spacing: 8) {
+                        if let colour = request.ruleEffects.colour { RoundedRectangle(cornerRadius: 1.5).fill(NookColor(hex: colour)).frame(width: 3, height: 32) }
                         AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
                         NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), size: 13)
                         if let progress = request.progress { ProgressView(value: Double(progress) / 100).frame(width: 48, height: 4) }
+                        if let stack = content.stack { StackBadge(count: stack.count, size: 12) }
                     }, defaultPress, request.defaultLabel)
             }
         }
         activity.setExpanded {
             VStack(alignment: .leading, spacing: 8) {
-                HStack(spacing: 10) {
-                    AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
-                    VStack(alignment: .leading, spacing: 2) {
-                        if !request.appName.isEmpty { Text(request.appName).font(size: 11).opacity(0.6) }
-                        Text(title).font(size: 15, weight: .semibold)
-                    }
+                // The header is the notification itself: a click on it fires `default`, as
+                // one on the pill or the peek does (hovering a peek opens this view first).
+                pressable(
+                    HStack(spacing: 10) {
+                        AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
+                        VStack(alignment: .leading, spacing: 2) {
+                            if let name = content.displayName ?? (request.appName.isEmpty ? nil : request.appName) { Text(name).font(size: 11).opacity(0.6) }
+                            Text(title).font(size: 15, weight: .semibold)
+                        }
+                    }, defaultPress, request.defaultLabel)
+                if !request.bodyRuns.isEmpty {
+                    BodyText(lines: request.bodyRuns, size: 13, openLink: content.openLink)
+                } else if !request.body.isEmpty {
+                    Text(request.body).font(size: 13)
                 }
-                if !request.body.isEmpty { Text(request.body).font(size: 13) }
                 if let progress = request.progress { ProgressView(value: Double(progress) / 100) }
                 if let image = content.imageURI { Image(uri: image).frame(width: 64, height: 64) }
                 if !request.actions.isEmpty {
@@ -108,9 +129,15 @@ public enum NotificationViews {
                         }
                     }
                 }
+                if let stack = content.stack { StackList(summary: stack) }
             }
         }
         return activity
+    }
+
+    /// The pill's text in a rule's `colour` (the accent), when one set it.
+    static func accented(_ text: Text, _ colour: String?) -> Text {
+        colour.map { text.foregroundStyle(NookColor(hex: $0)) } ?? text
     }
 
     /// `view`, made a control running `press` (the `default` action) when there is one.

@@ -6,9 +6,17 @@ public enum NotificationsInterface {
     public static let path: ObjectPath = "/org/freedesktop/Notifications"
     public static let specVersion = "1.2"
 
-    /// `body` and `body-markup`: markup is read and drawn as plain text (the renderer has no
-    /// rich text), so clients may send it; `actions`; `icon-static`.
-    public static let capabilities = ["actions", "body", "body-markup", "icon-static"]
+    /// What the bridge always draws and does (docs/notifications.md, "Capabilities"): the
+    /// actions as buttons; the body; its markup drawn (`b`, `i`, `u`; `img` is not, so no
+    /// `body-images`); its links opened on a click; the app icon, unanimated.
+    public static let capabilities = ["actions", "body", "body-hyperlinks", "body-markup", "icon-static"]
+
+    /// `capabilities`, with `persistence` when closed notifications are kept in a history to
+    /// bring back (`--history` above 0), and `sound` when the hints' sounds are played
+    /// (`canberra-gtk-play` is installed and `--no-sound` is not given).
+    public static func capabilities(persistence: Bool, sound: Bool) -> [String] {
+        (capabilities + (persistence ? ["persistence"] : []) + (sound ? ["sound"] : [])).sorted()
+    }
 
     static func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
 
@@ -38,7 +46,8 @@ public enum NotificationsInterface {
     /// (`notify` reads the request after its reply; `close` throws the spec's error for an id
     /// that is not live).
     static func interface(
-        version: String, notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void), close: @escaping @Sendable (_ id: UInt32, _ sender: String) throws -> Void
+        version: String, capabilities: [String] = capabilities,
+        notify: @escaping @Sendable (MethodCall) throws -> (UInt32, () -> Void), close: @escaping @Sendable (_ id: UInt32, _ sender: String) throws -> Void
     ) -> DBusInterface {
         DBusInterface(
             name,

@@ -15,6 +15,16 @@ actor Publisher {
     var published: [UInt32: NookLiveActivity] = [:]
     var timers: [UInt32: Task<Void, Never>] = [:]
     var imageFiles: [UInt32: String] = [:]
+    /// What each published activity was made of, to make it again when the stack changes.
+    var contents: [UInt32: NotificationContent] = [:]
+    /// The stack as the batch being applied leaves it; `stackShown` as the top one shows it.
+    var stack = NotificationStack(live: [:])
+    var stackShown: (id: UInt32, summary: NotificationStack.Summary?)?
+    /// The notification of the batch that peeks (one peek a batch: the highest urgency, then
+    /// the newest, as the stack orders them), and each app's peeks left
+    /// (`NotificationStack.PeekAllowance`).
+    var peekWanted: (id: UInt32, urgency: Urgency)?
+    var peekAllowances: [String: NotificationStack.PeekAllowance] = [:]
     /// The closed notifications, kept in `historyWriter`'s file.
     var history: NotificationHistory
     let historyWriter: CoalescingWriter<HistoryFileContent>?
@@ -25,6 +35,12 @@ actor Publisher {
     var dndTimer: Task<Void, Never>?
     /// A notification was counted in the batch being applied.
     var dndCounted = false
+    /// The `dnd` activity (DoNotDisturbIndicator.swift).
+    let dndIndicator = DoNotDisturbIndicator()
+    /// How many times each live activity has been peeked at: a peek's end applies only to
+    /// the latest peek (a synchronous replacement peeks again, and its peek lasts its own
+    /// `peekDuration`, not what was left of the one before).
+    var peekCounts: [String: UInt64] = [:]
 
     init(bus: BusConnection, module: NookModule, settings: BridgeSettings, history: NotificationHistory,
          historyWriter: CoalescingWriter<HistoryFileContent>?, dnd: DoNotDisturb, dndWriter: CoalescingWriter<DoNotDisturb>?,
@@ -54,17 +70,35 @@ actor Publisher {
 
     func apply(_ changes: [NotificationTable.Change], closed: [UInt32: NotificationRequest], bridge: NotificationBridge) async {
         var historyChanged = false
+        // The stack once the batch is applied: its top is shown with it from the start.
+        var live = contents.mapValues(\.request)
+        var shown: Set<UInt32> = []
+        for change in changes {
+            switch change {
+            case .show(let id, let entry):
+                live[id] = entry.request
+                shown.insert(id)
+            case .close(let id, _): live[id] = nil
+            }
+        }
+        stack = NotificationStack(live: live)
         for change in changes {
             switch change {
             case .show(let id, let entry): await show(id, entry, bridge: bridge)
             case .close(let id, let reason):
                 await close(id, reason)
-                if let request = closed[id], history.capacity > 0 {
+                // `transient`, or a rule's `history=no`: never kept in the history.
+                if let request = closed[id], history.capacity > 0, request.ruleEffects.keepsInHistory, !request.specHints.transient {
                     history.append(NotificationHistory.Entry(id: id, request: request, reason: reason, closedAt: NookInstant.now().unixMicroseconds))
                     historyChanged = true
                 }
             }
         }
+        if let peekWanted {
+            self.peekWanted = nil
+            await peek(at: NotificationViews.activityID(peekWanted.id))
+        }
+        await restack(shownInBatch: shown)
         if historyChanged { saveHistory() }
         if dndCounted {
             dndCounted = false
@@ -143,6 +177,7 @@ actor Publisher {
                     arguments: [state.vardict])
             } catch { log("cannot emit DoNotDisturbChanged: \(error)") }
         }
+        showDNDIndicator()
         guard let dndWriter else { return }
         Task { await dndWriter.schedule(state) }
     }
@@ -170,26 +205,43 @@ actor Publisher {
             }
         }
         let image = imageURI(id, request)
-        let content = NotificationContent(
-            id: id, request: request, iconURI: appIconURI(id, request) ?? image ?? "dialog-information-symbolic", imageURI: image,
+        let desktop = desktopEntry(id, request)
+        var content = NotificationContent(
+            id: id, request: request, iconURI: appIconURI(id, request) ?? desktopIconURI(id, desktop) ?? image ?? "dialog-information-symbolic",
+            imageURI: image,
             // The bridge ends it at expiry (reason 1); the broker's dismiss_date, a little
             // later, ends it should the bridge be stuck or gone.
             dismissDate: expiry.map { NookInstant.now() + $0 + .seconds(2) },
-            invoke: { [weak bridge] key in await bridge?.invoke(id, key) })
+            invoke: { [weak bridge] key in await bridge?.invoke(id, key) }, stack: stack.summary(for: id))
+        content.displayName = desktop?.name
+        content.openLink = { [weak self] url in await self?.openLink(id, url) }
         let activity = NotificationViews.activity(content)
         do {
             if published[id] != nil {
                 try await module.update(activity)
+                // A synchronous replacement (a volume script's) shows itself again, with its sound.
+                if request.specHints.synchronous != nil, !dnd.holdsPeek(of: request.urgency) {
+                    playSound(id, request)
+                    if request.urgency != .low, !request.ruleEffects.noPeek { await peek(at: activity.id) }
+                }
             } else {
                 try await module.start(activity)
                 if dnd.holdsPeek(of: request.urgency) {
                     // Kept and announced once per batch (`apply`), not once per notification.
                     dndCounted = true
-                } else if request.urgency != .low {
-                    await peek(at: activity.id)
+                } else {
+                    playSound(id, request)
+                    if request.ruleEffects.noPeek {
+                        // A rule's no-peek: it stacks like the rest, never peeked at.
+                    } else if request.urgency == .critical || request.urgency == .normal && peekAllowed(for: request.appName) {
+                        // One peek a batch, at its top (NotificationStack): the rest stack.
+                        if peekWanted.map({ ($0.urgency.rawValue, $0.id) < (request.urgency.rawValue, id) }) ?? true { peekWanted = (id, request.urgency) }
+                    }
                 }
             }
             published[id] = activity
+            contents[id] = content
+            if stack.top == id { stackShown = (id, content.stack) }
         } catch {
             log("notification \(id): the broker refused it: \(error)")
         }
@@ -197,6 +249,8 @@ actor Publisher {
 
     func close(_ id: UInt32, _ reason: CloseReason) async {
         timers.removeValue(forKey: id)?.cancel()
+        peekCounts.removeValue(forKey: NotificationViews.activityID(id))
+        contents.removeValue(forKey: id)
         if published.removeValue(forKey: id) != nil {
             _ = try? await module.end(activityID: NotificationViews.activityID(id), dismissal: reason == .dismissed ? .immediate : .default)
         }
@@ -208,10 +262,60 @@ actor Publisher {
         } catch { log("cannot emit NotificationClosed: \(error)") }
     }
 
+    /// Gives the stack's top its count and list, and takes them from the one that was on top
+    /// before: at most two `UpdateActivity` a batch, and none when the stack's look did not
+    /// change (a lone notification, or one replaced in place under the same top).
+    func restack(shownInBatch shown: Set<UInt32>) async {
+        let top = stack.top
+        if let old = stackShown, old.id != top, old.summary != nil, !shown.contains(old.id) {
+            await remake(old.id, stack: nil)
+        }
+        if let top, !shown.contains(top), stackShown?.id != top || stackShown?.summary != stack.summary {
+            await remake(top, stack: stack.summary)
+        }
+        stackShown = top.map { ($0, stack.summary(for: $0)) }
+    }
+
+    /// Sends notification `id`'s activity again, with `stack` (or none).
+    func remake(_ id: UInt32, stack summary: NotificationStack.Summary?) async {
+        guard var content = contents[id], published[id] != nil else { return }
+        content.stack = summary
+        contents[id] = content
+        let activity = NotificationViews.activity(content)
+        do {
+            try await module.update(activity)
+            published[id] = activity
+        } catch {
+            log("notification \(id): the broker refused its stack: \(error)")
+        }
+    }
+
+    static let maxPeekAllowances = 256
+
+    /// Whether a new notification of `app` may peek (`NotificationStack.PeekAllowance`: a
+    /// flood from one app peeks a few times, then once a second, and the rest stack unpeeked).
+    func peekAllowed(for app: String) -> Bool {
+        let now = NookInstant.now().unixMicroseconds
+        // Forget the apps whose allowance is full again, so the table stays small; past 256
+        // apps at once (a client cycling app names) forget them all: the table is bounded, and
+        // its pruning runs once per 256 apps at most, not on every notification.
+        if peekAllowances.count >= Self.maxPeekAllowances {
+            peekAllowances = peekAllowances.filter { !$0.value.isFull(at: now) }
+            if peekAllowances.count >= Self.maxPeekAllowances / 2 { peekAllowances.removeAll(keepingCapacity: true) }
+        }
+        var allowance = peekAllowances[app] ?? NotificationStack.PeekAllowance()
+        let allowed = allowance.take(at: now)
+        peekAllowances[app] = allowance
+        return allowed
+    }
+
     /// Peeks at `activity` now and ends the peek after `peekDuration`, if the nook still
-    /// peeks at it then (another notification's peek, or a person, may have moved on).
+    /// peeks at it then (another notification's peek, or a person, may have moved on) and
+    /// it was not peeked at again meanwhile.
     func peek(at activity: String) async {
         let module = NotificationBridge.moduleID
+        let count = (peekCounts[activity] ?? 0) &+ 1
+        peekCounts[activity] = count
         do {
             _ = try await control(ControlMember.peek.rawValue, [.string(module), .string(activity)])
         } catch {
@@ -221,6 +325,7 @@ actor Publisher {
         let duration = settings.peekDuration
         Task {
             try? await Task.sleep(for: duration)
+            guard await self.peekCounts[activity] == count else { return }
             guard let reply = try? await self.control(ControlMember.getState.rawValue, []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }
@@ -243,6 +348,9 @@ actor Publisher {
         case refused(path: String, reason: String)
     }
 
+    /// The largest `app_icon` or `image-path` file passed on: the renderer reads no more (16 MiB).
+    static let maxImageFileBytes: Int64 = 16 * 1024 * 1024
+
     /// Reads `icon` as a path (absolute, or a `file://` URI) or an icon name. A path is passed
     /// on only when `stat` says it is a regular file and it is readable: a FIFO or a device
     /// would stall whoever opens it (`NookImageFile`).
@@ -250,7 +358,7 @@ actor Publisher {
         guard !icon.isEmpty else { return .none }
         let path = icon.hasPrefix("file://") ? String(icon.dropFirst("file://".count)) : icon
         if path.hasPrefix("/") {
-            if let reason = NookImageFile.refusal(path: path) { return .refused(path: path, reason: reason) }
+            if let reason = NookImageFile.refusal(path: path, maxBytes: maxImageFileBytes) { return .refused(path: path, reason: reason) }
             return .uri("file://" + path)
         }
         return icon.contains("/") ? .refused(path: icon, reason: "is neither an absolute path nor an icon name") : .uri(icon)

@@ -129,14 +129,20 @@ public struct TextStyle: Hashable, Sendable {
     public var color: RGBA
     public var monospacedDigits: Bool
     public var alignment: Alignment
+    /// The `italic` class: the family's italic (or oblique) face.
+    public var italic: Bool
+    /// The `underline` class: a single underline.
+    public var underline: Bool
 
     public init(size: Double = 13, weight: Int = 400, color: RGBA = .white, monospacedDigits: Bool = false,
-                alignment: Alignment = .leading) {
+                alignment: Alignment = .leading, italic: Bool = false, underline: Bool = false) {
         self.size = size
         self.weight = weight
         self.color = color
         self.monospacedDigits = monospacedDigits
         self.alignment = alignment
+        self.italic = italic
+        self.underline = underline
     }
 }
 

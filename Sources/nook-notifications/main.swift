@@ -12,7 +12,7 @@ import NookVersion
 
 let commandLine = CommandLineInterface(
     program: "nook-notifications",
-    usage: ["[--replace] [--default-timeout S] [--peek-seconds S] [--max-live N] [--history N] [--state-dir DIR] [--address ADDR]", "--help | --version"],
+    usage: ["[--replace] [--default-timeout S] [--peek-seconds S] [--max-live N] [--history N] [--state-dir DIR] [--rules FILE] [--no-sound] [--address ADDR]", "--help | --version"],
     about: """
         A freedesktop notification server (org.freedesktop.Notifications, spec 1.2) that shows
         each notification in the nook: the app icon and summary in the pill, a peek on arrival,
@@ -25,6 +25,8 @@ let commandLine = CommandLineInterface(
         .value("--max-live", "N", help: "the most notifications shown at once, 1...256 (default 32); more end the oldest (NotificationClosed reason 1)"),
         .value("--history", "N", help: "how many closed notifications the history keeps, 0...500 (default 50; 0 keeps none)"),
         .value("--state-dir", "DIR", help: "where the history and do not disturb are kept (default $XDG_STATE_HOME/nook, else ~/.local/state/nook); created 0700"),
+        .value("--rules", "FILE", help: "the notification rules, see nook-notifications-rules(5) (default $XDG_CONFIG_HOME/nook/notifications.rules, else ~/.config/nook/notifications.rules); read again when it changes and on nookctl reload"),
+        .flag("--no-sound", help: "play no sounds: the sound-file and sound-name hints are ignored, and GetCapabilities leaves out sound"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
     ])
 
@@ -40,6 +42,8 @@ if let seconds = parsed.number("--peek-seconds", in: 1...60) { settings.peekDura
 if let count = parsed.integer("--max-live", in: 1...256) { settings.capacity = count }
 if let count = parsed.integer("--history", in: 0...NotificationHistory.maxCapacity) { settings.historyCapacity = count }
 if let directory = parsed.text("--state-dir") { settings.stateDirectory = directory }
+if let rules = parsed.text("--rules") { settings.rulesPath = rules }
+settings.sound = !parsed.flag("--no-sound")
 let address = parsed.text("--address")
 
 let signals = TerminationSignals.install()

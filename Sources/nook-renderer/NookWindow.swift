@@ -163,6 +163,8 @@ struct NookWindow {
 
     /// Layer, exclusive zone and margin as `config` and `placement` want them; only what changed
     /// is sent (a new layer or monitor may remap the surface).
+    /// - Parameter gdkMonitor: the output the layer surface is pinned to; nil leaves it to the
+    ///   compositor (`output: focused` where no IPC says which output has the focus).
     func follow(_ placement: Placement, config: RendererConfig, gdkMonitor: OpaquePointer?) {
         let overlay = config.layer == .overlay || (config.layer == .auto && placement.critical)
         guard usesLayerShell else {
@@ -178,8 +180,8 @@ struct NookWindow {
                 nook_surface_commit(gdk_wayland_window_get_wl_surface(gdkWindow))
             }
         }
-        // `focused` on layer shell: no monitor, so the compositor puts it on the focused output.
-        let monitor = config.output == .focused ? nil : gdkMonitor
+        // nil (`focused` without sway's IPC): the compositor puts it on the focused output.
+        let monitor = gdkMonitor
         if gtk_layer_get_monitor(window) != monitor { gtk_layer_set_monitor(window, monitor) }
         let reserve = config.exclusiveZone == nil ? max(0, min(placement.reserve, 1000)) : 0
         if let band = reservation {

@@ -2,7 +2,7 @@ import NookBus
 import NookCore
 
 /// One line per plan for `--verbose`: serial, cause, presentations, the chrome's rects (and
-/// whether it dissolves), and each moving shared element's rects. Tests read these lines; nothing else depends on them.
+/// whether it dissolves), each moving shared element's rects, and each board tile's cell. Tests read these lines; nothing else depends on them.
 enum PlanSummary {
     /// - Parameter chrome: the chrome's rects as the presenter read them, when it did.
     static func line(_ plan: DBusValue, source: String, chrome read: (from: Rect, to: Rect)? = nil) -> String {
@@ -19,6 +19,13 @@ enum PlanSummary {
             for element in elements {
                 guard let fields = try? Vardict(element, at: "element") else { continue }
                 line += " element=\(text(fields["key"])) from_rect=\(rect(fields["from_rect"])) to_rect=\(rect(fields["to_rect"]))"
+            }
+        }
+        // Each board tile's cell (`board_cells`), as `cell=owner@x,y,w,h`.
+        if case .array(_, let cells)? = record["board_cells"]?.unwrappingVariants {
+            for cell in cells {
+                guard let fields = try? Vardict(cell, at: "board_cells") else { continue }
+                line += " cell=\(text(fields["owner"]))@\(rect(fields["rect"]))"
             }
         }
         return line

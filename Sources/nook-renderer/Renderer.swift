@@ -95,7 +95,7 @@ final class Renderer {
         let (gdkMonitor, _) = MonitorInfo.monitor(for: config.output)
         self.gdkMonitor = gdkMonitor
         monitor = MonitorInfo(gdkMonitor, notch: (notchOverride ?? config.notch).size)
-        nook = NookWindow.make(on: monitor, gdkMonitor: gdkMonitor, config: config)
+        nook = NookWindow.make(on: monitor, gdkMonitor: config.output == .focused ? nil : gdkMonitor, config: config)
         images.scale = monitor.scale
         applyLook()
         // A file image loaded on a worker: draw again, now with it.
@@ -118,6 +118,7 @@ final class Renderer {
             gtk_widget_queue_draw(box.value.nook.widget)
             box.value.followCompositorsOutput()
         }
+        followSwayFocusIfWanted()
         reportMissingOutput()
         if repaintsEverything { Log.info("NOOK_RENDERER_FULL_REPAINT=1: every frame repaints the whole window (for measuring only)") }
         desktopAnimations = DesktopAnimations { [unowned self] enabled in
@@ -149,6 +150,7 @@ final class Renderer {
     private func apply(_ fresh: RendererConfig) {
         config = fresh
         applyLook()
+        followSwayFocusIfWanted()
         relocate()
         reportMissingOutput()
         updateReduceMotion()
@@ -252,7 +254,7 @@ final class Renderer {
         guard wanted != placement else { return }
         placement = wanted
         Log.info("placement: reserving \(wanted.reserve) points below the bars, \(wanted.critical ? "over fullscreen windows (a critical peek)" : "under fullscreen windows")")
-        nook.follow(wanted, config: config, gdkMonitor: config.output == .focused ? nil : gdkMonitor)
+        nook.follow(wanted, config: config, gdkMonitor: layerMonitor(gdkMonitor))
     }
 
     /// The D-Bus value as the contract's values, which NookRenderModel reads.
@@ -544,17 +546,68 @@ final class Renderer {
         reportMissingOutput()
     }
 
-    /// `output: focused` on layer shell leaves the output to the compositor, which GDK only
-    /// reports once the surface is on it: follow it when it differs (checked each second, so
-    /// the nook also follows the compositor moving the surface).
+    /// `output: focused` on layer shell without sway's IPC (Hyprland, KDE, other compositors,
+    /// or sway's socket lost) leaves the output to the compositor, which GDK only reports once
+    /// the surface is on it: follow it when it differs (checked each second, so the nook also
+    /// follows the compositor moving the surface). On sway the IPC events say it instead.
     fileprivate func followCompositorsOutput() {
-        guard nook.usesLayerShell, config.output == .focused, targetMonitor() != gdkMonitor else { return }
+        guard nook.usesLayerShell, config.output == .focused, !swayFollowing, targetMonitor() != gdkMonitor else { return }
         relocate()
         Log.info("the compositor put the nook on \(monitor.name) (\(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)))")
     }
 
-    /// The configured output's monitor; for `focused` on layer shell, the one the surface is on.
+    // MARK: The focused output on sway
+
+    /// The output sway last said has the focus (`output: focused`, from its IPC events).
+    private var swayFocus: String?
+    /// The IPC watcher was started (once per process).
+    private var swayWatching = false
+    /// Sway's IPC says where the focus is: no once-a-second check.
+    private var swayFollowing = false
+
+    /// `output: focused` on layer shell with `$SWAYSOCK` set: follow sway's focus from its IPC
+    /// events (`SwayFocusWatcher`), pinning the surface to the focused output.
+    private func followSwayFocusIfWanted() {
+        guard nook.usesLayerShell, config.output == .focused, !swayWatching,
+              let socket = getenv("SWAYSOCK").map({ String(cString: $0) }), !socket.isEmpty else { return }
+        swayWatching = true
+        swayFollowing = true
+        Log.info("output focused: following sway's focus from its IPC events (\(socket)), with no polling")
+        let box = MainThreadBox(self)
+        SwayFocusWatcher.start(socketPath: socket, onFocus: { name in
+            MainLoop.post { box.value.swayFocused(name) }
+        }, onLost: { why in
+            MainLoop.post { box.value.swayFocusLost(why) }
+        })
+    }
+
+    private func swayFocused(_ name: String) {
+        swayFocus = name
+        guard config.output == .focused else { return }
+        Log.info("sway says \(name) has the focus")
+        relocate()
+    }
+
+    private func swayFocusLost(_ why: String) {
+        swayFocus = nil
+        swayFollowing = false
+        Log.info("sway's IPC: \(why); the compositor places the nook, checked once a second")
+        relocate()
+    }
+
+    /// The monitor the layer surface is pinned to for `target`: nil for `output: focused`
+    /// when no IPC names the focused output (the compositor's choice).
+    private func layerMonitor(_ target: OpaquePointer?) -> OpaquePointer? {
+        config.output == .focused && swayFocus == nil ? nil : target
+    }
+
+    /// The configured output's monitor; for `focused` on layer shell, the output sway says has
+    /// the focus, else the one the surface is on.
     private func targetMonitor() -> OpaquePointer? {
+        if nook.usesLayerShell, config.output == .focused, let name = swayFocus {
+            let focused = MonitorInfo.monitor(for: .named(name))
+            if focused.found { return focused.monitor }
+        }
         if nook.usesLayerShell, config.output == .focused, let window = gtk_widget_get_window(nook.widget),
            let actual = gdk_display_get_monitor_at_window(gdk_display_get_default(), window) {
             return actual
@@ -585,7 +638,7 @@ final class Renderer {
         gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
-        nook.place(on: fresh, gdkMonitor: target, config: config, placement: placement)
+        nook.place(on: fresh, gdkMonitor: layerMonitor(target), config: config, placement: placement)
         if changed { declare(fresh) }
     }
 

@@ -85,11 +85,13 @@ struct TextPainter {
         pango_font_description_set_family(font, family)
         pango_font_description_set_absolute_size(font, style.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(font, PangoWeight(rawValue: UInt32(max(100, min(1000, style.weight)))))
+        if style.italic { pango_font_description_set_style(font, PANGO_STYLE_ITALIC) }
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
-        if style.monospacedDigits {
+        if style.monospacedDigits || style.underline {
             let attributes = pango_attr_list_new()
-            pango_attr_list_insert(attributes, pango_attr_font_features_new("tnum"))
+            if style.monospacedDigits { pango_attr_list_insert(attributes, pango_attr_font_features_new("tnum")) }
+            if style.underline { pango_attr_list_insert(attributes, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }

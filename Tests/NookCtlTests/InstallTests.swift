@@ -22,7 +22,7 @@ import Testing
         "/etc/xdg/autostart/nook-renderer.desktop",
         "/usr/share/man/man1/nookd.1.gz", "/usr/share/man/man1/nookctl.1.gz",
         "/usr/share/man/man1/nook-renderer.1.gz", "/usr/share/man/man1/nook-mpris.1.gz",
-        "/usr/share/man/man1/nook-notifications.1.gz",
+        "/usr/share/man/man1/nook-notifications.1.gz", "/usr/share/man/man5/nook-notifications-rules.5.gz",
         "/usr/share/bash-completion/completions/nookctl", "/usr/share/zsh/site-functions/_nookctl",
         "/usr/share/fish/vendor_completions.d/nookctl.fish",
         "/usr/share/nook/install-manifest",
@@ -127,6 +127,8 @@ import Testing
             let text = try await Self.gunzip(root.appendingPathComponent("usr/share/man/man1/\(page).1.gz"))
             #expect(text.contains("\"Nook \(version)\""), "\(page).1 does not carry the version")
         }
+        let rules = try await Self.gunzip(root.appendingPathComponent("usr/share/man/man5/nook-notifications-rules.5.gz"))
+        #expect(rules.contains("\"Nook \(version)\"") && rules.contains(".TH NOOK\\-NOTIFICATIONS\\-RULES 5"), "nook-notifications-rules.5")
 
         let uninstall = try await Self.make("uninstall", ["DESTDIR": root.path, "PREFIX": "/usr"])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")

@@ -37,6 +37,24 @@ import Testing
         }
     }
 
+    /// SDK countdowns sized like nookctl's (issue 39): a 65-minute timer's countdown goes to
+    /// the broker with its widest text, `0:00:00`, beside `timer_end`, so layout reserves the
+    /// hours and the renderer does not cut `1:05:00`.
+    @Test func timerModuleSizesACountdownOverAnHourForItsHours() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
+            let timers = try ProductProcess(
+                "TimerModule", ["--timers", "1", "--duration", "3900", "--no-sound", "--address", bus.address], logDirectory: scratch.url)
+            #expect(await eventually {
+                nookd.storedActivities(of: "timer")["t1"].map { $0.contains("timer_end") && $0.contains("0:00:00") } == true
+            }, "\(nookd.storedActivities(of: "timer"))\n\(timers.log)")
+            #expect(await timers.stop(SIGTERM) == 0, "\(timers.log)")
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
+
     @Test func timerModuleEndsTimersThatRunOut() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -46,6 +46,31 @@ import Testing
             == node("text", ["timer_end": .int(42), "monospaced_digits": .bool(true)]))
 }
 
+/// SDK countdowns sized like nookctl's (issue 39): a countdown an hour or more long sends the
+/// widest text it shows (`TextMetrics.timerPlaceholder(seconds:)`) as `text` beside
+/// `timer_end`, so layout reserves `0:00:00` and the renderer does not cut `1:05:00`.
+@Test func timerTextOverAnHourSendsItsWidestPlaceholderAsText() throws {
+    let start = NookInstant(unixMicroseconds: 1_800_000_000_000_000)
+    let end = start + .seconds(65 * 60)
+    #expect(
+        try wire(Text(timerEndingAt: end, from: start).monospacedDigit())
+            == node("text", ["timer_end": .int(end.unixMicroseconds), "text": .string("0:00:00"), "monospaced_digits": .bool(true)]))
+    let long = start + .seconds(11 * 3600)
+    #expect(try wire(Text(timerEndingAt: long, from: start)) == node("text", ["timer_end": .int(long.unixMicroseconds), "text": .string("00:00:00")]))
+    // Under an hour: no text, layout measures `00:00`.
+    let short = start + .seconds(59 * 60)
+    #expect(try wire(Text(timerEndingAt: short, from: start)) == node("text", ["timer_end": .int(short.unixMicroseconds)]))
+    // From now (the clock read when the view is built): 65 minutes ahead.
+    let ahead = NookInstant.now() + .seconds(65 * 60)
+    #expect(try wire(Text(timerEndingAt: ahead)) == node("text", ["timer_end": .int(ahead.unixMicroseconds), "text": .string("0:00:00")]))
+    #expect(
+        try wire(Text(timerEndingAtUnixMicroseconds: ahead.unixMicroseconds))
+            == node("text", ["timer_end": .int(ahead.unixMicroseconds), "text": .string("0:00:00")]))
+    // Instants at Int64's ends: no trap.
+    #expect(Text.placeholder(from: .min, to: .max) == "00:00:00")
+    #expect(Text.placeholder(from: .max, to: .min) == nil)
+}
+
 @Test func imageSendsSymbolOrURI() throws {
     #expect(try wire(Image(systemName: "music.note")) == node("image", ["symbol": .string("music.note")]))
     #expect(try wire(Image(uri: "file:///tmp/cover.png")) == node("image", ["uri": .string("file:///tmp/cover.png")]))

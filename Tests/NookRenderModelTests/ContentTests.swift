@@ -78,6 +78,23 @@ private typealias F = PlanFixture
         #expect(plainStyle.color == .white)
     }
 
+    /// The `italic` and `underline` classes style the text node that carries them (the
+    /// notifications bridge draws a body's `<i>`, `<u>` and links with them), and no other.
+    @Test func italicAndUnderlineClassesStyleTheirTextOnly() throws {
+        let styled = F.node(.text) { $0.text = "slanted"; $0.classes = "italic underline" }
+        let undone = F.node(.text) { $0.text = "upright"; $0.classes = "italic not-italic underline no-underline" }
+        let plain = F.node(.text) { $0.text = "plain" }
+        let (presenter, _) = try showing(F.hstack([styled, undone, plain]) { $0.classes = "italic" })
+        let frame = presenter.frame(at: 5, unixTime: 0)
+        guard case .text(_, let style)? = frame.item(at: "expanded/0")?.content,
+              case .text(_, let undoneStyle)? = frame.item(at: "expanded/1")?.content,
+              case .text(_, let plainStyle)? = frame.item(at: "expanded/2")?.content else { Issue.record("no texts"); return }
+        #expect(style.italic && style.underline)
+        #expect(!undoneStyle.italic && !undoneStyle.underline)
+        #expect(!plainStyle.italic && !plainStyle.underline, "a stack's class styled its child")
+        #expect(ClassStyle.unknownClasses(in: "italic not-italic underline no-underline").isEmpty)
+    }
+
     @Test func groupHoverVariantAppliesUnderThePointer() throws {
         let row = F.hstack([
             F.image("play"),

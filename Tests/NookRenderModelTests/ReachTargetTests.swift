@@ -35,6 +35,27 @@ import Testing
         #expect(!list.targets.contains { $0.kind == .close }, "a close control on the pill")
     }
 
+    /// A board tile's whole cell is its hit area: the tile target is the plan's `board_cells`
+    /// rect, not the widget's, so a point in the cell's empty corner reaches the tile.
+    @Test func aBoardTileIsItsWholeCell() throws {
+        var content = F.song()
+        content.expanded = .board([F.owned("music", F.text("Music")), F.owned("timer", F.text("Timers"))])
+        let plan = F.subscribe(F.scene(.expanded, content))
+        #expect(plan.toContent == "board" && plan.boardCells.count == 2, "\(plan.toContent) \(plan.boardCells)")
+        var presenter = PlanPresenter()
+        try presenter.receive(F.wire(plan), at: 0)
+        let list = presenter.frame(at: 100, unixTime: 0)
+        for cell in plan.boardCells {
+            let tile = try #require(list.targets.first { $0.kind == .tile && $0.owner == cell.owner }, "no tile for \(cell.owner): \(list.targets)")
+            #expect(tile.rect == cell.rect, "the tile \(tile.rect) is not its cell \(cell.rect)")
+            let widget = try #require(plan.scene.layout.node(at: SlotName.widget.rootPath(owner: cell.owner))?.node.rect)
+            let corner = Point(x: cell.rect.minX + 2, y: cell.rect.minY + 2)
+            #expect(!(corner.x >= widget.minX && corner.x <= widget.maxX && corner.y >= widget.minY && corner.y <= widget.maxY),
+                    "the corner \(corner) is on the widget \(widget): no empty corner to try")
+            #expect(list.target(at: corner)?.owner == cell.owner, "the empty corner of \(cell.owner)'s cell reaches \(String(describing: list.target(at: corner)))")
+        }
+    }
+
     @Test func anExpandedActivityGetsACloseControlBesideTheChromeUnlessUndismissible() throws {
         let list = try Self.restingFrame(.expanded, Self.content(expandTea: true))
         let chrome = try #require(list.chrome?.rect)

@@ -54,6 +54,15 @@ struct ControlOnScreenTests {
             return nil
         }
 
+        /// The nodes of the latest plan's scene whose presentation is `presentation`.
+        func nodes(presentation: String) -> [Vardict] {
+            guard let plan = latest.withLock({ $0 }), let record = try? Vardict(plan, at: "plan"),
+                  case .string(presentation)? = record["to"]?.unwrappingVariants,
+                  let scene = record["scene"].flatMap({ try? Vardict($0.unwrappingVariants, at: "scene") }),
+                  case .array(_, let nodes)? = scene["nodes"]?.unwrappingVariants else { return [] }
+            return nodes.compactMap { try? Vardict($0.unwrappingVariants, at: "node") }
+        }
+
         /// That node's rect.
         func rect(ofAction action: String, presentation: String) -> (x: Double, y: Double, width: Double, height: Double)? {
             guard case .structure(let parts)? = node(withAction: action, presentation: presentation)?["rect"]?.unwrappingVariants else {

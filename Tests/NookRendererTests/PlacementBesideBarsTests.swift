@@ -26,28 +26,36 @@ import Testing
         #custom-centre { padding: 0 60px; background: #ffd700; color: #000000; }
         """
 
+    /// The python3-gi program of a window painted `window`'s colour, undecorated, fullscreen or
+    /// maximized if asked.
+    static func windowScript(fullscreen: Bool, maximized: Bool = false) -> String {
+        """
+        import sys, gi
+        gi.require_version("Gtk", "3.0")
+        from gi.repository import Gtk, Gdk
+        css = Gtk.CssProvider()
+        css.load_from_data(b"window, window * { background: rgb(\(window.red), \(window.green), \(window.blue)); background-image: none; }")
+        Gtk.StyleContext.add_provider_for_screen(Gdk.Screen.get_default(), css, Gtk.STYLE_PROVIDER_PRIORITY_USER)
+        w = Gtk.Window(title="placement-test-window")
+        w.set_decorated(False)
+        def draw(widget, cr):
+            cr.set_source_rgb(\(window.red) / 255, \(window.green) / 255, \(window.blue) / 255)
+            cr.paint()
+            return True
+        w.connect("draw", draw)
+        w.connect("destroy", Gtk.main_quit)
+        if \(fullscreen ? "True" : "False"):
+            w.fullscreen()
+        if \(maximized ? "True" : "False"):
+            w.maximize()
+        w.show_all()
+        Gtk.main()
+        """
+    }
+
     /// A GTK window (python3-gi) that paints itself `window`'s colour, fullscreen if asked.
     static func startWindow(_ nook: SwayNook, fullscreen: Bool) throws -> PackageProcess {
-        let script = """
-            import sys, gi
-            gi.require_version("Gtk", "3.0")
-            from gi.repository import Gtk, Gdk
-            css = Gtk.CssProvider()
-            css.load_from_data(b"window, window * { background: rgb(\(window.red), \(window.green), \(window.blue)); background-image: none; }")
-            Gtk.StyleContext.add_provider_for_screen(Gdk.Screen.get_default(), css, Gtk.STYLE_PROVIDER_PRIORITY_USER)
-            w = Gtk.Window(title="placement-test-window")
-            w.set_decorated(False)
-            def draw(widget, cr):
-                cr.set_source_rgb(\(window.red) / 255, \(window.green) / 255, \(window.blue) / 255)
-                cr.paint()
-                return True
-            w.connect("draw", draw)
-            w.connect("destroy", Gtk.main_quit)
-            if \(fullscreen ? "True" : "False"):
-                w.fullscreen()
-            w.show_all()
-            Gtk.main()
-            """
+        let script = windowScript(fullscreen: fullscreen)
         let home = nook.scratch.appendingPathComponent("window-home")
         try nook.sway.user.makePrivateDirectory(home)
         let (executable, arguments) = try nook.sway.user.command("/usr/bin/python3", ["-c", script], environment: nook.sway.clientEnvironment.merging([

@@ -321,4 +321,33 @@ struct ReachOnScreenTests {
             }
         }
     }
+
+    /// A board tile's whole cell is its hit area (issue 39): a click in the empty top-left
+    /// corner of the `reach` tile's cell (the plan's `board_cells`, as the renderer logs it:
+    /// `cell=reach@x,y,w,h`), away from the words the plain tile shows in its middle, opens
+    /// the module by claim. Before the plan carried cells, the tile was only its widget and the
+    /// click there did nothing.
+    @Test func aClickInATilesEmptyCornerOpensItsModule() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            try await nook.showPill()
+            let module = try await SideModule.register(on: nook, home: true)
+            defer { Task { await module.close() } }
+            let serial = try await nook.open(["onto": .string("board")])
+            let plan = try await nook.waitForPlan(serial: serial)
+            let cellWord = try #require(plan.text.split(separator: " ").first { $0.hasPrefix("cell=reach@") },
+                                        "the board's plan carries no cell for reach: \(plan.text)")
+            let cell = try #require(LoggedRect(String(cellWord.dropFirst("cell=reach@".count))), "\(cellWord)")
+            let tile = try await Self.settledTarget(nook, "tile:reach")
+            #expect(abs(tile.x - cell.x) < 1 && abs(tile.y - cell.y) < 1 && abs(tile.width - cell.width) < 1 && abs(tile.height - cell.height) < 1,
+                    "the reach tile \(tile) is not its cell \(cell)")
+            Self.saveScreenshot(try await nook.sway.screenshot(), "reach-board-cell")
+            let pointer = try await nook.pointer()
+            try await pointer.move(to: Int(cell.x.rounded(.up)) + 4, Int(cell.y.rounded(.up)) + 4)
+            try await pointer.click()
+            try await Self.waitFor("a click in the reach tile's corner opening its home", nook) {
+                $0.presentation == "expanded" && $0.module == "reach" && $0.activity == ""
+            }
+            #expect(nook.rendererLog.contains("open slot sent tile widget reach via=claim"), "the click was not sent as OpenSlot by claim:\n\(nook.logs)")
+        }
+    }
 }

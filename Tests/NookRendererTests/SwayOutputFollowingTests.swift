@@ -67,4 +67,40 @@ struct SwayOutputFollowingTests {
                     "moving the output declared the display again:\n\(nook.logs)")
         }
     }
+
+    /// No polling for `output: focused` (issue 39): on sway the renderer follows the focus
+    /// from sway's IPC events (`$SWAYSOCK`, subscribed to `workspace` and `output`). With two
+    /// outputs, `swaymsg focus output HEADLESS-2` moves the nook there (a layer surface pinned
+    /// to HEADLESS-2, the 1280x800 display declared, the pill drawn on it and gone from
+    /// HEADLESS-1), and focusing HEADLESS-1 brings it back. Each move is driven and its event
+    /// waited for; the once-a-second check that used to follow the compositor never acts
+    /// (its log line, `the compositor put the nook on`, never appears).
+    @Test func focusedFollowsSwaysFocusFromItsIPCEventsWithNoPolling() async throws {
+        let placeSecond = "output HEADLESS-2 mode \(Self.second.width)x\(Self.second.height) position \(Self.second.x) 0"
+        try await SwayNook.with(slowMotion: 1, swayConfig: placeSecond, rendererConfig: #"{"output": "focused"}"#, outputs: 2) { nook in
+            #expect(nook.rendererLog.contains("following sway's focus from its IPC events"), "\(nook.logs)")
+            _ = try await nook.sway.swaymsg(["focus", "output", "HEADLESS-1"])
+            let onFirst = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { nook.layerSurfaces.last?.output == "HEADLESS-1" }
+            #expect(onFirst, "the nook was not pinned to HEADLESS-1 with the focus there: \(nook.layerSurfaces)\n\(nook.logs)")
+            try await nook.showPill()
+
+            _ = try await nook.sway.swaymsg(["focus", "output", "HEADLESS-2"])
+            let moved = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { nook.layerSurfaces.last?.output == "HEADLESS-2" }
+            #expect(moved, "focusing HEADLESS-2 did not move the nook there: \(nook.layerSurfaces)\n\(nook.logs)")
+            #expect(nook.rendererLog.contains("sway says HEADLESS-2 has the focus"), "\(nook.logs)")
+            let declared = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                nook.rendererLog.contains("display changed to \(Self.second.width)x\(Self.second.height)")
+            }
+            #expect(declared, "the renderer did not declare HEADLESS-2's size:\n\(nook.logs)")
+            try await nook.showPill(on: Self.second)
+            let first = try await nook.sway.screenshot(height: 200)
+            #expect(first.coverBlobs().isEmpty, "the pill is still drawn on HEADLESS-1 after the focus left it")
+
+            _ = try await nook.sway.swaymsg(["focus", "output", "HEADLESS-1"])
+            let back = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) { nook.layerSurfaces.last?.output == "HEADLESS-1" }
+            #expect(back, "focusing HEADLESS-1 again did not bring the nook back: \(nook.layerSurfaces)\n\(nook.logs)")
+            try await nook.showPill()
+            #expect(!nook.rendererLog.contains("the compositor put the nook on"), "the once-a-second check moved the nook:\n\(nook.logs)")
+        }
+    }
 }

@@ -22,6 +22,7 @@ public enum SymbolNames {
         "mic.fill": "audio-input-microphone-symbolic",
         "phone.fill": "call-start-symbolic",
         "bell.fill": "preferences-system-notifications-symbolic",
+        "bell.slash.fill": "notifications-disabled-symbolic",
         "checkmark": "object-select-symbolic",
         "xmark": "window-close-symbolic",
         "exclamationmark.triangle.fill": "dialog-warning-symbolic",

@@ -113,6 +113,9 @@ extension Plan where Scene == WireScene {
         // Absent from a sender that does not say: "" (the reader's own font applies).
         fontFamily = try plan.string("font_family", default: "")
         undismissible = try plan.strings("undismissible")
+        var cells: [BoardCell] = []
+        for entry in try plan.records("board_cells") { cells.append(BoardCell(owner: try entry.string("owner"), rect: try entry.rect("rect"))) }
+        boardCells = cells
     }
 
     /// The rect at `key`, or `fallback` when the key is absent (and there is one).

@@ -3,7 +3,8 @@ extension TransitionPlan {
     /// values mechanically (`.uint` -> t, `.double` -> d, `.structure` -> (dddd), arrays of
     /// dictionaries -> aa{sv}). Additions to the contract: `reveals` (rule 11), chrome
     /// `velocity`, `hide_dip` and `cross_fade` (rule 18, present only when true), slot `path`, the scene's `presentation`, `chrome` and
-    /// `capsules`, and `font_family` (the family the scene's text was measured in).
+    /// `capsules`, `font_family` (the family the scene's text was measured in), and `board_cells`
+    /// (each board tile's cell, on plans to the board).
     /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
     ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
     ///   per subscriber, so this is not a planner setting.
@@ -86,6 +87,10 @@ extension TransitionPlan {
         }
         if !causes.isEmpty { out["causes"] = .array(causes.map { .string($0.rawValue) }) }
         if !undismissible.isEmpty { out["undismissible"] = .array(undismissible.map { .string($0) }) }
+        // Only on plans to the board, so other plans keep their exact keys.
+        if !boardCells.isEmpty {
+            out["board_cells"] = .array(boardCells.map { .dictionary(["owner": .string($0.owner), "rect": Self.wire($0.rect)]) })
+        }
         return out
     }
 

@@ -41,6 +41,12 @@ private struct PlanTapeWriter {
     typealias Delta = (base: (serial: UInt64, scene: PlannerScene), nodes: PlannerScene.WireDeltaNodes)
 
     func plan(_ plan: TransitionPlan, delta: Delta?, into tape: inout WireTape) {
+        if !plan.boardCells.isEmpty {
+            tape.array("board_cells", of: plan.boardCells) { tape, cell in
+                tape.append(.string(key: "owner", cell.owner))
+                tape.append(.rect(key: "rect", cell.rect))
+            }
+        }
         tape.append(.string(key: "cause", plan.cause.rawValue))
         if !plan.causes.isEmpty {
             tape.append(.array(key: "causes", of: .string))

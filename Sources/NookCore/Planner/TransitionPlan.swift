@@ -49,6 +49,11 @@ public struct Plan<Scene: Hashable & Sendable>: Hashable, Sendable {
     /// (their module set `dismissible` false): renderers draw no close control on them and
     /// take no dismiss gesture. On the wire as `undismissible` (an addition), only when set.
     public var undismissible: [String] = []
+    /// Each board tile's cell, in board order: the grid cell `SceneGeometry` laid the tile's
+    /// widget out in, which is larger than the widget it holds. A renderer takes the whole
+    /// cell as the tile's hit area, so a click on a tile's empty corner opens its module. On
+    /// the wire as `board_cells` (an addition), only on plans whose scene is the board.
+    public var boardCells: [BoardCell] = []
 
     public init(
         serial: UInt64, interrupts: UInt64 = 0, cause: PlanCause, from: Presentation, to: Presentation,
@@ -100,7 +105,21 @@ public struct Plan<Scene: Hashable & Sendable>: Hashable, Sendable {
         out.causes = causes
         out.fontFamily = fontFamily
         out.undismissible = undismissible
+        out.boardCells = boardCells
         return out
+    }
+}
+
+/// One tile's cell on the board (`Plan.boardCells`, wire `board_cells`): the module it belongs
+/// to and the cell's rect in display points.
+public struct BoardCell: Hashable, Sendable {
+    /// The module (`owner` of its `widget` slot).
+    public var owner: String
+    public var rect: Rect
+
+    public init(owner: String, rect: Rect) {
+        self.owner = owner
+        self.rect = rect
     }
 }
 

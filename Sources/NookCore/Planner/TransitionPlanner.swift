@@ -214,6 +214,7 @@ struct PlanBuilder {
         if !action.earlierCauses.isEmpty { plan.causes = action.causes }
         plan.fontFamily = settings.fontFamily
         plan.undismissible = after.content.undismissible
+        plan.boardCells = after.layout.slots.filter { $0.slot == .widget }.map { BoardCell(owner: $0.owner, rect: $0.rect) }
         return plan
     }
 

@@ -41,6 +41,7 @@ public struct NookControlClient: Sendable {
         case .reload:
             _ = try await call(.reloadTheme)
             output.out("reloaded the theme\n")
+            return await reloadNotificationRules(output: output)
         case .show, .hide, .setReduceMotion, .themeSet, .animationSet:
             for contractCall in command.calls { _ = try await call(contractCall) }
         case .open, .close, .peek, .unpeek, .companion, .display, .focus:

@@ -20,6 +20,8 @@ public enum NotificationsCommand: Hashable, Sendable {
     public static let interface = "org.nook.Notifications1"
     public static let path: ObjectPath = "/org/nook/Notifications1"
     public static let destination = "org.freedesktop.Notifications"
+    /// `ReloadRules`' error for a rules file it refuses.
+    public static let invalidRulesError = "org.nook.Notifications1.Error.InvalidRules"
 
     /// `SetDoNotDisturb`'s options: `duration` d when given.
     static func options(_ seconds: Double?) -> DBusValue {
@@ -87,6 +89,35 @@ enum NotificationsVerbs {
 }
 
 extension NookControlClient {
+    /// `reload`'s second half: nook-notifications reads its rules file again
+    /// (`ReloadRules`). A refused file is said with its line and key (exit status 1); no
+    /// bridge serving, or another notification server, is no error.
+    func reloadNotificationRules(output: OutputSink) async -> ExitStatus {
+        do {
+            let reply = try await callNotifications(ContractCall(NotificationsCommand.interface, "ReloadRules", reply: "u"))
+            if case .uint32(let count)? = reply.first {
+                output.out("reloaded the notification rules: \(count) section\(count == 1 ? "" : "s")\n")
+            }
+            return .ok
+        } catch let error as DBusError where error.name == NotificationsCommand.invalidRulesError {
+            output.err("nookctl: the notification rules are refused: \(error.message)\n")
+            return .failure
+        } catch let error as DBusError where Self.noRulesServer.contains(error.name) {
+            // Nobody serves notifications, or another server (dunst, mako) without the method.
+            return .ok
+        } catch {
+            output.err("nookctl: cannot reload the notification rules: \(error)\n")
+            return .failure
+        }
+    }
+
+    /// What the bus answers when no nook-notifications serves `ReloadRules`.
+    static let noRulesServer: Set<String> = [
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownObject",
+        "org.freedesktop.DBus.Error.UnknownInterface",
+    ]
+
     func callNotifications(_ call: ContractCall) async throws -> [DBusValue] {
         try await connection.call(
             destination: NotificationsCommand.destination, path: NotificationsCommand.path, interface: call.interface,

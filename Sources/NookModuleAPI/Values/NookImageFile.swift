@@ -18,8 +18,10 @@ import Musl
 /// ```
 public enum NookImageFile {
     /// Nil for a readable regular file; otherwise why not, as words to follow the path in a
-    /// log line: `is a FIFO, not a regular file`, `does not exist`, `is not readable`.
-    public static func refusal(path: String) -> String? {
+    /// log line: `is a FIFO, not a regular file`, `does not exist`, `is not readable`; with
+    /// `maxBytes`, also `is N bytes, more than the M bytes read` (a huge file the renderer would
+    /// refuse anyway, docs/renderer.md "Images").
+    public static func refusal(path: String, maxBytes: Int64? = nil) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let number = errno
@@ -27,6 +29,7 @@ public enum NookImageFile {
         }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else { return "is \(kind(type)), not a regular file" }
+        if let maxBytes, Int64(info.st_size) > maxBytes { return "is \(info.st_size) bytes, more than the \(maxBytes) bytes read" }
         guard access(path, R_OK) == 0 else { return "is not readable" }
         return nil
     }

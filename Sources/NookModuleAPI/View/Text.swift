@@ -12,11 +12,32 @@ public struct Text: NookView {
     public init(_ text: String) { props.text = text }
 
     /// A countdown to `end` that the renderer runs on its own clock (`timer_end`), so the
-    /// module sends nothing while it ticks. Layout sizes it for a placeholder such as `00:00`.
-    public init(timerEndingAt end: NookInstant) { props.timerEnd = end.unixMicroseconds }
+    /// module sends nothing while it ticks. Layout sizes it for the widest text it shows from
+    /// now on: `00:00` under an hour; an hour or more away, the placeholder
+    /// `TextMetrics.timerPlaceholder(seconds:)` gives (`0:00:00`, `00:00:00`) is sent as `text`
+    /// beside `timer_end`, as nookctl's timers do, so `1:05:00` is not cut to `1:05…`.
+    public init(timerEndingAt end: NookInstant) { self.init(timerEndingAt: end, from: .now()) }
 
-    /// The same, with the end as Unix time in microseconds.
-    public init(timerEndingAtUnixMicroseconds end: Int64) { props.timerEnd = end }
+    /// The same, sized for a countdown that runs from `start` (its widest text is at the
+    /// start): a module that rebuilds its views while the timer runs keeps one width.
+    public init(timerEndingAt end: NookInstant, from start: NookInstant) {
+        props.timerEnd = end.unixMicroseconds
+        props.text = Self.placeholder(from: start.unixMicroseconds, to: end.unixMicroseconds)
+    }
+
+    /// The same, with the end as Unix time in microseconds (sized from now).
+    public init(timerEndingAtUnixMicroseconds end: Int64) {
+        props.timerEnd = end
+        props.text = Self.placeholder(from: NookInstant.now().unixMicroseconds, to: end)
+    }
+
+    /// The `text` sent beside `timer_end`: nil under an hour (layout measures `00:00`), else
+    /// the widest format of a countdown `end - start` long. The difference is taken in 128
+    /// bits, so no pair of instants traps.
+    static func placeholder(from start: Int64, to end: Int64) -> String? {
+        let seconds = Double(Int128(end) - Int128(start)) / 1_000_000
+        return seconds > 3599 ? TextMetrics.timerPlaceholder(seconds: seconds) : nil
+    }
 
     /// Sets the font size in points and, when given, the weight.
     public func font(size: Double, weight: FontWeight? = nil) -> Text {

@@ -15,6 +15,11 @@ struct ClassStyle: Hashable, Sendable {
     var foreground: RGBA?
     var scale: Double = 1
     var alignment: Alignment?
+    /// `italic` / `not-italic`, `underline` / `no-underline` (Tailwind's names): text drawn in
+    /// the italic face, underlined. The broker measures text upright; an italic face is about
+    /// as wide (docs/renderer.md, "Text").
+    var italic = false
+    var underline = false
 
     static let defaultBackgroundRadius = 8.0
 
@@ -31,6 +36,13 @@ struct ClassStyle: Hashable, Sendable {
     mutating func apply(utility: String) -> Bool {
         if let value = Self.number(after: "opacity-", in: utility) { opacity = min(max(value / 100, 0), 1); return true }
         if let value = Self.number(after: "scale-", in: utility) { scale = max(value / 100, 0); return true }
+        switch utility {
+        case "italic": italic = true; return true
+        case "not-italic": italic = false; return true
+        case "underline": underline = true; return true
+        case "no-underline": underline = false; return true
+        default: break
+        }
         if utility == "rounded" { backgroundRadius = 4; return true }
         if utility.hasPrefix("rounded-") {
             let size = utility.dropFirst("rounded-".count)

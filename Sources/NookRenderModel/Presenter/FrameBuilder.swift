@@ -150,8 +150,16 @@ struct FrameBuilder {
                 }
             case .expanded:
                 if plan.toContent == "board" {
+                    // A tile is its whole cell (`board_cells`), within the chrome as it is now;
+                    // from a sender without cells, the widget's own rect.
+                    var cells: [String: Rect] = [:]
+                    for cell in plan.boardCells where cells[cell.owner] == nil { cells[cell.owner] = cell.rect }
                     for node in scene.nodes where node.slot == SlotName.widget.rawValue && node.path == SlotName.widget.rootPath(owner: node.owner) {
-                        out.append(target(.tile, .widget, node.owner, node.rect))
+                        guard let cell = cells[node.owner] else {
+                            out.append(target(.tile, .widget, node.owner, node.rect))
+                            continue
+                        }
+                        if let reachable = Self.intersection(cell, chrome) { out.append(target(.tile, .widget, node.owner, reachable)) }
                     }
                 } else if let root = scene.node(at: SlotName.expanded.rawValue) {
                     let panel = target(.panel, .expanded, root.owner, chrome)
@@ -184,6 +192,14 @@ struct FrameBuilder {
             }
         }
         return out
+    }
+
+    /// Where `a` and `b` overlap; nil when they do not (or only along an edge).
+    static func intersection(_ a: Rect, _ b: Rect) -> Rect? {
+        let minX = max(a.minX, b.minX), maxX = min(a.maxX, b.maxX)
+        let minY = max(a.minY, b.minY), maxY = min(a.maxY, b.maxY)
+        guard maxX > minX, maxY > minY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// A chrome shape as a clip: its outline, whatever its opacity.
