@@ -32,9 +32,11 @@ for kind in $sanitizers; do
   # Every process runs several times slower under a sanitizer (ThreadSanitizer most): the
   # tests wait longer before calling something missing, and fewer run side by side, so that
   # the machine is not flooded by a hundred instrumented processes at once.
+  # Under AddressSanitizer, all suites at once held ~1,340 descriptors in the test process and
+  # starved tests of CPU past even the longer deadlines; eight at a time keeps 2 cores busy.
   case $kind in
     thread) scale=8 width=3 ;;
-    *) scale=3 width=0 ;;
+    *) scale=3 width=8 ;;
   esac
   export NOOK_TEST_DEADLINE_SCALE=$scale
   if [ "$width" != 0 ]; then export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$width; else unset SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH; fi
