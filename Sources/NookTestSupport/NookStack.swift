@@ -51,7 +51,9 @@ public final class NookStack: @unchecked Sendable {
 
     /// A package executable, its log in the scratch directory.
     public func process(_ product: String, _ arguments: [String], environment: [String: String?] = [:]) throws -> PackageProcess {
-        let process = try PackageProcess(product, arguments, logDirectory: scratch, environment: environment)
+        // Its configuration is the test's, never the user's (a bridge reads ~/.config/nook).
+        let isolated: [String: String?] = ["XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path]
+        let process = try PackageProcess(product, arguments, logDirectory: scratch, environment: isolated.merging(environment) { $1 })
         onStop { await process.stop() }
         return process
     }

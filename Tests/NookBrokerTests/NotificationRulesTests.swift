@@ -171,8 +171,7 @@ import Testing
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let played = temp.url.appendingPathComponent("played").path
         let stub = bin.appendingPathComponent("canberra-gtk-play").path
-        try "#!/bin/sh\necho \"$@\" >> \(played)\n".write(toFile: stub, atomically: true, encoding: .utf8)
-        #expect(chmod(stub, 0o755) == 0)
+        try ExecutableScript.write("#!/bin/sh\necho \"$@\" >> \(played)\n", toPath: stub)
         try Self.write("[app-name=Mail]\nsound=message-new-email\n[app-name=Mail urgency=low]\nsound=off\n", temp)
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)

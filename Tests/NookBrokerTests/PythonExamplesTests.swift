@@ -31,8 +31,7 @@ import Testing
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let played = temp.url.appendingPathComponent("played.txt")
         let player = bin.appendingPathComponent("canberra-gtk-play")
-        try "#!/bin/sh\necho \"$@\" >> '\(played.path)'\n".write(to: player, atomically: true, encoding: .utf8)
-        chmod(player.path, 0o755)
+        try ExecutableScript.write("#!/bin/sh\necho \"$@\" >> '\(played.path)'\n", to: player)
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let renderer = try await PlanRecorder.subscribe(bus, display: Self.display)

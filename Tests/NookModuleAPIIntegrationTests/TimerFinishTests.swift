@@ -15,8 +15,7 @@ import Testing
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let played = scratch.url.appendingPathComponent("played.txt")
         let script = bin.appendingPathComponent("canberra-gtk-play")
-        try "#!/bin/sh\necho \"$@\" >> '\(played.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        try ExecutableScript.write("#!/bin/sh\necho \"$@\" >> '\(played.path)'\n", to: script)
         return (bin, played)
     }
 

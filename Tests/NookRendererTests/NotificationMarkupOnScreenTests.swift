@@ -54,8 +54,7 @@ struct NotificationMarkupOnScreenTests {
             try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
             let record = scratch.appendingPathComponent("xdg-open.record")
             let stub = stubs.appendingPathComponent("xdg-open")
-            try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(record.path)'\n".write(to: stub, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+            try ExecutableScript.write("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(record.path)'\n", to: stub)
 
             let monitor = try OutputProcess("/usr/bin/dbus-monitor", ["--address", nook.bus.address, "interface='org.freedesktop.Notifications'"],
                                             in: scratch, name: "dbus-monitor")

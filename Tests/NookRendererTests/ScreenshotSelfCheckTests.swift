@@ -22,8 +22,7 @@ struct ScreenshotSelfCheckTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let convert = directory.appendingPathComponent("convert")
-        try script.write(to: convert, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: convert.path)
+        try ExecutableScript.write(script, to: convert)
         let error = await #expect(throws: TestSupportError.self) { try await XvfbServer.checkScreenshots(convert: convert.path) }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("screenshots do not work"), "\(message)")
