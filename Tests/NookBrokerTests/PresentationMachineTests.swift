@@ -81,6 +81,22 @@ import NookCore
         #expect(machine.state == .expanded(.board, via: .claim))
     }
 
+    /// Rule 6: what a person opened is theirs. A module's peek (a notification arriving) does
+    /// not take an expanded view or a companion from them; from the pill it peeks as ever.
+    @Test func aPeekNeverTakesWhatAPersonOpened() throws {
+        let registry = try scene()
+        for opened in [NookState.expanded(.activity(song), via: .claim), .expanded(.board, via: .hover), .companion(module: "music")] {
+            var machine = PresentationMachine(state: opened)
+            let change = try machine.apply(.peek(song), registry: registry)
+            #expect(change == nil, "a peek changed \(opened)")
+            #expect(machine.state == opened)
+            #expect(try machine.apply(.endPeek, registry: registry) == nil, "its end peek closed \(opened)")
+            #expect(machine.state == opened)
+        }
+        var resting = PresentationMachine(state: .pill)
+        #expect(try resting.apply(.peek(song), registry: registry)?.to == .peek(song))
+    }
+
     @Test func endingThePeekedActivityReturnsToThePill() throws {
         var registry = try scene()
         var machine = PresentationMachine(state: .pill)

@@ -18,6 +18,8 @@ import NookCore
 /// 4. Hovering opens by hover; leaving closes only what hovering opened. Hovering a slot
 ///    (`OpenSlot` via hover: a capsule, a pill slot) opens by hover onto what that slot shows.
 /// 5. The board has a tile for every module with a widget, a home or an activity that opens.
+/// 6. What a person opened is theirs: a `Peek` (a module's, a notification arriving) while an
+///    expanded view or a companion is up changes nothing; it peeks from the pill or a peek.
 public struct PresentationMachine: Hashable, Sendable {
     public private(set) var state: NookState = .hidden
     /// Set by `Hide`, cleared by `Show`.
@@ -77,6 +79,10 @@ public struct PresentationMachine: Hashable, Sendable {
             guard let activity = registry.activity(ref) else { throw Self.unknown(ref, registry) }
             guard activity.views[.peek] != nil else {
                 throw RegistryError(.invalidArgs, "activity \"\(ref)\" has no peek view to show")
+            }
+            switch state {
+            case .expanded, .companion: return nil
+            default: break
             }
             state = .peek(ref)
             hiddenByUser = false
