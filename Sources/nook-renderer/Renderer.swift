@@ -113,9 +113,13 @@ final class Renderer {
             box.value.text.warmUp()
             box.value.images.warmUp()
         }
-        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans.
+        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans; with
+        // neither on screen nothing changes between plans, and nothing is drawn.
         MainLoop.onEachWallSecond {
-            gtk_widget_queue_draw(box.value.nook.widget)
+            if box.value.presenter.showsLiveClock {
+                gtk_widget_queue_draw(box.value.nook.widget)
+                Log.debug("second tick: drawing the live clock")
+            }
             box.value.followCompositorsOutput()
         }
         followSwayFocusIfWanted()

@@ -34,6 +34,23 @@ private typealias F = PlanFixture
         #expect(try !showing(F.vstack([F.text("still")])).0.showsLiveClock)
     }
 
+    /// Issue 42, part 1: the equalizer reads the clock only while `playing`; paused (or any
+    /// other custom view, or a still scene) nothing on screen changes between plans, and the
+    /// renderer's second tick draws nothing.
+    @Test func onlyAPlayingEqualizerOrACountdownFollowsTheClock() throws {
+        func equalizer(_ playing: Bool) -> ViewNode {
+            F.node(.view) {
+                $0.name = "EqualizerBars"
+                $0.params = ["playing": .bool(playing)]
+                $0.width = 24
+                $0.height = 16
+            }
+        }
+        #expect(try showing(F.vstack([equalizer(true)])).0.showsLiveClock)
+        #expect(try !showing(F.vstack([equalizer(false)])).0.showsLiveClock)
+        #expect(try !showing(F.vstack([F.cover(40, id: nil)])).0.showsLiveClock)
+    }
+
     private func endOf(_ end: Int64) -> Int64 { end }
 
     @Test func progressAdvancesFromStartToEndAgainstTheWallClock() throws {

@@ -120,11 +120,26 @@ public struct PlanPresenter: Sendable {
     /// True when the current scene shows something that follows the wall clock (a
     /// `timer_end` countdown, a progress with `start` and `end`): redraw once a second for it
     /// even when nothing moves.
+    /// A custom view drawn by the clock (the equalizer while `playing`) counts too. With
+    /// none of these, nothing on screen changes between plans and the renderer draws nothing.
     public var showsLiveClock: Bool {
         playback?.plan.scene.nodes.contains { node in
             (node.kind == "text" && node.props["timer_end"] != nil)
                 || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
+                || Self.followsTheClock(node, customViews: customViews)
         } ?? false
+    }
+
+    /// The custom views whose drawing reads the wall clock, and the param that must be
+    /// `"true"` for them to move (`EqualizerBars` moves while `playing`).
+    public static let clockDrivenViews: [String: String] = ["EqualizerBars": "playing"]
+
+    static func followsTheClock(_ node: RenderNode, customViews: Set<String>) -> Bool {
+        guard node.kind == "view", case .string(let name)? = node.props["name"], customViews.contains(name),
+              let param = clockDrivenViews[name] else { return false }
+        // Read as the drawing reads it (`NodeContent`: each param as text).
+        guard case .dictionary(let params)? = node.props["params"], let value = params[param] else { return false }
+        return NodeContent.text(value) == "true"
     }
 
     /// Seconds of plan time at frame-clock `time`.

@@ -1,0 +1,61 @@
+import Foundation
+import NookBus
+import NookTestSupport
+import Testing
+
+/// Issue 42, part 1, on headless sway: no frame without a change. The renderer's Wayland trace
+/// (`WAYLAND_DEBUG=1`, which `SwayNook` sets) counts every `wl_surface.commit` it makes: with
+/// nothing showing it commits none over 10 s, and with one countdown it commits about one a
+/// second, the second the digits change.
+@Suite(.serialized)
+struct IdleFramesOnSwayTests {
+    /// The window each count is taken over: a duration measured, not a wait for something.
+    static let window: Duration = .seconds(10)
+
+    /// `wl_surface.commit` requests in a `WAYLAND_DEBUG` trace (` -> wl_surface@N.commit()`).
+    static func commits(in trace: Substring) -> Int {
+        trace.split(separator: "\n").filter { $0.contains(" -> wl_surface@") && $0.contains(".commit()") }.count
+    }
+
+    /// The renderer's log from `offset` (a UTF-8 count taken earlier) on.
+    static func log(of nook: SwayNook, from offset: Int) -> Substring {
+        let log = nook.rendererLog
+        let start = log.utf8.index(log.utf8.startIndex, offsetBy: min(offset, log.utf8.count))
+        return log[start...]
+    }
+
+    /// Commits over `window` from now, once the nook has settled at `serial`.
+    static func commitsOverWindow(_ nook: SwayNook, settledAt serial: UInt64) async throws -> (count: Int, trace: Substring) {
+        try await nook.waitUntilSettled(serial: serial)
+        let offset = nook.rendererLog.utf8.count
+        try await Task.sleep(for: window)
+        let trace = log(of: nook, from: offset)
+        return (commits(in: trace), trace)
+    }
+
+    @Test func anIdleNookCommitsNoFrameAndACountdownAboutOneASecond() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            // Nothing showing: the music module leaves, and its activity ends after the grace period.
+            _ = await nook.music.stop()
+            let hidden = await eventually(timeout: .seconds(120), poll: .milliseconds(100)) {
+                (try? await nook.state().presentation) == "hidden"
+            }
+            try #require(hidden, "the song's activity never ended:\n\(nook.logs)")
+            let idle = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            #expect(idle.count == 0, "an idle renderer committed \(idle.count) frames in 10 s:\n\(idle.trace.suffix(3000))")
+
+            // One countdown: its digits change each second, and only then is a frame drawn.
+            let state = nook.scratch.appendingPathComponent("nookctl-state").path
+            let start = try nook.stack.process("nookctl", ["--address", nook.bus.address, "activity", "start", "tea/pot", "--title", "Tea",
+                                                           "--timer", "30m", "--no-sound"], environment: ["XDG_STATE_HOME": state])
+            #expect(await start.waitForExit(), "\(start.log)")
+            let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                (try? await nook.state().presentation) == "pill"
+            }
+            try #require(shown, "the timer's pill never showed:\n\(start.log)\n\(nook.logs)")
+            let counting = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            // About ten; a loaded machine may merge two seconds' draws or add a frame callback's commit.
+            #expect((5...20).contains(counting.count), "a countdown committed \(counting.count) frames in 10 s:\n\(counting.trace.suffix(3000))")
+        }
+    }
+}
