@@ -36,7 +36,7 @@ import Testing
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let renderer = try await PlanRecorder.subscribe(bus, display: Self.display)
             let observer = try await BrokerClient.connect(bus)
-            let countdown = try example("countdown.py", ["--seconds", "2", "--title", "Tea", "--done-seconds", "6"], bus: bus, logs: temp.url,
+            let countdown = try example("countdown.py", ["--seconds", "2", "--title", "Tea", "--done-seconds", "40"], bus: bus, logs: temp.url,
                                         environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
             // At zero: a peek showing "Done".
             #expect(await eventually { renderer.received.contains { $0.to == "peek" && $0.texts.contains("Done") } },
@@ -49,8 +49,9 @@ import Testing
             // The sound theme's `complete`.
             #expect(await eventually { ((try? String(contentsOf: played, encoding: .utf8)) ?? "").contains("-i complete") },
                     "the sound player never ran: \(countdown.log)")
-            // Then it ends by itself after its done time, and the example exits 0.
-            #expect(await eventually { (try? await observer.activities()) == [] }, "\(countdown.log)")
+            // Then it ends by itself after its done time, and the example exits 0. (40 s of done
+            // time: at load 14 the checks above outlasted 6 s, and the activity had gone.)
+            #expect(await eventually(timeout: .seconds(150)) { (try? await observer.activities()) == [] }, "\(countdown.log)")
             #expect(await countdown.waitForExit(timeout: .seconds(60)), "\(countdown.log)")
             #expect(countdown.exitStatus == 0, "\(countdown.log)")
             #expect(countdown.log.contains("time is up"), "\(countdown.log)")

@@ -30,7 +30,7 @@ import Testing
             let observer = try await Observer.connect(bus)
             let plans = try await observer.recordPlans()
             let timers = try ProductProcess(
-                "TimerModule", ["--names", "Tea", "--duration", "2", "--done-seconds", "10", "--address", bus.address], logDirectory: scratch.url,
+                "TimerModule", ["--names", "Tea", "--duration", "2", "--done-seconds", "40", "--address", bus.address], logDirectory: scratch.url,
                 environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
             #expect(await eventually { await observer.activities() == ["timer/t1"] }, "\(timers.log)")
             // At zero: the peek, showing "Done".
@@ -43,7 +43,8 @@ import Testing
                     }
                 }
             }, "no peek showing Done: \(timers.log)")
-            #expect(timers.log.contains("t1 (Tea) done"), "\(timers.log)")
+            // The module logs it after its peek call returns: waited for, not read at once.
+            #expect(await eventually { timers.log.contains("t1 (Tea) done") }, "\(timers.log)")
             // Still live, labelled done: it did not end at zero.
             let items = await MusicPriorityTests.items(observer)
             #expect(items.map(\.name) == ["timer/t1"] && items.first?.label == "Tea, done", "\(items)")
@@ -51,8 +52,9 @@ import Testing
             // The sound theme's `complete`.
             #expect(await eventually { ((try? String(contentsOf: played, encoding: .utf8)) ?? "").contains("-i complete") },
                     "the sound player never ran: \(timers.log)")
-            // Then it ends by itself, and the module with it.
-            #expect(await eventually { await observer.activities().isEmpty }, "\(timers.log)")
+            // Then it ends by itself, and the module with it. (40 s of done time: at load 14 the
+            // checks above outlasted 10 s, and the stored "Done" was gone before it was read.)
+            #expect(await eventually(timeout: .seconds(150)) { await observer.activities().isEmpty }, "\(timers.log)")
             #expect(await timers.waitForExit(timeout: .seconds(60)), "\(timers.log)")
             #expect(timers.log.contains("all timers done"), "\(timers.log)")
             await observer.close()
