@@ -37,4 +37,20 @@ struct ProgramCommandLineTests {
         #expect(result.stderr.hasPrefix("\(program): ") && result.stderr.contains("'--no-such-flag'"), "\(result.stderr)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
     }
+
+    /// The programs installed with a man page.
+    static let manPages = ["nookd", "nook-renderer", "nook-mpris", "nook-notifications"]
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every option a program's `--help` lists is in its man page (as roff writes it, each
+    /// `-` escaped): nook-notifications' page once lacked `--history` and `--state-dir`.
+    @Test(arguments: manPages)
+    func manPageNamesEveryOption(program: String) async throws {
+        let help = try await Tools.run(try PackageProcess.executable(program).path, ["--help"], environment: Self.noBusNoDisplay).stdout
+        let page = try String(contentsOf: Self.checkout.appendingPathComponent("packaging/man/\(program).1.in"), encoding: .utf8)
+        let options = Set(help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+        #expect(options.contains("--help") && options.count > 2, "read no options from: \(help)")
+        let missing = options.filter { !page.contains($0.replacingOccurrences(of: "-", with: "\\-")) }.sorted()
+        #expect(missing.isEmpty, "\(program).1 does not name \(missing)")
+    }
 }
