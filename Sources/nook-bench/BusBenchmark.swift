@@ -94,30 +94,19 @@ enum RawEchoServer {
     }
 }
 
-/// The baseline client: blocking `sd_bus_call` on a dedicated thread.
+/// The baseline client: blocking calls on plain sd-bus (`RawBus.call`) on a dedicated thread.
 enum RawEchoClient {
     static func measure(address: String, server: String, calls: Int) throws -> Samples {
         let result = Mutex<Result<Samples, any Error>?>(nil)
         runOnRawThread(join: true) {
             do {
-                let bus = try rawConnect(address)
-                defer { sd_bus_flush_close_unref(bus) }
+                let bus = try RawBus.connect(address)
+                defer { bus.flushAndClose() }
                 var samples = Samples()
                 for i in 0..<calls {
                     let start = monotonicNanoseconds()
-                    var message: OpaquePointer?
-                    sd_bus_message_new_method_call(bus, &message, server, RawEchoServer.path.rawValue, RawEchoServer.interface, "Echo")
-                    var value = Int32(i)
-                    sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &value)
-                    var error = sd_bus_error()
-                    var reply: OpaquePointer?
-                    let r = sd_bus_call(bus, message, 0, &error, &reply)
-                    var echoed: Int32 = 0
-                    if r >= 0 { sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "i")), &echoed) }
-                    sd_bus_message_unref(reply)
-                    sd_bus_message_unref(message)
-                    sd_bus_error_free(&error)
-                    if r < 0 { throw BusError.system(function: "sd_bus_call", errno: -r) }
+                    _ = try bus.call(destination: server, path: RawEchoServer.path.rawValue, interface: RawEchoServer.interface, member: "Echo",
+                                     arguments: { $0.append(int32: Int32(i)) }, reply: { $0.readInt32() })
                     samples.append(Double(monotonicNanoseconds() - start) / 1000)
                 }
                 result.withLock { $0 = .success(samples) }
