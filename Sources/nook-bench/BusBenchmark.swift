@@ -1,4 +1,3 @@
-import CSystemd
 import Glibc
 import NookBus
 import NookTestSupport
@@ -77,19 +76,11 @@ enum RawEchoServer {
 
     /// The baseline server: `Echo(i) -> i` on plain sd-bus.
     static func start(address: String) throws -> RawBusServer {
-        try RawBusServer(address: address) { bus in
-            var slot: OpaquePointer?
-            _ = sd_bus_add_object(bus, &slot, RawEchoServer.path.rawValue, { message, _, _ in
-                var value: Int32 = 0
-                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value)
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "i")), &value)
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-                return 1
-            }, nil)
-            return slot
+        try RawBusServer(address: address, exporting: RawEchoServer.path.rawValue) { message, _, _ in
+            let call = RawMessage(handle: message)
+            let value = call.readInt32()
+            call.reply { $0.append(int32: value) }
+            return 1
         }
     }
 }
