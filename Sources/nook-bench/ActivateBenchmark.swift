@@ -1,4 +1,3 @@
-import CSystemd
 import Foundation
 import NookBus
 import NookCore
@@ -110,31 +109,21 @@ private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destin
 /// connection; `Activate` replies and sends one small unicast `ActionInvoked` to it.
 enum ZeroWorkForwarder {
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
-        let module = ZeroWorkModule()
-        return try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
-            var slot: OpaquePointer?
-            sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
-                let module = Unmanaged<ZeroWorkModule>.fromOpaque(userdata!).takeUnretainedValue()
-                let member = String(cString: sd_bus_message_get_member(message))
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                if member == "Register" { module.name = String(cString: sd_bus_message_get_sender(message)) }
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-                if member == "Activate", let target = module.name {
-                    var signal: OpaquePointer?
-                    sd_bus_message_new_signal(sd_bus_message_get_bus(message), &signal, "/org/nook/Nook1", "org.nook.Nook1.Modules", "ActionInvoked")
-                    sd_bus_message_set_destination(signal, target)
-                    "song".withCString { _ = sd_bus_message_append_basic(signal, CChar(UInt8(ascii: "s")), $0) }
-                    "pause".withCString { _ = sd_bus_message_append_basic(signal, CChar(UInt8(ascii: "s")), $0) }
-                    sd_bus_message_open_container(signal, CChar(UInt8(ascii: "a")), "{sv}")
-                    sd_bus_message_close_container(signal)
-                    sd_bus_send(nil, signal, nil)
-                    sd_bus_message_unref(signal)
+        try RawBusServer(address: address, wellKnownName: wellKnownName, exporting: "/org/nook/Nook1", context: ZeroWorkModule()) { message, userdata, _ in
+            let module = Unmanaged<ZeroWorkModule>.fromOpaque(userdata!).takeUnretainedValue()
+            let call = RawMessage(handle: message)
+            let member = call.member
+            if member == "Register" { module.name = call.sender }
+            call.reply()
+            if member == "Activate", let target = module.name {
+                call.bus.emitSignal(path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules", member: "ActionInvoked", to: target) { signal in
+                    signal.append(string: "song")
+                    signal.append(string: "pause")
+                    signal.appendEmptyVardict()
+                    return true
                 }
-                return 1
-            }, Unmanaged.passUnretained(module).toOpaque())
-            return slot
+            }
+            return 1
         }
     }
 }

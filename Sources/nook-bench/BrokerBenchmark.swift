@@ -1,4 +1,3 @@
-import CSystemd
 import Foundation
 import NookBus
 import NookCore
@@ -303,50 +302,39 @@ final class BenchProcess: @unchecked Sendable {
 /// payload), or until then the update's own `a{sv}`.
 enum ZeroWorkBroker {
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
-        // Kept alive by the set-up closure, which the server's thread holds until it stops.
-        let subscriber = ZeroWorkSubscriber()
-        return try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
-            var slot: OpaquePointer?
-            sd_bus_add_object(bus, &slot, "/org/nook/Nook1", { message, userdata, _ in
-                let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
-                let member = String(cString: sd_bus_message_get_member(message))
-                if member == "SetPlanPayload" {
-                    // Kept whole, read afresh (rewound) for every plan.
-                    if let old = subscriber.payload { sd_bus_message_unref(old) }
-                    subscriber.payload = sd_bus_message_ref(message)
-                }
-                // The plan goes out before the reply, in the order nookd sends them when one
-                // renderer is due (`deliverBeforeTheReplyWhenOneRendererIsDue`).
-                if member == "UpdateActivity", let target = subscriber.name {
-                    var signal: OpaquePointer?
-                    sd_bus_message_new_signal(sd_bus_message_get_bus(message), &signal, "/org/nook/Nook1", "org.nook.Nook1.Render", "Plan")
-                    sd_bus_message_set_destination(signal, target)
+        try RawBusServer(address: address, wellKnownName: wellKnownName, exporting: "/org/nook/Nook1", context: ZeroWorkSubscriber()) { message, userdata, _ in
+            let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
+            let call = RawMessage(handle: message)
+            let member = call.member
+            if member == "SetPlanPayload" {
+                // Kept whole, read afresh (rewound) for every plan.
+                subscriber.payload?.release()
+                subscriber.payload = call.retained()
+            }
+            // The plan goes out before the reply, in the order nookd sends them when one
+            // renderer is due (`deliverBeforeTheReplyWhenOneRendererIsDue`).
+            if member == "UpdateActivity", let target = subscriber.name {
+                call.bus.emitSignal(path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Plan", to: target) { signal in
                     // The same payload: a plan nookd made (or the update's own `a{sv}`) goes on to
                     // the renderer as is, so the bus daemon copies, and the renderer reads, a
                     // payload of its size and shape.
-                    let copied: Int32
                     if let payload = subscriber.payload {
-                        sd_bus_message_rewind(payload, 1)
-                        copied = sd_bus_message_copy(signal, payload, 1)
-                    } else {
-                        copied = sd_bus_message_skip(message, "s") >= 0 ? sd_bus_message_copy(signal, message, 1) : -1
+                        payload.rewind()
+                        return signal.copyArguments(from: payload)
                     }
-                    if copied >= 0 { sd_bus_send(nil, signal, nil) }
-                    sd_bus_message_unref(signal)
+                    return call.skip("s") && signal.copyArguments(from: call)
                 }
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                if member == "Subscribe" {
-                    subscriber.name = String(cString: sd_bus_message_get_sender(message))
-                    "/org/nook/Nook1/subscribers/1".withCString { _ = sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
-                    sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}")
-                    sd_bus_message_close_container(reply)
+            }
+            if member == "Subscribe" {
+                subscriber.name = call.sender
+                call.reply {
+                    $0.append(objectPath: "/org/nook/Nook1/subscribers/1")
+                    $0.appendEmptyVardict()
                 }
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-                return 1
-            }, Unmanaged.passUnretained(subscriber).toOpaque())
-            return slot
+            } else {
+                call.reply()
+            }
+            return 1
         }
     }
 }
@@ -354,5 +342,5 @@ enum ZeroWorkBroker {
 private final class ZeroWorkSubscriber {
     var name: String?
     /// The `SetPlanPayload` call whose `a{sv}` every `Plan` carries.
-    var payload: OpaquePointer?
+    var payload: RawMessage?
 }

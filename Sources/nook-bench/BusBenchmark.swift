@@ -1,4 +1,3 @@
-import CSystemd
 import Glibc
 import NookBus
 import NookTestSupport
@@ -77,47 +76,28 @@ enum RawEchoServer {
 
     /// The baseline server: `Echo(i) -> i` on plain sd-bus.
     static func start(address: String) throws -> RawBusServer {
-        try RawBusServer(address: address) { bus in
-            var slot: OpaquePointer?
-            _ = sd_bus_add_object(bus, &slot, RawEchoServer.path.rawValue, { message, _, _ in
-                var value: Int32 = 0
-                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value)
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "i")), &value)
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-                return 1
-            }, nil)
-            return slot
+        try RawBusServer(address: address, exporting: RawEchoServer.path.rawValue) { message, _, _ in
+            let call = RawMessage(handle: message)
+            let value = call.readInt32()
+            call.reply { $0.append(int32: value) }
+            return 1
         }
     }
 }
 
-/// The baseline client: blocking `sd_bus_call` on a dedicated thread.
+/// The baseline client: blocking calls on plain sd-bus (`RawBus.call`) on a dedicated thread.
 enum RawEchoClient {
     static func measure(address: String, server: String, calls: Int) throws -> Samples {
         let result = Mutex<Result<Samples, any Error>?>(nil)
         runOnRawThread(join: true) {
             do {
-                let bus = try rawConnect(address)
-                defer { sd_bus_flush_close_unref(bus) }
+                let bus = try RawBus.connect(address)
+                defer { bus.flushAndClose() }
                 var samples = Samples()
                 for i in 0..<calls {
                     let start = monotonicNanoseconds()
-                    var message: OpaquePointer?
-                    sd_bus_message_new_method_call(bus, &message, server, RawEchoServer.path.rawValue, RawEchoServer.interface, "Echo")
-                    var value = Int32(i)
-                    sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), &value)
-                    var error = sd_bus_error()
-                    var reply: OpaquePointer?
-                    let r = sd_bus_call(bus, message, 0, &error, &reply)
-                    var echoed: Int32 = 0
-                    if r >= 0 { sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "i")), &echoed) }
-                    sd_bus_message_unref(reply)
-                    sd_bus_message_unref(message)
-                    sd_bus_error_free(&error)
-                    if r < 0 { throw BusError.system(function: "sd_bus_call", errno: -r) }
+                    _ = try bus.call(destination: server, path: RawEchoServer.path.rawValue, interface: RawEchoServer.interface, member: "Echo",
+                                     arguments: { $0.append(int32: Int32(i)) }, reply: { $0.readInt32() })
                     samples.append(Double(monotonicNanoseconds() - start) / 1000)
                 }
                 result.withLock { $0 = .success(samples) }

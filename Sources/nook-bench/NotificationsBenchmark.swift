@@ -1,4 +1,3 @@
-import CSystemd
 import Foundation
 import NookBus
 import NookTestSupport
@@ -186,23 +185,13 @@ func runNotificationsBenchmark() async throws -> [Figure] {
 /// with the id it was asked to replace (or 1).
 enum ZeroWorkNotifications {
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
-        try RawBusServer(address: address, wellKnownName: wellKnownName) { bus in
-            var slot: OpaquePointer?
-            sd_bus_add_object(bus, &slot, "/org/freedesktop/Notifications", { message, _, _ in
-                // Notify(susssasa{sv}i): skip the app name, read replaces_id.
-                var id: UInt32 = 0
-                var appName: UnsafePointer<CChar>?
-                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &appName)
-                sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id)
-                var reply: OpaquePointer?
-                sd_bus_message_new_method_return(message, &reply)
-                var answer = id == 0 ? 1 : id
-                sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "u")), &answer)
-                sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-                return 1
-            }, nil)
-            return slot
+        try RawBusServer(address: address, wellKnownName: wellKnownName, exporting: "/org/freedesktop/Notifications") { message, _, _ in
+            // Notify(susssasa{sv}i): skip the app name, read replaces_id.
+            let call = RawMessage(handle: message)
+            call.readPastString()
+            let id = call.readUInt32()
+            call.reply { $0.append(uint32: id == 0 ? 1 : id) }
+            return 1
         }
     }
 }

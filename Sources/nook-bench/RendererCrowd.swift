@@ -1,10 +1,8 @@
-import CSystemd
 import Glibc
-import NookBus
 import Synchronization
 
 /// Many subscribed renderers as plain sd-bus connections, all driven by one thread with
-/// `poll(2)`: they read every plan and answer every ping (sd-bus does, in `sd_bus_process`),
+/// `poll(2)`: they read every plan and answer every ping (sd-bus does, as it processes them),
 /// and count the plans. One thread rather than one per connection, so that on a 2-core machine
 /// the benchmark's own renderers do not take the CPU nookd and the bus daemon need, and the
 /// figure is about the broker rather than about 200 harness threads waking per plan.
@@ -17,24 +15,22 @@ final class RendererCrowd: Sendable {
         let state = self.state
         let ready = Mutex<Result<Void, any Error>?>(nil)
         runOnRawThread(join: false) {
-            var buses: [OpaquePointer] = []
-            var slots: [OpaquePointer?] = []
+            var buses: [RawBus] = []
+            var slots: [RawSlot] = []
             defer {
-                for slot in slots { sd_bus_slot_unref(slot) }
-                for bus in buses { sd_bus_flush_close_unref(bus) }
+                for slot in slots { slot.release() }
+                for bus in buses { bus.flushAndClose() }
                 state.finished.store(true, ordering: .releasing)
             }
             do {
                 for _ in 0..<count {
-                    let bus = try rawConnect(address)
+                    let bus = try RawBus.connect(address)
                     buses.append(bus)
-                    var slot: OpaquePointer?
-                    let r = sd_bus_add_match(bus, &slot, "type='signal',interface='org.nook.Nook1.Render',member='Plan'", { _, userdata, _ in
+                    slots.append(try bus.addMatch("type='signal',interface='org.nook.Nook1.Render',member='Plan'",
+                                                  userdata: Unmanaged.passUnretained(state).toOpaque()) { _, userdata, _ in
                         Unmanaged<CrowdState>.fromOpaque(userdata!).takeUnretainedValue().plans.add(1, ordering: .relaxed)
                         return 0
-                    }, Unmanaged.passUnretained(state).toOpaque())
-                    if r < 0 { throw BusError.system(function: "sd_bus_add_match", errno: -r) }
-                    slots.append(slot)
+                    })
                     try Self.subscribe(bus, display: display)
                 }
                 ready.withLock { $0 = .success(()) }
@@ -45,8 +41,8 @@ final class RendererCrowd: Sendable {
             var fds = [pollfd](repeating: pollfd(), count: buses.count)
             while !state.stopped.load(ordering: .relaxed) {
                 for (index, bus) in buses.enumerated() {
-                    while sd_bus_process(bus, nil) > 0 {}
-                    fds[index] = pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0)
+                    while bus.process() > 0 {}
+                    fds[index] = bus.pollDescriptor
                 }
                 _ = poll(&fds, nfds_t(fds.count), 50)
             }
@@ -67,27 +63,9 @@ final class RendererCrowd: Sendable {
     }
 
     /// `Render.Subscribe(a{sv} display)`, waited for.
-    private static func subscribe(_ bus: OpaquePointer, display: [(String, Double)]) throws {
-        var call: OpaquePointer?
-        var r = sd_bus_message_new_method_call(bus, &call, "org.nook.Nook1", "/org/nook/Nook1", "org.nook.Nook1.Render", "Subscribe")
-        if r < 0 { throw BusError.system(function: "sd_bus_message_new_method_call", errno: -r) }
-        defer { sd_bus_message_unref(call) }
-        sd_bus_message_open_container(call, CChar(UInt8(ascii: "a")), "{sv}")
-        for (key, value) in display {
-            var value = value
-            sd_bus_message_open_container(call, CChar(UInt8(ascii: "e")), "sv")
-            key.withCString { _ = sd_bus_message_append_basic(call, CChar(UInt8(ascii: "s")), $0) }
-            sd_bus_message_open_container(call, CChar(UInt8(ascii: "v")), "d")
-            sd_bus_message_append_basic(call, CChar(UInt8(ascii: "d")), &value)
-            sd_bus_message_close_container(call)
-            sd_bus_message_close_container(call)
-        }
-        sd_bus_message_close_container(call)
-        var error = sd_bus_error()
-        var reply: OpaquePointer?
-        r = sd_bus_call(bus, call, 20_000_000, &error, &reply)
-        defer { sd_bus_error_free(&error); sd_bus_message_unref(reply) }
-        if r < 0 { throw BusError.system(function: "Render.Subscribe", errno: -r) }
+    private static func subscribe(_ bus: RawBus, display: [(String, Double)]) throws {
+        try bus.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+                     timeoutMicroseconds: 20_000_000, arguments: { $0.appendVardict(display) }, reply: { _ in })
     }
 }
 
