@@ -9,15 +9,20 @@ import Synchronization
 /// forwarder written directly on sd-bus doing the same hops (reply, then one unicast signal
 /// to the module), in alternating rounds of the same run.
 ///
-/// nookd bounds presses per connection (20 a second, bursts of 40), so the presses rotate
-/// over `renderers` subscribed connections, each pressing well under that rate: the figure is
-/// a press's latency, limiter check included, never a refusal.
+/// nookd bounds presses per process (20 a second, bursts of 40), which this process's presses
+/// would exceed: it runs with the bound raised (`--limits render.activationsPerSecond=...`),
+/// so the figure is a press's latency, limiter check included, never a refusal. The presses
+/// still rotate over `renderers` subscribed connections, as several renderers would press.
 func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figure] {
     print("broker: activate-to-module latency through dbus-daemon (renderer Activate -> module ActionInvoked)")
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-activate-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: state) }
     let setup = try await BusConnection.connect(to: .address(bus.address))
-    let broker = try await BenchProcess.nookd(nookd, bus: bus, stateDirectory: state, using: setup)
+    // Presses are bounded per process since issue 38 (its connections share one budget of 20
+    // a second): raised for the bench, whose presses all come from this one process; the
+    // limiter's check still runs on every press and is in the figure.
+    let broker = try await BenchProcess.nookd(nookd, bus: bus, stateDirectory: state, using: setup,
+                                              limits: "render.activationsPerSecond=1000000,render.activationBurst=1000000")
     defer { broker.stop() }
     // In a process of its own, as nookd is (ZeroWorkProcess.swift).
     let forwarder = try await ZeroWorkProcess.start(.forwarder, bus: bus, watcher: setup)
@@ -32,8 +37,7 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
     spec["compact_trailing"] = .node(RawNode(kind: "text", props: ["text": .string("pause"), "action": .string("pause")]))
     try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(spec)])
 
-    // 60 renderers pressing in turn, about a millisecond apart: each presses every 60 ms or
-    // so, below the limiter's 20 a second.
+    // 60 renderers pressing in turn, about a millisecond apart.
     let renderers = 60
     var pressers: [(connection: BusConnection, target: DBusValue)] = []
     let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)]

@@ -109,7 +109,9 @@ import Testing
     /// `--limits`: known names set their limit; anything else is refused naming it.
     @Test func limitsFromTheCommandLine() throws {
         var configuration = BrokerConfiguration()
-        try configuration.setLimits("render.maxUnreadPlanBytesTotal=67108864, calls.workShare=0.5,broadcast.maxHeldBytes=1000")
+        try configuration.setLimits("render.maxUnreadPlanBytesTotal=67108864, calls.workShare=0.5,broadcast.maxHeldBytes=1000,"
+                                    + "render.activationsPerSecond=1000,render.activationBurst=2000")
+        #expect(configuration.renderLimits.activationsPerSecond == 1000 && configuration.renderLimits.activationBurst == 2000)
         #expect(configuration.renderLimits.maxUnreadPlanBytesTotal == 67_108_864)
         #expect(configuration.callLimits.workShare == 0.5)
         #expect(configuration.broadcastLimits.maxHeldBytes == 1000)

@@ -100,6 +100,8 @@ extension BrokerConfiguration {
         ("render.maxUnreadPlanBytes", { $0.renderLimits.maxUnreadPlanBytes = Int($1) }),
         ("render.maxUnreadPlanBytesTotal", { $0.renderLimits.maxUnreadPlanBytesTotal = Int($1) }),
         ("render.silentRendererTimeout", { $0.renderLimits.silentRendererTimeout = $1 }),
+        ("render.activationsPerSecond", { $0.renderLimits.activationsPerSecond = $1 }),
+        ("render.activationBurst", { $0.renderLimits.activationBurst = Int($1) }),
         ("calls.workShare", { $0.callLimits.workShare = $1 }),
         ("calls.workBurst", { $0.callLimits.workBurst = $1 }),
     ]
