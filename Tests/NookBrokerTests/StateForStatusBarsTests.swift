@@ -79,7 +79,11 @@ import Testing
             // One signal per 50 ms of the flood, plus the first and the last. (Gaps between
             // arrivals prove nothing: a busy receiver reads signals sent 50 ms apart together.)
             #expect(times.count <= Int(flood / .milliseconds(50)) + 3, "\(times.count) signals in \(flood)")
-            #expect(times.count < 200, "one StateChanged per update: nothing was coalesced")
+            // Something was coalesced, when the updates came faster than one per 50 ms (at
+            // load 15 in CI the 200 awaited calls took longer, and each rightly had its own).
+            if flood < .milliseconds(50 * 190) {
+                #expect(times.count < 200, "one StateChanged per update in \(flood): nothing was coalesced")
+            }
             // Integers where the contract says `d`: accepted (relevance above came as `x`).
             #expect(Self.records(try await module.state()["items"]).first?["relevance"] == .double(200))
             await module.close()
