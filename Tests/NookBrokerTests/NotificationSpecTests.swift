@@ -57,19 +57,6 @@ import Testing
         try await Tools.run(try PackageProcess.executable("nookctl").path, ["--address", nook.bus.address] + arguments)
     }
 
-    /// Opens the nook onto notification `id`'s expanded view (its nodes then reach the scenes)
-    /// until `shown` holds: the bridge's peek at a new notification may come just after the
-    /// `Open` and take the nook from it (CI, load 15), so the `Open` is sent again.
-    static func openExpanded(_ nook: Fixture, _ id: Int, until shown: @escaping @Sendable () -> Bool) async -> Bool {
-        await eventually {
-            if shown() { return true }
-            _ = try? await nook.observer.call("Open", [WireCodec.vardict(["onto": .string("activity"), "module": .string("notifications"),
-                                                                          "activity": .string("n\(id)")])],
-                                              interface: "org.nook.Nook1.Control")
-            return shown()
-        }
-    }
-
     @Test func getCapabilitiesNamesExactlyWhatIsDrawnAndDone() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
@@ -91,7 +78,7 @@ import Testing
             #expect(await eventually { nook.scenes.nodes(owner: "notifications/n1").contains { $0["uri"] == .string("mail-send") } },
                     "icon-static: \(nook.scenes.nodes(owner: "notifications/n1"))")
             #expect(await eventually { stubs.lines("canberra-gtk-play") == ["-i complete -d Notification"] }, "sound: \(stubs.lines("canberra-gtk-play"))\n\(nook.bridge.log)")
-            let boldDrawn = await Self.openExpanded(nook, 1) {
+            let boldDrawn = await HostileNotificationsTests.open(nook, 1) {
                 nook.scenes.nodes(owner: "notifications/n1").contains { $0["text"] == .string(" 42") && $0["font_weight"] == .string("bold") }
             }
             #expect(boldDrawn, "body-markup: \(nook.texts(1))")
@@ -275,7 +262,7 @@ import Testing
             #expect(await eventually { nook.signals.closed.contains(Closed(id: 2, reason: 1)) && nook.signals.closed.contains(Closed(id: 3, reason: 1)) },
                     "\(nook.signals.closed)")
             // Opened once the others have gone, so no peek of theirs takes the nook from it.
-            let named = await Self.openExpanded(nook, 1) { nook.texts(1).contains("Example Mail") }
+            let named = await HostileNotificationsTests.open(nook, 1) { nook.texts(1).contains("Example Mail") }
             #expect(named, "\(nook.texts(1))\n\(nook.scenes.causes)")
             let listed = try await Self.nookctl(nook, ["notifications", "list", "--json"])
             #expect(listed.stdout.contains("\"summary\":\"Kept\""), "\(listed.stdout)")
