@@ -45,6 +45,10 @@ public final class PackageProcess: @unchecked Sendable {
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         let log = try FileHandle(forWritingTo: logFile)
+        // The child has its own copy: ours is closed once it runs, or a whole suite keeps one
+        // descriptor per process it ever started (and Foundation's Process.run misreads
+        // /proc/self/fd once a process holds about 1,340 of them: see scripts/sanitizers).
+        defer { try? log.close() }
         process.standardOutput = log
         process.standardError = log
         try process.runSerialized()
@@ -52,7 +56,8 @@ public final class PackageProcess: @unchecked Sendable {
 
     /// Everything it printed so far.
     public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
-    public var isRunning: Bool { process.isRunning }
+    /// The kernel's view: Foundation can go on saying a killed child runs (`ChildExit`).
+    public var isRunning: Bool { process.isRunning && !ChildExit.hasExited(pid) }
 
     /// The exit status once it has exited by itself (nil while running or when a signal ended it).
     public var exitStatus: Int32? {
@@ -61,7 +66,7 @@ public final class PackageProcess: @unchecked Sendable {
     }
 
     public func signal(_ number: Int32) {
-        if process.isRunning { kill(pid, number) }
+        if isRunning { kill(pid, number) }
     }
 
     /// Waits (polling, with a generous deadline) until it exits; true when it did.

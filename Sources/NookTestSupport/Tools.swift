@@ -55,6 +55,9 @@ public enum Tools {
             throw error
         }
         let (stdout, stderr) = await (outData, errData)
+        // Read to the end: our ends are closed, not kept for the life of the suite.
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         // Not through `terminationHandler`, which may never fire (ChildExit).
         guard let status = await ChildExit.status(of: process) else {
             kill(process.processIdentifier, SIGKILL)

@@ -19,9 +19,13 @@ final class LineProcess: Sendable {
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
+        var stderrHandle: FileHandle?
+        // The child has its own copy; ours would stay open for the rest of the suite.
+        defer { try? stderrHandle?.close() }
         if let stderrFile {
             _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: stderrFile)
+            stderrHandle = try FileHandle(forWritingTo: stderrFile)
+            process.standardError = stderrHandle
         } else {
             process.standardError = FileHandle.nullDevice
         }

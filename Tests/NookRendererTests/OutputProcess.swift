@@ -16,6 +16,8 @@ final class OutputProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         let output = try FileHandle(forWritingTo: outputFile)
+        // The child has its own copy; ours would stay open for the rest of the suite.
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
