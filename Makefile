@@ -1,6 +1,6 @@
 # Nook: two commands for a new machine, `make demo` and `make test`. `make bench` measures.
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
-.PHONY: deps deps-run deps-package build test sanitize bench demo fuzz soak clean install install-files uninstall deb
+.PHONY: deps deps-run deps-package build contract-docs test sanitize bench demo fuzz soak clean install install-files uninstall deb
 
 # System packages by group (scripts/ensure-deps.sh): build and run for programs, test on top.
 deps:
@@ -11,6 +11,12 @@ deps-run:
 
 build: deps-run
 	$(SWIFT) build
+
+# docs/contract.md's key table, rewritten from data/contract.json (the build generates the
+# code from it; a test fails until the page shows the same table).
+contract-docs:
+	$(SWIFT) build --product nook-contract-gen
+	$$($(SWIFT) build --show-bin-path)/nook-contract-gen --docs data/contract.json docs/contract.md
 
 # Unit tests (pure NookCore) and integration tests, each suite on its own private dbus-daemon.
 # A run that stops making progress (a test awaiting what never comes) ends after 40 minutes,

@@ -21,8 +21,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // Pure and deterministic: no D-Bus, no clocks, no files.
-        .target(name: "NookCore"),
+        // Pure and deterministic: no D-Bus, no clocks, no files. Its contract code (prop keys,
+        // NodeProps, reader dispatch, encoders, the documented key table) is generated from
+        // data/contract.json by the ContractPlugin.
+        .target(name: "NookCore", plugins: ["ContractPlugin"]),
+        .executableTarget(name: "nook-contract-gen", path: "Plugins/ContractGenerator"),
+        .plugin(name: "ContractPlugin", capability: .buildTool(), dependencies: ["nook-contract-gen"]),
         // The version every installed program prints for `--version`, kept in one place.
         .target(name: "NookVersion"),
         // The one command-line parser every program shares: --help, --version, exit status 2.

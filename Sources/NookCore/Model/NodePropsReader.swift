@@ -19,61 +19,10 @@ struct NodePropsReader {
     func read(kind: NodeKind, diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> NodeProps {
         // Absent props are left alone: storing nil still built an empty property group.
         var p = NodeProps()
-        if let value = try size(.width) { p.width = value }
-        if let value = try size(.height) { p.height = value }
-        if let value = try size(.minWidth) { p.minWidth = value }
-        if let value = try size(.maxWidth) { p.maxWidth = value }
-        if let value = try size(.minHeight) { p.minHeight = value }
-        if let value = try size(.maxHeight) { p.maxHeight = value }
-        try checkOrder(.minWidth, p.minWidth, .maxWidth, p.maxWidth)
-        try checkOrder(.minHeight, p.minHeight, .maxHeight, p.maxHeight)
-        if let value = try padding() { p.padding = value }
-        if let value = try unitInterval(.opacity) { p.opacity = value }
-        if let value = try string(.classes, max: limits.maxStringBytes) { p.classes = value }
-        if let value = try group() { p.group = value }
-        if let value = try groupState() { p.groupState = value }
-        if let value = try identifier(.identity) { p.identity = value }
-        if let value = try choice(.role, NodeRole.self) { p.role = value }
-        if let value = try string(.animationValue, max: limits.maxStringBytes) { p.animationValue = value }
-        if let value = try shared(diagnostics: &diagnostics) { p.shared = value }
-        if let value = try bool(.animate) { p.animate = value }
-        // Contract 1.1 (Touch): the node is a control; `action_label` is its accessible name.
-        if let value = try identifier(.action) { p.action = value }
-        if let value = try string(.actionLabel, max: limits.maxStringBytes) { p.actionLabel = value }
-
-        switch kind {
-        case .vstack, .hstack, .zstack:
-            if let value = try size(.spacing) { p.spacing = value }
-            if let value = try choice(.alignment, Alignment.self) { p.alignment = value }
-            if let value = try bool(.stagger) { p.stagger = value }
-        case .text:
-            if let value = try string(.text, max: limits.maxStringBytes) { p.text = value }
-            if let value = try size(.fontSize) { p.fontSize = value }
-            if let value = try string(.fontWeight, max: limits.maxNameBytes) { p.fontWeight = value }
-            if let value = try bool(.monospacedDigits) { p.monospacedDigits = value }
-            if let value = try date(.timerEnd) { p.timerEnd = value }
-            if let value = try color(.color) { p.color = value }
-        case .image:
-            if let value = try string(.symbol, max: limits.maxNameBytes) { p.symbol = value }
-            if let value = try string(.uri, max: limits.maxStringBytes) { p.uri = value }
-            if let value = try color(.color) { p.color = value }
-            if let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
-                diagnostics.append(Self.unknownSymbolDiagnostic(symbol, path: keyPath(.symbol)))
-            }
-        case .shape:
-            if let value = try choice(.shape, ShapeKind.self) { p.shape = value }
-            if let value = try size(.cornerRadius) { p.cornerRadius = value }
-            if let value = try color(.color) { p.color = value }
-        case .progress:
-            if let value = try unitInterval(.value) { p.value = value }
-            if let value = try date(.start) { p.start = value }
-            if let value = try date(.end) { p.end = value }
-            if let value = try choice(.style, ProgressStyle.self) { p.progressStyle = value }
-        case .spacer:
-            if let value = try size(.minLength) { p.minLength = value }
-        case .view:
-            if let value = try string(.name, max: limits.maxNameBytes) { p.name = value }
-            if let value = try params() { p.params = value }
+        // Generated from data/contract.json: one typed reader below per key the kind takes.
+        try readKeys(kind: kind, into: &p, diagnostics: &diagnostics)
+        if kind == .image, let symbol = p.symbol, SymbolNames.iconName(for: symbol) == nil {
+            diagnostics.append(Self.unknownSymbolDiagnostic(symbol, path: keyPath(.symbol)))
         }
         return p
     }
@@ -90,7 +39,7 @@ struct NodePropsReader {
     private func value(_ key: PropKey) -> PropValue? { present.contains(key) ? fields.fields[key.name] : nil }
 
     /// A size: within `NumberDomain.length` (finite, not negative, at most 100,000 pt).
-    private func size(_ key: PropKey) throws(ViewValidationError) -> Double? {
+    func size(_ key: PropKey) throws(ViewValidationError) -> Double? {
         guard present.contains(key), let number = try fields.optionalNumber(key.name) else { return nil }
         try Self.checkSize(number, at: keyPath(key))
         return number
@@ -102,6 +51,12 @@ struct NodePropsReader {
         }
     }
 
+    /// `min_*` at most `max_*`, once both are read.
+    func checkSizeOrder(_ p: NodeProps) throws(ViewValidationError) {
+        try checkOrder(.minWidth, p.minWidth, .maxWidth, p.maxWidth)
+        try checkOrder(.minHeight, p.minHeight, .maxHeight, p.maxHeight)
+    }
+
     private func checkOrder(_ minKey: PropKey, _ min: Double?, _ maxKey: PropKey, _ max: Double?)
         throws(ViewValidationError)
     {
@@ -111,7 +66,7 @@ struct NodePropsReader {
         }
     }
 
-    private func unitInterval(_ key: PropKey) throws(ViewValidationError) -> Double? {
+    func fraction(_ key: PropKey) throws(ViewValidationError) -> Double? {
         guard present.contains(key), let number = try fields.optionalNumber(key.name) else { return nil }
         if let problem = NumberDomain.unitInterval.problem(number) {
             throw ViewValidationError(path: keyPath(key), code: .invalidValue, message: "expected a number in 0...1: \(problem)")
@@ -119,17 +74,34 @@ struct NodePropsReader {
         return number
     }
 
-    private func date(_ key: PropKey) throws(ViewValidationError) -> Int64? {
+    /// A whole number within `range`; any D-Bus integer (or a double holding one) is read.
+    func count(_ key: PropKey, in range: ClosedRange<Int>) throws(ViewValidationError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard let number = value.lenientInt64 else { throw wrongType(key, expected: "i", found: value) }
+        guard number >= Int64(range.lowerBound), number <= Int64(range.upperBound) else {
+            throw ViewValidationError(
+                path: keyPath(key), code: .invalidValue, message: "expected a whole number in \(range.lowerBound)...\(range.upperBound), found \(number)")
+        }
+        return Int(number)
+    }
+
+    func date(_ key: PropKey) throws(ViewValidationError) -> Int64? {
         present.contains(key) ? try fields.date(key.name) : nil
     }
 
-    private func bool(_ key: PropKey) throws(ViewValidationError) -> Bool? {
+    func bool(_ key: PropKey) throws(ViewValidationError) -> Bool? {
         present.contains(key) ? try fields.optionalBool(key.name) : nil
     }
 
     private func string(_ key: PropKey, max: Int) throws(ViewValidationError) -> String? {
         present.contains(key) ? try fields.optionalString(key.name, maxBytes: max) : nil
     }
+
+    /// Free text, at most `ViewLimits.maxStringBytes`.
+    func string(_ key: PropKey) throws(ViewValidationError) -> String? { try string(key, max: limits.maxStringBytes) }
+
+    /// A name (a weight, a symbol), at most `ViewLimits.maxNameBytes`.
+    func name(_ key: PropKey) throws(ViewValidationError) -> String? { try string(key, max: limits.maxNameBytes) }
 
     static func checkLength(_ text: String, max: Int, at path: String) throws(ViewValidationError) {
         let bytes = text.utf8.count
@@ -139,12 +111,12 @@ struct NodePropsReader {
         }
     }
 
-    private func choice<E: RawRepresentable & CaseIterable>(_ key: PropKey, _ type: E.Type) throws(ViewValidationError) -> E?
+    func choice<E: RawRepresentable & CaseIterable>(_ key: PropKey, _ type: E.Type) throws(ViewValidationError) -> E?
     where E.RawValue == String {
         present.contains(key) ? try fields.optionalChoice(key.name, type, maxBytes: limits.maxNameBytes) : nil
     }
 
-    private func identifier(_ key: PropKey, at path: String? = nil) throws(ViewValidationError) -> String? {
+    func identifier(_ key: PropKey, at path: String? = nil) throws(ViewValidationError) -> String? {
         guard let text = try string(key, max: limits.maxStringBytes) else { return nil }
         try Self.checkIdentifier(text, at: path ?? keyPath(key), code: .invalidId, what: "id")
         return text
@@ -158,8 +130,8 @@ struct NodePropsReader {
         }
     }
 
-    private func padding() throws(ViewValidationError) -> EdgeInsets? {
-        guard let value = value(.padding) else { return nil }
+    func padding(_ key: PropKey) throws(ViewValidationError) -> EdgeInsets? {
+        guard let value = value(key) else { return nil }
         guard case .structure(let fields) = value, fields.count == 4 else {
             throw wrongType(.padding, expected: "(dddd)", found: value)
         }
@@ -172,7 +144,7 @@ struct NodePropsReader {
         return EdgeInsets(top: edges[0], leading: edges[1], bottom: edges[2], trailing: edges[3])
     }
 
-    private func color(_ key: PropKey) throws(ViewValidationError) -> String? {
+    func color(_ key: PropKey) throws(ViewValidationError) -> String? {
         guard let text = try string(key, max: limits.maxNameBytes) else { return nil }
         guard Self.isColor(text) else {
             throw ViewValidationError(
@@ -182,7 +154,7 @@ struct NodePropsReader {
     }
 
     /// `group`: `""` for an anonymous group, else its name; `group/<name>` is accepted too.
-    private func group() throws(ViewValidationError) -> String? {
+    func group(_: PropKey) throws(ViewValidationError) -> String? {
         guard var text = try string(.group, max: limits.maxStringBytes) else { return nil }
         if text.hasPrefix("group/") { text.removeFirst("group/".count) }
         if !text.isEmpty {
@@ -193,7 +165,7 @@ struct NodePropsReader {
 
     /// `group_state`: state name -> b. `focus`, `disabled`, `active` are the contract's; other
     /// names are explicit states a module defines, so they are kept.
-    private func groupState() throws(ViewValidationError) -> [String: Bool]? {
+    func groupState(_: PropKey) throws(ViewValidationError) -> [String: Bool]? {
         guard let value = value(.groupState) else { return nil }
         guard case .dictionary(let entries) = value else { throw wrongType(.groupState, expected: "a{sv}", found: value) }
         if entries.count > limits.maxParamEntries {
@@ -214,7 +186,7 @@ struct NodePropsReader {
         return states
     }
 
-    private func shared(diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> SharedMark? {
+    func shared(_: PropKey, diagnostics: inout [Diagnostic]) throws(ViewValidationError) -> SharedMark? {
         guard let value = value(.shared) else { return nil }
         guard case .dictionary(let entries) = value else { throw wrongType(.shared, expected: "a{sv}", found: value) }
         let sharedPath = keyPath(.shared)
@@ -238,7 +210,7 @@ struct NodePropsReader {
         return mark
     }
 
-    private func params() throws(ViewValidationError) -> [String: PropValue]? {
+    func params(_: PropKey) throws(ViewValidationError) -> [String: PropValue]? {
         guard let value = value(.params) else { return nil }
         guard case .dictionary(let entries) = value else { throw wrongType(.params, expected: "a{sv}", found: value) }
         var budget = limits.maxParamEntries
@@ -303,164 +275,25 @@ extension NodePropsReader {
     ) -> NodeProps? {
         var p = NodeProps()
         var unknown: [String] = []
-        var sharedUnknown: [String] = []
-        var minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?
-        let maxString = limits.maxStringBytes
-        let maxName = limits.maxNameBytes
+        var reader = OnePassReader(limits: limits)
         for (name, value) in props {
             guard let key = PropKey.named(name), Self.reads(kind, key) else {
                 unknown.append(name)
                 continue
             }
-            switch key {
-            case .width:
-                guard let number = size(value) else { return nil }
-                p.width = number
-            case .height:
-                guard let number = size(value) else { return nil }
-                p.height = number
-            case .minWidth:
-                guard let number = size(value) else { return nil }
-                p.minWidth = number
-                minWidth = number
-            case .maxWidth:
-                guard let number = size(value) else { return nil }
-                p.maxWidth = number
-                maxWidth = number
-            case .minHeight:
-                guard let number = size(value) else { return nil }
-                p.minHeight = number
-                minHeight = number
-            case .maxHeight:
-                guard let number = size(value) else { return nil }
-                p.maxHeight = number
-                maxHeight = number
-            case .padding:
-                guard case .structure(let fields) = value, fields.count == 4,
-                    let top = size(fields[0]), let leading = size(fields[1]), let bottom = size(fields[2]),
-                    let trailing = size(fields[3])
-                else { return nil }
-                p.padding = EdgeInsets(top: top, leading: leading, bottom: bottom, trailing: trailing)
-            case .opacity:
-                guard let number = fraction(value) else { return nil }
-                p.opacity = number
-            case .classes:
-                guard let text = string(value, max: maxString) else { return nil }
-                p.classes = text
-            case .group:
-                guard var text = string(value, max: maxString) else { return nil }
-                if text.hasPrefix("group/") { text.removeFirst("group/".count) }
-                if !text.isEmpty && !Identifier.isValid(text) { return nil }
-                p.group = text
-            case .groupState:
-                guard case .dictionary(let entries) = value, entries.count <= limits.maxParamEntries else { return nil }
-                var states: [String: Bool] = [:]
-                for (state, entry) in entries {
-                    guard Identifier.isValid(state), case .bool(let flag) = entry else { return nil }
-                    states[state] = flag
-                }
-                p.groupState = states
-            case .identity:
-                guard let text = identifier(value, max: maxString) else { return nil }
-                p.identity = text
-            case .role:
-                guard let role = choice(value, NodeRole.self, max: maxName) else { return nil }
-                p.role = role
-            case .animationValue:
-                guard let text = string(value, max: maxString) else { return nil }
-                p.animationValue = text
-            case .shared:
-                guard case .dictionary(let entries) = value,
-                    let mark = sharedMark(entries, limits: limits, unknown: &sharedUnknown)
-                else { return nil }
-                p.shared = mark
-            case .animate:
-                guard case .bool(let flag) = value else { return nil }
-                p.animate = flag
-            case .action:
-                guard let text = identifier(value, max: maxString) else { return nil }
-                p.action = text
-            case .actionLabel:
-                guard let text = string(value, max: maxString) else { return nil }
-                p.actionLabel = text
-            case .spacing:
-                guard let number = size(value) else { return nil }
-                p.spacing = number
-            case .alignment:
-                guard let alignment = choice(value, Alignment.self, max: maxName) else { return nil }
-                p.alignment = alignment
-            case .stagger:
-                guard case .bool(let flag) = value else { return nil }
-                p.stagger = flag
-            case .text:
-                guard let text = string(value, max: maxString) else { return nil }
-                p.text = text
-            case .fontSize:
-                guard let number = size(value) else { return nil }
-                p.fontSize = number
-            case .fontWeight:
-                guard let text = string(value, max: maxName) else { return nil }
-                p.fontWeight = text
-            case .monospacedDigits:
-                guard case .bool(let flag) = value else { return nil }
-                p.monospacedDigits = flag
-            case .timerEnd:
-                guard let date = date(value) else { return nil }
-                p.timerEnd = date
-            case .color:
-                guard let text = string(value, max: maxName), isColor(text) else { return nil }
-                p.color = text
-            case .symbol:
-                guard let text = string(value, max: maxName) else { return nil }
-                p.symbol = text
-            case .uri:
-                guard let text = string(value, max: maxString) else { return nil }
-                p.uri = text
-            case .shape:
-                guard let shape = choice(value, ShapeKind.self, max: maxName) else { return nil }
-                p.shape = shape
-            case .cornerRadius:
-                guard let number = size(value) else { return nil }
-                p.cornerRadius = number
-            case .value:
-                guard let number = fraction(value) else { return nil }
-                p.value = number
-            case .start:
-                guard let date = date(value) else { return nil }
-                p.start = date
-            case .end:
-                guard let date = date(value) else { return nil }
-                p.end = date
-            case .style:
-                guard let style = choice(value, ProgressStyle.self, max: maxName) else { return nil }
-                p.progressStyle = style
-            case .minLength:
-                guard let number = size(value) else { return nil }
-                p.minLength = number
-            case .name:
-                guard let text = string(value, max: maxName) else { return nil }
-                p.name = text
-            case .params:
-                guard case .dictionary(let entries) = value else { return nil }
-                var budget = limits.maxParamEntries
-                guard paramIsGood(value, depth: 1, budget: &budget, limits: limits) else { return nil }
-                p.params = entries
-            case .id, .namespace, .properties, .anchor, .isSource:
-                // Shared-mark keys: `reads` never lets them through on a node.
-                return nil
-            }
+            // Generated from data/contract.json: the key's reader below, its value stored.
+            guard reader.read(key, value, into: &p) else { return nil }
         }
-        if let minWidth, let maxWidth, minWidth > maxWidth { return nil }
-        if let minHeight, let maxHeight, minHeight > maxHeight { return nil }
+        guard OnePassReader.checksHold(p) else { return nil }
 
         if !unknown.isEmpty {
             for key in unknown.count > 1 ? unknown.sorted() : unknown {
                 diagnostics.append(unknownPropDiagnostic(key, kind: kind, path: path))
             }
         }
-        if !sharedUnknown.isEmpty {
+        if !reader.sharedUnknown.isEmpty {
             let sharedPath = keyPath(path, PropKey.shared.name)
-            for key in sharedUnknown.count > 1 ? sharedUnknown.sorted() : sharedUnknown {
+            for key in reader.sharedUnknown.count > 1 ? reader.sharedUnknown.sorted() : reader.sharedUnknown {
                 diagnostics.append(unknownSharedKeyDiagnostic(key, sharedPath: sharedPath))
             }
         }
@@ -472,120 +305,6 @@ extension NodePropsReader {
 
     /// `FieldReader.keyPath`: what errors and the ordered reader's diagnostics name a prop by.
     private static func keyPath(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    /// Whether a node of `kind` reads `key` (`ViewValidator.knownMask`, as a switch).
-    static func reads(_ kind: NodeKind, _ key: PropKey) -> Bool {
-        switch key {
-        case .width, .height, .minWidth, .maxWidth, .minHeight, .maxHeight, .padding, .opacity, .classes, .group,
-            .groupState, .identity, .role, .animationValue, .shared, .animate, .action, .actionLabel:
-            true
-        case .spacing, .alignment, .stagger: kind.isStack
-        case .text, .fontSize, .fontWeight, .monospacedDigits, .timerEnd: kind == .text
-        case .color: kind == .text || kind == .image || kind == .shape
-        case .symbol, .uri: kind == .image
-        case .shape, .cornerRadius: kind == .shape
-        case .value, .start, .end, .style: kind == .progress
-        case .minLength: kind == .spacer
-        case .name, .params: kind == .view
-        case .id, .namespace, .properties, .anchor, .isSource: false
-        }
-    }
-
-    /// A shared mark's entries, its unknown keys added to `unknown`; nil when anything is wrong.
-    private static func sharedMark(_ entries: [String: PropValue], limits: ViewLimits, unknown: inout [String]) -> SharedMark? {
-        var id: String?
-        var mark = SharedMark(id: "")
-        for (name, value) in entries {
-            switch PropKey.named(name) {
-            case .id:
-                guard let text = identifier(value, max: limits.maxStringBytes) else { return nil }
-                id = text
-            case .style:
-                guard let style = choice(value, SharedStyle.self, max: limits.maxNameBytes) else { return nil }
-                mark.style = style
-            case .namespace:
-                guard let text = string(value, max: limits.maxStringBytes) else { return nil }
-                if !text.isEmpty {
-                    guard Identifier.isValid(text) else { return nil }
-                    mark.namespace = text
-                }
-            case .properties:
-                guard let properties = choice(value, SharedProperties.self, max: limits.maxNameBytes) else { return nil }
-                mark.properties = properties
-            case .anchor:
-                guard let anchor = choice(value, SharedAnchor.self, max: limits.maxNameBytes) else { return nil }
-                mark.anchor = anchor
-            case .isSource:
-                guard case .bool(let flag) = value else { return nil }
-                mark.isSource = flag
-            default:
-                unknown.append(name)
-            }
-        }
-        guard let id else { return nil }
-        mark.id = id
-        return mark
-    }
-
-    private static func size(_ value: PropValue) -> Double? {
-        guard let number = value.lenientDouble, NumberDomain.length.contains(number) else { return nil }
-        return number
-    }
-
-    private static func fraction(_ value: PropValue) -> Double? {
-        guard let number = value.lenientDouble, NumberDomain.unitInterval.contains(number) else { return nil }
-        return number
-    }
-
-    private static func date(_ value: PropValue) -> Int64? {
-        guard let number = value.lenientInt64, NumberDomain.unixDate.contains(Double(number)) else { return nil }
-        return number
-    }
-
-    private static func string(_ value: PropValue, max: Int) -> String? {
-        guard case .string(let text) = value, text.utf8.count <= max else { return nil }
-        return text
-    }
-
-    private static func identifier(_ value: PropValue, max: Int) -> String? {
-        guard let text = string(value, max: max), Identifier.isValid(text) else { return nil }
-        return text
-    }
-
-    private static func choice<E: RawRepresentable>(_ value: PropValue, _: E.Type, max: Int) -> E? where E.RawValue == String {
-        guard let text = string(value, max: max) else { return nil }
-        return E(rawValue: text)
-    }
-
-    /// `checkParam`'s rules without its paths.
-    private static func paramIsGood(_ value: PropValue, depth: Int, budget: inout Int, limits: ViewLimits) -> Bool {
-        switch value {
-        case .string(let text):
-            return text.utf8.count <= limits.maxStringBytes
-        case .node:
-            return false
-        case .array(let items), .structure(let items):
-            guard depth <= limits.maxParamDepth else { return false }
-            for item in items {
-                budget -= 1
-                guard budget >= 0, paramIsGood(item, depth: depth + 1, budget: &budget, limits: limits) else { return false }
-            }
-            return true
-        case .dictionary(let entries):
-            guard depth <= limits.maxParamDepth else { return false }
-            for (key, item) in entries {
-                budget -= 1
-                guard budget >= 0, key.utf8.count <= limits.maxNameBytes,
-                    paramIsGood(item, depth: depth + 1, budget: &budget, limits: limits)
-                else { return false }
-            }
-            return true
-        case .double(let number):
-            return NumberDomain.paramNumber.contains(number)
-        case .bool, .int, .uint:
-            return true
-        }
-    }
 
     /// `#RRGGBB` or `#RRGGBBAA`.
     static func isColor(_ text: String) -> Bool {
@@ -614,84 +333,5 @@ extension NodePropsReader {
             .unknownSymbol, .warning,
             "symbol \"\(symbol.prefix(64))\" is not one Nook maps (docs/module-guide.md lists them); nook-renderer draws its generic icon",
             path: path)
-    }
-}
-
-extension PropKey {
-    /// `byName[name]` without hashing: the length and first byte pick at most a few keys, and
-    /// one string comparison (equal small strings compare as two words) confirms.
-    static func named(_ name: String) -> PropKey? {
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return nil }
-        let key: PropKey
-        switch utf8.count {
-        case 2: key = .id
-        case 3: key = first == UInt8(ascii: "u") ? .uri : .end
-        case 4:
-            switch first {
-            case UInt8(ascii: "t"): key = .text
-            case UInt8(ascii: "r"): key = .role
-            default: key = .name
-            }
-        case 5:
-            switch first {
-            case UInt8(ascii: "w"): key = .width
-            case UInt8(ascii: "g"): key = .group
-            case UInt8(ascii: "c"): key = .color
-            case UInt8(ascii: "v"): key = .value
-            default:
-                if name == "shape" { return .shape }
-                if name == "start" { return .start }
-                key = .style
-            }
-        case 6:
-            switch first {
-            case UInt8(ascii: "h"): key = .height
-            case UInt8(ascii: "p"): key = .params
-            case UInt8(ascii: "a"):
-                if name == "action" { return .action }
-                key = .anchor
-            default:
-                if name == "shared" { return .shared }
-                key = .symbol
-            }
-        case 7:
-            switch first {
-            case UInt8(ascii: "p"): key = .padding
-            case UInt8(ascii: "o"): key = .opacity
-            case UInt8(ascii: "c"): key = .classes
-            case UInt8(ascii: "a"): key = .animate
-            default:
-                if name == "spacing" { return .spacing }
-                key = .stagger
-            }
-        case 8: key = .identity
-        case 9:
-            switch first {
-            case UInt8(ascii: "a"): key = .alignment
-            case UInt8(ascii: "f"): key = .fontSize
-            case UInt8(ascii: "t"): key = .timerEnd
-            case UInt8(ascii: "n"): key = .namespace
-            case UInt8(ascii: "i"): key = .isSource
-            default:
-                if name == "max_width" { return .maxWidth }
-                key = .minWidth
-            }
-        case 10:
-            switch first {
-            case UInt8(ascii: "p"): key = .properties
-            default:
-                if name == "min_height" { return .minHeight }
-                if name == "max_height" { return .maxHeight }
-                key = .minLength
-            }
-        case 11: key = first == UInt8(ascii: "g") ? .groupState : .fontWeight
-        case 12: key = .actionLabel
-        case 13: key = .cornerRadius
-        case 15: key = .animationValue
-        case 17: key = .monospacedDigits
-        default: return nil
-        }
-        return name == key.name ? key : nil
     }
 }

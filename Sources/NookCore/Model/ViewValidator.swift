@@ -45,27 +45,7 @@ public struct ViewValidator: Sendable {
 }
 
 extension ViewValidator {
-    /// Props any kind may carry.
-    static let commonKeys: Set<String> = [
-        "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
-        "classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
-        "action", "action_label",
-    ]
-
-    /// Props of each kind beyond the common ones.
-    static let kindKeys: [NodeKind: Set<String>] = [
-        .vstack: ["spacing", "alignment", "stagger"],
-        .hstack: ["spacing", "alignment", "stagger"],
-        .zstack: ["spacing", "alignment", "stagger"],
-        .text: ["text", "font_size", "font_weight", "monospaced_digits", "timer_end", "color"],
-        .image: ["symbol", "uri", "color"],
-        .shape: ["shape", "corner_radius", "color"],
-        .progress: ["value", "start", "end", "style"],
-        .spacer: ["min_length"],
-        .view: ["name", "params"],
-    ]
-
-    static let sharedKeys: Set<String> = ["id", "style", "namespace", "properties", "anchor", "is_source"]
+    // `commonKeys`, `kindKeys` and `sharedKeys` are generated from data/contract.json.
 
     /// The keys each kind reads, as `PropKey` bits (indexed like `NodeKind.allCases`).
     static let knownMasks: [UInt64] = NodeKind.allCases.map { PropKeySet.mask(commonKeys.union(kindKeys[$0] ?? [])) }

@@ -93,6 +93,12 @@ public struct ViewJSON: Hashable, Sendable {
             return .double(number)
         case .date:
             return .int(try date(json, at: path, now: now))
+        case .integer:
+            // Out of range or not whole: the broker names the problem.
+            guard case .number(let number) = json, number.isFinite, number.rounded() == number, abs(number) < 9e15 else {
+                throw .expected("a whole number", json, at: path)
+            }
+            return .int(Int64(number))
         case .string:
             guard case .string(let text) = json else { throw .expected("a string", json, at: path) }
             return .string(text)

@@ -60,17 +60,8 @@ struct RenderScene: Hashable, Sendable {
 
     func node(at path: String) -> RenderNode? { index[path].map { nodes[$0] } }
 
-    /// The props a scene node may carry (CONTRACT's view-node table), beyond the scene keys.
-    static let knownProps: Set<String> = [
-        "width", "height", "min_width", "max_width", "min_height", "max_height", "padding", "opacity",
-        "classes", "expanded_classes", "group", "group_state", "identity", "role", "animation_value", "shared", "animate",
-        "spacing", "alignment", "stagger", "text", "font_size", "font_weight", "monospaced_digits", "timer_end",
-        "symbol", "uri", "shape", "corner_radius", "color", "value", "start", "end", "style", "min_length", "name", "params",
-        // Contract 1.1, Touch: the node is a control (hit-tested, focusable, announced by its label).
-        "action", "action_label",
-        // Contract 1.1, rule 10: the pill copy the peek shows.
-        "suppressed",
-    ]
+    /// The props a scene node may carry (data/contract.json), beyond the scene keys.
+    static let knownProps = ContractKeys.sceneNodePropKeys
     static let knownKinds: Set<String> = Set(NodeKind.allCases.map(\.rawValue))
 }
 
