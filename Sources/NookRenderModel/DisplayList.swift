@@ -133,9 +133,11 @@ public struct TextStyle: Hashable, Sendable {
     public var italic: Bool
     /// The `underline` class: a single underline.
     public var underline: Bool
+    /// `line_limit`: at most this many lines, the last ellipsized (nil: as many as the box holds).
+    public var lineLimit: Int?
 
     public init(size: Double = 13, weight: Int = 400, color: RGBA = .white, monospacedDigits: Bool = false,
-                alignment: Alignment = .leading, italic: Bool = false, underline: Bool = false) {
+                alignment: Alignment = .leading, italic: Bool = false, underline: Bool = false, lineLimit: Int? = nil) {
         self.size = size
         self.weight = weight
         self.color = color
@@ -143,6 +145,7 @@ public struct TextStyle: Hashable, Sendable {
         self.alignment = alignment
         self.italic = italic
         self.underline = underline
+        self.lineLimit = lineLimit
     }
 }
 

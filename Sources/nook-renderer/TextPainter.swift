@@ -26,9 +26,9 @@ struct TextPainter {
         // Wrapped into the broker's box: as many lines as its height holds (Pango's lines
         // are as tall as the broker's), the last one ellipsized when text is left over.
         pango_layout_set_width(layout, Self.pangoUnits(box.width + Self.fitTolerance))
-        pango_layout_set_height(layout, Self.pangoUnits(box.height + Self.fitTolerance))
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_height(layout, Self.pangoUnits(Self.visibleHeight(of: layout, box: box, lineLimit: style.lineLimit)))
         switch style.alignment {
         case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
@@ -44,6 +44,20 @@ struct TextPainter {
         cairo_set_source_rgba(cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
         pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
+    }
+
+    /// The height the text may fill: the box's, or fewer lines for a `line_limit` (Pango's own
+    /// negative heights count lines per paragraph, not in all). Laid out once without a bound
+    /// to learn its line height, only when there is a limit.
+    static func visibleHeight(of layout: OpaquePointer, box: Size, lineLimit: Int?) -> Double {
+        let boxHeight = box.height + fitTolerance
+        guard let lineLimit, lineLimit > 0 else { return boxHeight }
+        // Unbounded (a negative height, Pango's default, is one line per paragraph).
+        pango_layout_set_height(layout, Int32.max)
+        let lines = Int(pango_layout_get_line_count(layout))
+        guard lines > lineLimit else { return boxHeight }
+        let lineHeight = logicalSize(layout).height / Double(lines)
+        return min(boxHeight, Double(lineLimit) * lineHeight + fitTolerance)
     }
 
     /// Pango's size for one unwrapped line, in points, unrounded.

@@ -16,7 +16,7 @@ import Testing
         "identity": .string("row"), "role": .string("header"), "animation_value": .string("1"), "action": .string("pause"), "action_label": .string("Pause"),
         "shared": .dictionary(["id": .string("icon")]), "animate": .bool(false), "spacing": .double(4), "alignment": .string("leading"),
         "stagger": .bool(true), "text": .string("hi"), "font_size": .double(13), "font_weight": .string("bold"),
-        "monospaced_digits": .bool(true), "timer_end": .int(1_700_000_000_000_000), "color": .string("#ffffff"),
+        "monospaced_digits": .bool(true), "timer_end": .int(1_700_000_000_000_000), "line_limit": .int(2), "color": .string("#ffffff"),
         "symbol": .string("timer"), "uri": .string("file:///tmp/x.png"), "shape": .string("circle"), "corner_radius": .double(4),
         "value": .double(0.5), "start": .int(1_700_000_000_000_000), "end": .int(1_700_000_060_000_000), "style": .string("linear"),
         "min_length": .double(4), "name": .string("CoverArt"), "params": .dictionary(["n": .double(1)]),
@@ -28,6 +28,8 @@ import Testing
 
     static func typeName(_ value: PropValue) -> String {
         if case .structure(let fields) = value, fields.count == 4 { return "(dddd)" }
+        // An `i` key takes any D-Bus integer; the decoder gives each as a 64-bit value.
+        if case .int(let number) = value, Int32(exactly: number) != nil, number < 1_000_000 { return "i" }
         return value.typeName
     }
 

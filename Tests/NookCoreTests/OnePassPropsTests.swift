@@ -109,6 +109,8 @@ import Testing
             return .string(["#ffffff", "#FFAA00", "#12345678", "#12345", "ffffff", "#gggggg", "#", "", "#aabbccd"].randomElement(using: &rng)!)
         case .stagger, .animate, .monospacedDigits, .isSource:
             return .bool(Bool.random(using: &rng))
+        case .lineLimit:
+            return [PropValue.int(1), .int(0), .int(100), .int(101), .uint(3), .double(2), .double(2.5), .int(-1)].randomElement(using: &rng)!
         case .timerEnd, .start, .end:
             return [PropValue.int(1_800_000_000_000_000), .int(-1), .uint(0), .uint(.max), .int(.max), .double(3), .int(0),
                     .int(7_258_118_400_000_001)].randomElement(using: &rng)!

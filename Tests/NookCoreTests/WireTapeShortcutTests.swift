@@ -22,7 +22,7 @@ private typealias G = PlannerPropertyTests
         props.spacing = 7; props.alignment = .trailing; props.stagger = true
         props.text = "Title"; props.fontSize = 13; props.fontWeight = "bold"; props.monospacedDigits = true; props.timerEnd = 1_700_000_000
         props.symbol = "music.note"; props.uri = "file:///a.png"; props.shape = .roundedRect; props.cornerRadius = 4; props.color = "#fff"
-        props.value = 0.4; props.start = -5; props.end = 99; props.progressStyle = .circular; props.minLength = 8
+        props.value = 0.4; props.start = -5; props.end = 99; props.progressStyle = .circular; props.minLength = 8; props.lineLimit = 2
         props.name = "CoverArt"; props.params = ["size": .double(2), "label": .string("x"), "nested": .dictionary(["b": .bool(true)])]
         let variant = ResolvedVariant(conditions: [ResolvedCondition(state: "hover", groupPath: "expanded")], utility: "opacity-50",
                                       token: "opacity-50")
@@ -45,8 +45,8 @@ private typealias G = PlannerPropertyTests
         }
         var scene = F.scene(.expanded, SceneContent())
         let full = Self.fullNode()
-        // 38 props, slot, owner, path, kind, rect, variants, expanded classes (suppressed and index below).
-        #expect(scene.wireEntry(for: full).count == 45)
+        // 39 props, slot, owner, path, kind, rect, variants, expanded classes (suppressed and index below).
+        #expect(scene.wireEntry(for: full).count == 46)
         for index in [nil, 0, 12] as [Int?] { check(full, in: scene, index: index) }
         scene.suppressed = [full.path]
         check(full, in: scene, index: 3)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A screenshot as 8-bit RGB rows, and where the cover is in it.
 struct RGBImage: Sendable {
     let width: Int
@@ -84,5 +86,16 @@ struct RGBImage: Sendable {
             if blob.count >= minimum { blobs.append(blob) }
         }
         return blobs.sorted { $0.count > $1.count }
+    }
+}
+
+extension RGBImage {
+    /// Writes the image as `$NOOK_TEST_SCREENSHOTS/<name>.ppm` when that variable names a
+    /// directory, so a person can open what a test saw (`convert x.ppm x.png`); else nothing.
+    func keep(as name: String) {
+        guard let directory = ProcessInfo.processInfo.environment["NOOK_TEST_SCREENSHOTS"], !directory.isEmpty else { return }
+        var data = Data("P6\n\(width) \(height)\n255\n".utf8)
+        data.append(contentsOf: bytes)
+        try? data.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name + ".ppm"))
     }
 }

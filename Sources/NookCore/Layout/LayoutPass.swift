@@ -206,16 +206,20 @@ struct LayoutPass {
         var leafLength = 0.0
         switch kind {
         case .text:
-            let fontSize = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? TextMetrics.defaultFontSize
+            // The text style's props in one read of their group.
+            let style = pointer.pointee.props.textStyleProps
+            let fontSize = LayoutAttributes.length(style?.fontSize) ?? TextMetrics.defaultFontSize
             let given = pointer.pointee.props.text
-            let isTimer = given == nil && pointer.pointee.props.timerEnd != nil
+            let isTimer = given == nil && style?.timerEnd != nil
             let text = given ?? (isTimer ? TextMetrics.timerPlaceholder : "")
-            let weight = pointer.pointee.props.fontWeight
-            let monospacedDigits = isTimer || pointer.pointee.props.monospacedDigits == true
+            let weight = style?.fontWeight
+            let monospacedDigits = isTimer || style?.monospacedDigits == true
             let measured = measuresText
                 ? measurer!.measure(text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
                 : nil
-            textRun = Int32(texts.add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured))
+            textRun = Int32(texts.add(
+                text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, lineLimit: style?.lineLimit,
+                measured: measured))
         case .image:
             leafLength = LayoutAttributes.length(pointer.pointee.props.fontSize) ?? LayoutEngine.defaultImageSide
         case .spacer:

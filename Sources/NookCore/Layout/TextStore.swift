@@ -7,8 +7,8 @@
 /// Wrapping is greedy: words (runs of non-space characters) fill a line while they fit; a
 /// word wider than the line is broken between characters; every line holds at least one
 /// character; `\n` always starts a new line. Spaces at the end of a line take no room.
-/// Lines that do not fit a finite proposed height are cut (the renderer truncates), but a text
-/// always keeps at least one line.
+/// Lines that do not fit a finite proposed height, or beyond the text's `line_limit`, are cut
+/// (the renderer ellipsizes), but a text always keeps at least one line.
 struct TextStore {
     /// A word and the spaces that follow it.
     struct Word {
@@ -40,6 +40,8 @@ struct TextStore {
         /// Width of the longest paragraph on one line.
         var idealWidth: Double
         var paragraphCount: Int
+        /// At most this many lines (`line_limit`); `Int.max` without one.
+        var maxLines = Int.max
         /// The last wrap worked out (`size` asks again for each height a width is probed at).
         var wrapLimit = Double.nan
         var wrapLines = 0
@@ -64,11 +66,11 @@ struct TextStore {
     /// Measures `text` once and returns its run's index: with `measurer`'s advances and line
     /// height, or (nil) with `TextMetrics`' estimate.
     mutating func add(
-        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measurer: (any TextMeasurer)? = nil
+        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, lineLimit: Int? = nil, measurer: (any TextMeasurer)? = nil
     ) -> Int {
         let measured = measurer?.measure(
             text, in: TextFont(size: fontSize, weight: TextFont.cssWeight(weight), monospacedDigits: monospacedDigits))
-        return add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, measured: measured)
+        return add(text: text, fontSize: fontSize, weight: weight, monospacedDigits: monospacedDigits, lineLimit: lineLimit, measured: measured)
     }
 
     /// `add` with the measurer's answer already in hand (nil: the estimate). Layout calls this
@@ -76,7 +78,8 @@ struct TextStore {
     /// `readsASCIIBytes: false` (tests only) walks measured ASCII text by scalars, the general
     /// way the byte shortcut is checked against.
     mutating func add(
-        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, measured: MeasuredText?, readsASCIIBytes: Bool = true
+        text: String, fontSize: Double, weight: String?, monospacedDigits: Bool, lineLimit: Int? = nil, measured: MeasuredText?,
+        readsASCIIBytes: Bool = true
     ) -> Int {
         let weightFactor = TextMetrics.weightFactor(weight)
         var scalarIndex = -1
@@ -152,7 +155,7 @@ struct TextStore {
         let lineHeight = measured.map { Self.length($0.lineHeight) } ?? fontSize * TextMetrics.lineHeightFactor
         runs.append(Run(
             firstWord: firstWord, endWord: words.count, lineHeight: lineHeight,
-            idealWidth: max(widest, line), paragraphCount: paragraphs))
+            idealWidth: max(widest, line), paragraphCount: paragraphs, maxLines: max(1, lineLimit ?? .max)))
         return runs.count - 1
     }
 
@@ -271,6 +274,7 @@ struct TextStore {
                 (runs[run].wrapLimit, runs[run].wrapLines, runs[run].wrapWidth) = (width, lines, textWidth)
             }
         }
+        if lines > text.maxLines { lines = text.maxLines }
         if height >= 0, height.isFinite, text.lineHeight > 0 {
             // Compared as Doubles: a tall frame over tiny text is more lines than Int holds.
             let fitting = max(1, ((height + Geometry.epsilon) / text.lineHeight).rounded(.down))
@@ -294,7 +298,7 @@ struct TextStore {
         guard !wraps else { return (width, height.isFinite ? height : -1) }
         guard height >= 0, height.isFinite, text.lineHeight > 0 else { return (-1, -1) }
         let fitting = max(1, ((height + Geometry.epsilon) / text.lineHeight).rounded(.down))
-        return (-1, fitting < Double(text.paragraphCount) ? height : -1)
+        return (-1, fitting < Double(min(text.paragraphCount, text.maxLines)) ? height : -1)
     }
 
     /// Greedy wrapping at `limit`: the number of lines and the widest line.

@@ -74,7 +74,7 @@ struct NodePropsReader {
         return number
     }
 
-    /// A whole number within `range`; any D-Bus integer (or a double holding one) is read.
+    /// A whole number within `range`; any D-Bus integer is read (a double is not).
     func count(_ key: PropKey, in range: ClosedRange<Int>) throws(ViewValidationError) -> Int? {
         guard let value = value(key) else { return nil }
         guard let number = value.lenientInt64 else { throw wrongType(key, expected: "i", found: value) }

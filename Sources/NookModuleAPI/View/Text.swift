@@ -60,6 +60,14 @@ public struct Text: NookView {
         return copy
     }
 
+    /// At most `number` lines (`line_limit`, 1...100); the last ends in an ellipsis when text is
+    /// left over. As in SwiftUI, nil lifts the limit.
+    public func lineLimit(_ number: Int?) -> Text {
+        var copy = self
+        copy.props.lineLimit = number.map { min(max($0, 1), 100) }
+        return copy
+    }
+
     /// The text's colour (`color`), e.g. `.foregroundStyle(.orange)` or `.foregroundStyle("#FF6F61")`.
     /// Without it text is white on the black nook (or a `text-*` class's colour).
     public func foregroundStyle(_ color: NookColor) -> Text {

@@ -18,7 +18,8 @@ enum NodeContent {
                 size: number(props["font_size"]) ?? 13, weight: TextFont.cssWeight(string(props["font_weight"])),
                 color: color(props) ?? style.foreground ?? foreground,
                 monospacedDigits: bool(props["monospaced_digits"]) ?? (timerEnd != nil),
-                alignment: style.alignment ?? .leading, italic: style.italic, underline: style.underline)
+                alignment: style.alignment ?? .leading, italic: style.italic, underline: style.underline,
+                lineLimit: integer(props["line_limit"]).map { Int(clamping: $0) })
             return .text(text, textStyle)
         case "image":
             // Symbols draw in the foreground colour (white on the black chrome); pictures as they are.
