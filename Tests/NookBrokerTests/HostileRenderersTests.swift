@@ -232,7 +232,7 @@ import Testing
     }
 
     /// Acknowledgements cost the bus daemon two messages each (the ping and its answer), so
-    /// the broker pings after every second plan (`Broker.plansPerPing`), not after each: seen
+    /// the broker pings after every second plan (`DeliveryMachine.plansPerPing`), not after each: seen
     /// by `dbus-monitor` on the private bus, a reading renderer in a flood gets about one ping
     /// per two plans, and still every plan up to the final state.
     @Test func aReadingRendererIsPingedAfterEverySecondPlan() async throws {
@@ -278,7 +278,7 @@ import Testing
             // bounds below; a loaded machine coalesces the flood into fewer frames (9 plans from
             // 600 updates once in CI), so the flood is long.
             #expect(plans >= 6, "too few plans to tell: \(plans)")
-            // Every second plan, as docs/broker.md says (not `Broker.plansPerPing`, which this checks).
+            // Every second plan, as docs/broker.md says (not `DeliveryMachine.plansPerPing`, which this checks).
             #expect(pings >= plans / 2 - 1 && pings <= (plans + 1) / 2 + 1,
                     "\(pings) pings for \(plans) plans")
             await renderer.close()

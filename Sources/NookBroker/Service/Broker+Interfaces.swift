@@ -295,8 +295,8 @@ extension Broker {
     /// a write ends, and no broadcast follows that either.
     func stateReply() -> [DBusValue] {
         var record = stateRecord()
-        record["plans_made"] = .uint64(delivery.plansMade)
-        record["plans_sent"] = .uint64(delivery.plansSent)
+        record["plans_made"] = .uint64(delivery.machine.plansMade)
+        record["plans_sent"] = .uint64(delivery.machine.plansSent)
         record["persistence_pending"] = .bool(hasUnwrittenState)
         return [.vardict(record)]
     }

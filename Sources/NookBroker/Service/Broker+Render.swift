@@ -16,12 +16,12 @@ extension Broker {
         // renderer reads it: not while this connection, or all renderers, have too much unread.
         let perRenderer = delivery.limits.maxUnreadPlanBytes
         // Perhaps it read them without answering a ping: the bus daemon knows.
-        if delivery.unread.unread(caller) >= perRenderer { settleUnreadNow(caller) }
-        let unread = delivery.unread.unread(caller)
+        if delivery.machine.unread.unread(caller) >= perRenderer { settleUnreadNow(caller) }
+        let unread = delivery.machine.unread.unread(caller)
         guard unread < perRenderer else {
             throw DBusError(nook: .limitsExceeded, "Subscribe: this connection has \(unread) bytes of plans it has not read (maxUnreadPlanBytes \(perRenderer)); read them, then subscribe again")
         }
-        let total = delivery.unread.total, totalLimit = delivery.limits.maxUnreadPlanBytesTotal
+        let total = delivery.machine.unread.total, totalLimit = delivery.limits.maxUnreadPlanBytesTotal
         guard total < totalLimit else {
             settleUnreadSoon()
             throw DBusError(nook: .limitsExceeded, "Subscribe: renderers have \(total) bytes of plans unread (maxUnreadPlanBytesTotal \(totalLimit)); try again once they read them or leave")
@@ -31,41 +31,31 @@ extension Broker {
         let now = self.now
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
-            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.nextPlanID(),
+            action: PlanAction(cause: .subscribe, serial: nextSerial()), settings: settings, now: now, id: delivery.machine.nextPlanID(),
             marks: registry.marks)
         subscribers[caller] = subscriber
-        delivery.plansMade &+= 1
-        delivery.plansSent &+= 1
         tellModules(about: plan)
+        let reply: [DBusValue] = [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
-        delivery.scheduler.add(caller, rate: subscriber.refreshRate, at: now, unacknowledged: delivery.plansAwaitingAnswer[caller] ?? 0)
+        delivery.machine.subscribed(
+            caller, rate: subscriber.refreshRate, at: now,
+            replyBytes: expectsReply ? reply.reduce(Self.signalHeaderBytes) { $0 + $1.marshalledSize } : nil)
         trackRenderer(caller)
         log(.info, "renderer \(caller) subscribed (\(Int(subscriber.display.width))x\(Int(subscriber.display.height)) at \(subscriber.refreshRate) Hz)")
-        let reply: [DBusValue] = [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
-        if expectsReply {
-            let bytes = reply.reduce(Self.signalHeaderBytes) { $0 + $1.marshalledSize }
-            delivery.unread.sent(bytes, to: caller)
-            delivery.bytesSincePing[caller, default: 0] += bytes
-        }
         return reply
     }
 
     /// After `Subscribe`'s reply is on its way: a ping behind it, whose answer says the
     /// renderer read it (`RenderLimits.maxUnreadPlanBytes`).
     func subscribeReplied(_ caller: String) {
-        guard delivery.bytesSincePing[caller] != nil else { return }
-        ping(caller, covering: 0)
+        if let ping = delivery.machine.subscribeReplied(caller) { carryOut(ping) }
     }
 
     /// `Unsubscribe()`, or the renderer left the bus: no more plans, and its match rule goes.
     func unsubscribe(_ caller: String) {
         subscribers[caller] = nil
-        delivery.scheduler.remove(caller)
-        // Plans not yet pinged count for nothing now; those a ping covers stay until it ends.
-        delivery.plansSincePing[caller] = nil
-        // Their bytes stay with the bus daemon until the renderer reads them: a ping says when.
-        if delivery.bytesSincePing[caller] != nil { ping(caller, covering: 0) }
-        delivery.held.remove(caller)
+        // Bytes it has not read stay with the bus daemon until it reads them: a ping says when.
+        if let ping = delivery.machine.unsubscribed(caller) { carryOut(ping) }
         untrackRenderer(caller)
     }
 
@@ -83,7 +73,7 @@ extension Broker {
             own.refreshRate = updated.refreshRate
             own.capabilities = updated.capabilities
             subscribers[caller] = own
-            delivery.scheduler.setRate(own.refreshRate, for: caller, at: now)
+            delivery.machine.setRate(own.refreshRate, for: caller, at: now)
             affected = [caller]
         } else {
             previewDisplay = updated.display

@@ -211,7 +211,7 @@ public actor Broker {
     /// again, so that bookkeeping is not on the way to the screen.
     func perform(_ actions: [RegistryAction], deliveringFirst: Bool = false) {
         planDiagnostics.follow(actions)
-        delivery.frameTimerHeld = deliveringFirst
+        if deliveringFirst { callStarted() }
         for action in actions {
             switch action {
             case .diagnostics(let target, let module, let diagnostics):
@@ -228,10 +228,7 @@ public actor Broker {
                 schedulePersist()
             }
         }
-        if deliveringFirst {
-            delivery.frameTimerHeld = false
-            deliverBeforeTheReplyWhenOneRendererIsDue()
-        }
+        if deliveringFirst { deliverBeforeTheReplyWhenOneRendererIsDue() }
         rescheduleExpiry()
         rescheduleStale()
     }
