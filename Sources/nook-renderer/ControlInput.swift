@@ -23,12 +23,12 @@ final class ControlInput {
     private var keyboardMode = KeyboardMode.none
     private let nook: NookWindow
     /// The current scene's controls at rest and its presentation, from the renderer's presenter.
-    private let scene: () -> (controls: [SceneControl], presentation: String)
+    private let scene: () -> (controls: [SceneControl], presentation: Presentation)
     private let link: () -> BrokerLink?
     private lazy var hand = gdk_cursor_new_from_name(gdk_display_get_default(), "pointer")
     let accessibility: ControlAccessibility
 
-    init(nook: NookWindow, scene: @escaping () -> (controls: [SceneControl], presentation: String), link: @escaping () -> BrokerLink?) {
+    init(nook: NookWindow, scene: @escaping () -> (controls: [SceneControl], presentation: Presentation), link: @escaping () -> BrokerLink?) {
         self.nook = nook
         self.scene = scene
         self.link = link
@@ -104,7 +104,7 @@ final class ControlInput {
         let (controls, presentation) = scene()
         if keyboard.refresh(controls: controls, presentation: presentation) { Log.debug("focus cleared (its control went away)") }
         accessibility.setControls(controls)
-        if holdsKeyboard, presentation == "hidden" { release("the nook is hidden") }
+        if holdsKeyboard, presentation == .hidden { release("the nook is hidden") }
         updateKeyboardMode()
     }
 

@@ -216,15 +216,15 @@ final class Renderer {
         var wanted = placement
         wanted.critical = false
         switch presenter.presentation {
-        case Presentation.hidden.rawValue:
+        case .hidden:
             // The band goes once the pill has gone (`releaseBandOnceHidden`): without it under
             // a pill still fading, the pill would stand over the bar until its last frame.
             if !presenter.isAnimating(at: monotonicSeconds()) { wanted.reserve = 0 }
-        case Presentation.pill.rawValue:
+        case .pill:
             if let rest = presenter.chromeMove?.to, rest.height > 0 {
                 wanted.reserve = Int(min(1000, (rest.maxY + Self.reservationGap).rounded(.up)))
             }
-        case Presentation.peek.rawValue:
+        case .peek:
             let content = presenter.toContent
             if config.layer == .auto, content.hasPrefix("activity:"), let link {
                 let serial = presenter.serial
@@ -250,7 +250,7 @@ final class Renderer {
 
     /// A hide has finished drawing: the band it kept goes now.
     private func releaseBandOnceHidden() {
-        guard presenter.presentation == Presentation.hidden.rawValue, placement.reserve != 0 else { return }
+        guard presenter.presentation == .hidden, placement.reserve != 0 else { return }
         setPlacement(NookWindow.Placement(reserve: 0, critical: false))
     }
 
@@ -286,7 +286,7 @@ final class Renderer {
         applyShape(WindowShape(list))
         queueDamage(for: list)
         guard presenter.isAnimating(at: now) else {
-            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation) \(frameStats.logFields)")
+            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation.rawValue) \(frameStats.logFields)")
             tickCallback = 0
             refreshPointer()
             releaseBandOnceHidden()
@@ -458,7 +458,7 @@ final class Renderer {
             return
         }
         // A pill with nothing in its slots: a click opens onto the default content.
-        if pressedTarget == nil, isOverChrome, presenter.presentation == "pill" {
+        if pressedTarget == nil, isOverChrome, presenter.presentation == .pill {
             Log.debug("click on the pill")
             Task { await link.open() }
         }
@@ -522,7 +522,7 @@ final class Renderer {
             pointerEntered = true
             let presentation = presenter.presentation
             let reached = pointer.location.flatMap { self.target(at: $0) }
-            if let reached, reached.opensOnHover, presentation == "pill" || presentation == "peek" {
+            if let reached, reached.opensOnHover, presentation == .pill || presentation == .peek {
                 Log.debug("pointer enter at \(place) onto the \(reached.kind.rawValue) \(reached.owner)")
                 hoverHold = reached.rect
                 Task { await link.openSlot(reached, via: .hover) }

@@ -160,7 +160,7 @@ private typealias F = PlanFixture
         let hidden = F.scene(.hidden, F.song())
         let plan = F.plan(pill, hidden, cause: .hide)
         let presenter = try F.presenter(playing: plan, from: pill, at: 10)
-        #expect(presenter.presentation == "hidden")
+        #expect(presenter.presentation == .hidden)
         #expect(presenter.frame(at: 10.02, unixTime: 0).chrome != nil)
         #expect(presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0).chrome == nil)
         #expect(presenter.chromeRect(at: 10 + plan.duration + 0.001) == nil)

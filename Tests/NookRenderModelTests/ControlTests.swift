@@ -208,37 +208,37 @@ private typealias C = ControlFixture
         #expect(controls.map(\.action) == ["previous", "play_pause", "next"])
         #expect(controls.map(\.label) == ["Previous", "Pause", "Next"])
         var focus = KeyboardFocus()
-        let early = focus.handle(.activate, controls: controls, presentation: "expanded")
+        let early = focus.handle(.activate, controls: controls, presentation: .expanded)
         #expect(early == KeyboardFocus.Action.none)
         var visited: [String] = []
         for _ in 0..<4 {
-            guard case .focused(let control) = focus.handle(.next, controls: controls, presentation: "expanded") else {
+            guard case .focused(let control) = focus.handle(.next, controls: controls, presentation: .expanded) else {
                 Issue.record("Tab focused nothing"); return
             }
             visited.append(control.action)
         }
         #expect(visited == ["previous", "play_pause", "next", "previous"])
-        _ = focus.handle(.previous, controls: controls, presentation: "expanded")
-        _ = focus.handle(.previous, controls: controls, presentation: "expanded")
+        _ = focus.handle(.previous, controls: controls, presentation: .expanded)
+        _ = focus.handle(.previous, controls: controls, presentation: .expanded)
         #expect(focus.focused?.path == "expanded/1/1")
-        let activation = focus.handle(.activate, controls: controls, presentation: "expanded")
+        let activation = focus.handle(.activate, controls: controls, presentation: .expanded)
         #expect(activation == .activate(ControlTarget(serial: 1, node: ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/1")),
                          action: "play_pause"))
-        let close = focus.handle(.close, controls: controls, presentation: "expanded")
+        let close = focus.handle(.close, controls: controls, presentation: .expanded)
         #expect(close == .close)
         #expect(focus.focused == nil)
         // Shift+Tab from nothing starts at the end.
-        let last = focus.handle(.previous, controls: controls, presentation: "expanded")
+        let last = focus.handle(.previous, controls: controls, presentation: .expanded)
         #expect(last == .focused(controls[2]))
     }
 
     @Test func keysDoNothingUnlessTheNookIsExpanded() throws {
         let (presenter, _) = try Self.expandedTransport()
         var focus = KeyboardFocus()
-        _ = focus.handle(.next, controls: presenter.controlsAtRest, presentation: "expanded")
+        _ = focus.handle(.next, controls: presenter.controlsAtRest, presentation: .expanded)
         #expect(focus.focused != nil)
         for key in [KeyboardFocus.Key.next, .previous, .activate, .close] {
-            let action = focus.handle(key, controls: presenter.controlsAtRest, presentation: "pill")
+            let action = focus.handle(key, controls: presenter.controlsAtRest, presentation: .pill)
             #expect(action == KeyboardFocus.Action.none)
         }
         #expect(focus.focused == nil)
@@ -248,12 +248,12 @@ private typealias C = ControlFixture
         let (expandedPresenter, scene) = try Self.expandedTransport()
         var presenter = expandedPresenter
         var focus = KeyboardFocus()
-        _ = focus.handle(.next, controls: presenter.controlsAtRest, presentation: "expanded")
-        let unchanged = focus.refresh(controls: presenter.controlsAtRest, presentation: "expanded")
+        _ = focus.handle(.next, controls: presenter.controlsAtRest, presentation: .expanded)
+        let unchanged = focus.refresh(controls: presenter.controlsAtRest, presentation: .expanded)
         #expect(!unchanged)
         let plain = F.scene(.expanded, F.song(expanded: F.vstack([F.text("Song title", size: 17)])))
         try presenter.receive(C.wire(F.plan(scene, plain, cause: .activityUpdated), [:]), at: 6)
-        let dropped = focus.refresh(controls: presenter.controlsAtRest, presentation: "expanded")
+        let dropped = focus.refresh(controls: presenter.controlsAtRest, presentation: .expanded)
         #expect(dropped)
         #expect(focus.focused == nil)
     }

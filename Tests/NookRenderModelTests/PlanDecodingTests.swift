@@ -113,13 +113,13 @@ private typealias F = PlanFixture
 
     @Test func theSerialAndPresentationFollowTheLastPlan() throws {
         var presenter = PlanPresenter()
-        #expect(presenter.serial == 0 && presenter.presentation == "hidden")
+        #expect(presenter.serial == 0 && presenter.presentation == .hidden)
         #expect(presenter.frame(at: 0, unixTime: 0) == DisplayList())
         let (pill, _, plan) = F.openSong()
         try presenter.receive(F.wire(F.subscribe(pill)), at: 0)
-        #expect(presenter.serial == 1 && presenter.presentation == "pill")
+        #expect(presenter.serial == 1 && presenter.presentation == .pill)
         try presenter.receive(F.wire(plan), at: 1)
-        #expect(presenter.serial == 2 && presenter.presentation == "expanded")
+        #expect(presenter.serial == 2 && presenter.presentation == .expanded)
         #expect(presenter.warnings.isEmpty)
     }
 }

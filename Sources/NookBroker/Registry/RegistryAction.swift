@@ -22,12 +22,17 @@ public enum SceneCause: String, Hashable, Sendable, CaseIterable {
     case activityEnded = "activity_ended"
     case contentChanged = "content_changed"
     case moduleVanished = "module_vanished"
-}
 
-/// How an ending activity leaves the screen (`EndActivity` option `dismissal`).
-public enum Dismissal: String, Hashable, Sendable, CaseIterable {
-    case `default`
-    case immediate
+    /// The plan cause it is: each one by name, so a new cause cannot fall back silently.
+    public var planCause: PlanCause {
+        switch self {
+        case .activityStarted: .activityStarted
+        case .activityUpdated: .activityUpdated
+        case .activityEnded: .activityEnded
+        case .contentChanged: .contentChanged
+        case .moduleVanished: .moduleVanished
+        }
+    }
 }
 
 /// One change of the scene, with what the planner needs to know about it.

@@ -11,7 +11,7 @@ extension Broker {
     /// A module changed what it shows: the presentation follows, and subscribers get a plan
     /// on their next frame (coalesced: the latest state wins).
     func sceneChanged(_ change: SceneChange) {
-        let cause = PlanCause(rawValue: change.cause.rawValue) ?? .contentChanged
+        let cause = change.cause.planCause
         let previous = machine.state
         _ = machine.reconcile(with: registry, cause: cause)
         let action = PlanAction(cause: cause, serial: nextSerial(), animate: change.animate, callerAnimation: change.animation)

@@ -1,10 +1,8 @@
-/// How an ended activity leaves (`EndActivity`'s `dismissal`).
-public enum NookDismissal: String, Hashable, Sendable, CaseIterable {
-    /// The broker's usual policy.
-    case `default`
-    /// At once.
-    case immediate
+/// How an ended activity leaves (`EndActivity`'s `dismissal`): the contract's `Dismissal`
+/// (`.default`, the broker's usual policy, or `.immediate`), under the SDK's name.
+public typealias NookDismissal = Dismissal
 
+extension Dismissal {
     /// The `options` of `EndActivity(s activity, a{sv} options)`.
     public var endOptions: [String: PropValue] { [ActivityKey.dismissal: .string(rawValue)] }
 }

@@ -35,11 +35,11 @@ public struct KeyboardFocus: Hashable, Sendable {
     public init() {}
 
     /// The presentation to use keys in.
-    public static let presentation = "expanded"
+    public static let presentation = Presentation.expanded
 
     /// Handles `key` with the scene's controls at rest (`controlsAtRest`) and the current
     /// presentation.
-    public mutating func handle(_ key: Key, controls: [SceneControl], presentation: String) -> Action {
+    public mutating func handle(_ key: Key, controls: [SceneControl], presentation: Presentation) -> Action {
         refresh(controls: controls, presentation: presentation)
         guard presentation == Self.presentation else { return .none }
         switch key {
@@ -67,7 +67,7 @@ public struct KeyboardFocus: Hashable, Sendable {
     /// Drops the focus when its control is gone from the scene or the nook is no longer
     /// expanded. Returns true when the focus changed.
     @discardableResult
-    public mutating func refresh(controls: [SceneControl], presentation: String) -> Bool {
+    public mutating func refresh(controls: [SceneControl], presentation: Presentation) -> Bool {
         guard let node = focused, presentation != Self.presentation || !controls.contains(where: { $0.node == node }) else {
             return false
         }

@@ -106,7 +106,7 @@ public struct PlanPresenter: Sendable {
     /// The last plan's serial (0 before any).
     public var serial: UInt64 { playback?.plan.serial ?? 0 }
     /// The last plan's `to` (`hidden` before any).
-    public var presentation: String { playback?.plan.to.rawValue ?? Presentation.hidden.rawValue }
+    public var presentation: Presentation { playback?.plan.to ?? .hidden }
     /// The current plan's chrome move as read (a compact plan may leave its rects out).
     /// The plan's `to_content` (`activity:<module>/<activity>`, `home:<module>`, `board`, "").
     public var toContent: String { playback?.plan.toContent ?? "" }

@@ -1,4 +1,4 @@
-import NookCore
+/// The contract's terms that the broker, the SDK and renderers all speak, defined once here.
 
 /// Module-level slots (`SetContent`).
 public enum ModuleSlot: String, Hashable, Sendable, CaseIterable, Comparable {
@@ -21,4 +21,12 @@ public enum ActivitySlot: String, Hashable, Sendable, CaseIterable, Comparable {
 
     public var isRequired: Bool { self != .peek && self != .expanded }
     public static func < (lhs: ActivitySlot, rhs: ActivitySlot) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// How an ending activity leaves the screen (`EndActivity`'s `dismissal`).
+public enum Dismissal: String, Hashable, Sendable, CaseIterable {
+    /// The broker's usual policy.
+    case `default`
+    /// At once.
+    case immediate
 }
