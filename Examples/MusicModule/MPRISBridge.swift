@@ -1,3 +1,4 @@
+import NookCore
 import Foundation
 import NookBus
 import NookModuleAPI

@@ -1,3 +1,4 @@
+import NookCore
 import NookModuleAPI
 
 /// The numbers nook-mpris reads from a player, each with a finite range, as the broker has for

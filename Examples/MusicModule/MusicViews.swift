@@ -1,3 +1,4 @@
+import NookCore
 import NookModuleAPI
 
 /// The album cover, or a note on a tile when the player has none. One custom view wherever

@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import NookModuleAPI
 @testable import NookGuideSample
 import NookTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import NookModuleAPI
 import NookTestSupport
 import Synchronization

@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // SPEC rule 17 from the SDK's side: views built with `.tw`, `.twAnimation` and `.twShared`,

@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // Control flow in builders and custom views' names, params and bodies.

@@ -1,6 +1,7 @@
 import NookBus
 import Synchronization
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 /// Controls in the SDK (contract 1.1 Touch): `Button`, `.onTapGesture`, `.actionID`,

@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // The layering table of `Layers` as a table: a first modifier, a second one, and whether the

@@ -1,5 +1,6 @@
 import Testing
 import NookHeroCard
+import NookCore
 @testable import NookModuleAPI
 
 // Modifier order checked against the broker's own layout engine, the oracle for what a

@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // Each modifier on its own: which contract props it writes, on which node.

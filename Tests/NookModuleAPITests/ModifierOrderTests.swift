@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // SPEC rule 24: a mark applies to the view as built so far. What merges into one node and

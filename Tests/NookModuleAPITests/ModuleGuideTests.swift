@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import NookCore
 @testable import NookModuleAPI
 @testable import NookGuideSample
 

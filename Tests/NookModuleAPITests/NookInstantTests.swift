@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // Instant arithmetic cannot trap (issue 38, finding 4): a media player's length of `Int64.max`

@@ -1,4 +1,5 @@
 import Foundation
+import NookCore
 import NookModuleAPI
 import Testing
 

@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // What a module publishes, as the contract's payloads.

@@ -1,3 +1,4 @@
+import NookCore
 import NookModuleAPI
 
 // Seed 001's "use your own namespace" sample, as a module writes it. (The hero card itself is

@@ -1,3 +1,4 @@
+import NookCore
 import NookModuleAPI
 
 // The seed-000 samples' supporting types: a player model and the custom views the samples

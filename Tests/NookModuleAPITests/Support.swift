@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // Helpers shared by the suites: wire-shaped expectations and a validation round trip.

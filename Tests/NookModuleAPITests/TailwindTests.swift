@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // `.tw`, `.twAnimation` and typed utilities, checked against the class parser.

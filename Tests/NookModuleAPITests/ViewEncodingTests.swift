@@ -1,4 +1,5 @@
 import Testing
+import NookCore
 @testable import NookModuleAPI
 
 // Each built-in view against CONTRACT's node table: kind, its own props, children.

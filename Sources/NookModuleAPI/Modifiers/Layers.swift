@@ -1,3 +1,4 @@
+import NookCore
 /// How modifiers turn into props, and when they need a wrapper node (SPEC rule 24).
 ///
 /// A modifier applies to the view as built so far. The contract has one node per view with a

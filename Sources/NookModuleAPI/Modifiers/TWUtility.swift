@@ -1,3 +1,4 @@
+import NookCore
 /// A class utility written as a Swift value, for `.tw(...)` and `.twAnimation(...)`.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import NookCore
 // Controls (contract 1.1, Touch): modifiers that make a view pressable, name its action,
 // label it for assistive technology, or disable it.
 

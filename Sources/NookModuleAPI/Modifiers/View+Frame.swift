@@ -1,3 +1,4 @@
+import NookCore
 /// The length `.infinity` is sent as in a `max_*` frame: far beyond any display. The contract
 /// only allows finite sizes, and a maximum this large lets the view take whatever it is offered.
 public let nookUnboundedLength = 1_000_000.0

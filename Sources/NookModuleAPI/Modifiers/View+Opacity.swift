@@ -1,3 +1,4 @@
+import NookCore
 extension NookView {
     /// Draws the view at `opacity` (0...1; clamped, NaN counts as 0). Opacity on opacity
     /// multiplies. After a mark or an animation scope it goes on a wrapper, so the mark keeps

@@ -1,3 +1,4 @@
+import NookCore
 /// The edges of a box, for `.padding(_:_:)`.
 public enum Edge: Hashable, Sendable, CaseIterable {
     case top, leading, bottom, trailing

@@ -1,3 +1,4 @@
+import NookCore
 extension NookView {
     /// Marks the view as a shared element of the nook (SPEC rules 1-14).
     ///

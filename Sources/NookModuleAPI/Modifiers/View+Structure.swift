@@ -1,3 +1,4 @@
+import NookCore
 extension NookView {
     /// The view's role in expanded content: `.header` appears after `motion.header.delay`.
     public func role(_ role: NodeRole) -> EncodedView {

@@ -1,3 +1,4 @@
+import NookCore
 extension NookView {
     /// Styles the view with a class string (see docs/classes-and-tokens.md): layout utilities
     /// (`w-20 h-20 p-2`), a group (`group/hero`), a group-scoped shared element

@@ -1,3 +1,4 @@
+import NookCore
 /// The contract's keys for `StartActivity` / `UpdateActivity`.
 public enum ActivityKey {
     public static let accessibilityLabel = "accessibility_label"

@@ -1,3 +1,4 @@
+import NookCore
 /// How an activity asks for a person's attention, as ActivityKit's `AlertConfiguration` does
 /// for an update that matters (a timer that ran out): the nook peeks at the activity for
 /// `peekDuration`, and a sound from the desktop's freedesktop sound theme plays.

@@ -1,3 +1,4 @@
+import NookCore
 /// How an ended activity leaves (`EndActivity`'s `dismissal`): the contract's `Dismissal`
 /// (`.default`, the broker's usual policy, or `.immediate`), under the SDK's name.
 public typealias NookDismissal = Dismissal

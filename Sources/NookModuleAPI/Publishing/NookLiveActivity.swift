@@ -1,3 +1,4 @@
+import NookCore
 /// A live activity as a module publishes it: its views, label, relevance and stale date.
 ///
 /// A value: build it, change it, and hand it to the module connection (which sends

@@ -1,3 +1,4 @@
+import NookCore
 /// A module's own views, outside any activity: its compact content (shown in the pill when
 /// no activity is), its home (the expanded panel for the module) and its board widget.
 ///

@@ -1,3 +1,4 @@
+import NookCore
 /// One `SetContent(s slot, (sa{sv}av) view)` call.
 public struct SetContent: Hashable, Sendable {
     public var slot: ModuleSlot

@@ -1,3 +1,4 @@
+import NookCore
 /// Options of an activity update.
 public struct UpdateOptions: Hashable, Sendable {
     /// False: the broker shows the new views at once (`animate` b, default true).

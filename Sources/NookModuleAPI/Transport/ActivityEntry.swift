@@ -1,3 +1,4 @@
+import NookCore
 /// What the SDK knows about one activity: the state the module wants, what the current broker
 /// has, and what is still to be said.
 struct ActivityEntry: Sendable {

@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 extension Diagnostic {

@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 /// One press of a control, as the broker reports it (`Modules.ActionInvoked`).

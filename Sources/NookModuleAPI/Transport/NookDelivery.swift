@@ -1,3 +1,4 @@
+import NookCore
 /// Whether a call reached the broker.
 public enum NookDelivery: Hashable, Sendable {
     /// The broker applied it.

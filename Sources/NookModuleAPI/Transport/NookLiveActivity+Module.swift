@@ -1,3 +1,4 @@
+import NookCore
 // The publishing values, sent through a module: `song.start(on: module)` reads as well as
 // `module.start(song)`, and does the same.
 

@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 // Presses of the module's controls: the broker's `ActionInvoked` signal, read on the bus

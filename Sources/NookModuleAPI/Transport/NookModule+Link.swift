@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 // How a module keeps the broker in step with what it publishes.

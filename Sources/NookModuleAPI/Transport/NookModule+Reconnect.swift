@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 // Step 5 of how a module keeps the broker in step (NookModule+Link.swift): when the bus

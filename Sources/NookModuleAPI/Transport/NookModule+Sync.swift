@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 // Steps 3 and 4 of how a module keeps the broker in step (NookModule+Link.swift): the

@@ -1,3 +1,4 @@
+import NookCore
 /// Where a module finds the broker.
 public enum NookModuleAddress: Hashable, Sendable {
     /// The user's session bus, where `nookd` normally runs.

@@ -1,3 +1,4 @@
+import NookCore
 /// What happened to a module's link with the broker, as `NookModule.events()` reports it.
 public enum NookModuleEvent: Hashable, Sendable {
     /// The module is registered with a broker and everything it publishes has been sent:

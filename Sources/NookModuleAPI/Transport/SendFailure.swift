@@ -1,3 +1,4 @@
+import NookCore
 /// Why a call did not go through.
 enum SendFailure: Error {
     /// The broker is not there (or stopped answering): keep the change for later.

@@ -1,3 +1,4 @@
+import NookCore
 /// A first-come, first-served lock for one actor's async work: whoever holds it finishes its
 /// calls to the broker before the next caller starts, so calls reach the broker in the order
 /// they were made and every diff is taken against what the broker really has.

@@ -1,3 +1,4 @@
+import NookCore
 import NookBus
 
 /// SIGTERM and SIGINT as an async stream, so a module can end its activities before it exits

@@ -1,3 +1,4 @@
+import NookCore
 /// A caller namespace for `.twShared`: the SDK's counterpart of SwiftUI's `@Namespace`.
 ///
 /// Elements marked with the same id in the same namespace match within one slot's view (the

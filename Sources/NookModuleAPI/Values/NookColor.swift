@@ -1,3 +1,4 @@
+import NookCore
 /// A colour as the contract sends it: `#RRGGBB` or `#RRGGBBAA`.
 ///
 /// Write a hex string literal (`.fill("#4F46E5")`) or use a named colour (`.fill(.indigo)`).

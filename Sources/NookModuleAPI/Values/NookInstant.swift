@@ -1,3 +1,4 @@
+import NookCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

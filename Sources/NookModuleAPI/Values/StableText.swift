@@ -1,3 +1,4 @@
+import NookCore
 /// Turns values into strings that are the same in every run of the module.
 ///
 /// `animation_value` only has to change when the watched value changes, and stay put when it

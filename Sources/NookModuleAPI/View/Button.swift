@@ -1,3 +1,4 @@
+import NookCore
 /// A control: its label is drawn in the nook, and pressing it (a click, Enter on the focused
 /// control, `nookctl press`) runs `action` in the module.
 ///

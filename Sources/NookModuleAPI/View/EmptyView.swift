@@ -1,3 +1,4 @@
+import NookCore
 /// No view at all.
 public struct EmptyView: NookView {
     public typealias Body = Never

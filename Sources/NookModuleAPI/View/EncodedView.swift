@@ -1,3 +1,4 @@
+import NookCore
 /// A view already turned into nodes: what result builders produce and modifiers return.
 ///
 /// Usually one node; a `ForEach` or `Group` yields several, and a modifier applies to each of

@@ -1,3 +1,4 @@
+import NookCore
 /// One view per element of a collection, joining the enclosing stack.
 ///
 /// With an `id` (a key path, or `Identifiable` elements), each element's root node gets that

@@ -1,3 +1,4 @@
+import NookCore
 /// Several views with no container of their own: they join the enclosing stack, and a
 /// modifier on the group applies to each of them.
 public struct Group: NookView {

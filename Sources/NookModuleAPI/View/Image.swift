@@ -1,3 +1,4 @@
+import NookCore
 /// An image: a named icon (`symbol`) or a picture at a URI (`uri`).
 ///
 /// On Linux an icon name is a freedesktop icon-theme name (`media-playback-start-symbolic`), or

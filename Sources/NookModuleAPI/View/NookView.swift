@@ -1,3 +1,4 @@
+import NookCore
 /// A piece of UI a module describes: the SDK turns it into the contract's view nodes.
 ///
 /// Write your own views the way you would in SwiftUI: a struct with a `body`. Each custom view

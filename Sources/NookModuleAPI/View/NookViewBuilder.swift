@@ -1,3 +1,4 @@
+import NookCore
 /// Builds views from a closure, as SwiftUI's `ViewBuilder` does: a list of views, `if`,
 /// `if`/`else`, `switch`, `if let` and `for` loops.
 ///

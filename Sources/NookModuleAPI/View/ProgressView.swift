@@ -1,3 +1,4 @@
+import NookCore
 /// A progress indicator: a fixed fraction, or progress the renderer advances on its own
 /// clock between two instants (a song's position), so no update is needed while it runs.
 ///

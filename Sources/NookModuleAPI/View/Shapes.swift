@@ -1,3 +1,4 @@
+import NookCore
 /// A rectangle filling its frame.
 public struct Rectangle: NookView {
     public typealias Body = Never

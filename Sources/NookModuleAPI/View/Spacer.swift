@@ -1,3 +1,4 @@
+import NookCore
 /// Flexible empty space in a stack: takes what is left along the stack's axis.
 ///
 /// `minLength` is the least it shrinks to; without it, 0 (and no extra gap beside it).

@@ -1,3 +1,4 @@
+import NookCore
 /// Children one above the other: a `vstack` node.
 ///
 /// `alignment` places children across the axis (`.leading`, `.center`, `.trailing`);

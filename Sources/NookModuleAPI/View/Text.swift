@@ -1,3 +1,4 @@
+import NookCore
 /// A run of text: a `text` node.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import NookCore
 import Synchronization
 
 /// What a control runs when it is pressed: the closure of a `Button`, an `.onTapGesture`.
