@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NookFiles
 
 /// The bridge's state files in `$XDG_STATE_HOME/nook` (else `~/.local/state/nook`), the
 /// directory nookd keeps its state in: read and written so that no other user can read them
@@ -88,28 +89,16 @@ public struct HistoryStore: Sendable {
     /// The file's bytes, nil when there is none; a link, a non-regular file or one over
     /// `maxFileBytes` is a failure, unread.
     func read() -> Result<Data?, Failure> {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return .success(nil) }
-            if errno == ELOOP { return .failure(Failure("\(path) is a symbolic link")) }
-            return .failure(Failure("cannot open \(path): \(String(cString: strerror(errno)))"))
+        do {
+            return .success(try BoundedFileRead.read(path, limit: Self.maxFileBytes, followLinks: false))
+        } catch {
+            switch error.reason {
+            case .link: return .failure(Failure("\(path) is a symbolic link"))
+            case .notRegular: return .failure(Failure("\(path) is not a regular file"))
+            case .tooLarge(let size, _): return .failure(Failure("\(path) is \(size) bytes, over the limit of \(Self.maxFileBytes)"))
+            case .system(let operation, let code): return .failure(Failure("cannot \(operation) \(path): \(String(cString: strerror(code)))"))
+            }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Failure("cannot stat \(path)")) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(Failure("\(path) is not a regular file")) }
-        guard info.st_size <= Self.maxFileBytes else {
-            return .failure(Failure("\(path) is \(info.st_size) bytes, over the limit of \(Self.maxFileBytes)"))
-        }
-        var data = Data(count: Int(info.st_size))
-        var total = 0
-        while total < data.count {
-            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            total += count
-        }
-        return .success(data.prefix(total))
     }
 
     func moveAside<Value>(_ reason: String) -> Loaded<Value> {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NookBus
+import NookFiles
 
 /// The notification rules file (nook-notifications-rules(5)): where it is, and reading it
 /// safely. Read only when it is a regular file (a link to one is followed: dotfiles are often
@@ -18,28 +19,21 @@ public enum RulesFile {
     /// The rules in the file at `path`: none when there is no file; a file that cannot be read
     /// or has any mistake is a `RulesError` (line 0 for the file as a whole).
     public static func load(_ path: String) throws(RulesError) -> NotificationRules {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return NotificationRules() }
-            throw RulesError(line: 0, key: nil, "cannot open it: \(String(cString: strerror(errno)))")
+        let data: Data
+        do {
+            guard let read = try BoundedFileRead.read(path, limit: NotificationRules.maxFileBytes, followLinks: true) else {
+                return NotificationRules()
+            }
+            data = read
+        } catch {
+            switch error.reason {
+            case .notRegular: throw RulesError(line: 0, key: nil, "it is not a regular file")
+            case .tooLarge(let size, _): throw RulesError(line: 0, key: nil, "it is \(size) bytes, over the limit of \(NotificationRules.maxFileBytes)")
+            case .system(let operation, let code): throw RulesError(line: 0, key: nil, "cannot \(operation) it: \(String(cString: strerror(code)))")
+            case .link: throw RulesError(line: 0, key: nil, "it is a symbolic link")
+            }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw RulesError(line: 0, key: nil, "cannot stat it: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw RulesError(line: 0, key: nil, "it is not a regular file") }
-        guard info.st_size <= NotificationRules.maxFileBytes else {
-            throw RulesError(line: 0, key: nil, "it is \(info.st_size) bytes, over the limit of \(NotificationRules.maxFileBytes)")
-        }
-        // One byte more than the limit: a file that grew since `fstat` is still caught.
-        var bytes = [UInt8](repeating: 0, count: NotificationRules.maxFileBytes + 1)
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            total += count
-        }
-        guard let text = String(bytes: bytes[..<total], encoding: .utf8) else { throw RulesError(line: 0, key: nil, "it is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw RulesError(line: 0, key: nil, "it is not UTF-8 text") }
         return try NotificationRules(parsing: text)
     }
 }

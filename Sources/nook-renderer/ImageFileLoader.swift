@@ -1,6 +1,7 @@
 import CGtk
 import NookBus
 import Glibc
+import NookFiles
 
 /// Loads `file://` images off the GTK main thread, each file checked before it is decoded
 /// (docs/renderer.md, "Images"): a path comes from a module, a notification or a media player,
@@ -92,49 +93,22 @@ final class ImageFileLoader {
 
     struct Problem: Error { let text: String }
 
-    /// The file's bytes: a regular file of at most `maxFileBytes`, opened without blocking.
+    /// The file's bytes: a regular file of at most `maxFileBytes`, opened without blocking
+    /// (`BoundedFileRead`).
     static func read(_ path: String) -> Result<[UInt8], Problem> {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(Problem(text: "cannot open it (\(String(cString: strerror(errno))))")) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Problem(text: "cannot stat it (\(String(cString: strerror(errno))))")) }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { return .failure(Problem(text: "it is \(kind(type)), not a regular file")) }
-        guard info.st_size <= maxFileBytes else {
-            return .failure(Problem(text: "it is \(info.st_size) bytes, more than the \(maxFileBytes / 1024 / 1024) MiB limit"))
-        }
-        // The size may change while it is read: read at most one byte more than the limit.
-        var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), maxFileBytes) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard bytes.count <= maxFileBytes else {
-                    return .failure(Problem(text: "it grew past the \(maxFileBytes / 1024 / 1024) MiB limit while read"))
-                }
-                bytes.append(contentsOf: repeatElement(0, count: min(64 * 1024, maxFileBytes + 1 - bytes.count)))
+        do {
+            guard let data = try BoundedFileRead.read(path, limit: maxFileBytes, followLinks: true) else {
+                return .failure(Problem(text: "cannot open it (\(String(cString: strerror(ENOENT))))"))
             }
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return .failure(Problem(text: "cannot read it (\(String(cString: strerror(errno))))"))
+            return .success([UInt8](data))
+        } catch {
+            switch error.reason {
+            case .notRegular(let kind): return .failure(Problem(text: "it is \(kind), not a regular file"))
+            case .tooLarge(let size, _):
+                return .failure(Problem(text: "it is \(size) bytes, more than the \(maxFileBytes / 1024 / 1024) MiB limit"))
+            case .system(let operation, let code): return .failure(Problem(text: "cannot \(operation) it (\(String(cString: strerror(code))))"))
+            case .link: return .failure(Problem(text: "it is a symbolic link"))
             }
-            count += got
-        }
-        bytes.removeSubrange(count...)
-        return .success(bytes)
-    }
-
-    /// What a file of type `type` (`st_mode & S_IFMT`) is, with its article.
-    static func kind(_ type: mode_t) -> String {
-        switch type {
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        case S_IFDIR: "a directory"
-        default: "a special file"
         }
     }
 

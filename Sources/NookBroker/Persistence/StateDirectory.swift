@@ -1,3 +1,4 @@
+import NookFiles
 import FoundationEssentials
 import Glibc
 

@@ -34,16 +34,4 @@ enum BoundedRead {
             bytes.append(contentsOf: chunk[0..<got])
         }
     }
-
-    /// What a file of type `type` (`st_mode & S_IFMT`) is, with its article.
-    static func kind(_ type: mode_t) -> String {
-        switch type {
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        case S_IFDIR: "a directory"
-        default: "a special file"
-        }
-    }
 }

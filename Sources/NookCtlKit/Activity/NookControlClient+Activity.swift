@@ -2,6 +2,7 @@ import Foundation
 import NookBus
 import NookCore
 import NookModuleAPI
+import NookFiles
 
 extension NookControlClient {
     /// Runs `activity start|update|end|list`, printing to `output`.
@@ -167,7 +168,7 @@ extension NookControlClient {
         var info = stat()
         guard stat(url.path, &info) == 0 else { throw ActivityProblem("--image: cannot read \(path) (\(String(cString: strerror(errno))))") }
         let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { throw ActivityProblem("--image: \(path) is \(BoundedRead.kind(type)), not a regular file") }
+        guard type == S_IFREG else { throw ActivityProblem("--image: \(path) is \(FileKind.words(type)), not a regular file") }
         guard access(url.path, R_OK) == 0 else { throw ActivityProblem("--image: cannot read \(path) (\(String(cString: strerror(errno))))") }
         return url.absoluteString
     }

@@ -1,4 +1,5 @@
 import NookCore
+import NookFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,22 +30,9 @@ public enum NookImageFile {
             return number == ENOENT || number == ENOTDIR ? "does not exist" : "cannot be read (errno \(number))"
         }
         let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { return "is \(kind(type)), not a regular file" }
+        guard type == S_IFREG else { return "is \(FileKind.words(type)), not a regular file" }
         if let maxBytes, Int64(info.st_size) > maxBytes { return "is \(info.st_size) bytes, more than the \(maxBytes) bytes read" }
         guard access(path, R_OK) == 0 else { return "is not readable" }
         return nil
-    }
-
-    /// What a file of type `type` (`st_mode & S_IFMT`) is, with its article.
-    static func kind(_ type: mode_t) -> String {
-        switch type {
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        case S_IFDIR: "a directory"
-        case S_IFLNK: "a symbolic link"
-        default: "a special file"
-        }
     }
 }

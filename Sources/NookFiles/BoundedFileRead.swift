@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Glibc
 
-/// Reads a file nookd needs whole (`theme.json`, `state.json`, the crash-loop marker, a
-/// `/proc` entry) without trusting what sits at the path: every such read goes through here.
+/// Reads a file whole without trusting what sits at the path: nookd's theme, state and
+/// `/proc` entries, the renderer's images, the notification bridge's rules and history all go
+/// through here (a path from outside is read only if it is a regular file).
 ///
 /// Guarantees, before a byte is read:
 /// - the open never blocks (`O_NONBLOCK`: a FIFO would wait for a writer forever) and never
@@ -17,10 +18,10 @@ import Glibc
 /// let data = try BoundedFileRead.read("theme.json", limit: 256 * 1024, followLinks: true)
 /// // nil: no such file
 /// ```
-enum BoundedFileRead {
+public enum BoundedFileRead {
     /// Why a file was not read.
-    struct Refusal: Error, CustomStringConvertible, Sendable {
-        enum Reason: Sendable, Equatable {
+    public struct Refusal: Error, CustomStringConvertible, Sendable {
+        public enum Reason: Sendable, Equatable {
             /// A FIFO, a directory, a device, a socket: what it is.
             case notRegular(String)
             /// A symbolic link where none may be.
@@ -30,14 +31,14 @@ enum BoundedFileRead {
             /// `open`, `fstat` or `read` failed with `errno`.
             case system(String, errno: Int32)
         }
-        let path: String
-        let reason: Reason
+        public let path: String
+        public let reason: Reason
         /// The limit's name in the docs, for `tooLarge`.
-        var limitName: String?
+        public var limitName: String?
 
         /// What the file is, without its path: "not a regular file (a FIFO)", "12 bytes, over
         /// the limit of 10 bytes (maxBytes)".
-        var what: String {
+        public var what: String {
             switch reason {
             case .notRegular(let kind): "not a regular file (\(kind))"
             case .link: "a symbolic link, not followed"
@@ -46,7 +47,7 @@ enum BoundedFileRead {
             }
         }
 
-        var description: String { "\(path) is \(what)" }
+        public var description: String { "\(path) is \(what)" }
     }
 
     /// The bytes of `name` (a path, or a name relative to `directory`, a directory
@@ -55,7 +56,7 @@ enum BoundedFileRead {
     ///   - followLinks: false refuses a symbolic link at the last component (`Reason.link`).
     ///   - limitName: how the docs name `limit`, for the error.
     ///   - displayPath: the path errors name (defaults to `name`).
-    static func read(
+    public static func read(
         _ name: String, relativeTo directory: Int32 = AT_FDCWD, limit: Int, limitName: String? = nil, followLinks: Bool,
         displayPath: String? = nil
     ) throws(Refusal) -> Data? {
@@ -74,7 +75,7 @@ enum BoundedFileRead {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw refusal(.system("fstat", errno: errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw refusal(.notRegular(Self.kind(info.st_mode))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw refusal(.notRegular(FileKind.words(info.st_mode))) }
         guard info.st_size <= limit else { throw refusal(.tooLarge(size: Int64(info.st_size), limit: limit)) }
         // Reads in blocks until the end, never keeping more than limit + 1 bytes.
         var data = Data(capacity: Int(info.st_size) + 1)
@@ -92,9 +93,13 @@ enum BoundedFileRead {
         }
         throw refusal(.tooLarge(size: Int64(data.count), limit: limit))
     }
+}
 
-    /// What a file type is, in words.
-    static func kind(_ mode: mode_t) -> String {
+/// What a file that is not a regular one is, in words, for messages that name what sits at a
+/// path ("is a FIFO, not a regular file").
+public enum FileKind {
+    /// `mode`'s file type (`st_mode`, or `st_mode & S_IFMT`), with its article.
+    public static func words(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO"
@@ -102,7 +107,8 @@ enum BoundedFileRead {
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
         case S_IFLNK: "a symbolic link"
-        default: "not a regular file"
+        case S_IFREG: "a regular file"
+        default: "a special file"
         }
     }
 }
