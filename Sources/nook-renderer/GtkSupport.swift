@@ -34,6 +34,21 @@ enum MainLoop {
         }, job)
     }
 
+    /// Calls `body` on the main loop every `milliseconds` for as long as it returns true.
+    static func every(milliseconds: UInt32, _ body: @escaping @Sendable () -> Bool) {
+        let job = Unmanaged.passRetained(Repeating(body)).toOpaque()
+        g_timeout_add(milliseconds, { data in
+            if Unmanaged<Repeating>.fromOpaque(data!).takeUnretainedValue().body() { return 1 }  // G_SOURCE_CONTINUE
+            Unmanaged<Repeating>.fromOpaque(data!).release()
+            return 0  // G_SOURCE_REMOVE
+        }, job)
+    }
+
+    private final class Repeating {
+        let body: @Sendable () -> Bool
+        init(_ body: @escaping @Sendable () -> Bool) { self.body = body }
+    }
+
     /// Calls `body` on the main loop just after each whole second of the wall clock, for as
     /// long as the process runs, so a countdown changes digit when the second does.
     static func onEachWallSecond(_ body: @escaping @Sendable () -> Void) {

@@ -78,6 +78,8 @@ final class Renderer {
     private var lastShape: WindowShape?
     /// The display list last painted, which the next frame's damage is measured from.
     private var lastPainted: DisplayList?
+    /// Whether the live-frame timer runs (`followLiveFrames`).
+    private var liveFramesRunning = false
     private var lastFrameLog = ""
     private var reportedWarnings: Set<String> = []
     private var reportedOverflow = false
@@ -113,8 +115,9 @@ final class Renderer {
             box.value.text.warmUp()
             box.value.images.warmUp()
         }
-        // Countdowns (`timer_end`) and the equalizer change by the second, not by plans; with
-        // neither on screen nothing changes between plans, and nothing is drawn.
+        // Countdowns (`timer_end`) change by the second, not by plans (a playing equalizer has
+        // its own rate: `followLiveFrames`); with neither on screen nothing changes between
+        // plans, and nothing is drawn.
         MainLoop.onEachWallSecond {
             if box.value.presenter.showsLiveClock {
                 gtk_widget_queue_draw(box.value.nook.widget)
@@ -206,6 +209,33 @@ final class Renderer {
         controls.planReceived()
         followPlacement()
         startFrames()
+        followLiveFrames()
+    }
+
+    /// While the scene shows a moving custom view (a playing equalizer), redraws its rect,
+    /// and nothing else, at the view's own rate (`PlanPresenter.liveFrameRate`); the timer
+    /// stops by itself once no plan shows one.
+    private func followLiveFrames() {
+        guard !liveFramesRunning, let rate = presenter.liveFrameRate else { return }
+        liveFramesRunning = true
+        Log.debug("live frames at \(rate) a second")
+        let box = MainThreadBox(self)
+        MainLoop.every(milliseconds: UInt32(max(1, (1000 / rate).rounded()))) {
+            let renderer = box.value
+            guard renderer.presenter.liveFrameRate != nil else {
+                renderer.liveFramesRunning = false
+                Log.debug("live frames stopped")
+                return false
+            }
+            // A transition's frames draw everything meanwhile.
+            if renderer.tickCallback == 0, let list = renderer.lastPainted {
+                for rect in PlanPresenter.liveRects(in: list) {
+                    gtk_widget_queue_draw_area(renderer.nook.widget, Int32(rect.minX.rounded(.down)), Int32(rect.minY.rounded(.down)),
+                                               Int32(rect.width.rounded(.up)) + 1, Int32(rect.height.rounded(.up)) + 1)
+                }
+            }
+            return true
+        }
     }
 
     /// The placement the plan in force asks for: the band's height follows the resting pill

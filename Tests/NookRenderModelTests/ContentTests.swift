@@ -34,9 +34,9 @@ private typealias F = PlanFixture
         #expect(try !showing(F.vstack([F.text("still")])).0.showsLiveClock)
     }
 
-    /// Issue 42, part 1: the equalizer reads the clock only while `playing`; paused (or any
-    /// other custom view, or a still scene) nothing on screen changes between plans, and the
-    /// renderer's second tick draws nothing.
+    /// Issue 42, part 1: the equalizer moves only while `playing`, at its own 30 frames a
+    /// second (its rect alone); paused (or any other custom view, or a still scene) nothing on
+    /// screen changes between plans, and the renderer draws nothing.
     @Test func onlyAPlayingEqualizerOrACountdownFollowsTheClock() throws {
         func equalizer(_ playing: Bool) -> ViewNode {
             F.node(.view) {
@@ -46,9 +46,14 @@ private typealias F = PlanFixture
                 $0.height = 16
             }
         }
-        #expect(try showing(F.vstack([equalizer(true)])).0.showsLiveClock)
+        let (playing, _) = try showing(F.vstack([equalizer(true)]))
+        #expect(playing.liveFrameRate == 30 && !playing.showsLiveClock, "the equalizer has its own rate, not the second tick")
+        let frame = playing.frame(at: 5, unixTime: 0)
+        #expect(PlanPresenter.liveRects(in: frame) == [frame.item(at: "expanded/0")?.rect].compactMap { $0 })
+        #expect(PlanPresenter.liveRects(in: frame).first.map { $0.width == 24 && $0.height == 16 } == true)
+        #expect(try showing(F.vstack([equalizer(false)])).0.liveFrameRate == nil)
         #expect(try !showing(F.vstack([equalizer(false)])).0.showsLiveClock)
-        #expect(try !showing(F.vstack([F.cover(40, id: nil)])).0.showsLiveClock)
+        #expect(try showing(F.vstack([F.cover(40, id: nil)])).0.liveFrameRate == nil)
     }
 
     private func endOf(_ end: Int64) -> Int64 { end }

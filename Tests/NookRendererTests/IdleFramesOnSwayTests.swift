@@ -58,4 +58,35 @@ struct IdleFramesOnSwayTests {
             #expect((5...20).contains(counting.count), "a countdown committed \(counting.count) frames in 10 s:\n\(counting.trace.suffix(3000))")
         }
     }
+
+    /// The damage each frame declares (`wl_surface.damage_buffer(x, y, width, height)` and
+    /// `damage(...)`), as width x height.
+    static func damages(in trace: Substring) -> [(width: Int, height: Int)] {
+        trace.split(separator: "\n").compactMap { line in
+            guard line.contains(" -> wl_surface@"), line.contains(".damage"), let open = line.firstIndex(of: "("),
+                  let close = line.lastIndex(of: ")") else { return nil }
+            let numbers = line[line.index(after: open)..<close].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return numbers.count == 4 ? (numbers[2], numbers[3]) : nil
+        }
+    }
+
+    /// The playing song's equalizer moves at its own 30 frames a second, and each of those
+    /// frames damages the equalizer's bars alone, not the pill or the window.
+    @Test func aPlayingEqualizerDrawsItsOwnRectAtItsOwnRate() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                (try? await nook.state().presentation) == "pill"
+            }
+            try #require(shown, "the song's pill never showed:\n\(nook.logs)")
+            let playing = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            // 300 at 30 a second; a loaded machine drops some, never down to one a second.
+            #expect((60...330).contains(playing.count), "a playing equalizer committed \(playing.count) frames in 10 s:\n\(playing.trace.suffix(3000))")
+            let damages = Self.damages(in: playing.trace)
+            #expect(!damages.isEmpty, "no damage in the trace:\n\(playing.trace.suffix(2000))")
+            // The bars are about 20 x 14 pt at scale 1; the pill is hundreds of points wide.
+            let large = damages.filter { $0.width > 64 || $0.height > 64 }
+            print("equalizer: \(playing.count) commits in 10 s; damage sizes \(Set(damages.map { "\($0.width)x\($0.height)" }).sorted())")
+            #expect(large.count <= 2, "\(large.count) of \(damages.count) frames damaged more than the equalizer: \(large.prefix(5))")
+        }
+    }
 }

@@ -117,29 +117,54 @@ public struct PlanPresenter: Sendable {
     /// renderer's toolkit, ideally, so the text fits what it draws; `.estimate` by default.
     public var textMeasurement: TextMeasurement = .estimate
 
-    /// True when the current scene shows something that follows the wall clock (a
-    /// `timer_end` countdown, a progress with `start` and `end`): redraw once a second for it
-    /// even when nothing moves.
-    /// A custom view drawn by the clock (the equalizer while `playing`) counts too. With
-    /// none of these, nothing on screen changes between plans and the renderer draws nothing.
+    /// True when the current scene shows something that changes by the wall clock's second
+    /// (a `timer_end` countdown, a progress with `start` and `end`): redraw once a second for
+    /// it even when nothing moves. With none of these and no `liveFrameRate`, nothing on screen
+    /// changes between plans and the renderer draws nothing.
     public var showsLiveClock: Bool {
         playback?.plan.scene.nodes.contains { node in
             (node.kind == "text" && node.props["timer_end"] != nil)
                 || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
-                || Self.followsTheClock(node, customViews: customViews)
         } ?? false
     }
 
-    /// The custom views whose drawing reads the wall clock, and the param that must be
-    /// `"true"` for them to move (`EqualizerBars` moves while `playing`).
-    public static let clockDrivenViews: [String: String] = ["EqualizerBars": "playing"]
+    /// A custom view the clock moves: the param that must be `"true"` for it to move, and the
+    /// frames per second it is drawn at then.
+    public struct ClockDrivenView: Sendable {
+        public var param: String
+        public var framesPerSecond: Double
+    }
 
-    static func followsTheClock(_ node: RenderNode, customViews: Set<String>) -> Bool {
+    /// The custom views whose drawing reads the clock (`EqualizerBars` moves while `playing`,
+    /// at 30 frames a second: its bars follow a sine of about a third of a hertz, smooth at 30).
+    public static let clockDrivenViews: [String: ClockDrivenView] = ["EqualizerBars": ClockDrivenView(param: "playing", framesPerSecond: 30)]
+
+    /// The frames per second the moving custom views of the current scene are drawn at (the
+    /// fastest), or nil when none moves: the renderer redraws only their rects at that rate.
+    public var liveFrameRate: Double? {
+        var fastest: Double?
+        for node in playback?.plan.scene.nodes ?? [] {
+            guard let view = Self.clockDriven(node, customViews: customViews) else { continue }
+            fastest = max(fastest ?? 0, view.framesPerSecond)
+        }
+        return fastest
+    }
+
+    /// Where `list` draws moving custom views: what a live frame repaints.
+    public static func liveRects(in list: DisplayList) -> [Rect] {
+        list.items.compactMap { item in
+            guard case .custom(let name, let properties) = item.content, let view = clockDrivenViews[name],
+                  properties[view.param] == "true" else { return nil }
+            return item.rect
+        }
+    }
+
+    static func clockDriven(_ node: RenderNode, customViews: Set<String>) -> ClockDrivenView? {
         guard node.kind == "view", case .string(let name)? = node.props["name"], customViews.contains(name),
-              let param = clockDrivenViews[name] else { return false }
+              let view = clockDrivenViews[name] else { return nil }
         // Read as the drawing reads it (`NodeContent`: each param as text).
-        guard case .dictionary(let params)? = node.props["params"], let value = params[param] else { return false }
-        return NodeContent.text(value) == "true"
+        guard case .dictionary(let params)? = node.props["params"], let value = params[view.param] else { return nil }
+        return NodeContent.text(value) == "true" ? view : nil
     }
 
     /// Seconds of plan time at frame-clock `time`.
