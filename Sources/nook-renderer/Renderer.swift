@@ -119,8 +119,15 @@ final class Renderer {
         // its own rate: `followLiveFrames`); with neither on screen nothing changes between
         // plans, and nothing is drawn.
         MainLoop.onEachWallSecond {
-            if box.value.presenter.showsLiveClock {
-                gtk_widget_queue_draw(box.value.nook.widget)
+            let renderer = box.value
+            if renderer.presenter.showsLiveClock {
+                // Only the countdowns' and clock progress's rects; a transition's frames draw
+                // everything meanwhile.
+                if renderer.tickCallback == 0, let list = renderer.lastPainted {
+                    renderer.queueDraw(renderer.presenter.secondRects(in: list))
+                } else {
+                    gtk_widget_queue_draw(renderer.nook.widget)
+                }
                 Log.debug("second tick: drawing the live clock")
             }
             box.value.followCompositorsOutput()
@@ -228,13 +235,17 @@ final class Renderer {
                 return false
             }
             // A transition's frames draw everything meanwhile.
-            if renderer.tickCallback == 0, let list = renderer.lastPainted {
-                for rect in PlanPresenter.liveRects(in: list) {
-                    gtk_widget_queue_draw_area(renderer.nook.widget, Int32(rect.minX.rounded(.down)), Int32(rect.minY.rounded(.down)),
-                                               Int32(rect.width.rounded(.up)) + 1, Int32(rect.height.rounded(.up)) + 1)
-                }
-            }
+            if renderer.tickCallback == 0, let list = renderer.lastPainted { renderer.queueDraw(PlanPresenter.liveRects(in: list)) }
             return true
+        }
+    }
+
+    /// Queues `rects` for drawing, each grown to whole pixels (and one for antialiasing).
+    private func queueDraw(_ rects: [Rect]) {
+        for rect in rects {
+            let x = rect.minX.rounded(.down) - 1, y = rect.minY.rounded(.down) - 1
+            gtk_widget_queue_draw_area(nook.widget, Int32(clamping: Int(x)), Int32(clamping: Int(y)),
+                                       Int32(clamping: Int(rect.maxX.rounded(.up) - x + 1)), Int32(clamping: Int(rect.maxY.rounded(.up) - y + 1)))
         }
     }
 

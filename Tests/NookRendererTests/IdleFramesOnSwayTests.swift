@@ -5,8 +5,9 @@ import Testing
 
 /// Issue 42, part 1, on headless sway: no frame without a change. The renderer's Wayland trace
 /// (`WAYLAND_DEBUG=1`, which `SwayNook` sets) counts every `wl_surface.commit` it makes: with
-/// nothing showing it commits none over 10 s, and with one countdown it commits about one a
-/// second, the second the digits change.
+/// nothing showing it commits none over 10 s, with one countdown about one a second (the
+/// second the digits change, repainting the digits alone), and with a song playing its
+/// equalizer's 30 a second (repainting the bars alone).
 @Suite(.serialized)
 struct IdleFramesOnSwayTests {
     /// The window each count is taken over: a duration measured, not a wait for something.
@@ -56,6 +57,11 @@ struct IdleFramesOnSwayTests {
             let counting = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
             // About ten; a loaded machine may merge two seconds' draws or add a frame callback's commit.
             #expect((5...20).contains(counting.count), "a countdown committed \(counting.count) frames in 10 s:\n\(counting.trace.suffix(3000))")
+            // Each repaints the countdown's text alone, not the pill or the window.
+            let damages = Self.damages(in: counting.trace)
+            print("countdown: \(counting.count) commits in 10 s; damage sizes \(Set(damages.map { "\($0.width)x\($0.height)" }).sorted())")
+            let large = damages.filter { $0.width > 120 || $0.height > 60 }
+            #expect(!damages.isEmpty && large.count <= 2, "\(large.count) of \(damages.count) seconds damaged more than the countdown: \(large.prefix(5))")
         }
     }
 

@@ -57,7 +57,7 @@ import Testing
             _ = try await nook.waitForPlan(serial: serial)
             try await nook.waitUntilSettled(serial: serial)
             let limited = try await nook.xvfb.screenshot()
-            limited.keep(as: "line-limit-1")
+            await EmptyNookOnScreenTests.keep(limited, as: "line-limit-1")
             let oneLine = Self.greenHeight(limited)
 
             // The same card without the limit: the box's 200 pt hold several lines.
@@ -70,7 +70,7 @@ import Testing
             _ = try await nook.waitForPlan(serial: next)
             try await nook.waitUntilSettled(serial: next)
             let all = try await nook.xvfb.screenshot()
-            all.keep(as: "line-limit-none")
+            await EmptyNookOnScreenTests.keep(all, as: "line-limit-none")
             let unlimited = Self.greenHeight(all)
 
             // Capitals of a 30 pt font: one line's green is under 30 rows; two lines' over 40.

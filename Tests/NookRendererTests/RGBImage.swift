@@ -1,5 +1,3 @@
-import Foundation
-
 /// A screenshot as 8-bit RGB rows, and where the cover is in it.
 struct RGBImage: Sendable {
     let width: Int
@@ -89,13 +87,3 @@ struct RGBImage: Sendable {
     }
 }
 
-extension RGBImage {
-    /// Writes the image as `$NOOK_TEST_SCREENSHOTS/<name>.ppm` when that variable names a
-    /// directory, so a person can open what a test saw (`convert x.ppm x.png`); else nothing.
-    func keep(as name: String) {
-        guard let directory = ProcessInfo.processInfo.environment["NOOK_TEST_SCREENSHOTS"], !directory.isEmpty else { return }
-        var data = Data("P6\n\(width) \(height)\n255\n".utf8)
-        data.append(contentsOf: bytes)
-        try? data.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name + ".ppm"))
-    }
-}

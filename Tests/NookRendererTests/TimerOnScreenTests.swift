@@ -40,6 +40,30 @@ struct TimerOnScreenTests {
             await EmptyNookOnScreenTests.keep(two, as: "two-timers-top-band")
             #expect(coloured, "orange \(Self.count(Self.orange, in: two)) px, cyan \(Self.count(Self.cyan, in: two)) px:\n\(nook.logs)")
 
+            // A second later Tea's orange digits changed, drawn clean in their own rects (the
+            // second tick repaints those alone): only the digits' pixels differ.
+            @Sendable func orangeChanged(_ shot: RGBImage) -> Int {
+                var count = 0
+                for index in 0..<(shot.width * shot.height) {
+                    func orange(_ image: RGBImage) -> Bool {
+                        abs(Int(image.bytes[index * 3]) - Self.orange.0) <= 40 && abs(Int(image.bytes[index * 3 + 1]) - Self.orange.1) <= 40
+                            && abs(Int(image.bytes[index * 3 + 2]) - Self.orange.2) <= 40
+                    }
+                    if orange(shot) != orange(two) { count += 1 }
+                }
+                return count
+            }
+            let ticked = await eventually(timeout: .seconds(30), poll: .milliseconds(200)) {
+                guard let shot = try? await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows) else { return false }
+                return orangeChanged(shot) > 10
+            }
+            let later = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
+            await EmptyNookOnScreenTests.keep(later, as: "two-timers-a-second-later")
+            let changed = zip(later.bytes, two.bytes).lazy.filter { $0 != $1 }.count / 3
+            #expect(ticked && changed < 3000, "a second's tick changed \(changed) pixels, \(orangeChanged(later)) of them orange")
+            print("a second's tick changed \(changed) pixels, \(orangeChanged(later)) of them orange")
+            #expect(Self.count(Self.orange, in: later) > 20 && Self.count(Self.cyan, in: later) > 10)
+
             // Tea finishes (what its background finish does at zero), with a long peek.
             let finish = try nookctl(["activity", "finish", "tea/pot", "--peek", "1h", "--no-sound"])
             let peeking = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {

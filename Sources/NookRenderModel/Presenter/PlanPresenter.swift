@@ -122,10 +122,19 @@ public struct PlanPresenter: Sendable {
     /// it even when nothing moves. With none of these and no `liveFrameRate`, nothing on screen
     /// changes between plans and the renderer draws nothing.
     public var showsLiveClock: Bool {
-        playback?.plan.scene.nodes.contains { node in
-            (node.kind == "text" && node.props["timer_end"] != nil)
-                || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
-        } ?? false
+        playback?.plan.scene.nodes.contains(where: Self.changesBySecond) ?? false
+    }
+
+    static func changesBySecond(_ node: RenderNode) -> Bool {
+        (node.kind == "text" && node.props["timer_end"] != nil)
+            || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
+    }
+
+    /// Where `list` draws what changes by the second (countdowns, progress against the clock):
+    /// what the second tick repaints, and nothing else.
+    public func secondRects(in list: DisplayList) -> [Rect] {
+        guard let scene = playback?.plan.scene else { return [] }
+        return list.items.compactMap { item in scene.node(at: item.path).flatMap { Self.changesBySecond($0) ? item.rect : nil } }
     }
 
     /// A custom view the clock moves: the param that must be `"true"` for it to move, and the
