@@ -152,46 +152,89 @@ func writePropKey(_ schema: Schema, into out: inout Source) {
             }
         }
         out.line()
-        out.line("/// `byName[name]` without hashing: the length and first byte pick at most a few keys, and")
-        out.line("/// one string comparison (equal small strings compare as two words) confirms.")
-        out.block("static func named(_ name: String) -> PropKey?") { out in
-            out.line("let utf8 = name.utf8")
-            out.line("guard let first = utf8.first else { return nil }")
-            out.line("let key: PropKey")
-            out.block("switch utf8.count") { out in
-                let byLength = Dictionary(grouping: keys) { $0.key.utf8.count }
-                for length in byLength.keys.sorted() {
-                    let group = byLength[length]!
-                    if group.count == 1 {
-                        out.line("case \(length): key = .\(group[0].swift)")
-                        continue
-                    }
-                    out.line("case \(length):")
-                    out.indent += 1
-                    out.block("switch first") { out in
-                        let byFirst = Dictionary(grouping: group) { $0.key.first! }
-                        for first in byFirst.keys.sorted() {
-                            let candidates = byFirst[first]!
-                            if candidates.count == 1 {
-                                out.line("case UInt8(ascii: \(quoted(String(first)))): key = .\(candidates[0].swift)")
-                            } else {
-                                out.line("case UInt8(ascii: \(quoted(String(first)))):")
-                                out.indent += 1
-                                for candidate in candidates.dropLast() {
-                                    out.line("if name == \(quoted(candidate.key)) { return .\(candidate.swift) }")
-                                }
-                                out.line("key = .\(candidates.last!.swift)")
-                                out.indent -= 1
-                            }
-                        }
-                        out.line("default: return nil")
-                    }
-                    out.indent -= 1
+        writeNamed(keys, type: "PropKey", into: &out)
+    }
+    out.line()
+}
+
+/// `static func named(_:)`: the key for a name, by its length and first byte and one comparison.
+func writeNamed(_ keys: [(key: String, swift: String)], type: String, access: String = "", into out: inout Source) {
+    out.line("/// `byName[name]` without hashing: the length and first byte pick at most a few keys, and")
+    out.line("/// one string comparison (equal small strings compare as two words) confirms.")
+    out.block("\(access)static func named(_ name: String) -> \(type)?") { out in
+        out.line("let utf8 = name.utf8")
+        out.line("guard let first = utf8.first else { return nil }")
+        out.line("let key: \(type)")
+        out.block("switch utf8.count") { out in
+            let byLength = Dictionary(grouping: keys) { $0.key.utf8.count }
+            for length in byLength.keys.sorted() {
+                let group = byLength[length]!
+                if group.count == 1 {
+                    out.line("case \(length): key = .\(group[0].swift)")
+                    continue
                 }
-                out.line("default: return nil")
+                out.line("case \(length):")
+                out.indent += 1
+                out.block("switch first") { out in
+                    let byFirst = Dictionary(grouping: group) { $0.key.first! }
+                    for first in byFirst.keys.sorted() {
+                        let candidates = byFirst[first]!
+                        if candidates.count == 1 {
+                            out.line("case UInt8(ascii: \(quoted(String(first)))): key = .\(candidates[0].swift)")
+                        } else {
+                            out.line("case UInt8(ascii: \(quoted(String(first)))):")
+                            out.indent += 1
+                            for candidate in candidates.dropLast() {
+                                out.line("if name == \(quoted(candidate.key)) { return .\(candidate.swift) }")
+                            }
+                            out.line("key = .\(candidates.last!.swift)")
+                            out.indent -= 1
+                        }
+                    }
+                    out.line("default: return nil")
+                }
+                out.indent -= 1
             }
-            out.line("return name == key.name ? key : nil")
+            out.line("default: return nil")
         }
+        out.line("return name == key.name ? key : nil")
+    }
+}
+
+// MARK: Call keys
+
+/// `CallKey`: the keys of `StartActivity`'s spec and `UpdateActivity`'s changes, and the key
+/// sets of each call.
+func writeCallKeys(_ schema: Schema, into out: inout Source) {
+    var keys: [(key: String, swift: String)] = []
+    for call in schema.calls where call.place != "end" && !keys.contains(where: { $0.key == call.key }) {
+        keys.append((call.key, caseName(call.key)))
+    }
+    out.line("/// The keys `StartActivity`'s spec and `UpdateActivity`'s changes may carry, from")
+    out.line("/// data/contract.json (its `calls` of place `activity` and `update`).")
+    out.block("public enum CallKey: Int, CaseIterable, Sendable") { out in
+        for key in keys { out.line("case \(key.swift)") }
+        out.line()
+        out.block("public var name: String") { out in
+            out.block("switch self") { out in
+                for key in keys { out.line("case .\(key.swift): \(quoted(key.key))") }
+            }
+        }
+        out.line()
+        writeNamed(keys, type: "CallKey", access: "public ", into: &out)
+    }
+    out.line()
+    func names(_ places: Set<String>) -> String {
+        var seen = Set<String>()
+        return schema.calls.filter { places.contains($0.place) && seen.insert($0.key).inserted }.map { quoted($0.key) }.joined(separator: ", ")
+    }
+    out.block("extension ContractKeys") { out in
+        out.line("/// The keys `StartActivity`'s spec takes.")
+        out.line("public static let startKeys: Set<String> = [\(names(["activity"]))]")
+        out.line("/// The keys `UpdateActivity`'s changes take.")
+        out.line("public static let updateKeys: Set<String> = [\(names(["activity", "update"]))]")
+        out.line("/// The keys `EndActivity`'s options take.")
+        out.line("public static let endKeys: Set<String> = [\(names(["end"]))]")
     }
     out.line()
 }
@@ -528,6 +571,7 @@ do {
     writeNodeProps(schema, into: &out)
     writeReaders(schema, into: &out)
     writeEncoders(schema, into: &out)
+    writeCallKeys(schema, into: &out)
     let rows = try tableRows(schema)
     out.block("extension ContractKeys") { out in
         out.line("/// The rows, in the order the docs list them: docs/contract.md's table (`markdownTable`).")

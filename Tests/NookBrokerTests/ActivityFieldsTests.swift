@@ -9,12 +9,12 @@ import Testing
 /// listed, and the payload size `checkPayload` charged.
 @Suite struct ActivityFieldsTests {
     @Test func theKeysAreUpdateKeys() {
-        #expect(Set(ActivityKey.allCases.map(\.name)) == Registry.updateKeys)
-        #expect(ActivityKey.allCases.count == Registry.updateKeys.count)
+        #expect(Set(CallKey.allCases.map(\.name)) == Registry.updateKeys)
+        #expect(CallKey.allCases.count == Registry.updateKeys.count)
         #expect(Registry.slotKeys.map { $0.slot! } == ActivitySlot.allCases)
         #expect(Registry.slotKeys.map(\.name) == ActivitySlot.allCases.map(\.rawValue))
-        for key in ActivityKey.allCases {
-            #expect(ActivityKey.named(key.name) == key)
+        for key in CallKey.allCases {
+            #expect(CallKey.named(key.name) == key)
             #expect(key.slot.map(\.rawValue) == (ActivitySlot(rawValue: key.name) == nil ? nil : key.name))
         }
     }
@@ -23,7 +23,7 @@ import Testing
         var names = ["", "peeks", "pee", "Module", "modula", "removE", "minimax", "animatf", "expandex", "sequenca", "lifetimf",
                      "relevancf", "animatioj", "stale_datf", "dismiss_datf", "compact_leadinf", "compact_trailinf",
                      "accessibility_labex", "é", "expanded ", "module\u{0}"]
-        for key in ActivityKey.allCases {
+        for key in CallKey.allCases {
             var bytes = Array(key.name.utf8)
             for index in bytes.indices {
                 let saved = bytes[index]
@@ -32,14 +32,14 @@ import Testing
                 bytes[index] = saved
             }
         }
-        let byName = Dictionary(uniqueKeysWithValues: ActivityKey.allCases.map { ($0.name, $0) })
-        for name in names { #expect(ActivityKey.named(name) == byName[name], "\(name)") }
+        let byName = Dictionary(uniqueKeysWithValues: CallKey.allCases.map { ($0.name, $0) })
+        for name in names { #expect(CallKey.named(name) == byName[name], "\(name)") }
     }
 
     @Test func randomCallsReadAsLookupsDid() {
         let seed = SeededGenerator.runSeed(pinned: 0x5EED_0017)
         var rng = SeededGenerator(seed: seed)
-        let pool = ActivityKey.allCases.map(\.name) + ["zeta", "colour", "", "Module", "peek_", "dismissal"]
+        let pool = CallKey.allCases.map(\.name) + ["zeta", "colour", "", "Module", "peek_", "dismissal"]
         let values: [PropValue] = [
             .string("x"), .int(3), .bool(true), .double(-1.5), .array([.string("peek")]),
             .node(RawNode(kind: "text", props: ["text": .string("hi")])), .dictionary(["a": .uint(1)]),
@@ -50,7 +50,7 @@ import Testing
                 fields[pool.randomElement(using: &rng)!] = values.randomElement(using: &rng)!
             }
             let given = ActivityFields(fields)
-            for key in ActivityKey.allCases { #expect(given[key] == fields[key.name], "\(SeededGenerator.replay(seed)) round \(round)") }
+            for key in CallKey.allCases { #expect(given[key] == fields[key.name], "\(SeededGenerator.replay(seed)) round \(round)") }
             let reader = FieldReader<RegistryError>(fields: fields, call: "UpdateActivity", subject: "song", record: "changes")
             let update = given.unknownKeys { _ in true }
             #expect(reader.unknownKeyDiagnostics(update, module: "m") == reader.unknownKeys(known: Registry.updateKeys, module: "m"))

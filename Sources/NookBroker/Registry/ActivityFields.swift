@@ -1,64 +1,8 @@
 import NookCore
 
-/// The keys `StartActivity`'s spec and `UpdateActivity`'s changes may carry
-/// (`Registry.updateKeys`; `ActivityFieldsTests` holds them equal).
-enum ActivityKey: Int, CaseIterable {
-    case accessibilityLabel, compactLeading, compactTrailing, minimal, peek, expanded
-    case relevance, staleDate, sequence, module, dismissDate, lifetime, dismissible
-    case animate, animation, remove
-
-    var name: String {
-        switch self {
-        case .accessibilityLabel: "accessibility_label"
-        case .compactLeading: "compact_leading"
-        case .compactTrailing: "compact_trailing"
-        case .minimal: "minimal"
-        case .peek: "peek"
-        case .expanded: "expanded"
-        case .relevance: "relevance"
-        case .staleDate: "stale_date"
-        case .sequence: "sequence"
-        case .module: "module"
-        case .dismissDate: "dismiss_date"
-        case .lifetime: "lifetime"
-        case .dismissible: "dismissible"
-        case .animate: "animate"
-        case .animation: "animation"
-        case .remove: "remove"
-        }
-    }
-
-    /// The key named `name`, found by its length and first byte and one comparison (no hashing).
-    static func named(_ name: String) -> ActivityKey? {
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return nil }
-        let key: ActivityKey
-        switch utf8.count {
-        case 4: key = .peek
-        case 6: key = first == UInt8(ascii: "m") ? .module : .remove
-        case 7:
-            if name == "minimal" { return .minimal }
-            key = .animate
-        case 8:
-            switch first {
-            case UInt8(ascii: "e"): key = .expanded
-            case UInt8(ascii: "s"): key = .sequence
-            default: key = .lifetime
-            }
-        case 9:
-            if name == "relevance" { return .relevance }
-            key = .animation
-        case 10: key = .staleDate
-        case 11: key = .dismissible
-        case 12: key = .dismissDate
-        case 15: key = .compactLeading
-        case 16: key = .compactTrailing
-        case 19: key = .accessibilityLabel
-        default: return nil
-        }
-        return name == key.name ? key : nil
-    }
-
+// `CallKey`, the keys `StartActivity`'s spec and `UpdateActivity`'s changes may carry, with its
+// name lookup, is generated from data/contract.json.
+extension CallKey {
     /// The slot this key carries the view of.
     var slot: ActivitySlot? {
         switch self {
@@ -80,7 +24,7 @@ struct ActivityFields {
     private var accessibilityLabel, compactLeading, compactTrailing, minimal, peek, expanded: PropValue?
     private var relevance, staleDate, sequence, module, dismissDate, lifetime, dismissible: PropValue?
     private var animate, animation, remove: PropValue?
-    /// Keys that are none of `ActivityKey`'s, in no particular order.
+    /// Keys that are none of `CallKey`'s, in no particular order.
     private(set) var unknown: [String] = []
     /// `FieldReader.checkPayload`'s sum.
     private(set) var payloadBytes = 0
@@ -88,11 +32,11 @@ struct ActivityFields {
     init(_ fields: [String: PropValue]) {
         for (name, value) in fields {
             payloadBytes += 9 + name.utf8.count + value.estimatedWireBytes
-            if let key = ActivityKey.named(name) { self[key] = value } else { unknown.append(name) }
+            if let key = CallKey.named(name) { self[key] = value } else { unknown.append(name) }
         }
     }
 
-    subscript(key: ActivityKey) -> PropValue? {
+    subscript(key: CallKey) -> PropValue? {
         get {
             switch key {
             case .accessibilityLabel: accessibilityLabel
@@ -136,10 +80,10 @@ struct ActivityFields {
     }
 
     /// The keys present and outside `known`, sorted (`FieldReader.unknownKeys`' order).
-    func unknownKeys(keeping known: (ActivityKey) -> Bool) -> [String] {
+    func unknownKeys(keeping known: (CallKey) -> Bool) -> [String] {
         var names = unknown
         var raw = 0
-        while let key = ActivityKey(rawValue: raw) {
+        while let key = CallKey(rawValue: raw) {
             if self[key] != nil && !known(key) { names.append(key.name) }
             raw += 1
         }

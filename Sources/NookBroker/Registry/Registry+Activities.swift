@@ -1,16 +1,14 @@
 import NookCore
 
 extension Registry {
-    static let startKeys: Set<String> = [
-        "accessibility_label", "compact_leading", "compact_trailing", "minimal", "peek", "expanded",
-        "relevance", "stale_date", "sequence", "module", "dismiss_date", "lifetime", "dismissible",
-    ]
-    static let updateKeys: Set<String> = startKeys.union(["animate", "animation", "remove"])
+    // The keys of each call, from data/contract.json.
+    static let startKeys = ContractKeys.startKeys
+    static let updateKeys = ContractKeys.updateKeys
     /// What `UpdateActivity`'s `remove` may take away (contract 1.1).
     static let removableKeys: Set<String> = ["peek", "expanded", "stale_date", "dismiss_date"]
-    static let endKeys: Set<String> = ["dismissal", "module"]
+    static let endKeys = ContractKeys.endKeys
     /// The view keys, in the order their views are validated (`ActivitySlot.allCases`).
-    static let slotKeys: [ActivityKey] = [.compactLeading, .compactTrailing, .minimal, .peek, .expanded]
+    static let slotKeys: [CallKey] = [.compactLeading, .compactTrailing, .minimal, .peek, .expanded]
 
     /// `StartActivity(s activity, a{sv} spec)`.
     ///
