@@ -224,6 +224,18 @@ func writeCallKeys(_ schema: Schema, into out: inout Source) {
         writeNamed(keys, type: "CallKey", access: "public ", into: &out)
     }
     out.line()
+    let endKeys = schema.calls.filter { $0.place == "end" }.map { (key: $0.key, swift: caseName($0.key)) }
+    out.line("/// The keys `EndActivity`'s options may carry, from data/contract.json.")
+    out.block("public enum EndKey: Int, CaseIterable, Sendable") { out in
+        for key in endKeys { out.line("case \(key.swift)") }
+        out.line()
+        out.block("public var name: String") { out in
+            out.block("switch self") { out in
+                for key in endKeys { out.line("case .\(key.swift): \(quoted(key.key))") }
+            }
+        }
+    }
+    out.line()
     func names(_ places: Set<String>) -> String {
         var seen = Set<String>()
         return schema.calls.filter { places.contains($0.place) && seen.insert($0.key).inserted }.map { quoted($0.key) }.joined(separator: ", ")

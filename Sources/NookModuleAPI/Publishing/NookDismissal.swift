@@ -5,5 +5,5 @@ public typealias NookDismissal = Dismissal
 
 extension Dismissal {
     /// The `options` of `EndActivity(s activity, a{sv} options)`.
-    public var endOptions: [String: PropValue] { [ActivityKey.dismissal: .string(rawValue)] }
+    public var endOptions: [String: PropValue] { [EndKey.dismissal.name: .string(rawValue)] }
 }

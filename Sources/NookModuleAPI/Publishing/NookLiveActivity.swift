@@ -21,12 +21,12 @@ public struct NookLiveActivity: Hashable, Sendable {
     /// Required: what assistive technology reads for the activity.
     public var accessibilityLabel: String
     // Setting a view node directly drops the closures the view had (a node carries none).
-    public var compactLeading: ViewNode { didSet { actions[ActivityKey.compactLeading] = nil } }
-    public var compactTrailing: ViewNode { didSet { actions[ActivityKey.compactTrailing] = nil } }
+    public var compactLeading: ViewNode { didSet { actions[CallKey.compactLeading.name] = nil } }
+    public var compactTrailing: ViewNode { didSet { actions[CallKey.compactTrailing.name] = nil } }
     /// Shown in a capsule beside the pill when another activity is primary.
-    public var minimal: ViewNode { didSet { actions[ActivityKey.minimal] = nil } }
-    public var peek: ViewNode? { didSet { actions[ActivityKey.peek] = nil } }
-    public var expanded: ViewNode? { didSet { actions[ActivityKey.expanded] = nil } }
+    public var minimal: ViewNode { didSet { actions[CallKey.minimal.name] = nil } }
+    public var peek: ViewNode? { didSet { actions[CallKey.peek.name] = nil } }
+    public var expanded: ViewNode? { didSet { actions[CallKey.expanded.name] = nil } }
     /// Higher shows first; nil leaves it to the broker (ties: the one started first).
     public var relevance: Double?
     /// When the content stops being current.
@@ -60,42 +60,42 @@ public struct NookLiveActivity: Hashable, Sendable {
         self.relevance = relevance
         self.staleDate = staleDate
         var actions: [String: ViewActions] = [:]
-        (self.compactLeading, actions[ActivityKey.compactLeading]) = compactLeading()._encode().finalizedRoot(key: ActivityKey.compactLeading)
-        (self.compactTrailing, actions[ActivityKey.compactTrailing]) = compactTrailing()._encode().finalizedRoot(key: ActivityKey.compactTrailing)
-        (self.minimal, actions[ActivityKey.minimal]) = minimal()._encode().finalizedRoot(key: ActivityKey.minimal)
+        (self.compactLeading, actions[CallKey.compactLeading.name]) = compactLeading()._encode().finalizedRoot(key: CallKey.compactLeading.name)
+        (self.compactTrailing, actions[CallKey.compactTrailing.name]) = compactTrailing()._encode().finalizedRoot(key: CallKey.compactTrailing.name)
+        (self.minimal, actions[CallKey.minimal.name]) = minimal()._encode().finalizedRoot(key: CallKey.minimal.name)
         self.actions = actions.filter { !$0.value.isEmpty }
     }
 
     public mutating func setCompactLeading(@NookViewBuilder _ content: () -> some NookView) {
-        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.compactLeading)
+        let (node, table) = content()._encode().finalizedRoot(key: CallKey.compactLeading.name)
         compactLeading = node
-        keep(table, for: ActivityKey.compactLeading)
+        keep(table, for: CallKey.compactLeading.name)
     }
 
     public mutating func setCompactTrailing(@NookViewBuilder _ content: () -> some NookView) {
-        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.compactTrailing)
+        let (node, table) = content()._encode().finalizedRoot(key: CallKey.compactTrailing.name)
         compactTrailing = node
-        keep(table, for: ActivityKey.compactTrailing)
+        keep(table, for: CallKey.compactTrailing.name)
     }
 
     public mutating func setMinimal(@NookViewBuilder _ content: () -> some NookView) {
-        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.minimal)
+        let (node, table) = content()._encode().finalizedRoot(key: CallKey.minimal.name)
         minimal = node
-        keep(table, for: ActivityKey.minimal)
+        keep(table, for: CallKey.minimal.name)
     }
 
     /// The view the pill grows into while it peeks at this activity.
     public mutating func setPeek(@NookViewBuilder _ content: () -> some NookView) {
-        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.peek)
+        let (node, table) = content()._encode().finalizedRoot(key: CallKey.peek.name)
         peek = node
-        keep(table, for: ActivityKey.peek)
+        keep(table, for: CallKey.peek.name)
     }
 
     /// The view of the expanded panel for this activity.
     public mutating func setExpanded(@NookViewBuilder _ content: () -> some NookView) {
-        let (node, table) = content()._encode().finalizedRoot(key: ActivityKey.expanded)
+        let (node, table) = content()._encode().finalizedRoot(key: CallKey.expanded.name)
         expanded = node
-        keep(table, for: ActivityKey.expanded)
+        keep(table, for: CallKey.expanded.name)
     }
 
     private mutating func keep(_ table: ViewActions, for key: String) {
@@ -111,11 +111,11 @@ public struct NookLiveActivity: Hashable, Sendable {
     /// The views by contract key, the optional ones only when set.
     public var views: [(key: String, node: ViewNode)] {
         var out: [(String, ViewNode)] = [
-            (ActivityKey.compactLeading, compactLeading), (ActivityKey.compactTrailing, compactTrailing),
-            (ActivityKey.minimal, minimal),
+            (CallKey.compactLeading.name, compactLeading), (CallKey.compactTrailing.name, compactTrailing),
+            (CallKey.minimal.name, minimal),
         ]
-        if let peek { out.append((ActivityKey.peek, peek)) }
-        if let expanded { out.append((ActivityKey.expanded, expanded)) }
+        if let peek { out.append((CallKey.peek.name, peek)) }
+        if let expanded { out.append((CallKey.expanded.name, expanded)) }
         return out.map { (key: $0.0, node: $0.1) }
     }
 
@@ -124,7 +124,7 @@ public struct NookLiveActivity: Hashable, Sendable {
     ///   broker ignores a call older than the last one it applied.
     public func startSpec(sequence: UInt64) -> [String: PropValue] {
         var spec = fields
-        spec[ActivityKey.sequence] = .uint(sequence)
+        spec[CallKey.sequence.name] = .uint(sequence)
         return spec
     }
 
@@ -146,11 +146,11 @@ public struct NookLiveActivity: Hashable, Sendable {
         var changes = fields.filter { key, value in old[key] != value }
         changes.merge(options.wireOptions) { _, option in option }
         if previous?.dismissDate != nil && dismissDate == nil {
-            changes[ActivityKey.remove] = .array([.string(ActivityKey.dismissDate)])
+            changes[CallKey.remove.name] = .array([.string(CallKey.dismissDate.name)])
         }
         // Sent only when false; back to true it must be said.
-        if previous?.isDismissible == false && isDismissible { changes[ActivityKey.dismissible] = .bool(true) }
-        changes[ActivityKey.sequence] = .uint(sequence)
+        if previous?.isDismissible == false && isDismissible { changes[CallKey.dismissible.name] = .bool(true) }
+        changes[CallKey.sequence.name] = .uint(sequence)
         return changes
     }
 
@@ -169,12 +169,12 @@ public struct NookLiveActivity: Hashable, Sendable {
 
     /// Everything but `sequence`, in contract keys and types.
     var fields: [String: PropValue] {
-        var out: [String: PropValue] = [ActivityKey.accessibilityLabel: .string(accessibilityLabel)]
+        var out: [String: PropValue] = [CallKey.accessibilityLabel.name: .string(accessibilityLabel)]
         for (key, node) in views { out[key] = .node(node.rawNode) }
-        if let relevance { out[ActivityKey.relevance] = .double(relevance) }
-        if let staleDate { out[ActivityKey.staleDate] = .int(staleDate.unixMicroseconds) }
-        if let dismissDate { out[ActivityKey.dismissDate] = .int(dismissDate.unixMicroseconds) }
-        if !isDismissible { out[ActivityKey.dismissible] = .bool(false) }
+        if let relevance { out[CallKey.relevance.name] = .double(relevance) }
+        if let staleDate { out[CallKey.staleDate.name] = .int(staleDate.unixMicroseconds) }
+        if let dismissDate { out[CallKey.dismissDate.name] = .int(dismissDate.unixMicroseconds) }
+        if !isDismissible { out[CallKey.dismissible.name] = .bool(false) }
         return out
     }
 }

@@ -14,8 +14,8 @@ public struct UpdateOptions: Hashable, Sendable {
     /// Only what differs from the contract's defaults.
     var wireOptions: [String: PropValue] {
         var out: [String: PropValue] = [:]
-        if !animate { out[ActivityKey.animate] = .bool(false) }
-        if let animation { out[ActivityKey.animation] = .string(animation.name) }
+        if !animate { out[CallKey.animate.name] = .bool(false) }
+        if let animation { out[CallKey.animation.name] = .string(animation.name) }
         return out
     }
 }
