@@ -143,18 +143,27 @@ func writePropKey(_ schema: Schema, into out: inout Source) {
     out.line("/// Why: a node carries a handful of the forty-odd keys. Looking each of them up by name cost")
     out.line("/// a string hash per key and node; a node's `PropKeySet` is found with one lookup per key it")
     out.line("/// carries (`named`, which dispatches on length and first byte), and readers read only those.")
-    out.block("enum PropKey: Int, CaseIterable") { out in
+    writeKeyEnum(keys, type: "PropKey", conformances: "Int, CaseIterable", access: "", named: true, into: &out)
+    out.line()
+}
+
+/// An enum of contract keys: its cases, `name`, and (`named`) the lookup from a name.
+func writeKeyEnum(
+    _ keys: [(key: String, swift: String)], type: String, conformances: String, access: String, named: Bool, into out: inout Source
+) {
+    out.block("\(access)enum \(type): \(conformances)") { out in
         for key in keys { out.line("case \(key.swift)") }
         out.line()
-        out.block("var name: String") { out in
+        out.block("\(access)var name: String") { out in
             out.block("switch self") { out in
                 for key in keys { out.line("case .\(key.swift): \(quoted(key.key))") }
             }
         }
-        out.line()
-        writeNamed(keys, type: "PropKey", into: &out)
+        if named {
+            out.line()
+            writeNamed(keys, type: type, access: access, into: &out)
+        }
     }
-    out.line()
 }
 
 /// `static func named(_:)`: the key for a name, by its length and first byte and one comparison.
@@ -212,29 +221,11 @@ func writeCallKeys(_ schema: Schema, into out: inout Source) {
     }
     out.line("/// The keys `StartActivity`'s spec and `UpdateActivity`'s changes may carry, from")
     out.line("/// data/contract.json (its `calls` of place `activity` and `update`).")
-    out.block("public enum CallKey: Int, CaseIterable, Sendable") { out in
-        for key in keys { out.line("case \(key.swift)") }
-        out.line()
-        out.block("public var name: String") { out in
-            out.block("switch self") { out in
-                for key in keys { out.line("case .\(key.swift): \(quoted(key.key))") }
-            }
-        }
-        out.line()
-        writeNamed(keys, type: "CallKey", access: "public ", into: &out)
-    }
+    writeKeyEnum(keys, type: "CallKey", conformances: "Int, CaseIterable, Sendable", access: "public ", named: true, into: &out)
     out.line()
     let endKeys = schema.calls.filter { $0.place == "end" }.map { (key: $0.key, swift: caseName($0.key)) }
     out.line("/// The keys `EndActivity`'s options may carry, from data/contract.json.")
-    out.block("public enum EndKey: Int, CaseIterable, Sendable") { out in
-        for key in endKeys { out.line("case \(key.swift)") }
-        out.line()
-        out.block("public var name: String") { out in
-            out.block("switch self") { out in
-                for key in endKeys { out.line("case .\(key.swift): \(quoted(key.key))") }
-            }
-        }
-    }
+    writeKeyEnum(endKeys, type: "EndKey", conformances: "Int, CaseIterable, Sendable", access: "public ", named: false, into: &out)
     out.line()
     func names(_ places: Set<String>) -> String {
         var seen = Set<String>()
