@@ -121,13 +121,8 @@ final class Renderer {
         MainLoop.onEachWallSecond {
             let renderer = box.value
             if renderer.presenter.showsLiveClock {
-                // Only the countdowns' and clock progress's rects; a transition's frames draw
-                // everything meanwhile.
-                if renderer.tickCallback == 0, let list = renderer.lastPainted {
-                    renderer.queueDraw(renderer.presenter.secondRects(in: list))
-                } else {
-                    gtk_widget_queue_draw(renderer.nook.widget)
-                }
+                // Only the countdowns' and clock progress's rects.
+                renderer.queueDrawAtRest { renderer.presenter.secondRects(in: $0) }
                 Log.debug("second tick: drawing the live clock")
             }
             box.value.followCompositorsOutput()
@@ -234,15 +229,17 @@ final class Renderer {
                 Log.debug("live frames stopped")
                 return false
             }
-            // A transition's frames draw everything meanwhile.
-            if renderer.tickCallback == 0, let list = renderer.lastPainted { renderer.queueDraw(PlanPresenter.liveRects(in: list)) }
+            renderer.queueDrawAtRest(PlanPresenter.liveRects)
             return true
         }
     }
 
-    /// Queues `rects` for drawing, each grown to whole pixels (and one for antialiasing).
-    private func queueDraw(_ rects: [Rect]) {
-        for rect in rects {
+    /// Queues the rects `changing` finds in what was last painted, each grown to whole pixels
+    /// (and one for antialiasing). Nothing while a transition's frames run (they draw
+    /// everything) or before the first paint.
+    private func queueDrawAtRest(_ changing: (DisplayList) -> [Rect]) {
+        guard tickCallback == 0, let list = lastPainted else { return }
+        for rect in changing(list) {
             let x = rect.minX.rounded(.down) - 1, y = rect.minY.rounded(.down) - 1
             gtk_widget_queue_draw_area(nook.widget, Int32(clamping: Int(x)), Int32(clamping: Int(y)),
                                        Int32(clamping: Int(rect.maxX.rounded(.up) - x + 1)), Int32(clamping: Int(rect.maxY.rounded(.up) - y + 1)))

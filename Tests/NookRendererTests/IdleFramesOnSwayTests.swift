@@ -38,11 +38,7 @@ struct IdleFramesOnSwayTests {
         try await SwayNook.with(slowMotion: 1) { nook in
             // Nothing showing: the music module leaves, and its activity ends after the grace period.
             _ = await nook.music.stop()
-            let hidden = await eventually(timeout: .seconds(120), poll: .milliseconds(100)) {
-                (try? await nook.state().presentation) == "hidden"
-            }
-            try #require(hidden, "the song's activity never ended:\n\(nook.logs)")
-            let idle = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            let idle = try await Self.commitsOnceShowing("hidden", nook, timeout: .seconds(120), "the song's ending")
             #expect(idle.count == 0, "an idle renderer committed \(idle.count) frames in 10 s:\n\(idle.trace.suffix(3000))")
 
             // One countdown: its digits change each second, and only then is a frame drawn.
@@ -50,19 +46,31 @@ struct IdleFramesOnSwayTests {
             let start = try nook.stack.process("nookctl", ["--address", nook.bus.address, "activity", "start", "tea/pot", "--title", "Tea",
                                                            "--timer", "30m", "--no-sound"], environment: ["XDG_STATE_HOME": state])
             #expect(await start.waitForExit(), "\(start.log)")
-            let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
-                (try? await nook.state().presentation) == "pill"
-            }
-            try #require(shown, "the timer's pill never showed:\n\(start.log)\n\(nook.logs)")
-            let counting = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            let counting = try await Self.commitsOnceShowing("pill", nook, "the timer (\(start.log))")
             // About ten; a loaded machine may merge two seconds' draws or add a frame callback's commit.
             #expect((5...20).contains(counting.count), "a countdown committed \(counting.count) frames in 10 s:\n\(counting.trace.suffix(3000))")
             // Each repaints the countdown's text alone, not the pill or the window.
             let damages = Self.damages(in: counting.trace)
-            print("countdown: \(counting.count) commits in 10 s; damage sizes \(Set(damages.map { "\($0.width)x\($0.height)" }).sorted())")
+            print("countdown: \(counting.count) commits in 10 s; damage sizes \(Self.damageSizes(damages))")
             let large = damages.filter { $0.width > 120 || $0.height > 60 }
             #expect(!damages.isEmpty && large.count <= 2, "\(large.count) of \(damages.count) seconds damaged more than the countdown: \(large.prefix(5))")
         }
+    }
+
+    /// Commits over `window` once the nook shows `presentation` and has settled there.
+    static func commitsOnceShowing(_ presentation: String, _ nook: SwayNook, timeout: Duration = .seconds(60), _ what: String)
+        async throws -> (count: Int, trace: Substring)
+    {
+        let shown = await eventually(timeout: timeout, poll: .milliseconds(100)) {
+            (try? await nook.state().presentation) == presentation
+        }
+        try #require(shown, "\(what) never showed \(presentation):\n\(nook.logs)")
+        return try await commitsOverWindow(nook, settledAt: try await nook.state().serial)
+    }
+
+    /// The damage sizes of `trace`, as text for a log line.
+    static func damageSizes(_ damages: [(width: Int, height: Int)]) -> [String] {
+        Set(damages.map { "\($0.width)x\($0.height)" }).sorted()
     }
 
     /// The damage each frame declares (`wl_surface.damage_buffer(x, y, width, height)` and
@@ -80,18 +88,14 @@ struct IdleFramesOnSwayTests {
     /// frames damages the equalizer's bars alone, not the pill or the window.
     @Test func aPlayingEqualizerDrawsItsOwnRectAtItsOwnRate() async throws {
         try await SwayNook.with(slowMotion: 1) { nook in
-            let shown = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
-                (try? await nook.state().presentation) == "pill"
-            }
-            try #require(shown, "the song's pill never showed:\n\(nook.logs)")
-            let playing = try await Self.commitsOverWindow(nook, settledAt: try await nook.state().serial)
+            let playing = try await Self.commitsOnceShowing("pill", nook, "the song")
             // 300 at 30 a second; a loaded machine drops some, never down to one a second.
             #expect((60...330).contains(playing.count), "a playing equalizer committed \(playing.count) frames in 10 s:\n\(playing.trace.suffix(3000))")
             let damages = Self.damages(in: playing.trace)
             #expect(!damages.isEmpty, "no damage in the trace:\n\(playing.trace.suffix(2000))")
             // The bars are about 20 x 14 pt at scale 1; the pill is hundreds of points wide.
             let large = damages.filter { $0.width > 64 || $0.height > 64 }
-            print("equalizer: \(playing.count) commits in 10 s; damage sizes \(Set(damages.map { "\($0.width)x\($0.height)" }).sorted())")
+            print("equalizer: \(playing.count) commits in 10 s; damage sizes \(Self.damageSizes(damages))")
             #expect(large.count <= 2, "\(large.count) of \(damages.count) frames damaged more than the equalizer: \(large.prefix(5))")
         }
     }
