@@ -41,4 +41,21 @@ final class SignalArrivals: Sendable {
             if arrived { continuation.resume() }
         }
     }
+
+    /// `waitForMore(than:)` that also returns, with false, once `limit` has passed: for a
+    /// signal that may never come (an update the broker coalesced away).
+    func waitForMore(than count: Int, within limit: Duration) async -> Bool {
+        let timeout = Task {
+            try? await Task.sleep(for: limit)
+            let stale = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let waiter = state.waiter, waiter.count == count else { return nil }
+                state.waiter = nil
+                return waiter.continuation
+            }
+            stale?.resume()
+        }
+        await waitForMore(than: count)
+        timeout.cancel()
+        return self.count > count
+    }
 }

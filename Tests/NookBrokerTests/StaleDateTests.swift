@@ -46,4 +46,39 @@ import Foundation
             _ = await nookd.stop()
         }
     }
+
+    /// nookd keeps one timer for the next stale date and sets it again only for an earlier
+    /// date: a date moved later is found by the timer set for the earlier one, which then sets
+    /// the next; a date moved earlier replaces the timer.
+    @Test func nookdDemotesAtAStaleDateMovedLaterOrEarlier() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let news = try await BrokerClient.connect(bus)
+            try await news.register("news")
+            func inSeconds(_ seconds: Double) -> PropValue { .int(Int64((Date().timeIntervalSince1970 + seconds) * 1_000_000)) }
+            try await news.start("breaking", ControlRenderTests.songSpec().merging(["relevance": .double(9), "stale_date": inSeconds(0.3)]) { $1 })
+            try await news.start("weather", ControlRenderTests.songSpec().merging(["relevance": .double(1)]) { $1 })
+            // Later: the timer set for 0.3 s fires, finds nothing stale, and sets the next.
+            let later = Date().addingTimeInterval(2)
+            try await news.update("breaking", ["stale_date": inSeconds(2)])
+            try await Task.sleep(for: .milliseconds(600))
+            let order = try await news.activities()
+            // (Judged only while the new date is still ahead: a slow machine may pass it.)
+            if Date() < later.addingTimeInterval(-0.2) {
+                #expect(order == ["news/breaking", "news/weather"], "demoted before its new stale date")
+            }
+            let demoted = try await eventually { try await news.activities() == ["news/weather", "news/breaking"] }
+            #expect(demoted, "the stale date moved later never demoted it")
+            // Earlier: a date an hour away, then one a moment away, which must replace its timer.
+            try await news.update("breaking", ["stale_date": inSeconds(3600)])
+            #expect(try await eventually { try await news.activities() == ["news/breaking", "news/weather"] })
+            try await news.update("breaking", ["stale_date": inSeconds(0.3)])
+            let demotedAgain = try await eventually { try await news.activities() == ["news/weather", "news/breaking"] }
+            #expect(demotedAgain, "the stale date moved earlier never demoted it")
+            await news.close()
+            _ = await nookd.stop()
+        }
+    }
 }

@@ -73,7 +73,8 @@ public actor Broker {
     /// The display previews are planned on without subscribers; `DisplayChanged` from a
     /// control client sets it.
     var previewDisplay = Broker.defaultDisplay
-    var staleTask: Task<Void, Never>?
+    /// The bus-thread timer for the next stale or dismiss date, and that date.
+    var staleTimer: BusExecutor.TimerID?
     var scheduledStale: Int64?
     /// `StateChanged` broadcasts (Broker+State.swift).
     var stateBroadcast: StateBroadcast
@@ -314,25 +315,24 @@ public actor Broker {
 
     /// The next wall-clock date the registry acts on: a `stale_date` or a `dismiss_date`.
     func rescheduleStale() {
-        let next = [registry.nextStaleDate, registry.nextDismissDate].compactMap { $0 }.min()
-        guard next != scheduledStale else { return }
-        staleTask?.cancel()
+        // A timer due no later than the next date stays: when it fires, `staleDue` does what is
+        // due then and sets the next. So an update that moves a date later (a notification's
+        // expiry, every update) costs no timer; only an earlier date replaces it.
+        guard let next = [registry.nextStaleDate, registry.nextDismissDate].compactMap({ $0 }).min() else { return }
+        if let scheduled = scheduledStale, scheduled <= next { return }
+        if let staleTimer { connection.executor.cancel(staleTimer) }
         scheduledStale = next
-        guard let next else {
-            staleTask = nil
-            return
-        }
         // Dates are within 1970..2200 (NumberDomain.unixDate): the difference cannot overflow.
         let wait = max(0, next - unixMicroseconds)
-        staleTask = Task { [weak self] in
-            try? await Task.sleep(for: .microseconds(wait))
-            guard !Task.isCancelled else { return }
-            await self?.staleDue()
+        staleTimer = connection.executor.runOnce(after: .microseconds(wait)) { [weak self] in
+            // On the bus thread: the actor's own executor.
+            self?.assumeIsolated { $0.staleDue() }
         }
     }
 
     private func staleDue() {
         scheduledStale = nil
+        staleTimer = nil
         let now = unixMicroseconds
         perform(registry.markStale(unixMicroseconds: now) + registry.dismissDue(unixMicroseconds: now))
     }
