@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "NookRenderModel", dependencies: ["NookCore"]),
         // nookctl's verbs, plan formatting and SVG recording (plans played through NookRenderModel); the executable is a thin shell.
         .target(name: "NookCtlKit", dependencies: ["NookCore", "NookBus", "NookCommandLine", "NookRenderModel", "NookModuleAPI", "NookFiles"]),
-        .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion"]),
+        .executableTarget(name: "nookctl", dependencies: ["NookCtlKit", "NookVersion", "NookFiles"]),
         // Fontconfig, FreeType and HarfBuzz: the broker measures text in the fonts renderers draw with.
         .systemLibrary(
             name: "CFontText",
@@ -68,10 +68,10 @@ let package = Package(
         // The nook on screen: a client of the public contract only, drawn with GTK3 and Cairo.
         .executableTarget(name: "nook-renderer", dependencies: ["CGtk", "CXdgOutput", "NookRenderModel", "NookBus", "NookCore", "NookFiles", "NookVersion", "NookCommandLine"]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
-        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine"], path: "Examples/MusicModule"),
+        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
         // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
-        .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion"]),
+        .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/TimerModule"),

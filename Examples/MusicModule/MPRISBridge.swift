@@ -1,5 +1,7 @@
 import NookCore
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookBus
 import NookModuleAPI
 
@@ -70,7 +72,7 @@ actor MPRISBridge {
         do {
             _ = try await bus.call(destination: chosen, path: Self.path, interface: Self.playerInterface, member: member, timeout: .seconds(5))
         } catch {
-            FileHandle.standardError.write(Data("nook-mpris: \(member) on \(chosen) failed: \(error)\n".utf8))
+            StandardStream.error.write("nook-mpris: \(member) on \(chosen) failed: \(error)\n")
         }
     }
 
@@ -186,7 +188,7 @@ actor MPRISBridge {
     func report(_ line: String) {
         if reported.count >= 256 { reported.removeAll() }
         guard reported.insert(line).inserted else { return }
-        FileHandle.standardError.write(Data("nook-mpris: \(line)\n".utf8))
+        StandardStream.error.write("nook-mpris: \(line)\n")
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookModuleAPI
 import NookCommandLine
 
@@ -35,10 +37,10 @@ let commandLine = CommandLineInterface(
 /// How long a paused song stays before its activity ends, unless `--paused-seconds` says.
 let defaultPausedSeconds = 600.0
 
-func say(_ line: String) { FileHandle.standardOutput.write(Data("nook-mpris: \(line)\n".utf8)) }
+func say(_ line: String) { StandardStream.output.write("nook-mpris: \(line)\n") }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("nook-mpris: \(message)\n".utf8))
+    StandardStream.error.write("nook-mpris: \(message)\n")
     exit(1)
 }
 
@@ -79,7 +81,7 @@ if simulate {
             await bridge.bus.waitUntilClosed()
             // _exit: nothing is left to flush to a bus that is gone, and exit's handlers run
             // while other threads still hold the module's connection.
-            FileHandle.standardError.write(Data("nook-mpris: lost the bus the MPRIS players are on\n".utf8))
+            StandardStream.error.write("nook-mpris: lost the bus the MPRIS players are on\n")
             _exit(1)
         }
     } catch {

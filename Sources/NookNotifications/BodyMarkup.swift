@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 
 /// One piece of a body in one style: what the expanded view draws as one `text` node.
 public struct BodyRun: Hashable, Sendable {
@@ -86,7 +88,7 @@ public enum BodyMarkup {
                 if tag.hasPrefix("br") || tag.hasPrefix("p") && (tag == "p" || tag.hasPrefix("p ")) {
                     out.append(("\n", style))
                 } else if tag.hasPrefix("/") {
-                    let name = tag.dropFirst().trimmingCharacters(in: .whitespaces)
+                    let name = tag.dropFirst().trimmingWhitespace
                     if dropped > 0, ["b", "i", "u", "a"].contains(name) {
                         dropped -= 1
                     } else if let at = open.lastIndex(where: { $0.name == name }) {
@@ -132,8 +134,8 @@ public enum BodyMarkup {
     /// The `href` attribute's URL (quoted with `"` or `'`, entities decoded) when its scheme
     /// is one of `linkSchemes` and it has no space or control character; nil otherwise.
     static func href(in attributes: String) -> String? {
-        guard let range = attributes.range(of: "href", options: .caseInsensitive) else { return nil }
-        var rest = attributes[range.upperBound...].drop { $0 == " " }
+        guard let start = attributes.indices.first(where: { attributes[$0...].prefix(4).lowercased() == "href" }) else { return nil }
+        var rest = attributes[attributes.index(start, offsetBy: 4)...].drop { $0 == " " }
         guard rest.first == "=" else { return nil }
         rest = rest.dropFirst().drop { $0 == " " }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookModuleAPI
 import Synchronization
 
@@ -35,9 +37,8 @@ public struct DesktopEntry: Hashable, Sendable {
     public static func find(_ name: String, in directories: [String]) -> DesktopEntry? {
         for directory in directories {
             let path = directory + "/" + name + ".desktop"
-            guard NookImageFile.refusal(path: path) == nil, let handle = FileHandle(forReadingAtPath: path) else { continue }
-            defer { try? handle.close() }
-            guard let data = try? handle.read(upToCount: maxFileBytes + 1), data.count <= maxFileBytes else { continue }
+            // Links are followed: /usr/share/applications holds links into packages' trees.
+            guard let data = try? BoundedFileRead.read(path, limit: maxFileBytes, followLinks: true) else { continue }
             return parse(String(decoding: data, as: UTF8.self))
         }
         return nil
@@ -48,14 +49,14 @@ public struct DesktopEntry: Hashable, Sendable {
         var entry = DesktopEntry()
         var inMain = false
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace
             if trimmed.hasPrefix("[") {
                 inMain = trimmed == "[Desktop Entry]"
                 continue
             }
             guard inMain, let equals = trimmed.firstIndex(of: "=") else { continue }
-            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = trimmed[..<equals].trimmingWhitespace
+            let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
             guard !value.isEmpty else { continue }
             if key == "Name", entry.name == nil { entry.name = value.prefixBytes(NotificationRequest.maxAppNameBytes) }
             if key == "Icon", entry.icon == nil, value.utf8.count <= NotificationRequest.maxPathBytes { entry.icon = value }

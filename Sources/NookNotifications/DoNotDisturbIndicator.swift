@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookModuleAPI
 
 /// Do not disturb where a person sees it: while it is on, the notifications module shows the

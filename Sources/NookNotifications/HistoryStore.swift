@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import NookFiles
 
@@ -30,7 +30,7 @@ public struct HistoryStore: Sendable {
     /// `$XDG_STATE_HOME/nook`, else `$HOME/.local/state/nook`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/nook" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/nook"
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state/nook"
     }
 
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -57,7 +57,7 @@ public struct HistoryStore: Sendable {
             guard create else { return false }
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch { throw Failure("cannot create \(directory): \(error.localizedDescription)") }
+            } catch { throw Failure("cannot create \(directory): \(error)") }
             guard lstat(directory, &info) == 0 else { throw Failure("cannot stat \(directory): \(String(cString: strerror(errno)))") }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw Failure("\(directory) is not a directory (a link or a file)") }

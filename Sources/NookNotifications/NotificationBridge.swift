@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookBus
 import NookModuleAPI
 import Synchronization
@@ -154,7 +156,7 @@ public final class NotificationBridge: Sendable {
         var who = owner
         if let credentials = try? await bus.credentials(of: NotificationsInterface.name) {
             let command = (try? String(contentsOfFile: "/proc/\(credentials.pid)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespace
             who += " (pid \(credentials.pid)\(command.map { ", \($0)" } ?? ""))"
         }
         return BridgeStartError(

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookBus
 
 /// What the rules decided for one notification: each setting nil where no matching section
@@ -356,7 +357,7 @@ extension NotificationRules {
                 settings.sound = .off
             } else {
                 guard !value.isEmpty, value.utf8.count <= Self.maxSoundBytes,
-                    value.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.idCharacters.contains($0) })
+                    value.unicodeScalars.allSatisfy({ $0.isASCII && IDCharacters.contains($0) })
                 else {
                     throw RulesError(line: line, key: key, "'\(value.prefix(40))' is neither off nor a sound name (1...\(Self.maxSoundBytes) of A-Z a-z 0-9 . _ -)")
                 }

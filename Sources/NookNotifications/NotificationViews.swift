@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookModuleAPI
 
 /// What the bridge's views show of one notification, resolved: the icon and image as URIs
@@ -55,7 +56,7 @@ public enum NotificationViews {
     /// `nookctl press notifications/n3 ok` presses `ok`), else `action-N` by its place.
     public static func actionID(_ key: String, index: Int) -> String {
         let allowed = key.utf8.count <= 64 && !key.isEmpty
-            && key.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.idCharacters.contains($0)) }
+            && key.unicodeScalars.allSatisfy { $0.isASCII && IDCharacters.contains($0) }
         // `link-N` is a link of the body (BodyText).
         return allowed && !key.hasPrefix("action-") && !key.hasPrefix("link-") ? key : "action-\(index)"
     }
@@ -151,7 +152,9 @@ public enum NotificationViews {
     }
 }
 
-extension CharacterSet {
-    /// SPEC rule 1's id characters: ASCII letters, digits, `-`, `_`, `.`.
-    static let idCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+/// SPEC rule 1's id characters: ASCII letters, digits, `-`, `_`, `.`.
+enum IDCharacters {
+    static func contains(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+    }
 }

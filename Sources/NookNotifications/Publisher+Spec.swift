@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookModuleAPI
 
 /// The spec's hints the publisher acts on: `desktop-entry`, the sounds, and the body's links.

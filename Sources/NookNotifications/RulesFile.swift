@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import NookBus
 import NookFiles
@@ -13,7 +13,7 @@ public enum RulesFile {
     /// `$XDG_CONFIG_HOME/nook/notifications.rules`, else `~/.config/nook/notifications.rules`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/nook/" + fileName }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/nook/" + fileName
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/nook/" + fileName
     }
 
     /// The rules in the file at `path`: none when there is no file; a file that cannot be read

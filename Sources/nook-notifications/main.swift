@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookBus
 import NookNotifications
 import NookCommandLine
@@ -30,11 +32,11 @@ let commandLine = CommandLineInterface(
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus"),
     ])
 
-func say(_ line: String) { FileHandle.standardOutput.write(Data("nook-notifications: \(line)\n".utf8)) }
+func say(_ line: String) { StandardStream.output.write("nook-notifications: \(line)\n") }
 
 // Parsed before anything touches the bus, so --help and mistakes never need one.
 let parsed = commandLine.parseOrExit()
-let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.temporaryDirectory.path
 var settings = BridgeSettings(imageDirectory: runtime + "/nook-notifications-\(getpid())")
 settings.replace = parsed.flag("--replace")
 if let seconds = parsed.number("--default-timeout", in: 1...3600) { settings.defaultTimeout = .milliseconds(Int64(seconds * 1000)) }
@@ -51,10 +53,10 @@ let bridge: NotificationBridge
 do {
     bridge = try await NotificationBridge.start(address: address, settings: settings, version: NookVersion.number, log: say)
 } catch let error as BridgeStartError {
-    FileHandle.standardError.write(Data("nook-notifications: \(error.description)\n".utf8))
+    StandardStream.error.write("nook-notifications: \(error.description)\n")
     exit(error.nameTaken ? 3 : 1)
 } catch {
-    FileHandle.standardError.write(Data("nook-notifications: cannot start: \(error)\n".utf8))
+    StandardStream.error.write("nook-notifications: cannot start: \(error)\n")
     exit(1)
 }
 say("serving \(NotificationsInterface.name)")

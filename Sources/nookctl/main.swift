@@ -1,5 +1,7 @@
 // nookctl: a thin shell over NookCtlKit (verbs, formatting and recording live there).
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 import NookCtlKit
 import NookVersion
 
@@ -13,7 +15,7 @@ case "--version" where arguments.count == 1:
     exit(0)
 case "completions":
     guard arguments.count == 2, let script = Completions.script(for: arguments[1]) else {
-        FileHandle.standardError.write(Data("nookctl: usage: nookctl completions \(Completions.shells.joined(separator: "|"))\n".utf8))
+        StandardStream.error.write("nookctl: usage: nookctl completions \(Completions.shells.joined(separator: "|"))\n")
         exit(2)
     }
     print(script, terminator: "")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookCore
 
 /// The content nookctl last built for each activity, so `activity update --progress 0.6` keeps
@@ -23,7 +24,7 @@ public struct ActivityRecordStore: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = URL(fileURLWithPath: state)
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
             base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
         }
         return ActivityRecordStore(directory: base.appendingPathComponent("nookctl/activities"))
@@ -91,7 +92,7 @@ public struct ActivityRecordStore: Sendable {
     /// out those that reached zero over an hour before `now` (unix µs; gone by then unless
     /// kept with a long `--expires`).
     public func timerColors(except module: String, _ activity: String, now: Int64) -> [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).map { directory.appendingPathComponent($0) }
         let own = file(module: module, activity: activity).lastPathComponent
         return files.filter { $0.pathExtension == "json" && $0.lastPathComponent != own }.sorted { $0.path < $1.path }.compactMap { file in
             guard let data = try? Data(contentsOf: file), let content = try? JSONDecoder().decode(ActivityContent.self, from: data),
@@ -113,9 +114,9 @@ public struct ActivityRecordStore: Sendable {
 
     /// Removes records older than any detached activity can live.
     func pruneExpired(now: Date = Date()) {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-        for file in files where file.pathExtension == "json" {
-            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? now
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for file in names.map({ directory.appendingPathComponent($0) }) where file.pathExtension == "json" {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date ?? now
             if now.timeIntervalSince(modified) > ActivityRequest.maxExpiry { try? FileManager.default.removeItem(at: file) }
         }
     }

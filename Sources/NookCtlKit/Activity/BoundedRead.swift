@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a file, or standard input, to its end but never more than a limit: `--view-json -`
 /// given `/dev/zero` stops after the limit with a clear error instead of growing without end.
@@ -24,7 +25,7 @@ enum BoundedRead {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let got = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if got == 0 { return .success(bytes) }
             if got < 0 {
                 if errno == EINTR { continue }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookBus
 import NookCore
 import NookModuleAPI
@@ -60,7 +61,7 @@ extension NookControlClient {
             do {
                 try records.save(content, module: request.module, activity: request.activity)
             } catch {
-                output.err("nookctl: warning: cannot remember the content in \(records.directory.path) (\(error.localizedDescription)); a later update will need --title\n")
+                output.err("nookctl: warning: cannot remember the content in \(records.directory.path) (\(error)); a later update will need --title\n")
             }
         case .forget: records.remove(module: request.module, activity: request.activity)
         }

@@ -205,7 +205,7 @@ public enum Completions {
 
     /// A single-quoted shell word.
     static func zshQuote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     // MARK: fish
@@ -293,6 +293,6 @@ public enum Completions {
     }
 
     static func fishQuote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

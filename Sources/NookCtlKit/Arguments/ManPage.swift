@@ -64,7 +64,7 @@ public enum ManPage {
 
     /// Text safe inside a roff line: backslashes and dashes escaped, no control at the start.
     static func roff(_ text: String) -> String {
-        var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
     }

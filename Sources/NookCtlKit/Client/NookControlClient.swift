@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
+import Glibc
 import NookBus
 import NookCore
 
@@ -114,7 +116,7 @@ public struct NookControlClient: Sendable {
             do {
                 try svg.write(toFile: file, atomically: true, encoding: .utf8)
             } catch {
-                output.err("nookctl: cannot write \(file): \(error.localizedDescription)\n")
+                output.err("nookctl: cannot write \(file): \(error)\n")
                 return .failure
             }
             output.out("wrote \(file): \(plans.count) plans\n")
@@ -252,13 +254,11 @@ struct FileProblem: Error, CustomStringConvertible {
 }
 
 /// Plans collected by `record`, appended from the subscription task.
-final class PlanCollector: @unchecked Sendable {
-    // @unchecked: every access takes `lock`.
-    private let lock = NSLock()
-    private var collected: [RecordedPlan] = []
+final class PlanCollector: Sendable {
+    private let collected = Mutex<[RecordedPlan]>([])
 
     /// Appends `plan`; returns how many plans there are now.
     @discardableResult
-    func append(_ plan: RecordedPlan) -> Int { lock.withLock { collected.append(plan); return collected.count } }
-    var plans: [RecordedPlan] { lock.withLock { collected } }
+    func append(_ plan: RecordedPlan) -> Int { collected.withLock { $0.append(plan); return $0.count } }
+    var plans: [RecordedPlan] { collected.withLock { $0 } }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import NookFiles
 
 /// Where nookctl writes: standard output and standard error, or anything a test captures.
 public struct OutputSink: Sendable {
@@ -12,6 +14,6 @@ public struct OutputSink: Sendable {
 
     /// The process's stdout and stderr, unbuffered so `watch` lines appear as plans arrive.
     public static let standard = OutputSink(
-        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) })
+        out: { StandardStream.output.write($0) },
+        err: { StandardStream.error.write($0) })
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookCore
 
 /// The controls of one owner in a plan's scene, as `nookctl actions` prints them.
@@ -33,7 +34,7 @@ public enum ActionList {
         let rows = controls.map { [$0.action, $0.label.isEmpty ? "-" : "\"\($0.label)\"", $0.slot, $0.path] }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[3]
+            (0..<3).map { (column: Int) -> String in row[column] + String(repeating: " ", count: max(0, widths[column] - row[column].count)) }.joined(separator: "  ") + "  " + row[3]
         }.joined(separator: "\n") + "\n"
     }
 }

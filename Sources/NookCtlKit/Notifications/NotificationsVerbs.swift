@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NookBus
 
 /// `nookctl notifications list|restore|clear`: nook-notifications' history, through its
@@ -167,15 +168,13 @@ enum NotificationsText {
     /// `2026-12-04 03:58:12  expired  Builder: Build done — All 42 tests passed`, a line each.
     static func text(_ entries: [[String: DBusValue]]) -> String {
         guard !entries.isEmpty else { return "no notifications in the history\n" }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return entries.map { entry in
             var when = "?"
-            if case .int64(let micros)? = entry["closed_at"] { when = formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6)) }
+            if case .int64(let micros)? = entry["closed_at"] { when = LocalTime.text(unixMicroseconds: micros, withZone: false) }
             var reason = "?"
             if case .uint32(let code)? = entry["reason"] { reason = reasons[code] ?? "?" }
             let app = string(entry["app_name"])
-            let body = string(entry["body"]).replacingOccurrences(of: "\n", with: " ")
+            let body = string(entry["body"]).replacing("\n", with: " ")
             return "\(when)  \(reason)  \(app.isEmpty ? "" : app + ": ")\(string(entry["summary"]))\(body.isEmpty ? "" : " — " + body)\n"
         }.joined()
     }
@@ -187,29 +186,24 @@ enum NotificationsText {
         if case .uint32(let count)? = state["arrived"] { arrived = count }
         var until = "until turned off"
         if case .int64(let micros)? = state["until"], micros > 0 {
-            let formatter = DateFormatter()
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-            until = "until " + formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
+            until = "until " + LocalTime.text(unixMicroseconds: micros, withZone: true)
         }
         return "on \(until), \(arrived) arrived\n"
     }
 
     static func json(_ entries: [[String: DBusValue]]) -> String {
-        let objects: [[String: Any]] = entries.map { entry in
-            var object: [String: Any] = [:]
-            for (key, value) in entry {
+        // Strings, numbers and flags only, keys sorted (vardict sorts them), one line.
+        let objects: [DBusValue] = entries.map { entry in
+            .vardict(entry.compactMapValues { value -> DBusValue? in
                 switch value {
-                case .string(let text): object[key] = text
-                case .uint32(let number): object[key] = Int(number)
-                case .byte(let number): object[key] = Int(number)
-                case .int64(let number): object[key] = Int(number)
-                case .bool(let flag): object[key] = flag
-                default: break
+                case .string, .bool: value
+                case .uint32(let number): .int64(Int64(number))
+                case .byte(let number): .int64(Int64(number))
+                case .int64: value
+                default: nil
                 }
-            }
-            return object
+            })
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return PlanJSON.json(.array(element: "a{sv}", objects)) + "\n"
     }
 }

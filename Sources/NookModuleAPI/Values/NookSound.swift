@@ -1,6 +1,7 @@
 import NookCore
 import NookBus
-import Foundation
+import FoundationEssentials
+import NookFiles
 import Synchronization
 
 /// Plays a sound of the desktop's freedesktop sound theme (`complete`, `bell`) through
@@ -16,12 +17,7 @@ public enum NookSound {
 
     /// The player's path in `PATH`, or nil when it is not installed.
     public static func playerPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        for directory in directories where !directory.isEmpty {
-            let path = "\(directory)/\(player)"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        DetachedCommand.path(of: player, environment: environment)
     }
 
     private static let reported = ReportedOnce()
@@ -32,23 +28,15 @@ public enum NookSound {
     public static func play(_ name: String, description: String = "Nook") -> Bool {
         guard let path = playerPath() else {
             if reported.first() {
-                FileHandle.standardError.write(Data("nook: \(player) is not installed; sounds are not played\n".utf8))
+                StandardStream.error.write("nook: \(player) is not installed; sounds are not played\n")
             }
             return false
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-i", name, "-d", description]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Foundation reaps the child when it exits; nothing here waits for it.
-        process.terminationHandler = { _ in }
-        do {
-            try process.run()
+        switch DetachedCommand.spawn(path, [player, "-i", name, "-d", description]) {
+        case .success:
             return true
-        } catch {
-            FileHandle.standardError.write(Data("nook: cannot start \(path): \(error)\n".utf8))
+        case .failure(let failure):
+            StandardStream.error.write("nook: \(failure)\n")
             return false
         }
     }
