@@ -52,8 +52,8 @@ SOAK_SECONDS ?= 600
 soak: deps
 	@scripts/soak.sh $(SOAK_SECONDS)
 
-# Installing (docs/install.md). `make install` builds release binaries with the Swift runtime
-# linked in (they run without the toolchain) and installs them, the systemd user units, the
+# Installing (docs/install.md). `make install` builds release binaries and installs them with
+# a private copy of the Swift runtime they load (they run without the toolchain), the systemd user units, the
 # D-Bus activation file, the XDG autostart entry, man pages and nookctl's completions, with
 # these paths written into the units. `make uninstall` removes exactly what the manifest lists.
 PREFIX ?= /usr/local
@@ -62,6 +62,7 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+LIBDIR ?= $(PREFIX)/lib
 # XDG autostart is read from /etc/xdg only (XDG_CONFIG_DIRS), so the system prefixes use /etc.
 ifneq ($(filter /usr /usr/local,$(PREFIX)),)
 SYSCONFDIR ?= /etc
@@ -72,27 +73,33 @@ MANIFEST ?= $(DATADIR)/nook/install-manifest
 # release (static Swift runtime, checked with ldd) or debug (quick; needs the toolchain's libraries).
 INSTALL_CONFIG ?= release
 INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris nook-notifications
+# release links the Swift runtime as shared libraries, copied once into $(PREFIX)/lib/nook
+# (RUNTIME=private): 36 MB in all where five static binaries took 168 (docs/PERFORMANCE.md,
+# "Footprint"). The rpath set here only makes room for the one install.sh writes.
 ifeq ($(INSTALL_CONFIG),release)
-INSTALL_BUILD_FLAGS = -c release --static-swift-stdlib
-INSTALL_REQUIRE_STATIC = 1
+INSTALL_BUILD_FLAGS = -c release -Xlinker -rpath -Xlinker '$$ORIGIN/../lib/nook'
+INSTALL_REQUIRE_STATIC = 0
+INSTALL_RUNTIME = private
 else
 INSTALL_BUILD_FLAGS = -c $(INSTALL_CONFIG)
 INSTALL_REQUIRE_STATIC = 0
+INSTALL_RUNTIME =
 endif
-INSTALL_ENV = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DATADIR="$(DATADIR)" \
+INSTALL_ENV = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR="$(LIBDIR)" DATADIR="$(DATADIR)" \
 	MANDIR="$(MANDIR)" USERUNITDIR="$(USERUNITDIR)" SYSCONFDIR="$(SYSCONFDIR)" ZSHCOMPDIR="$(ZSHCOMPDIR)" \
 	MANIFEST="$(MANIFEST)"
 
 install: deps-run
 	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(INSTALL_BUILD_FLAGS) --product $$product || exit 1; done
 	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)" \
-		REQUIRE_STATIC=$(INSTALL_REQUIRE_STATIC)
+		REQUIRE_STATIC=$(INSTALL_REQUIRE_STATIC) RUNTIME=$(INSTALL_RUNTIME)
 
 # The installing half of `install`, from binaries already built in BIN.
 REQUIRE_STATIC ?= 0
+RUNTIME ?=
 install-files:
 	@test -n "$(BIN)" || { echo "install-files: set BIN to the directory of the built binaries" >&2; exit 2; }
-	@$(INSTALL_ENV) BIN="$(BIN)" REQUIRE_STATIC=$(REQUIRE_STATIC) scripts/install.sh
+	@$(INSTALL_ENV) BIN="$(BIN)" REQUIRE_STATIC=$(REQUIRE_STATIC) RUNTIME=$(RUNTIME) scripts/install.sh
 
 uninstall:
 	@$(INSTALL_ENV) scripts/uninstall.sh

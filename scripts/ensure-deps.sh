@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.."
 
 # build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
 # the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango;
-# CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client).
+# CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client), and chrpath, with which
+# `make install` points the programs at their private Swift runtime.
 build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev
-  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev)
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev chrpath)
 
 # run: what `make demo` and the installed programs need at run time: a bus daemon, the
 # libraries nookd measures text with, and the icons and fonts nook-renderer draws with (the

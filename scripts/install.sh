@@ -11,7 +11,11 @@
 #   MANIFEST       where the list of installed files goes (below DESTDIR), or empty for none
 #                  (a .deb has dpkg's own list); `make uninstall` reads it
 #   REQUIRE_STATIC 1: refuse binaries that load the Swift runtime as shared libraries
-#   STRIP          1: strip the installed binaries (the .deb)
+#   RUNTIME        private: copy the Swift runtime libraries the binaries load into
+#                  LIBDIR/nook (default PREFIX/lib) and point the binaries there alone
+#                  (RUNPATH, with chrpath), so they run without the toolchain; `make install`
+#                  does this (docs/PERFORMANCE.md, "Footprint"). Empty: leave them as built.
+#   STRIP          1: strip the installed binaries (the .deb, and a private runtime's files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,11 +30,14 @@ SYSCONFDIR=${SYSCONFDIR:-$PREFIX/etc}
 ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
 MANIFEST=${MANIFEST-$DATADIR/nook/install-manifest}
 REQUIRE_STATIC=${REQUIRE_STATIC:-0}
+RUNTIME=${RUNTIME:-}
+LIBDIR=${LIBDIR:-$PREFIX/lib}
 STRIP=${STRIP:-0}
+[ "$RUNTIME" = private ] && STRIP=1
 
 programs=(nookd nookctl nook-renderer nook-mpris nook-notifications)
 
-for path in "$PREFIX" "$BINDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
+for path in "$PREFIX" "$BINDIR" "$LIBDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
   case "$path" in
     /*) ;;
     *) echo "install: '$path' is not an absolute path (PREFIX and the directories must be)" >&2; exit 2 ;;
@@ -78,12 +85,42 @@ fill() {
   sed -e "s|@BINDIR@|$BINDIR|g" -e "s|@VERSION@|$version|g" "$1" > "$2"
 }
 
+strip_file() { strip --remove-section=.comment --remove-section=.note --strip-unneeded "$1"; }
+
 for program in "${programs[@]}"; do
   put 755 "$BIN/$program" "$BINDIR/$program"
-  if [ "$STRIP" = 1 ]; then
-    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$BINDIR/$program"
-  fi
+  if [ "$STRIP" = 1 ]; then strip_file "$DESTDIR$BINDIR/$program"; fi
 done
+
+# A private Swift runtime: the toolchain's libraries the programs load, once, in LIBDIR/nook;
+# each program's RUNPATH names that directory alone, relative to the program ($ORIGIN), so
+# the installed tree runs without the toolchain and never picks up another one.
+is_runtime_library() { case "$(basename "$1")" in libswift*|libFoundation*|lib_Foundation*|libdispatch*|libBlocksRuntime*) return 0 ;; *) return 1 ;; esac; }
+if [ "$RUNTIME" = private ]; then
+  command -v chrpath > /dev/null || { echo "install: a private runtime needs chrpath (apt install chrpath; make install installs it)" >&2; exit 1; }
+  runtime_dir="$LIBDIR/nook"
+  relative=$(realpath -m --relative-to="$BINDIR" "$runtime_dir")
+  libraries=$(for program in "${programs[@]}"; do ldd "$BIN/$program" | awk '$3 ~ /^\// {print $3}'; done | sort -u)
+  for library in $libraries; do
+    is_runtime_library "$library" || continue
+    put 644 "$library" "$runtime_dir/$(basename "$library")"
+    strip_file "$DESTDIR$runtime_dir/$(basename "$library")"
+  done
+  for program in "${programs[@]}"; do
+    if ! chrpath -r "\$ORIGIN/$relative" "$DESTDIR$BINDIR/$program" > /dev/null; then
+      echo "install: cannot point $BINDIR/$program at $runtime_dir (its RUNPATH is too short for chrpath; build with make install)" >&2
+      exit 1
+    fi
+    # Every runtime library must now come from the private directory.
+    stray=$(ldd "$DESTDIR$BINDIR/$program" | awk '{print $1, $3}' | while read -r name path; do
+      is_runtime_library "$name" && [ "$(realpath -m "$(dirname "$path")")" != "$(realpath -m "$DESTDIR$runtime_dir")" ] && echo "$name => $path"; done || true)
+    if [ -n "$stray" ]; then
+      echo "install: $BINDIR/$program still loads runtime libraries from elsewhere:" >&2
+      echo "$stray" >&2
+      exit 1
+    fi
+  done
+fi
 
 for unit in nookd nook-renderer nook-mpris nook-notifications; do
   fill "packaging/systemd/$unit.service.in" "$staging/$unit.service"

@@ -163,6 +163,48 @@ import Testing
         #expect(Self.tree(root).isEmpty, "installed before refusing: \(Self.tree(root).sorted())")
     }
 
+    /// `RUNTIME=private` (what `make install` does): the Swift runtime the programs load is
+    /// copied once into PREFIX/lib/nook, every program's RUNPATH names that directory alone,
+    /// and the installed programs run with the toolchain hidden (a mount namespace with an
+    /// empty directory over it), which the built ones cannot.
+    @Test func aPrivateRuntimeRunsWithoutTheToolchain() async throws {
+        let scratch = try Scratch("nook-install-private")
+        defer { scratch.remove() }
+        let root = scratch.url.appendingPathComponent("root")
+        try await Self.install(["DESTDIR": root.path, "PREFIX": "/usr", "RUNTIME": "private"])
+        let runtime = Self.tree(root).filter { $0.hasPrefix("/usr/lib/nook/") }
+        #expect(runtime.contains("/usr/lib/nook/libswiftCore.so") && runtime.contains("/usr/lib/nook/libFoundationEssentials.so"), "\(runtime.sorted())")
+        #expect(!runtime.contains { $0.contains("FoundationICU") || $0.hasSuffix("/libFoundation.so") }, "a program still loads Foundation: \(runtime.sorted())")
+        let manifest = try Self.text(root, "/usr/share/nook/install-manifest")
+        #expect(manifest.contains("/usr/lib/nook/libswiftCore.so"), "uninstall would leave the runtime behind")
+        let toolchain = URL(fileURLWithPath: try PackageProcess.executable("nookd").path).resolvingSymlinksInPath()
+        let swiftCore = try await Tools.run("ldd", [toolchain.path])
+        guard let line = swiftCore.stdout.split(separator: "\n").first(where: { $0.contains("libswiftCore.so") }),
+              let path = line.split(separator: " ").first(where: { $0.hasPrefix("/") }) else {
+            Issue.record("the debug nookd does not load libswiftCore.so: \(swiftCore.stdout)")
+            return
+        }
+        // The toolchain's runtime directory (usr/lib/swift/linux), hidden below.
+        let hidden = URL(fileURLWithPath: String(path)).deletingLastPathComponent().path
+        let empty = scratch.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        for program in ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications"] {
+            let installed = root.path + "/usr/bin/" + program
+            let run = try await Tools.run("unshare", ["-m", "sh", "-c", "mount --bind \"$0\" \"$1\" && exec \"$2\" --version", empty.path, hidden, installed])
+            if run.stderr.contains("unshare failed") || run.stderr.contains("Operation not permitted") {
+                // No mount namespaces here (not root): the RUNPATH alone is checked.
+                let dynamic = try await Tools.run("readelf", ["-d", installed])
+                #expect(dynamic.stdout.contains("[$ORIGIN/../lib/nook]"), "\(program): \(dynamic.stdout)")
+                continue
+            }
+            #expect(run.status == 0 && run.stdout.hasPrefix(program + " "), "\(program) without the toolchain: \(run.stdout)\(run.stderr)")
+        }
+        let built = try await Tools.run("unshare", ["-m", "sh", "-c", "mount --bind \"$0\" \"$1\" && exec \"$2\" --version", empty.path, hidden, toolchain.path])
+        if !built.stderr.contains("unshare failed") && !built.stderr.contains("Operation not permitted") {
+            #expect(built.status != 0, "the hidden toolchain was not hidden: the built nookd ran")
+        }
+    }
+
     @Test func unitsPassSystemdAnalyzeVerifyAndTheAutostartEntryPassesDesktopFileValidate() async throws {
         let scratch = try Scratch("nook-install-verify")
         defer { scratch.remove() }
