@@ -27,6 +27,11 @@ for number in [SIGTERM, SIGINT] {
     }, nil)
 }
 
+// Everything is drawn with Cairo: GDK's OpenGL support would only cost memory. On X11 it
+// probes GLX when the display opens, which maps Mesa and its LLVM (54 MB of the renderer's
+// 94 MB RSS on Xvfb; docs/PERFORMANCE.md, "Footprint"). A GDK_GL the user set wins.
+if getenv("GDK_GL") == nil { setenv("GDK_GL", "disable", 1) }
+
 guard gtk_init_check(nil, nil) != 0 else {
     Log.info("cannot open a display (set DISPLAY or WAYLAND_DISPLAY)")
     exit(1)
