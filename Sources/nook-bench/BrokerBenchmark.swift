@@ -246,13 +246,19 @@ final class BenchProcess: @unchecked Sendable {
     // Process is not Sendable; this wrapper only reads its pid and signals it.
     private let process: Process
 
-    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `path`; its standard error goes to the file `standardError` (created), or nowhere.
+    init(_ path: String, _ arguments: [String], environment: [String: String] = [:], standardError: URL? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            FileManager.default.createFile(atPath: standardError.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: standardError)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
 

@@ -17,7 +17,7 @@ import NookCommandLine
 // nookd keeps its own (BrokerHeap.keepPlanningMemory); the zero-work children run with it too.
 BrokerHeap.keepPlanningMemory()
 
-let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire", "footprint"]
+let sections = ["bus", "broker", "renderers", "notifications", "layout", "planner", "wire", "footprint", "renderer"]
 let commandLine = CommandLineInterface(
     program: "nook-bench",
     usage: ["[--only \(sections.joined(separator: "|"))]", "--profile update|typical|small|publish[-crowd]|wire|wire-update[-dictionary] [--runs N]", "--help | --version"],
@@ -90,12 +90,16 @@ if wanted("wire") {
     figures += try runWireEncodeBenchmark()
     section()
 }
+if wanted("renderer") {
+    figures += try await runRendererTransitionBenchmark()
+    section()
+}
 if wanted("footprint") {
     figures += try await runFootprintBenchmark()
     section()
 }
 // SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.
-let order = ["planner", "plan bytes", "broker", "notifications", "rss", "footprint", "ready", "layout", "bus", "sustained"]
+let order = ["planner", "plan bytes", "broker", "notifications", "rss", "footprint", "renderer", "ready", "layout", "bus", "sustained"]
 figures.sort { a, b in
     let rank = { (f: Figure) in order.firstIndex { f.name.hasPrefix($0) } ?? order.count }
     return rank(a) < rank(b)

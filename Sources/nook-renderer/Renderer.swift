@@ -76,6 +76,8 @@ final class Renderer {
     private var lastChrome: Rect?
     /// The X shape last set (only where no compositor blends the window).
     private var lastShape: WindowShape?
+    /// The list the last frame-clock tick built, for that frame's paint.
+    private var tickFrame: TickFrame?
     /// The display list last painted, which the next frame's damage is measured from.
     private var lastPainted: DisplayList?
     /// Whether the live-frame timer runs (`followLiveFrames`).
@@ -319,6 +321,7 @@ final class Renderer {
         let now = frameTime(clock)
         frameStats.ticked(at: now, interval: 1 / monitor.refreshRate)
         let list = frame(at: now, unixTime: unixSeconds())
+        tickFrame = TickFrame(input: frameInput(at: now), list: list)
         // A shaped window is drawn only inside its shape, and an empty one (hidden) not at all:
         // shape it to this frame before the paint, so a nook appearing is drawn.
         applyShape(WindowShape(list))
@@ -331,6 +334,27 @@ final class Renderer {
             return 0  // G_SOURCE_REMOVE
         }
         return 1
+    }
+
+    /// What a frame was built from, so the paint of the same frame-clock frame reuses the
+    /// tick's list instead of building it again (`tickFrame`).
+    private struct FrameInput: Equatable {
+        var time: Double
+        var serial: UInt64
+        var pointer: PointerState
+        var keyPressed: ControlNode?
+        var focused: ControlNode?
+        var family: String
+    }
+
+    private struct TickFrame {
+        var input: FrameInput
+        var list: DisplayList
+    }
+
+    private func frameInput(at time: Double) -> FrameInput {
+        FrameInput(time: time, serial: presenter.serial, pointer: pointer, keyPressed: controls.keyPressed, focused: controls.focused,
+                   family: text.family)
     }
 
     /// The presenter's frame, with the ring around the reach target that has the keyboard
@@ -377,8 +401,18 @@ final class Renderer {
         // `resize` elements re-wrap their text in flight as Pango sets it.
         if presenter.textMeasurement.identity != "pango:" + text.family {
             presenter.textMeasurement = TextMeasurement(PangoTextMeasurer(family: text.family))
+            tickFrame = nil
         }
-        let list = frame(at: now, unixTime: unixTime)
+        // The tick of this frame built its list already, unless something it depends on
+        // changed since (a pointer motion, a new plan).
+        let list: DisplayList
+        if let tickFrame, tickFrame.input == frameInput(at: now) {
+            list = tickFrame.list
+        } else {
+            list = frame(at: now, unixTime: unixTime)
+        }
+        tickFrame = nil
+        text.layouts.begin(paintingOn: cr)
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         if nook.isTransparent {

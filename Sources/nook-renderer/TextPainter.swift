@@ -11,6 +11,12 @@ import NookRenderModel
 struct TextPainter {
     static let defaultFamily = Theme.defaultFontFamily
     var family = TextPainter.defaultFamily
+    /// The layouts kept between frames (shared by copies of this painter).
+    let layouts = TextLayoutCache()
+
+    init(family: String = TextPainter.defaultFamily) {
+        self.family = family
+    }
 
     /// How much wider than its box a line may come out and still not wrap or ellipsize: the
     /// broker's width and Pango's agree within a pixel (`--measure-text`).
@@ -21,18 +27,25 @@ struct TextPainter {
     func draw(_ string: String, style: TextStyle, in rect: Rect, layoutSize: Size?, on cr: OpaquePointer) {
         let box = layoutSize ?? rect.size
         guard box.width > 0, box.height > 0 else { return }
-        let layout = Self.layout(string, style: style, family: family, on: cr)
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        // Wrapped into the broker's box: as many lines as its height holds (Pango's lines
-        // are as tall as the broker's), the last one ellipsized when text is left over.
-        pango_layout_set_width(layout, Self.pangoUnits(box.width + Self.fitTolerance))
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        pango_layout_set_height(layout, Self.pangoUnits(Self.visibleHeight(of: layout, box: box, lineLimit: style.lineLimit)))
-        switch style.alignment {
-        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        // Scaled as drawn: by the painter (a shared element in flight) or into `rect` here.
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        let scaleX = matrix.xx * (layoutSize == nil ? 1 : rect.width / box.width)
+        let scaleY = matrix.yy * (layoutSize == nil ? 1 : rect.height / box.height)
+        let scaling = abs(scaleX - 1) > 0.001 || abs(scaleY - 1) > 0.001 || matrix.xy != 0 || matrix.yx != 0
+        let layout = layouts.layout(string, style: style, family: family, box: box, scaling: scaling) { layout in
+            Self.configure(layout, string, style: style, family: family)
+            // Wrapped into the broker's box: as many lines as its height holds (Pango's lines
+            // are as tall as the broker's), the last one ellipsized when text is left over.
+            pango_layout_set_width(layout, Self.pangoUnits(box.width + Self.fitTolerance))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_height(layout, Self.pangoUnits(Self.visibleHeight(of: layout, box: box, lineLimit: style.lineLimit)))
+            switch style.alignment {
+            case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+            case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+            default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+            }
         }
         let height = Self.logicalSize(layout).height
         cairo_save(cr)
@@ -94,6 +107,12 @@ struct TextPainter {
         let layout = pango_cairo_create_layout(cr)!
         PangoMetrics.unhinted(pango_layout_get_context(layout))
         pango_layout_context_changed(layout)
+        configure(layout, string, style: style, family: family)
+        return layout
+    }
+
+    /// The text, font and attributes of `style` on `layout`.
+    static func configure(_ layout: OpaquePointer, _ string: String, style: TextStyle, family: String) {
         pango_layout_set_text(layout, string, -1)
         let font = pango_font_description_new()
         pango_font_description_set_family(font, family)
@@ -109,7 +128,6 @@ struct TextPainter {
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }
-        return layout
     }
 }
 

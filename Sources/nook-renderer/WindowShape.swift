@@ -38,13 +38,24 @@ struct WindowShape: Hashable {
 
     /// Sets the shape on `widget`'s window (X11: XShapeCombineRegion on the bounding shape).
     /// Through GTK, which otherwise resets a toplevel's shape on every size allocation.
+    ///
+    /// The mask covers only what the shape can reach (its bounds), not the whole window:
+    /// turning a mask into a region reads every pixel, and over the whole 1920x486 window that
+    /// was half the renderer's CPU during a transition (docs/PERFORMANCE.md, "Footprint").
     func apply(to widget: UnsafeMutablePointer<GtkWidget>, size: Size) {
-        let width = Int32(max(1, min(size.width, 16_384).rounded(.up)))
-        let height = Int32(max(1, min(size.height, 16_384).rounded(.up)))
+        let window = Rect(x: 0, y: 0, width: max(1, min(size.width, 16_384).rounded(.up)), height: max(1, min(size.height, 16_384).rounded(.up)))
+        guard let bounds = maskBounds(within: window) else {
+            // Nothing shows: an empty shape.
+            guard let empty = cairo_region_create() else { return }
+            defer { cairo_region_destroy(empty) }
+            gtk_widget_shape_combine_region(widget, empty)
+            return
+        }
         // A 1-bit mask of exactly what is painted, turned into a region of rectangles.
-        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A1, width, height) else { return }
+        guard let mask = cairo_image_surface_create(CAIRO_FORMAT_A1, Int32(bounds.width), Int32(bounds.height)) else { return }
         defer { cairo_surface_destroy(mask) }
         guard let cr = cairo_create(mask) else { return }
+        cairo_translate(cr, -bounds.minX, -bounds.minY)
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         for shape in chrome {
@@ -59,6 +70,20 @@ struct WindowShape: Hashable {
         cairo_surface_flush(mask)
         guard let region = gdk_cairo_region_create_from_surface(mask) else { return }
         defer { cairo_region_destroy(region) }
+        cairo_region_translate(region, Int32(bounds.minX), Int32(bounds.minY))
         gtk_widget_shape_combine_region(widget, region)
+    }
+
+    /// The whole pixels the shape can cover (each rect grown by the pixel the rounding of
+    /// `beside` adds), inside `window`; nil when it covers none.
+    func maskBounds(within window: Rect) -> Rect? {
+        let rects = chrome.map(\.rect) + beside.map { Rect(x: $0.minX, y: $0.minY, width: $0.width + 2, height: $0.height + 2) }
+        guard !rects.isEmpty else { return nil }
+        let minX = max(window.minX, (rects.map(\.minX).min() ?? 0).rounded(.down) - 1)
+        let minY = max(window.minY, (rects.map(\.minY).min() ?? 0).rounded(.down) - 1)
+        let maxX = min(window.maxX, (rects.map(\.maxX).max() ?? 0).rounded(.up) + 1)
+        let maxY = min(window.maxY, (rects.map(\.maxY).max() ?? 0).rounded(.up) + 1)
+        guard maxX > minX, maxY > minY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
