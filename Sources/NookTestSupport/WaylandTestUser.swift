@@ -1,20 +1,33 @@
 import Foundation
-import NookTestSupport
+import Synchronization
 
 /// Who headless sway and the Wayland clients (the renderer, grim, swaymsg, the virtual pointer)
 /// run as. sway refuses to run as root, which the tests are in CI's container: there they run
 /// as an unprivileged system user, `nook-wayland-test`, created here when it is missing. A test
 /// process that is not root runs them as itself.
-struct WaylandTestUser: Sendable {
-    static let accountName = "nook-wayland-test"
+public struct WaylandTestUser: Sendable {
+    public static let accountName = "nook-wayland-test"
 
-    let uid: uid_t
-    let gid: gid_t
+    public let uid: uid_t
+    public let gid: gid_t
     /// False when the tests already run unprivileged: no user switch.
-    let switches: Bool
+    public let switches: Bool
 
-    /// The user, created once per test process (`useradd --system`) when the tests run as root.
-    static func shared() async throws -> WaylandTestUser { try await sharedUser.value }
+    /// The user, created once per process (`useradd --system`) when it runs as root, able to
+    /// run `executables` (by default the package's nook-renderer) and the libraries they load
+    /// from outside the system's directories.
+    public static func shared(reaching executables: [String]? = nil) async throws -> WaylandTestUser {
+        let user = try await sharedUser.value
+        guard user.switches else { return user }
+        for executable in try executables ?? [PackageProcess.executable("nook-renderer").path] {
+            guard reached.withLock({ $0.insert(executable).inserted }) else { continue }
+            for path in try await [executable] + privateLibraries(of: executable) { try user.makeReachable(path) }
+        }
+        return user
+    }
+
+    /// The executables made reachable so far (once each per process).
+    private static let reached = Mutex<Set<String>>([])
 
     private static let sharedUser = Task<WaylandTestUser, any Error> {
         guard getuid() == 0 else { return WaylandTestUser(uid: getuid(), gid: getgid(), switches: false) }
@@ -28,10 +41,7 @@ struct WaylandTestUser: Sendable {
             }
         }
         guard let entry = getpwnam(accountName) else { throw TestSupportError("the Wayland test user \(accountName) does not exist") }
-        let user = WaylandTestUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, switches: true)
-        let renderer = try PackageProcess.executable("nook-renderer").path
-        for path in try await [renderer] + privateLibraries(of: renderer) { try user.makeReachable(path) }
-        return user
+        return WaylandTestUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, switches: true)
     }
 
     /// `executable` with `arguments` as this user, with exactly `environment` (`setpriv
@@ -40,7 +50,7 @@ struct WaylandTestUser: Sendable {
     /// A test runner's threads block most signals, and a child inherits that mask: sway, which
     /// never unblocks SIGTERM, then ignores `stop()` for good. So the command first clears the
     /// mask (python3 sets it, then execs: still one pid).
-    func command(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (executable: String, arguments: [String]) {
+    public func command(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (executable: String, arguments: [String]) {
         let program = try Tools.path(of: executable)
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let env = ["/usr/bin/env", "-i"] + assignments + [program] + arguments
@@ -52,7 +62,7 @@ struct WaylandTestUser: Sendable {
     }
 
     /// A directory this user owns with mode 0700 (sway's `XDG_RUNTIME_DIR`, the clients' HOME).
-    func makePrivateDirectory(_ url: URL) throws {
+    public func makePrivateDirectory(_ url: URL) throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         guard chown(url.path, uid, gid) == 0, chmod(url.path, 0o700) == 0 else {
             throw TestSupportError("cannot give \(url.path) to uid \(uid) (errno \(errno))")
