@@ -26,6 +26,16 @@ func runFootprintBenchmark() async throws -> [Figure] {
     figures.append(Figure(name: "footprint: typical session RSS (\(session.programs.count) programs)", value: session.rssMiB, unit: "MiB",
                           goal: "<= 64 MB together (issue 42)", ratio: nil, met: session.rssMiB * 1.048576 <= 64))
     figures.append(Figure(name: "footprint: typical session PSS", value: session.pssMiB, unit: "MiB", goal: "informational", ratio: nil, met: nil))
+    for idle in session.idle {
+        print("    \(idle.program.padding(20)) idle: \(fmt(idle.cpuPercent)) % CPU, \(fmt(idle.wakeupsPerSecond)) wakeups/s over \(Int(idleWindow)) s")
+        // Every Swift process wakes once a second for libdispatch's worker-pool monitor (its
+        // internal workqueue on Linux arms it unconditionally); nothing of ours may add to it.
+        figures.append(Figure(name: "idle wakeups/s, \(idle.program)", value: idle.wakeupsPerSecond, unit: "/s",
+                              goal: "<= 1.25: the runtime's own 1/s and nothing of ours (waybar 0.5)", ratio: nil,
+                              met: idle.wakeupsPerSecond <= 1.25))
+        figures.append(Figure(name: "idle CPU, \(idle.program)", value: idle.cpuPercent, unit: "%", goal: "<= 0.05 % (waybar 0.03 %)", ratio: nil,
+                              met: idle.cpuPercent <= 0.05))
+    }
     return figures
 }
 
@@ -60,6 +70,38 @@ private struct SessionMemory {
     var each: [(String, Double)] = []
     var rssMiB = 0.0
     var pssMiB = 0.0
+    /// Each program at rest with nothing showing, over `idleWindow` seconds.
+    var idle: [(program: String, cpuPercent: Double, wakeupsPerSecond: Double)] = []
+}
+
+/// How long the session is watched at rest.
+private let idleWindow = 10.0
+
+/// Per thread: CPU time (ns, `schedstat`) and voluntary context switches (each a sleep ended
+/// by a wakeup). Threads come and go (the dispatch pool's idle workers exit): a window
+/// compares the threads alive at both ends and counts new ones whole.
+private func threadCounters(_ pid: Int32) -> [String: (cpu: Double, wakeups: Int)] {
+    let tasks = "/proc/\(pid)/task"
+    var counters: [String: (cpu: Double, wakeups: Int)] = [:]
+    for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+        let status = (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+        let schedstat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+        counters[thread] = (Double(schedstat.split(separator: " ").first ?? "0") ?? 0,
+                            Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? "0") ?? 0)
+    }
+    return counters
+}
+
+/// CPU (ns) and wakeups between two readings of `threadCounters`.
+private func difference(from start: [String: (cpu: Double, wakeups: Int)], to end: [String: (cpu: Double, wakeups: Int)]) -> (cpu: Double, wakeups: Int) {
+    var cpu = 0.0, wakeups = 0
+    for (thread, now) in end {
+        let then = start[thread] ?? (0, 0)
+        cpu += max(0, now.cpu - then.cpu)
+        wakeups += max(0, now.wakeups - then.wakeups)
+    }
+    return (cpu, wakeups)
 }
 
 private func sessionMemory(bin: URL) async throws -> SessionMemory {
@@ -98,6 +140,14 @@ private func sessionMemory(bin: URL) async throws -> SessionMemory {
         memory.each.append((name, rss))
         memory.rssMiB += rss
         memory.pssMiB += Double(proportionalKiB(process.pid)) / 1024
+    }
+    // At rest: nothing showing, nothing counting (after the start-up's pool threads retire).
+    try await Task.sleep(for: .seconds(6))
+    let before = started.map { threadCounters($0.1.pid) }
+    try await Task.sleep(for: .seconds(idleWindow))
+    for ((name, process), start) in zip(started, before) {
+        let spent = difference(from: start, to: threadCounters(process.pid))
+        memory.idle.append((name, spent.cpu / 1e9 / idleWindow * 100, Double(spent.wakeups) / idleWindow))
     }
     return memory
 }

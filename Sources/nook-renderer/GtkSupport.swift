@@ -49,18 +49,27 @@ enum MainLoop {
         init(_ body: @escaping @Sendable () -> Bool) { self.body = body }
     }
 
-    /// Calls `body` on the main loop just after each whole second of the wall clock, for as
-    /// long as the process runs, so a countdown changes digit when the second does.
-    static func onEachWallSecond(_ body: @escaping @Sendable () -> Void) {
-        armWallSecond(Unmanaged.passRetained(Job(body)).toOpaque())
+    /// Calls `body` on the main loop just after each whole second of the wall clock, so a
+    /// countdown changes digit when the second does, until `body` returns false.
+    static func onEachWallSecond(_ body: @escaping @Sendable () -> Bool) {
+        armWallSecond(Unmanaged.passRetained(SecondJob(body)).toOpaque())
+    }
+
+    private final class SecondJob {
+        let body: @Sendable () -> Bool
+        init(_ body: @escaping @Sendable () -> Bool) { self.body = body }
     }
 
     private static func armWallSecond(_ job: UnsafeMutableRawPointer) {
         let intoSecond = UInt32((g_get_real_time() / 1000) % 1000)
         g_timeout_add(1000 - intoSecond + 2, { data in
-            Unmanaged<Job>.fromOpaque(data!).takeUnretainedValue().body()
-            MainLoop.armWallSecond(data!)
-            return 0  // G_SOURCE_REMOVE: armed again for the next second
+            let job = Unmanaged<SecondJob>.fromOpaque(data!)
+            if job.takeUnretainedValue().body() {
+                MainLoop.armWallSecond(data!)
+            } else {
+                job.release()
+            }
+            return 0  // G_SOURCE_REMOVE: armed again for the next second, or done
         }, job)
     }
 }

@@ -117,19 +117,8 @@ final class Renderer {
             box.value.text.warmUp()
             box.value.images.warmUp()
         }
-        // Countdowns (`timer_end`) change by the second, not by plans (a playing equalizer has
-        // its own rate: `followLiveFrames`); with neither on screen nothing changes between
-        // plans, and nothing is drawn.
-        MainLoop.onEachWallSecond {
-            let renderer = box.value
-            if renderer.presenter.showsLiveClock {
-                // Only the countdowns' and clock progress's rects.
-                renderer.queueDrawAtRest { renderer.presenter.secondRects(in: $0) }
-                Log.debug("second tick: drawing the live clock")
-            }
-            box.value.followCompositorsOutput()
-        }
         followSwayFocusIfWanted()
+        followWallSeconds()
         reportMissingOutput()
         if repaintsEverything { Log.info("NOOK_RENDERER_FULL_REPAINT=1: every frame repaints the whole window (for measuring only)") }
         desktopAnimations = DesktopAnimations { [unowned self] enabled in
@@ -165,6 +154,7 @@ final class Renderer {
         relocate()
         reportMissingOutput()
         updateReduceMotion()
+        followWallSeconds()
     }
 
     /// Colours: the next frame paints with them.
@@ -214,6 +204,39 @@ final class Renderer {
         followPlacement()
         startFrames()
         followLiveFrames()
+        followWallSeconds()
+    }
+
+    /// Whether anything changes with the wall clock's second: a countdown on screen (it changes
+    /// by the second, not by plans), or the compositor's choice of output to check (`output:
+    /// focused` on layer shell where no sway IPC says where the focus is).
+    private var needsWallSeconds: Bool {
+        presenter.showsLiveClock || (nook.usesLayerShell && config.output == .focused && !swayFollowing)
+    }
+
+    /// Ticks just after each wall-clock second while `needsWallSeconds`, and not at all
+    /// otherwise: an idle renderer has no timer of its own (the tick stops by itself, and a
+    /// plan or a config that needs it starts it again).
+    private func followWallSeconds() {
+        guard !wallSecondsRunning, needsWallSeconds else { return }
+        wallSecondsRunning = true
+        Log.debug("second ticks started")
+        let box = MainThreadBox(self)
+        MainLoop.onEachWallSecond {
+            let renderer = box.value
+            guard renderer.needsWallSeconds else {
+                renderer.wallSecondsRunning = false
+                Log.debug("second ticks stopped")
+                return false
+            }
+            if renderer.presenter.showsLiveClock {
+                // Only the countdowns' and clock progress's rects.
+                renderer.queueDrawAtRest { renderer.presenter.secondRects(in: $0) }
+                Log.debug("second tick: drawing the live clock")
+            }
+            renderer.followCompositorsOutput()
+            return true
+        }
     }
 
     /// While the scene shows a moving custom view (a playing equalizer), redraws its rect,
@@ -640,6 +663,8 @@ final class Renderer {
     private var swayWatching = false
     /// Sway's IPC says where the focus is: no once-a-second check.
     private var swayFollowing = false
+    /// The wall-second tick is armed (`followWallSeconds`).
+    private var wallSecondsRunning = false
 
     /// `output: focused` on layer shell with `$SWAYSOCK` set: follow sway's focus from its IPC
     /// events (`SwayFocusWatcher`), pinning the surface to the focused output.
@@ -669,6 +694,7 @@ final class Renderer {
         swayFollowing = false
         Log.info("sway's IPC: \(why); the compositor places the nook, checked once a second")
         relocate()
+        followWallSeconds()
     }
 
     /// The monitor the layer surface is pinned to for `target`: nil for `output: focused`

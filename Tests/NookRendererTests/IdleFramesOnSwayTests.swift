@@ -25,13 +25,24 @@ struct IdleFramesOnSwayTests {
         return log[start...]
     }
 
-    /// Commits over `window` from now, once the nook has settled at `serial`.
-    static func commitsOverWindow(_ nook: SwayNook, settledAt serial: UInt64) async throws -> (count: Int, trace: Substring) {
+    /// Commits over `window` from now, once the nook has settled at `serial`, and how many
+    /// times the renderer's main (GTK) thread woke meanwhile (its `voluntary_ctxt_switches`).
+    static func commitsOverWindow(_ nook: SwayNook, settledAt serial: UInt64) async throws -> (count: Int, trace: Substring, mainThreadWakeups: Int) {
         try await nook.waitUntilSettled(serial: serial)
         let offset = nook.rendererLog.utf8.count
+        let wakeupsBefore = mainThreadWakeups(nook.renderer.pid)
         try await Task.sleep(for: window)
+        let wakeups = mainThreadWakeups(nook.renderer.pid) - wakeupsBefore
         let trace = log(of: nook, from: offset)
-        return (commits(in: trace), trace)
+        return (commits(in: trace), trace, wakeups)
+    }
+
+    /// The voluntary context switches of `pid`'s main thread so far: each one a sleep that
+    /// something ended.
+    static func mainThreadWakeups(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+        return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? "0") ?? 0
     }
 
     @Test func anIdleNookCommitsNoFrameAndACountdownAboutOneASecond() async throws {
@@ -40,6 +51,9 @@ struct IdleFramesOnSwayTests {
             _ = await nook.music.stop()
             let idle = try await Self.commitsOnceShowing("hidden", nook, timeout: .seconds(120), "the song's ending")
             #expect(idle.count == 0, "an idle renderer committed \(idle.count) frames in 10 s:\n\(idle.trace.suffix(3000))")
+            // Nor does it wake: no timer of its own runs with nothing showing (a second tick
+            // used to, ten wakeups in 10 s). A stray event from the compositor may still come.
+            #expect(idle.mainThreadWakeups <= 3, "an idle renderer's main thread woke \(idle.mainThreadWakeups) times in 10 s")
 
             // One countdown: its digits change each second, and only then is a frame drawn.
             let state = nook.scratch.appendingPathComponent("nookctl-state").path
@@ -59,7 +73,7 @@ struct IdleFramesOnSwayTests {
 
     /// Commits over `window` once the nook shows `presentation` and has settled there.
     static func commitsOnceShowing(_ presentation: String, _ nook: SwayNook, timeout: Duration = .seconds(60), _ what: String)
-        async throws -> (count: Int, trace: Substring)
+        async throws -> (count: Int, trace: Substring, mainThreadWakeups: Int)
     {
         let shown = await eventually(timeout: timeout, poll: .milliseconds(100)) {
             (try? await nook.state().presentation) == presentation
