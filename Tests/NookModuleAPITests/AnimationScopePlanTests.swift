@@ -108,3 +108,38 @@ private struct Rows: NookView {
     let surface = try #require(update(Surface(big: false, hero: hero), Surface(big: true, hero: hero)).elements.first)
     #expect((surface.fromRect.width, surface.fromRect.height, surface.toRect.width, surface.toRect.height) == (36, 36, 76, 36))
 }
+
+/// Issue 44, part 6: `.twShared` takes any `Hashable`. An id whose description is not a valid
+/// wire id ("My Song", a struct, a long description) is sent as a valid id made from it, the
+/// same for the same value, different for different ones, so the element still travels and
+/// the view is not refused.
+@Test func rule1_twSharedMapsAnyHashableIdToAValidStableOne() throws {
+    struct Track: Hashable { var album: String; var number: Int }
+    let hero = Namespace("hero")
+    let odd: [AnyHashable] = ["My Song", Track(album: "Blue (Deluxe)", number: 7), String(repeating: "long id ", count: 40), "plain-id"]
+    for id in odd {
+        let wire = StableText.sharedID(id)
+        #expect(Identifier.isValid(wire), "\(id) went out as \(wire)")
+        #expect(StableText.sharedID(id) == wire, "not stable: \(id)")
+    }
+    #expect(StableText.sharedID("plain-id") == "plain-id", "a valid id is sent as it is")
+    #expect(StableText.sharedID("My Song") != StableText.sharedID("My_Song"), "two ids map to one")
+    #expect(StableText.sharedID(Track(album: "A", number: 1)) != StableText.sharedID(Track(album: "A", number: 2)))
+
+    // On the wire: the broker's validator accepts it, and the element travels between views.
+    struct Card: NookView {
+        var id: AnyHashable
+        var hero: Namespace
+        var big: Bool
+        var body: some NookView {
+            VStack { Rectangle().fill(.indigo).frame(width: big ? 80 : 40, height: 40).twShared(id, in: hero) }
+                .twAnimation(.duration(0.3), value: big)
+        }
+    }
+    for id in odd {
+        let view = Card(id: id, hero: hero, big: false)
+        _ = try ViewValidator().validate(view.viewNode.rawNode, slot: "expanded")
+        let plan = update(view, Card(id: id, hero: hero, big: true))
+        #expect(plan.elements.count == 1, "\(id): \(plan.elements.count) elements travel")
+    }
+}

@@ -25,7 +25,9 @@ extension NookView {
     /// (SPEC rules 15-17): the same namespace and id on the old and the new view match.
     ///
     /// - Parameters:
-    ///   - id: any value whose description is a valid id (a `String`, an `Int`, an enum case).
+    ///   - id: any `Hashable`: a `String`, an `Int`, an enum case, a struct. A description that
+    ///     is not a valid id (`"My Song"`, a long or structured one) is sent as a valid id made
+    ///     from it, the same in every run (`StableText.sharedID`).
     ///   - namespace: a `Namespace` (its name is sent as the mark's `namespace`).
     ///   - properties: what is matched: `.frame` (default), `.position` (keep the destination
     ///     size, as for a title), `.size`.
@@ -45,7 +47,7 @@ extension NookView {
     ) -> EncodedView {
         mark(
             SharedMark(
-                id: String(describing: id), namespace: namespace.markName, properties: properties, anchor: anchor,
+                id: StableText.sharedID(id), namespace: namespace.markName, properties: properties, anchor: anchor,
                 isSource: isSource))
     }
 

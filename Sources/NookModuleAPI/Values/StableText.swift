@@ -30,4 +30,18 @@ enum StableText {
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
+
+    /// A shared element's id on the wire for any `Hashable` (`.twShared`): its description
+    /// when that is a valid id (SPEC rule 1: ASCII letters, digits, `-`, `_`, `.`, 1 to 128
+    /// characters), else a valid id made from it, the same in every run: the description's
+    /// allowed characters (others as `_`, at most 40) and `.h` with its FNV-1a hash, so
+    /// `"My Song"` is `My_Song.h1b3c...` and two descriptions that differ map apart.
+    static func sharedID(_ value: some Hashable) -> String {
+        let text = String(describing: value)
+        if Identifier.isValid(text) { return text }
+        let readable = String(text.unicodeScalars.prefix(40).map { scalar -> Character in
+            scalar.isASCII && Identifier.isValid(String(scalar)) ? Character(scalar) : "_"
+        })
+        return readable + ".h" + fnv1a(text)
+    }
 }
