@@ -57,6 +57,26 @@ private typealias F = PlannerFixture
         #expect(siblings.diagnostics(.missingGroup).contains { $0.id == "loose" && $0.path == "expanded/2.classes" })
     }
 
+    /// Issue 44, part 7: rule 9 inside one view's update. Two `shared-[x]` sources in one
+    /// group on both sides: `x` has no single source, so it does not move (its copies update
+    /// in place), while `y` in the same group moves; the duplicate is reported for each side.
+    @Test func rule9_twoSourcesOfOneIdInAGroupKeepThatIdStillAndTheOthersMove() throws {
+        func view(_ big: Bool) -> ViewNode {
+            let side = big ? "size-20" : "size-10"
+            return F.vstack([
+                F.node(.shape) { $0.classes = "shared-[x] " + side },
+                F.node(.shape) { $0.classes = "shared-[x] " + side },
+                F.node(.shape) { $0.classes = "shared-[y] " + side },
+            ]) { $0.classes = "group/card animate-snappy"; $0.animationValue = String(big) }
+        }
+        let plan = Self.update(view(false), view(true))
+        #expect(plan.elements.map(\.id) == ["y"], "only y travels: \(plan.elements.map(\.key))")
+        let duplicates = plan.diagnostics(.duplicateSource).filter { $0.id == "x" }
+        #expect(duplicates.count == 2 && duplicates.contains { $0.message.contains("in the previous view") }
+                && duplicates.contains { $0.message.contains("in the new view") }, "x's duplicate on each side: \(duplicates.map(\.message))")
+        #expect(!plan.diagnostics(.duplicateSource).contains { $0.id == "y" })
+    }
+
     @Test func rule16_matchedPropertiesAnchorAndFollowers() throws {
         func view(_ wide: Bool) -> ViewNode {
             F.vstack([
