@@ -153,15 +153,21 @@ public struct TextStyle: Hashable, Sendable {
 public struct PointerState: Hashable, Sendable {
     /// The pointer's position in display points, or nil when it is not over the window.
     public var location: Point?
+    /// Button 1 is down (wherever it went down).
     public var isPressed: Bool
+    /// The control button 1 went down on and holds (`PressTracker.held`): only a press on a
+    /// control is a press of the groups around it (seed 001: buttons publish their press
+    /// state), and only its own button looks pressed. nil when the press began elsewhere.
+    public var pressedControl: ControlNode?
     /// The control Enter or Space just activated from the keyboard: for a moment
     /// (`ButtonLook.keyboardPressMilliseconds`) it and the groups around it look pressed, as
     /// under a pointer press, wherever the pointer is.
     public var keyboardPressed: ControlNode?
 
-    public init(location: Point? = nil, isPressed: Bool = false, keyboardPressed: ControlNode? = nil) {
+    public init(location: Point? = nil, isPressed: Bool = false, pressedControl: ControlNode? = nil, keyboardPressed: ControlNode? = nil) {
         self.location = location
         self.isPressed = isPressed
+        self.pressedControl = pressedControl
         self.keyboardPressed = keyboardPressed
     }
 }

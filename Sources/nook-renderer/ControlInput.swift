@@ -138,6 +138,9 @@ final class ControlInput {
         updateCursor()
     }
 
+    /// The control a pointer press holds, if any.
+    var heldControl: ControlNode? { presses.held?.node }
+
     /// Button 1 went down or up at `point`. Returns true when that was a control's press or
     /// release, so nothing else (the pill's click-to-open) acts on it.
     func button(pressed: Bool, at point: Point) -> Bool {

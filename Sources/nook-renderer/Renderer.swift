@@ -509,6 +509,7 @@ final class Renderer {
     fileprivate func pointerLeft() {
         pointer.location = nil
         pointer.isPressed = false
+        pointer.pressedControl = nil
         pressedTarget = nil
         middlePressed = nil
         refreshPointer(moved: true)
@@ -529,7 +530,9 @@ final class Renderer {
         let wasPressed = pointer.isPressed
         pointer.isPressed = pressed
         gtk_widget_queue_draw(nook.widget)
-        if controls.button(pressed: pressed, at: point) {  // A control's press or release.
+        let handled = controls.button(pressed: pressed, at: point)  // A control's press or release.
+        pointer.pressedControl = controls.heldControl
+        if handled {
             pressedTarget = nil
             return
         }

@@ -54,7 +54,11 @@ private typealias C = ControlFixture
         let inside = Point(x: yes.minX + 2, y: yes.midY)
         let rest = presenter.frame(at: 5, unixTime: 0, pointer: PointerState())
         let hover = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside))
-        let pressed = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true))
+        let held = ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/0")
+        let pressed = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true, pressedControl: held))
+        // A press that began elsewhere and came over the button does not press it.
+        let dragged = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true))
+        #expect(Self.plate(dragged, "expanded/1/0")?.path == "expanded/1/0#button-hover")
         #expect(Self.plate(rest, "expanded/1/0")?.path == "expanded/1/0#button-rest")
         #expect(Self.plate(rest, "expanded/1/0")?.rect == yes, "the plate fills the button's own rect (its padding)")
         #expect(Self.plate(hover, "expanded/1/0")?.path == "expanded/1/0#button-hover")

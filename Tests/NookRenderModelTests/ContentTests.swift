@@ -145,13 +145,16 @@ private typealias F = PlanFixture
         let labelIndex = try #require(hover.items.firstIndex { $0.path == "expanded/0/1" })
         #expect(backgroundIndex < labelIndex)
 
-        let pressed = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true))
+        // Only a control's press presses its groups: here the group node stands for one.
+        let held = ControlNode(slot: "expanded", owner: "music/song", path: "expanded/0")
+        let pressed = presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: inside, isPressed: true, pressedControl: held))
         let shrunk = try #require(pressed.item(at: "expanded/0/1"))
         #expect(F.isClose(shrunk.rect, Rect(x: label.midX - label.width * 0.45, y: label.midY - label.height * 0.45,
                                              width: label.width * 0.9, height: label.height * 0.9)))
         #expect(shrunk.layoutSize == label.size)
         // A press outside the group changes nothing.
-        #expect(presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: outside, isPressed: true)).item(at: "expanded/0/1")?.rect == label)
+        #expect(presenter.frame(at: 5, unixTime: 0, pointer: PointerState(location: outside, isPressed: true, pressedControl: held))
+            .item(at: "expanded/0/1")?.rect == label)
         // Enter or Space on the group's control (the keyboard's press) is a press too, wherever the pointer is.
         let keyed = PointerState(location: outside, keyboardPressed: ControlNode(slot: "expanded", owner: "music/song", path: "expanded/0"))
         let keyPressed = try #require(presenter.frame(at: 5, unixTime: 0, pointer: keyed).item(at: "expanded/0/1"))

@@ -187,6 +187,30 @@ private typealias C = ControlFixture
                                     action: "play_pause"))
     }
 
+    /// Issue 44, part 5 (seed 001: buttons publish their press state): a group shows
+    /// `group-pressed` only while a press holds a control in it. A press on an empty part of
+    /// the group, which `PressTracker` finds no control under, presses nothing; a press on the
+    /// group's button presses the group, as the renderer passes it on (`pressedControl`).
+    @Test func rule23_groupPressedComesFromAPressOnAControlOnly() throws {
+        let row = F.node(.hstack, [
+            F.node(.text) { $0.text = "Play"; $0.classes = "group-pressed:opacity-50" },
+            F.node(.shape) { $0.classes = "w-20 h-10" },
+            F.image("play.fill"),
+        ]) { $0.classes = "group"; $0.spacing = 8 }
+        let scene = F.scene(.expanded, F.song(expanded: F.vstack([row])))
+        let presenter = try C.presenter(showing: scene, C.marks(["expanded/0/2": "play"]))
+        let empty = Self.centre(try Self.rect(scene, "expanded/0/1"))
+        let button = Self.centre(try Self.rect(scene, "expanded/0/2"))
+        func labelOpacity(pressingAt point: Point) -> Double? {
+            var presses = PressTracker()
+            _ = presses.press(at: point, in: presenter.frame(at: 5, unixTime: 0))
+            let pointer = PointerState(location: point, isPressed: true, pressedControl: presses.held?.node)
+            return presenter.frame(at: 5, unixTime: 0, pointer: pointer).item(at: "expanded/0/0")?.opacity
+        }
+        #expect(labelOpacity(pressingAt: empty) == 1, "a press on an empty part of the group pressed it")
+        #expect(labelOpacity(pressingAt: button) == 0.5, "a press on the group's button did not press the group")
+    }
+
     @Test func pressedVariantsApplyWhileHeldOverTheControl() throws {
         let (presenter, scene) = try Self.expandedTransport()
         let button = try Self.rect(scene, "expanded/1/1")
@@ -195,9 +219,10 @@ private typealias C = ControlFixture
             presenter.frame(at: 5, unixTime: 0, pointer: pointer).item(at: "expanded/1/1/0")?.opacity
         }
         #expect(iconOpacity(PointerState(location: inside)) == 1)
-        #expect(iconOpacity(PointerState(location: inside, isPressed: true)) == 0.5)
+        let held = ControlNode(slot: "expanded", owner: "music/song", path: "expanded/1/1")
+        #expect(iconOpacity(PointerState(location: inside, isPressed: true, pressedControl: held)) == 0.5)
         // Held, but dragged off the control: drawn plainly again (a release there cancels).
-        #expect(iconOpacity(PointerState(location: Point(x: button.maxX + 40, y: button.midY), isPressed: true)) == 1)
+        #expect(iconOpacity(PointerState(location: Point(x: button.maxX + 40, y: button.midY), isPressed: true, pressedControl: held)) == 1)
     }
 
     // MARK: Keyboard

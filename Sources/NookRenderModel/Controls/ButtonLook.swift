@@ -49,6 +49,7 @@ public struct ButtonLook: Hashable, Sendable {
     public static func state(of rect: Rect, clip: ChromeShape?, pointer: PointerState, control: ControlNode? = nil) -> State {
         if let control, pointer.keyboardPressed == control { return .pressed }
         guard let location = pointer.location, rect.containsPoint(location), clip?.contains(location) ?? true else { return .rest }
-        return pointer.isPressed ? .pressed : .hover
+        // Pressed only while the press holds this very control (not one begun elsewhere).
+        return pointer.isPressed && control != nil && pointer.pressedControl == control ? .pressed : .hover
     }
 }

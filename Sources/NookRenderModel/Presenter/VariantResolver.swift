@@ -4,8 +4,11 @@ import NookCore
 /// whose conditions all hold (rule 23). Hover and press come from the pointer over the rect
 /// the group node is drawn at; focus, disabled and active also come from the group node's
 /// `group_state` (the module's word). Focus also holds while the keyboard focus is on the
-/// group node or on a control inside it; pressed and active also for a moment after Enter or
-/// Space activated it or a control inside it (`PointerState.keyboardPressed`).
+/// group node or on a control inside it. Pressed (and active) come from controls only, as a
+/// native button publishes its press: while a pointer press holds the group node or a control
+/// inside it (`PointerState.pressedControl`) and the pointer is over the group, and for a
+/// moment after Enter or Space activated one (`PointerState.keyboardPressed`); a press on an
+/// empty part of the group presses nothing.
 enum VariantResolver {
     static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, focus: ControlNode? = nil,
                       rectOf: (RenderNode) -> Rect) -> ClassStyle {
@@ -26,12 +29,17 @@ enum VariantResolver {
         } ?? false
         switch condition.state {
         case "hover": return over
-        case "pressed": return (over && pointer.isPressed) || keyPressed(target, pointer)
-        case "active": return (over && pointer.isPressed) || keyPressed(target, pointer) || groupState(target, "active")
+        case "pressed": return (over && pointerPressed(target, pointer)) || keyPressed(target, pointer)
+        case "active": return (over && pointerPressed(target, pointer)) || keyPressed(target, pointer) || groupState(target, "active")
         case "focus": return groupState(target, "focus") || focus.map { isFocused(target, by: $0) } == true
         case "disabled": return groupState(target, "disabled")
         default: return false
         }
+    }
+
+    /// A pointer press holds `node` or a control inside it.
+    static func pointerPressed(_ node: RenderNode, _ pointer: PointerState) -> Bool {
+        pointer.isPressed && pointer.pressedControl.map { isFocused(node, by: $0) } == true
     }
 
     /// Enter or Space just activated `node` or a control inside it.
