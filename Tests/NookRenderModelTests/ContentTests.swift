@@ -247,6 +247,32 @@ private typealias F = PlanFixture
         #expect(abs(third.opacity - expected) < 1e-9)
     }
 
+    /// Issue 44, part 2 (seed 000: a destination in a row held back by stagger or the header
+    /// delay lands before its row appears): a shared element that has landed is drawn whole
+    /// from then on, not faded with its waiting row (it landed, vanished and faded back in).
+    @Test func rule11_aLandedElementIsSeenFromLandingOnThoughItsRowStillWaits() throws {
+        let staggered = F.vstack([F.text("Now playing"), F.text("Song"), F.cover(120)]) { $0.stagger = true }
+        let pill = F.scene(.pill, F.song())
+        let open = F.scene(.expanded, F.song(expanded: staggered))
+        var plan = F.plan(pill, open, cause: .open, via: .hover)
+        let cover = try #require(plan.elements.first { $0.toPath == "expanded/2" }, "the cover does not travel")
+        let row = try #require(plan.reveals.firstIndex { $0.path == "expanded/2" })
+        // A long stagger: the cover's row waits until well after the cover lands.
+        let wait = cover.curve.totalDuration + 1
+        let fade = plan.reveals[row].curve
+        plan.reveals[row] = RowReveal(path: "expanded/2", delay: wait, curve: try Curve(fade.kind, delay: wait, source: fade.source))
+        let presenter = try F.presenter(playing: plan, from: pill, at: 10)
+        let slot = try #require(plan.slots.first { $0.slot == .expanded })
+        for after in [0.05, 0.5, 0.95] {
+            let t = cover.curve.totalDuration + after
+            let landed = try #require(presenter.frame(at: 10 + t, unixTime: 0).item(at: "expanded/2"), "the landed cover vanished at \(t) s")
+            #expect(abs(landed.opacity - min(max(slot.curve.value(at: t), 0), 1)) < 1e-9, "the landed cover took its row's fade at \(t) s")
+        }
+        // Its row's other content still waits for the row (here the row is the cover alone;
+        // the rows before it have their own delays, untouched).
+        #expect(plan.reveals.filter { $0.path != "expanded/2" }.allSatisfy { $0.delay < wait })
+    }
+
     @Test func insertedNodesFadeInAndRemovedOnesFadeOutFromThePreviousScene() throws {
         func list(_ names: [String]) -> ViewNode {
             F.vstack(names.map { F.text($0) }) { $0.classes = "animate-snappy"; $0.animationValue = String(names.count) }

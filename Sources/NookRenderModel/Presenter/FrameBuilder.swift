@@ -101,11 +101,16 @@ struct FrameBuilder {
             if let old = previous.node(at: entry.path) { styleChanges[entry.path] = (old, entry.curve.fraction(at: time)) }
         }
         defer { styleChanges = [:] }
+        // Shared elements that have landed are exempt from their row's fade: a destination in a
+        // row held back by stagger or the header delay lands before its row appears (seed 000),
+        // and stays seen from then on rather than vanishing until its row fades in.
+        let landed = playback.travellingElements.filter { !$0.curve.isMoving(at: time) }.map(\.toPath)
         draw(newNodes, in: scene, rectOf: { node in
             moves[node.path].map { playback.layoutRect($0, at: time) } ?? node.rect
         }, fadeOf: { node in
             var fade = slotFades[node.slotKey] ?? 1
-            for reveal in plan.reveals where Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
+            let hasLanded = landed.contains { Self.path(node.path, isWithin: $0) }
+            for reveal in plan.reveals where !hasLanded && Self.path(node.path, isWithin: reveal.path) { fade *= reveal.curve.fraction(at: time) }
             for insert in inserts where Self.path(node.path, isWithin: insert.path) { fade *= insert.curve.fraction(at: time) }
             return fade
         }, clip: chrome, scaled: false, sharedKey: nil, hidden: hiddenNew, serial: plan.serial)
