@@ -161,6 +161,40 @@ private typealias F = PlanFixture
         #expect(F.isClose(keyPressed.rect, shrunk.rect), "a keyboard press did not apply group-pressed")
     }
 
+    /// Issue 44, part 4 (rule 23): `group-active`, `group-disabled` and a chained variant
+    /// (every condition must hold, each on its own group) are drawn by the renderer's model,
+    /// from the module's `group_state` and the pointer.
+    @Test func rule23_groupActiveDisabledAndChainedVariantsAreDrawn() throws {
+        func card(active: Bool, disabled: Bool, innerActive: Bool) -> ViewNode {
+            F.vstack([
+                F.node(.text) { $0.text = "Active"; $0.classes = "group-active/hero:opacity-50" },
+                F.node(.text) { $0.text = "Off"; $0.classes = "group-disabled/hero:opacity-30" },
+                F.node(.hstack, [F.node(.text) { $0.text = "Both"; $0.classes = "group-active/inner:group-hover/hero:opacity-20" }]) {
+                    $0.classes = "group/inner"
+                    $0.groupState = ["active": innerActive]
+                },
+            ]) {
+                $0.classes = "group/hero"
+                $0.groupState = ["active": active, "disabled": disabled]
+            }
+        }
+        func opacities(_ view: ViewNode, pointer: PointerState = PointerState()) throws -> [Double?] {
+            let (presenter, _) = try showing(view)
+            let frame = presenter.frame(at: 5, unixTime: 0, pointer: pointer)
+            return ["expanded/0", "expanded/1", "expanded/2/0"].map { frame.item(at: $0)?.opacity }
+        }
+        #expect(try opacities(card(active: false, disabled: false, innerActive: false)) == [1, 1, 1])
+        #expect(try opacities(card(active: true, disabled: false, innerActive: false)) == [0.5, 1, 1], "group-active")
+        #expect(try opacities(card(active: false, disabled: true, innerActive: false)) == [1, 0.3, 1], "group-disabled")
+        // The chain: the inner group active and the pointer over the hero, both at once.
+        let (_, scene) = try showing(card(active: false, disabled: false, innerActive: true))
+        let hero = try #require(scene.slot(.expanded, owner: "music/song")?.rect(at: "expanded"))
+        let over = PointerState(location: Point(x: hero.midX, y: hero.midY))
+        #expect(try opacities(card(active: false, disabled: false, innerActive: true))[2] == 1, "one condition of the chain is not enough")
+        #expect(try opacities(card(active: false, disabled: false, innerActive: false), pointer: over)[2] == 1, "nor is the other")
+        #expect(try opacities(card(active: false, disabled: false, innerActive: true), pointer: over)[2] == 0.2, "the chained variant")
+    }
+
     @Test func opacityPropsAndClassesMultiplyDownTheTree() throws {
         let faded = F.vstack([F.text("a") { $0.opacity = 0.5 }]) { $0.classes = "opacity-50" }
         let (presenter, _) = try showing(faded)
