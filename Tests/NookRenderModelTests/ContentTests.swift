@@ -195,6 +195,47 @@ private typealias F = PlanFixture
         #expect(try opacities(card(active: false, disabled: false, innerActive: true), pointer: over)[2] == 0.2, "the chained variant")
     }
 
+    /// Issue 44, part 1 (seed 000: the moving copy is a second instance of the view with the
+    /// same environment): a shared text under an `opacity-50 text-sky-400` stack at both ends
+    /// flies sky-blue at half opacity, not white and opaque; where the ends differ (a plain
+    /// pill, the styled stack in the expanded view) it blends between them on its progress.
+    @Test func rule5_theMovingCopyKeepsItsAncestorsStyleBlendedBetweenTheEnds() throws {
+        func title(_ size: Double) -> ViewNode {
+            F.text("Song title", size: size) { $0.shared = SharedMark(id: "title", style: .scale) }
+        }
+        func pill(styled: Bool) -> PlannerScene {
+            let trailing = F.hstack([title(12)]) { if styled { $0.classes = "opacity-50 text-sky-400" } }
+            return F.scene(.pill, SceneContent(compactLeading: F.owned("music/song", F.songLeading), compactTrailing: F.owned("music/song", trailing)))
+        }
+        let expandedView = F.vstack([F.cover(120), F.hstack([title(17)]) { $0.classes = "opacity-50 text-sky-400" }])
+        var content = F.song(expanded: expandedView)
+        let sky = RGBA(tailwind: "sky-400")
+        for styledPill in [true, false] {
+            content.compactTrailing = pill(styled: styledPill).content.compactTrailing
+            let from = pill(styled: styledPill)
+            let plan = F.plan(from, F.scene(.expanded, content), cause: .open)
+            let element = try #require(plan.elements.first { $0.id == "title" }, "the title does not travel")
+            let presenter = try F.presenter(playing: plan, from: from, at: 10)
+            // About half way by progress (a spring covers most of its way early).
+            var t = element.curve.delay
+            while element.curve.fraction(at: t) < 0.4 && t < element.curve.totalDuration { t += 0.002 }
+            let f = element.curve.fraction(at: t)
+            #expect(f > 0.05 && f < 0.95)
+            let frame = presenter.frame(at: 10 + t, unixTime: 0)
+            let flying = try #require(frame.items.first { $0.sharedKey != nil && $0.path == element.toPath }, "no moving title at \(t)")
+            guard case .text(_, let style) = flying.content else { Issue.record("not text"); continue }
+            if styledPill {
+                #expect(style.color == sky, "the moving title lost its stack's colour: \(style.color)")
+                #expect(abs(flying.opacity - 0.5) < 1e-9, "the moving title lost its stack's opacity: \(flying.opacity)")
+            } else {
+                let expected = try #require(RGBA.mix(.white, sky, f))
+                #expect(abs(style.color.blue - expected.blue) < 1e-6 && abs(style.color.red - expected.red) < 1e-6,
+                        "not blended at \(f): \(style.color) against \(expected)")
+                #expect(abs(flying.opacity - (1 + (0.5 - 1) * f)) < 1e-9, "opacity not blended at \(f): \(flying.opacity)")
+            }
+        }
+    }
+
     @Test func opacityPropsAndClassesMultiplyDownTheTree() throws {
         let faded = F.vstack([F.text("a") { $0.opacity = 0.5 }]) { $0.classes = "opacity-50" }
         let (presenter, _) = try showing(faded)

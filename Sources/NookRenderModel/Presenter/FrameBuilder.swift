@@ -240,27 +240,59 @@ struct FrameBuilder {
         // `resize` (rule 5): the subtree laid out again in the frame's rect; `scale`, or a
         // subtree that cannot be rebuilt: mapped proportionally from its laid-out rects.
         let relaidNew = scaled ? nil : playback.relayouts[element.toPath]?.rects(in: rect, text: textMeasurement)
+        // The moving copy keeps its environment (seed 000: a second instance of the view with
+        // the same environment): what its ancestors give it at each end (text colour, opacity),
+        // blended on the element's progress, so it neither flies plain nor snaps on landing.
+        let destination = environment(of: element.toPath, in: scene)
+        let source = previous.node(at: element.fromPath) == nil ? destination : environment(of: element.fromPath, in: previous)
+        var around = destination
+        around.opacity = source.opacity + (destination.opacity - source.opacity) * f
+        if source.foreground != nil || destination.foreground != nil {
+            around.foreground = RGBA.mix(source.foreground ?? defaultForeground, destination.foreground ?? defaultForeground, f)
+        }
         if element.crossFade, let old = previous.node(at: element.fromPath) {
             let subtree = previous.subtree(at: element.fromPath)
             let relaid = scaled ? nil : playback.relayouts["from:" + element.fromPath]?.rects(in: rect, text: textMeasurement)
             // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
             draw(subtree, in: previous, rectOf: { relaid?[$0.path] ?? Self.map($0.rect, from: old.rect, into: rect) },
-                 fadeOf: { _ in CrossFade.outgoing(f) }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: previousSerial)
+                 fadeOf: { _ in CrossFade.outgoing(f) }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: previousSerial,
+                 environment: around)
         }
         guard let new = scene.node(at: element.toPath) else { return }
         let subtree = scene.subtree(at: element.toPath)
         draw(subtree, in: scene, rectOf: { relaidNew?[$0.path] ?? Self.map($0.rect, from: new.rect, into: rect) },
-             fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: plan.serial)
+             fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: plan.serial,
+             environment: around)
+    }
+
+    /// What the ancestors of the node at `path` give it, as `draw` would pass it down: the
+    /// nearest text colour and the product of their opacities (at rest, their own rects).
+    func environment(of path: String, in scene: RenderScene) -> Inherited {
+        var ancestors: [RenderNode] = []
+        var next = scene.node(at: path)?.parentPath
+        while let parentPath = next, let parent = scene.node(at: parentPath) {
+            ancestors.append(parent)
+            next = parent.parentPath
+        }
+        var environment = Inherited()
+        for node in ancestors.reversed() {
+            let style = node.variants.isEmpty ? node.baseStyle
+                : VariantResolver.style(of: node, in: scene, pointer: pointer, focus: focus, rectOf: { $0.rect })
+            environment.foreground = style.foreground ?? environment.foreground
+            environment.opacity *= node.opacity * style.opacity
+        }
+        return environment
     }
 
     /// Draws `nodes` (preorder, parents first) of `scene`: each node's background and
     /// content at `rectOf(node)`, with its own and its ancestors' opacity and scale, times
-    /// `fadeOf(node)`. Subtrees rooted at a path in `hidden` and the children of custom views
+    /// `fadeOf(node)`, below `environment` (what the first node's ancestors give it, when they
+    /// are not drawn with it). Subtrees rooted at a path in `hidden` and the children of custom views
     /// the toolkit draws are skipped. Nodes with `action` drawn at some opacity join
     /// `controls`, naming `serial` (the plan whose scene `scene` is).
     mutating func draw(
         _ nodes: [RenderNode], in scene: RenderScene, rectOf: (RenderNode) -> Rect, fadeOf: (RenderNode) -> Double,
-        clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>, serial: UInt64
+        clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>, serial: UInt64, environment: Inherited = Inherited()
     ) {
         var inherited: [String: Inherited] = [:]
         var skipping: String?
@@ -273,7 +305,8 @@ struct FrameBuilder {
                 skipping = node.path
                 continue
             }
-            let parent = node.parentPath.flatMap { inherited[$0] } ?? Inherited()
+            // A subtree drawn on its own (a travelling element) starts from `environment`.
+            let parent = node.parentPath.flatMap { inherited[$0] } ?? environment
             var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, focus: focus, rectOf: rectOf)
             style.foreground = style.foreground ?? parent.foreground
             if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
