@@ -266,16 +266,7 @@ final class BenchProcess: @unchecked Sendable {
 
     /// Time its threads have spent on a CPU so far, in µs (the first field of each thread's
     /// `/proc/PID/task/TID/schedstat`, in ns).
-    var cpuMicroseconds: Double {
-        let tasks = "/proc/\(process.processIdentifier)/task"
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        var nanoseconds = 0.0
-        for thread in threads {
-            let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
-            nanoseconds += Double(stat.split(separator: " ").first ?? "0") ?? 0
-        }
-        return nanoseconds / 1000
-    }
+    var cpuMicroseconds: Double { threadsCPUMicroseconds(process.processIdentifier) }
 
     var residentKiB: Int { statusKiB("VmRSS:") }
     /// The most it was resident so far (the kernel's high-water mark).
@@ -349,4 +340,17 @@ private final class ZeroWorkSubscriber {
     var name: String?
     /// The `SetPlanPayload` call whose `a{sv}` every `Plan` carries.
     var payload: RawMessage?
+}
+
+/// Time the threads of `pid` have spent on a CPU so far, in µs (the first field of each
+/// thread's `/proc/PID/task/TID/schedstat`, in ns).
+func threadsCPUMicroseconds(_ pid: Int32) -> Double {
+    let tasks = "/proc/\(pid)/task"
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    var nanoseconds = 0.0
+    for thread in threads {
+        let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+        nanoseconds += Double(stat.split(separator: " ").first ?? "0") ?? 0
+    }
+    return nanoseconds / 1000
 }

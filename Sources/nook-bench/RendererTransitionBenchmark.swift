@@ -65,17 +65,8 @@ private final class RendererHost: @unchecked Sendable {
 
     func stop() { for stop in stops.reversed() { stop() } }
 
-    /// The renderer's CPU time so far, in ms (its threads' `schedstat`, in ns).
-    var rendererCPUMilliseconds: Double {
-        let tasks = "/proc/\(rendererPID)/task"
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        var nanoseconds = 0.0
-        for thread in threads {
-            let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
-            nanoseconds += Double(stat.split(separator: " ").first ?? "0") ?? 0
-        }
-        return nanoseconds / 1_000_000
-    }
+    /// The renderer's CPU time so far, in ms.
+    var rendererCPUMilliseconds: Double { threadsCPUMicroseconds(rendererPID) / 1000 }
 
     /// nookd on a private bus with a scratch state directory.
     private static func nookd(_ label: String, allowingOtherUsers: Bool) async throws -> (PrivateBus, URL, [String: String], URL, [() -> Void]) {
