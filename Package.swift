@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample", "NookHeroCard"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookTestSupport"]),
-        .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookTestSupport"]),
+        .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookCore", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -87,7 +87,15 @@ public enum NotificationViews {
                 pressable(accented(Text(pillText).font(size: 12), request.ruleEffects.colour), defaultPress, request.defaultLabel)
             }
         } minimal: {
-            AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
+            // In a capsule too, the top one of several says how many there are.
+            if let stack = content.stack {
+                HStack(spacing: 3) {
+                    AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
+                    StackBadge(count: stack.count, size: 9)
+                }
+            } else {
+                AppIcon(uri: content.iconURI).frame(width: 16, height: 16)
+            }
         }
         activity.dismissDate = content.dismissDate
         if request.urgency != .low {

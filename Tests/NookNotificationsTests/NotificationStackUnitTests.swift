@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import Testing
 
 @testable import NookNotifications
@@ -45,6 +46,34 @@ struct NotificationStackUnitTests {
         // Alone: no stack.
         #expect(NotificationStack(live: [1: try Self.request("A", "a")]).summary == nil)
         #expect(NotificationStack(live: [:]).top == nil)
+    }
+
+    /// Issue 40, part 5: the count shows wherever the top one of several shows: the pill, the
+    /// peek, and a capsule (the activity's minimal view) too.
+    @Test func theCountShowsInThePillThePeekAndACapsule() throws {
+        var live: [UInt32: NotificationRequest] = [:]
+        for id in UInt32(1)...3 { live[id] = try Self.request("Chat", "message \(id)") }
+        let stack = NotificationStack(live: live)
+        let top = try #require(stack.top)
+        let content = NotificationContent(id: top, request: live[top]!, iconURI: "", imageURI: nil, dismissDate: nil, invoke: { _ in },
+                                          stack: stack.summary(for: top))
+        let fields = NotificationViews.activity(content).changes(since: nil, sequence: 1)
+        func texts(_ value: PropValue?) -> [String] {
+            guard case .node(let node)? = value else { return [] }
+            var found: [String] = []
+            func walk(_ node: RawNode) {
+                if case .string(let text)? = node.props["text"] { found.append(text) }
+                node.children.forEach(walk)
+            }
+            walk(node)
+            return found
+        }
+        for slot in ["compact_trailing", "peek", "minimal"] {
+            #expect(texts(fields[slot]).contains("3"), "\(slot) does not show the count: \(texts(fields[slot]))")
+        }
+        // Alone, the capsule is the icon only.
+        let alone = NotificationContent(id: 1, request: live[1]!, iconURI: "", imageURI: nil, dismissDate: nil, invoke: { _ in })
+        #expect(texts(NotificationViews.activity(alone).changes(since: nil, sequence: 1)["minimal"]).isEmpty)
     }
 
     @Test func theListIsBoundedToMaxRowsAndCountsTheRest() throws {
