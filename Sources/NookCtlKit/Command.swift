@@ -49,6 +49,8 @@ public enum Command: Hashable, Sendable {
     case activity(ActivityCommand)
     /// `notifications list|restore|clear`: nook-notifications' history (Notifications/).
     case notifications(NotificationsCommand)
+    /// `osd volume|brightness|caps-lock VALUE`: an on-screen display for key bindings (OSD/).
+    case osd(OSDRequest)
 }
 
 /// How `status` prints the state.
@@ -185,6 +187,9 @@ extension Command {
         case .actions: [.previewPlan("show", [:])]
         case .activity(let command): command.calls
         case .notifications(let command): command.calls
+        case .osd(let request):
+            [.register(OSDRequest.module), .updateActivity(request.kind.rawValue, [:]), .startActivity(request.kind.rawValue, [:]),
+             .peek(module: OSDRequest.module, activity: request.kind.rawValue)]
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
 
     @Test func firstWordsAreTheVerbTablesOnes() {
         #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "dnd", "end", "focus", "hide", "modules",
-                                    "notifications", "open", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
+                                    "notifications", "open", "osd", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
                                     "watch"])
         #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--dismissible", "--expires", "--for", "--format", "--height", "--home",
                                                           "--image", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",

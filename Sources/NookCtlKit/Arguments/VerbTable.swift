@@ -41,6 +41,13 @@ public enum VerbTable {
         },
         VerbSpec("focus", summary: "Give the nook the keyboard (bind it to a key): Tab or the arrow keys move through the pill and the capsules, Enter opens, Delete ends, Escape closes and gives the keyboard back; prints the serial.",
                  calls: "Control.Focus(a{sv}) -> t") { _ throws(UsageError) in .focus },
+        VerbSpec("osd", "volume|brightness LEVEL | volume mute | caps-lock on|off",
+                 summary: "Show an on-screen display for a key binding: the nook peeks at the level (0 to 100, or 40%) or the state, replaces the display a previous call left, and ends it by itself 1.5 s after the last call (activity osd/volume, osd/brightness, osd/caps-lock).",
+                 positionals: [PositionalSpec("KIND", "volume, brightness or caps-lock"),
+                               PositionalSpec("VALUE", "a level 0 to 100 (volume and brightness), mute (volume), on or off (caps-lock)")],
+                 calls: "Modules.Register(sa{sv}), Modules.UpdateActivity(sa{sv}) (Modules.StartActivity(sa{sv}) the first time), Control.Peek(ss) -> t") { p throws(UsageError) in
+            .osd(try OSDRequest.parse(kind: p.positionals[0], value: p.positionals.count > 1 ? p.positionals[1] : nil, verb: p.verb))
+        },
         VerbSpec("peek", "M/A", summary: "Peek one activity; prints the plan's serial.",
                  positionals: [PositionalSpec("M/A", "the module and activity to peek")],
                  calls: "Control.Peek(ss) -> t") { p throws(UsageError) in

@@ -124,6 +124,8 @@ public struct NookControlClient: Sendable {
             return try await execute(activityCommand, output: output)
         case .notifications(let notificationsCommand):
             return try await execute(notificationsCommand, output: output)
+        case .osd(let request):
+            return try await execute(request, output: output)
         }
         return .ok
     }
