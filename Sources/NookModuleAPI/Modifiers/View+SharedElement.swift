@@ -10,15 +10,19 @@ extension NookView {
     ///   - id: ASCII letters, digits, `-`, `_`, `.`; 1 to 128 characters.
     ///   - style: `.resize` (laid out at every in-between frame: artwork, shapes) or `.scale`
     ///     (laid out once at the destination size and scaled: text and numbers).
+    ///   - isSource: false for a follower: a second copy of the same id in one view (both stay
+    ///     visible; the follower tracks the source instead of moving on its own). What the
+    ///     broker's `duplicate-source` diagnostic advises.
     ///
     /// The mark covers the view as built so far: modifiers after it that change its size or
     /// look go on a wrapper outside the marked node.
     ///
     /// ```swift
     /// TimerText(timer: timer).nookSharedElement("timer", style: .scale)
+    /// Image(systemName: "hammer").nookSharedElement("icon", isSource: false)
     /// ```
-    public func nookSharedElement(_ id: String, style: SharedStyle = .resize) -> EncodedView {
-        mark(SharedMark(id: id, style: style))
+    public func nookSharedElement(_ id: String, style: SharedStyle = .resize, isSource: Bool = true) -> EncodedView {
+        mark(SharedMark(id: id, style: style, isSource: isSource))
     }
 
     /// Marks the view in a caller namespace, for content transitions inside one slot
