@@ -10,6 +10,10 @@ struct WindowShape: Hashable {
     var chrome: [NookRenderModel.ChromeShape]
     /// Items that reach outside the chrome's bounds, as their rects.
     var beside: [Rect]
+    /// Of those, the round ones (a capsule's disc, the close control's): cut to their outline
+    /// (each rect with its corner radius), so no square of window background shows around
+    /// them; what is drawn inside one adds nothing.
+    var rounded: [(rect: Rect, radius: Double)] = []
 
     /// Nothing at all: the window shows nothing (hidden nook, before the first frame).
     static let empty = WindowShape(chrome: [], beside: [])
@@ -19,6 +23,20 @@ struct WindowShape: Hashable {
         self.beside = beside
     }
 
+    static func == (a: WindowShape, b: WindowShape) -> Bool {
+        a.chrome == b.chrome && a.beside == b.beside && a.rounded.map(\.rect) == b.rounded.map(\.rect)
+            && a.rounded.map(\.radius) == b.rounded.map(\.radius)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(chrome)
+        hasher.combine(beside)
+        for shape in rounded {
+            hasher.combine(shape.rect)
+            hasher.combine(shape.radius)
+        }
+    }
+
     init(_ list: DisplayList) {
         chrome = list.chromeLayers.filter { $0.opacity > 0.001 }
         let bounds = chrome.map(\.rect).reduce(nil as Rect?) { union, rect in
@@ -26,8 +44,23 @@ struct WindowShape: Hashable {
             let minX = min(union.minX, rect.minX), minY = min(union.minY, rect.minY)
             return Rect(x: minX, y: minY, width: max(union.maxX, rect.maxX) - minX, height: max(union.maxY, rect.maxY) - minY)
         }
-        beside = list.items.filter { item in
+        let outside = list.items.filter { item in
             item.opacity > 0.001 && item.rect.width > 0 && item.rect.height > 0 && !(bounds?.contains(item.rect) ?? false)
+        }
+        for item in outside {
+            guard case .shape(let kind, _, let cornerRadius) = item.content else { continue }
+            let half = min(item.rect.width, item.rect.height) / 2
+            switch kind {
+            case .circle, .capsule: rounded.append((item.rect, half))
+            case .roundedRect: rounded.append((item.rect, min(cornerRadius, half)))
+            case .rect: break
+            }
+        }
+        let discs = rounded.map(\.rect)
+        beside = outside.filter { item in
+            // A round shape is cut to its outline; content drawn within one needs nothing more.
+            if case .shape(let kind, _, _) = item.content, kind != .rect { return false }
+            return !discs.contains { $0.contains(item.rect) }
         }.map(\.rect)
         // The keyboard's ring around a capsule or the pill reaches outside them.
         if let ring = list.focusRing, !(bounds?.contains(ring.rect) ?? false) {
@@ -66,6 +99,10 @@ struct WindowShape: Hashable {
             cairo_rectangle(cr, rect.minX.rounded(.down), rect.minY.rounded(.down), rect.width.rounded(.up) + 1, rect.height.rounded(.up) + 1)
             cairo_fill(cr)
         }
+        for shape in rounded {
+            Shapes.roundedRect(shape.rect, radius: shape.radius, on: cr)
+            cairo_fill(cr)
+        }
         cairo_destroy(cr)
         cairo_surface_flush(mask)
         guard let region = gdk_cairo_region_create_from_surface(mask) else { return }
@@ -77,7 +114,7 @@ struct WindowShape: Hashable {
     /// The whole pixels the shape can cover (each rect grown by the pixel the rounding of
     /// `beside` adds), inside `window`; nil when it covers none.
     func maskBounds(within window: Rect) -> Rect? {
-        let rects = chrome.map(\.rect) + beside.map { Rect(x: $0.minX, y: $0.minY, width: $0.width + 2, height: $0.height + 2) }
+        let rects = chrome.map(\.rect) + rounded.map(\.rect) + beside.map { Rect(x: $0.minX, y: $0.minY, width: $0.width + 2, height: $0.height + 2) }
         guard !rects.isEmpty else { return nil }
         let minX = max(window.minX, (rects.map(\.minX).min() ?? 0).rounded(.down) - 1)
         let minY = max(window.minY, (rects.map(\.minY).min() ?? 0).rounded(.down) - 1)

@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import NookTestSupport
 import Testing
 
@@ -16,6 +17,15 @@ struct TimerOnScreenTests {
             if abs(r - colour.0) <= tolerance && abs(g - colour.1) <= tolerance && abs(b - colour.2) <= tolerance { count += 1 }
         }
         return count
+    }
+
+    /// The last rect the renderer logged for `owner`'s capsule (`target=capsule:OWNER@x,y,w,h`).
+    static func capsuleRect(_ owner: String, in log: String) -> Rect? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("target=capsule:\(owner)@") }),
+              let range = line.range(of: "target=capsule:\(owner)@") else { return nil }
+        let numbers = line[range.upperBound...].prefix { $0 != " " }.split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 4 else { return nil }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
     static let orange = (0xFF, 0x9F, 0x0A)
@@ -39,6 +49,16 @@ struct TimerOnScreenTests {
             let two = try await nook.xvfb.screenshot(rows: EmptyNookOnScreenTests.bandRows)
             await EmptyNookOnScreenTests.keep(two, as: "two-timers-top-band")
             #expect(coloured, "orange \(Self.count(Self.orange, in: two)) px, cyan \(Self.count(Self.cyan, in: two)) px:\n\(nook.logs)")
+            // No compositor here: the window is cut to what is drawn. Eggs' capsule is a disc,
+            // so the corners of its square show the desktop, not the window's grey.
+            let capsule = try #require(Self.capsuleRect("eggs/pan", in: nook.rendererLog), "no capsule target logged:\n\(nook.logs)")
+            for (x, y) in [(capsule.minX + 1, capsule.minY + 1), (capsule.maxX - 2, capsule.minY + 1), (capsule.minX + 1, capsule.maxY - 2)] {
+                let index = (Int(y) * two.width + Int(x)) * 3
+                let pixel = (Int(two.bytes[index]), Int(two.bytes[index + 1]), Int(two.bytes[index + 2]))
+                let desktop = EmptyNookOnScreenTests.desktopRGB
+                #expect(abs(pixel.0 - desktop.0) + abs(pixel.1 - desktop.1) + abs(pixel.2 - desktop.2) < 30,
+                        "the corner (\(x), \(y)) of the capsule \(capsule) is \(pixel), not the desktop")
+            }
 
             // A second later Tea's orange digits changed, drawn clean in their own rects (the
             // second tick repaints those alone): only the digits' pixels differ.
