@@ -143,11 +143,12 @@ private struct NamespaceWalk {
 
     mutating func groupScoped(_ shared: SharedClass, role: SharedRole, properties: SharedProperties, path: String) {
         guard let group = find(shared.groupName) else {
-            let wanted = shared.groupName.map { "an ancestor group named \"\($0)\"" } ?? "an enclosing group"
+            let wanted = shared.groupName.map { "is inside no group named \"\($0)\" (give an ancestor the class group/\($0))" }
+                ?? "is inside no group (give an ancestor the class group or group/<name>)"
             result.diagnostics.append(
                 Diagnostic(
                     .missingGroup, .warning,
-                    "shared-[\(shared.id)] has no \(wanted); the element draws normally but is not matched",
+                    "shared-[\(shared.id)] \(wanted); the element draws normally but is not matched",
                     path: NodePath.prop(path, "classes"), module: owner.module, activity: owner.activity ?? "", id: shared.id))
             return
         }
