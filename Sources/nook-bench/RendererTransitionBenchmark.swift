@@ -3,6 +3,7 @@ import Glibc
 import NookBus
 import NookCore
 import NookTestSupport
+import Synchronization
 
 /// Issue 42's renderer figures, with nook-renderer (this build) on a 1920x1080 output at scale
 /// 1: on a private Xvfb (X11, no compositor) and, when the sway package is installed, on a
@@ -142,30 +143,32 @@ private final class RendererHost: @unchecked Sendable {
 }
 
 /// A growing log file, read from where the last read stopped.
-private final class LogTail: @unchecked Sendable {
-    // @unchecked: every access takes `lock`.
-    private let lock = NSLock()
+private final class LogTail: Sendable {
+    private struct State {
+        var offset: UInt64 = 0
+        var collected: [Substring] = []
+        var partial = ""
+    }
+
     private let file: URL
-    private var offset: UInt64 = 0
-    private var collected: [Substring] = []
-    private var partial = ""
+    private let state = Mutex(State())
 
     init(_ file: URL) { self.file = file }
 
     /// Every complete line so far.
     var lines: [Substring] {
-        lock.withLock {
-            guard let handle = try? FileHandle(forReadingFrom: file) else { return collected }
+        state.withLock { state in
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return state.collected }
             defer { try? handle.close() }
-            try? handle.seek(toOffset: offset)
+            try? handle.seek(toOffset: state.offset)
             let data = (try? handle.readToEnd()) ?? Data()
-            offset += UInt64(data.count)
-            partial += String(decoding: data, as: UTF8.self)
-            if let end = partial.lastIndex(of: "\n") {
-                collected += partial[..<end].split(separator: "\n").map { Substring(String($0)) }
-                partial = String(partial[partial.index(after: end)...])
+            state.offset += UInt64(data.count)
+            state.partial += String(decoding: data, as: UTF8.self)
+            if let end = state.partial.lastIndex(of: "\n") {
+                state.collected += state.partial[..<end].split(separator: "\n").map { Substring(String($0)) }
+                state.partial = String(state.partial[state.partial.index(after: end)...])
             }
-            return collected
+            return state.collected
         }
     }
 

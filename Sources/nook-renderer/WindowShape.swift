@@ -13,7 +13,12 @@ struct WindowShape: Hashable {
     /// Of those, the round ones (a capsule's disc, the close control's): cut to their outline
     /// (each rect with its corner radius), so no square of window background shows around
     /// them; what is drawn inside one adds nothing.
-    var rounded: [(rect: Rect, radius: Double)] = []
+    var rounded: [RoundedRect] = []
+
+    struct RoundedRect: Hashable {
+        var rect: Rect
+        var radius: Double
+    }
 
     /// Nothing at all: the window shows nothing (hidden nook, before the first frame).
     static let empty = WindowShape(chrome: [], beside: [])
@@ -21,20 +26,6 @@ struct WindowShape: Hashable {
     init(chrome: [NookRenderModel.ChromeShape], beside: [Rect]) {
         self.chrome = chrome
         self.beside = beside
-    }
-
-    static func == (a: WindowShape, b: WindowShape) -> Bool {
-        a.chrome == b.chrome && a.beside == b.beside && a.rounded.map(\.rect) == b.rounded.map(\.rect)
-            && a.rounded.map(\.radius) == b.rounded.map(\.radius)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(chrome)
-        hasher.combine(beside)
-        for shape in rounded {
-            hasher.combine(shape.rect)
-            hasher.combine(shape.radius)
-        }
     }
 
     init(_ list: DisplayList) {
@@ -51,8 +42,8 @@ struct WindowShape: Hashable {
             guard case .shape(let kind, _, let cornerRadius) = item.content else { continue }
             let half = min(item.rect.width, item.rect.height) / 2
             switch kind {
-            case .circle, .capsule: rounded.append((item.rect, half))
-            case .roundedRect: rounded.append((item.rect, min(cornerRadius, half)))
+            case .circle, .capsule: rounded.append(RoundedRect(rect: item.rect, radius: half))
+            case .roundedRect: rounded.append(RoundedRect(rect: item.rect, radius: min(cornerRadius, half)))
             case .rect: break
             }
         }
