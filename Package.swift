@@ -34,7 +34,7 @@ let package = Package(
         // Files from outside read safely: only a regular file, never blocking, never past a limit.
         .target(name: "NookFiles"),
         // The only code that touches sd-bus: the binding and the Nook wire codec.
-        .target(name: "NookBus", dependencies: ["CSystemd", "NookCore"]),
+        .target(name: "NookBus", dependencies: ["CSystemd", "NookCore"], plugins: ["ContractPlugin"]),
         // The SDK module authors write against.
         .target(name: "NookModuleAPI", dependencies: ["NookCore", "NookBus", "NookFiles"]),
         // The broker's logic; `nookd` is a thin shell over it.

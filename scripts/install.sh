@@ -130,6 +130,7 @@ done
 fill packaging/dbus/org.nook.Nook1.service.in "$staging/org.nook.Nook1.service"
 put 644 "$staging/org.nook.Nook1.service" "$DATADIR/dbus-1/services/org.nook.Nook1.service"
 put 644 data/org.nook.Nook1.xml "$DATADIR/dbus-1/interfaces/org.nook.Nook1.xml"
+put 644 data/org.nook.Notifications1.xml "$DATADIR/dbus-1/interfaces/org.nook.Notifications1.xml"
 
 fill packaging/xdg/nook-renderer.desktop.in "$staging/nook-renderer.desktop"
 put 644 "$staging/nook-renderer.desktop" "$SYSCONFDIR/xdg/autostart/nook-renderer.desktop"

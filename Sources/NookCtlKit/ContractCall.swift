@@ -1,82 +1,62 @@
 import NookBus
 import NookCore
 
-/// One method call of the contract: which interface and member, with which arguments, and the
-/// signatures both ways (for help text and for tests that pin what each verb sends).
+/// One method call of the contract: which method (its interface, name and signatures come from
+/// the introspection XML, `NookContract`) with which arguments; for help text and for tests
+/// that pin what each verb sends.
 public struct ContractCall: Hashable, Sendable, CustomStringConvertible {
-    public var interface: String
-    public var member: String
+    public var method: ContractMethod
     public var arguments: [DBusValue]
-    /// The input signature the contract gives, e.g. `a{sv}`.
-    public var signature: String
-    /// The reply signature, e.g. `t`; empty for `()`.
-    public var replySignature: String
 
-    public init(_ interface: String, _ member: String, _ arguments: [DBusValue] = [], signature: String = "", reply: String = "") {
-        self.interface = interface
-        self.member = member
+    public init(_ method: ContractMethod, _ arguments: [DBusValue] = []) {
+        self.method = method
         self.arguments = arguments
-        self.signature = signature
-        self.replySignature = reply
     }
+
+    public var interface: String { method.interface }
+    public var member: String { method.name }
+    /// The input signature the contract gives, e.g. `a{sv}`.
+    public var signature: String { method.inputSignature }
+    /// The reply signature, e.g. `t`; empty for `()`.
+    public var replySignature: String { method.outputSignature }
 
     /// `org.nook.Nook1.Control.Open(a{sv}) -> t`.
-    public var description: String {
-        interface + "." + member + "(" + signature + ")" + (replySignature.isEmpty ? "" : " -> " + replySignature)
-    }
+    public var description: String { method.description }
 }
 
 extension ContractCall {
-    static func control(_ member: String, _ arguments: [DBusValue] = [], signature: String = "", reply: String = "") -> ContractCall {
-        ContractCall(NookNames.controlInterface, member, arguments, signature: signature, reply: reply)
-    }
+    private typealias Control = NookContract.Control
 
-    public static let show = control(ControlMember.show.rawValue)
-    public static let hide = control(ControlMember.hide.rawValue)
-    public static let getState = control(ControlMember.getState.rawValue, reply: "a{sv}")
-    public static let getTokens = control(ControlMember.getTokens.rawValue, reply: "a{sv}")
+    public static let show = ContractCall(Control.show)
+    public static let hide = ContractCall(Control.hide)
+    public static let getState = ContractCall(Control.getState)
+    public static let getTokens = ContractCall(Control.getTokens)
     /// An addition to contract v1.
-    public static let reloadTheme = control(ControlMember.reloadTheme.rawValue)
-    public static let endPeek = control(ControlMember.endPeek.rawValue, reply: "t")
-    public static let closeCompanion = control(ControlMember.closeCompanion.rawValue, reply: "t")
+    public static let reloadTheme = ContractCall(Control.reloadTheme)
+    public static let endPeek = ContractCall(Control.endPeek)
+    public static let closeCompanion = ContractCall(Control.closeCompanion)
     /// An addition: the nook takes the keyboard.
-    public static let focus = control(ControlMember.focus.rawValue, [.vardict([:])], signature: "a{sv}", reply: "t")
+    public static let focus = ContractCall(Control.focus, [.vardict([:])])
 
-    public static func open(_ options: [String: DBusValue]) -> ContractCall {
-        control(ControlMember.open.rawValue, [.vardict(options)], signature: "a{sv}", reply: "t")
-    }
-    public static func close(_ options: [String: DBusValue] = [:]) -> ContractCall {
-        control(ControlMember.close.rawValue, [.vardict(options)], signature: "a{sv}", reply: "t")
-    }
-    public static func peek(module: String, activity: String) -> ContractCall {
-        control(ControlMember.peek.rawValue, [.string(module), .string(activity)], signature: "ss", reply: "t")
-    }
-    public static func openCompanion(_ module: String) -> ContractCall {
-        control(ControlMember.openCompanion.rawValue, [.string(module)], signature: "s", reply: "t")
-    }
-    public static func displayChanged(_ display: [String: DBusValue]) -> ContractCall {
-        control(ControlMember.displayChanged.rawValue, [.vardict(display)], signature: "a{sv}", reply: "t")
-    }
+    public static func open(_ options: [String: DBusValue]) -> ContractCall { ContractCall(Control.open, [.vardict(options)]) }
+    public static func close(_ options: [String: DBusValue] = [:]) -> ContractCall { ContractCall(Control.close, [.vardict(options)]) }
+    public static func peek(module: String, activity: String) -> ContractCall { ContractCall(Control.peek, [.string(module), .string(activity)]) }
+    public static func openCompanion(_ module: String) -> ContractCall { ContractCall(Control.openCompanion, [.string(module)]) }
+    public static func displayChanged(_ display: [String: DBusValue]) -> ContractCall { ContractCall(Control.displayChanged, [.vardict(display)]) }
     public static func previewPlan(_ action: String, _ options: [String: DBusValue]) -> ContractCall {
-        control(ControlMember.previewPlan.rawValue, [.string(action), .vardict(options)], signature: "sa{sv}", reply: "a{sv}")
+        ContractCall(Control.previewPlan, [.string(action), .vardict(options)])
     }
-    public static func setTokens(_ tokens: [String: DBusValue]) -> ContractCall {
-        control(ControlMember.setTokens.rawValue, [.vardict(tokens)], signature: "a{sv}")
-    }
+    public static func setTokens(_ tokens: [String: DBusValue]) -> ContractCall { ContractCall(Control.setTokens, [.vardict(tokens)]) }
     public static func setSharedElementAnimation(_ which: String, _ curve: [String: DBusValue]) -> ContractCall {
-        control(ControlMember.setSharedElementAnimation.rawValue, [.string(which), .vardict(curve)], signature: "sa{sv}")
+        ContractCall(Control.setSharedElementAnimation, [.string(which), .vardict(curve)])
     }
     public static func setReduceMotion(_ on: Bool) -> ContractCall {
-        ContractCall(NookNames.propertiesInterface, "Set", [.string(NookNames.controlInterface), .string(ControlMember.reduceMotion.rawValue), .variant(.bool(on))],
-                     signature: "ssv")
+        ContractCall(.propertiesSet, [.string(NookNames.controlInterface), .string(Control.reduceMotion.name), .variant(.bool(on))])
     }
-    public static func subscribe(_ display: [String: DBusValue]) -> ContractCall {
-        ContractCall(NookNames.renderInterface, RenderMember.subscribe.rawValue, [.vardict(display)], signature: "a{sv}", reply: "oa{sv}")
-    }
-    public static let unsubscribe = ContractCall(NookNames.renderInterface, RenderMember.unsubscribe.rawValue)
+    public static func subscribe(_ display: [String: DBusValue]) -> ContractCall { ContractCall(NookContract.Render.subscribe, [.vardict(display)]) }
+    public static let unsubscribe = ContractCall(NookContract.Render.unsubscribe)
     /// `Control.EndActivity` (added to v1): ends any module's activity as the user.
     public static func endActivity(module: String, activity: String, dismissal: String) -> ContractCall {
-        ContractCall(NookNames.controlInterface, ModulesMember.endActivity.rawValue, [.string(module), .string(activity), .vardict(["dismissal": .string(dismissal)])],
-                     signature: "ssa{sv}")
+        ContractCall(Control.endActivity, [.string(module), .string(activity), .vardict(["dismissal": .string(dismissal)])])
     }
 }

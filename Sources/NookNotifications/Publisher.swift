@@ -173,9 +173,7 @@ actor Publisher {
         let log = self.log
         Task {
             do {
-                try await bus.emitSignal(
-                    path: NookNotificationsInterface.path, interface: NookNotificationsInterface.name, member: "DoNotDisturbChanged",
-                    arguments: [state.vardict])
+                try await bus.emit(NookContract.Notifications.doNotDisturbChanged, [state.vardict])
             } catch { log("cannot emit DoNotDisturbChanged: \(error)") }
         }
         showDNDIndicator()
@@ -318,7 +316,7 @@ actor Publisher {
         let count = (peekCounts[activity] ?? 0) &+ 1
         peekCounts[activity] = count
         do {
-            _ = try await control(ControlMember.peek.rawValue, [.string(module), .string(activity)])
+            _ = try await control.peek(module: module, activity: activity)
         } catch {
             log("cannot peek at \(activity): \(error)")
             return
@@ -327,18 +325,15 @@ actor Publisher {
         Task {
             try? await Task.sleep(for: duration)
             guard await self.peekCounts[activity] == count else { return }
-            guard let reply = try? await self.control(ControlMember.getState.rawValue, []), let state = try? Vardict(reply.first ?? .array(element: "v", [])),
+            guard let state = try? await self.control.getState(),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }
-            _ = try? await self.control(ControlMember.endPeek.rawValue, [])
+            _ = try? await self.control.endPeek()
         }
     }
 
-    func control(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
-        try await bus.call(
-            destination: NookNames.busName, path: .nook, interface: NookNames.controlInterface, member: member,
-            arguments: arguments, timeout: .seconds(5))
-    }
+    /// nookd's Control interface, answering within 5 s.
+    var control: NookControlProxy { NookControlProxy(bus, timeout: .seconds(5)) }
 
     /// What an `app_icon` or `image-path` names.
     enum IconSource: Equatable {

@@ -7,11 +7,10 @@ import NookRenderModel
 /// goes through `onPlan`, which posts to the GTK main loop.
 actor BrokerLink {
     static let busName = NookNames.busName
-    static let path = ObjectPath.nook
-    static let render = NookNames.renderInterface
-    static let control = NookNames.controlInterface
 
     private let connection: BusConnection
+    private let render: NookRenderProxy
+    private let control: NookControlProxy
     private var display: MonitorInfo
     /// The number of the newest display taken (`displayChanged`); 0: the one the link was made with.
     private var displayNumber: UInt64 = 0
@@ -30,6 +29,8 @@ actor BrokerLink {
     init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?, onFocus: @escaping @Sendable () -> Void = {},
          onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
         self.connection = connection
+        self.render = NookRenderProxy(connection)
+        self.control = NookControlProxy(connection)
         self.display = display
         self.reduceMotion = reduceMotion
         self.onFocus = onFocus
@@ -43,13 +44,11 @@ actor BrokerLink {
     /// fresh subscription.
     func run() async throws {
         let onPlan = self.onPlan
-        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.plan.rawValue)) { signal in
-            if let plan = signal.arguments.first { onPlan(plan, "signal") }
+        _ = try await render.onPlan { arguments in
+            if let plan = arguments.first { onPlan(plan, "signal") }
         }
         let onFocus = self.onFocus
-        _ = try await connection.addMatch(MatchRule(path: Self.path, interface: Self.render, member: RenderMember.focusRequested.rawValue)) { _ in
-            onFocus()
-        }
+        _ = try await render.onFocusRequested { _ in onFocus() }
         let owners = try await connection.nameOwnerChanges(of: Self.busName)
         await subscribe()
         for await change in owners {
@@ -67,15 +66,10 @@ actor BrokerLink {
         // Before Subscribe, so its fresh-window plan already honours it.
         await sendReduceMotion()
         do {
-            let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                                  member: RenderMember.subscribe.rawValue, arguments: [.vardict(display.subscription)])
-            guard reply.count == 2 else {
-                Log.info("Subscribe replied with \(reply.count) values; expected (oa{sv})")
-                return
-            }
+            let reply = try await render.subscribe(display: display.subscription)
             subscriptions += 1
-            Log.info("subscribed (\(subscriptions)) as \(reply[0]) with display \(Int(display.geometry.width))x\(Int(display.geometry.height)) @\(display.scale)x \(display.refreshRate) Hz")
-            onPlan(reply[1], "subscribe")
+            Log.info("subscribed (\(subscriptions)) as \(reply.handle) with display \(Int(display.geometry.width))x\(Int(display.geometry.height)) @\(display.scale)x \(display.refreshRate) Hz")
+            onPlan(.vardict(reply.plan), "subscribe")
         } catch {
             Log.info("Subscribe failed (\(error)); waiting for nookd on the bus")
         }
@@ -101,8 +95,7 @@ actor BrokerLink {
     private func sendReduceMotion() async {
         guard let on = reduceMotion else { return }
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                                          member: "Set", arguments: [.string(Self.control), .string(ControlMember.reduceMotion.rawValue), .variant(.bool(on))])
+            try await control.setReduceMotion(on)
             Log.info("reduce motion set to \(on)")
         } catch {
             Log.info("cannot set ReduceMotion to \(on) (\(error)); trying again when nookd subscribes us")
@@ -113,9 +106,7 @@ actor BrokerLink {
     /// when the broker does not list it (or cannot be asked).
     func relevance(of key: String) async -> Double? {
         do {
-            let reply = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                                  member: ControlMember.getState.rawValue, arguments: [])
-            guard let state = try? Vardict(reply.first ?? .array(element: "v", [])), case .array(_, let items)? = state["items"] else { return nil }
+            guard case .array(_, let items)? = try await control.getState()["items"] else { return nil }
             for case let item in items {
                 guard let fields = try? Vardict(item), case .string(let module)? = fields["module"], case .string(let activity)? = fields["activity"],
                       "\(module)/\(activity)" == key else { continue }
@@ -131,8 +122,7 @@ actor BrokerLink {
     /// `Render.Pointer("enter" | "exit")`.
     func pointer(_ event: String) async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: RenderMember.pointer.rawValue, arguments: [.string(event)])
+            try await render.pointer(event: event)
             Log.debug("pointer \(event) sent")
         } catch {
             Log.info("Pointer(\(event)) failed: \(error)")
@@ -142,8 +132,7 @@ actor BrokerLink {
     /// `Control.Open({})`: a click on the pill opens onto the default content.
     func open() async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: ControlMember.open.rawValue, arguments: [.vardict([String: DBusValue]())])
+            try await control.open(options: [:])
             Log.debug("open sent")
         } catch {
             Log.info("Open failed: \(error)")
@@ -155,8 +144,7 @@ actor BrokerLink {
     /// (`UnknownTarget`) or one with nothing to open is logged and ignored.
     func openSlot(_ target: ReachTarget, via: OpenVia) async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: RenderMember.openSlot.rawValue, arguments: [WireCodec.vardict(target.openSlotArgument(via: via))])
+            try await render.openSlot(target: target.openSlotArgument(via: via).mapValues(\.wireValue))
             Log.debug("open slot sent \(target.kind.rawValue) \(target.slot) \(target.owner) via=\(via.rawValue) serial=\(target.serial)")
         } catch {
             Log.info("OpenSlot(\(target.slot) \(target.owner) via \(via.rawValue)) failed: \(error)")
@@ -168,9 +156,7 @@ actor BrokerLink {
     /// `activity-dismissed`, and the same id cannot start again.
     func endActivity(module: String, activity: String) async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: ControlMember.endActivity.rawValue,
-                                          arguments: [.string(module), .string(activity), .vardict([String: DBusValue]())])
+            try await control.endActivity(module: module, activity: activity, options: [:])
             Log.debug("end activity sent \(module)/\(activity)")
         } catch {
             Log.info("EndActivity(\(module)/\(activity)) failed: \(error)")
@@ -182,8 +168,7 @@ actor BrokerLink {
     /// shows what is there now.
     func activate(_ target: ControlTarget, action: String) async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.render,
-                                          member: RenderMember.activate.rawValue, arguments: [WireCodec.vardict(target.activateArgument)])
+            try await render.activate(target: target.activateArgument.mapValues(\.wireValue))
             Log.debug("activate sent action=\(action) serial=\(target.serial) path=\(target.node.path)")
         } catch let error as DBusError where error.name == NookErrorName.unknownTarget.rawValue {
             Log.info("activate \(action) at \(target.node.path) (serial \(target.serial)): the node is gone (\(error.message)); ignored")
@@ -196,8 +181,7 @@ actor BrokerLink {
     /// for the pill back; the broker's plan does the rest.
     func close() async {
         do {
-            _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                          member: ControlMember.close.rawValue, arguments: [.vardict([String: DBusValue]())])
+            try await control.close(options: [:])
             Log.debug("close sent")
         } catch {
             Log.info("Close failed: \(error)")
@@ -229,8 +213,7 @@ actor BrokerLink {
             sent = displayNumber
             let monitor = display
             do {
-                _ = try await connection.call(destination: Self.busName, path: Self.path, interface: Self.control,
-                                              member: ControlMember.displayChanged.rawValue, arguments: [.vardict(monitor.displayRecord)])
+                try await control.displayChanged(display: monitor.displayRecord)
                 Log.info("display changed to \(Int(monitor.geometry.width))x\(Int(monitor.geometry.height)) @\(monitor.scale)x \(monitor.refreshRate) Hz (\(monitor.name))")
             } catch {
                 Log.info("DisplayChanged failed: \(error)")

@@ -52,10 +52,10 @@ import Testing
     @Test func endAndListCalls() throws {
         let end = try command(["activity", "end", "build/job", "--immediate"])
         #expect(end == .end(module: "build", activity: "job", dismissal: "immediate"))
-        #expect(end.calls.last == ContractCall("org.nook.Nook1.Modules", "EndActivity",
+        #expect(end.sent.last == SentCall("org.nook.Nook1.Modules", "EndActivity",
                                               [.string("job"), WireCodec.vardict(["dismissal": .string("immediate")])], signature: "sa{sv}"))
         #expect(try command(["activity", "list", "--json"]) == .list(json: true))
-        #expect(try command(["activity", "list"]).calls == [.getState])
+        #expect(try command(["activity", "list"]).sent == [SentCall(.getState)])
     }
 
     /// `--dismissible off` publishes an activity a person cannot end by hand (the spec key

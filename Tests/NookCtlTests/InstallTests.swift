@@ -19,6 +19,7 @@ import Testing
         "/usr/lib/systemd/user/nookd.service", "/usr/lib/systemd/user/nook-renderer.service",
         "/usr/lib/systemd/user/nook-mpris.service", "/usr/lib/systemd/user/nook-notifications.service",
         "/usr/share/dbus-1/services/org.nook.Nook1.service", "/usr/share/dbus-1/interfaces/org.nook.Nook1.xml",
+        "/usr/share/dbus-1/interfaces/org.nook.Notifications1.xml",
         "/etc/xdg/autostart/nook-renderer.desktop",
         "/usr/share/man/man1/nookd.1.gz", "/usr/share/man/man1/nookctl.1.gz",
         "/usr/share/man/man1/nook-renderer.1.gz", "/usr/share/man/man1/nook-mpris.1.gz",

@@ -11,14 +11,14 @@ struct NotificationsVerbTests {
 
     @Test func notificationsVerbsCallTheBridgesInterface() throws {
         #expect(try command(["notifications", "list", "--json"]) == .notifications(.list(json: true)))
-        #expect(try command(["notifications", "restore"]).calls == [ContractCall("org.nook.Notifications1", "Restore", reply: "u")])
+        #expect(try command(["notifications", "restore"]).sent == [SentCall("org.nook.Notifications1", "Restore", reply: "u")])
         #expect(try command(["notifications", "clear"]).calls.map(\.member) == ["Clear"])
         #expect(try command(["dnd", "status"]).calls.map(\.member) == ["DoNotDisturb"])
     }
 
     @Test func dndForIsADurationOfOneSecondToSevenDays() throws {
         #expect(try command(["dnd", "on", "--for", "30m"]) == .notifications(.dnd(mode: "on", seconds: 1800, json: false)))
-        #expect(try command(["dnd", "toggle"]).calls == [ContractCall(
+        #expect(try command(["dnd", "toggle"]).sent == [SentCall(
             "org.nook.Notifications1", "SetDoNotDisturb", [.string("toggle"), NotificationsCommand.options(nil)], signature: "sa{sv}", reply: "a{sv}")])
         #expect(try command(["dnd", "on", "--for", "168h"]).calls.first?.arguments.last == NotificationsCommand.options(604_800))
         for bad in ["0.5s", "169h", "soon", "-1"] {

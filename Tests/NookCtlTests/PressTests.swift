@@ -11,11 +11,11 @@ import Testing
 
     @Test func pressCallsInvokeForAnActivityOrAModulesOwnViews() throws {
         let control = "org.nook.Nook1.Control"
-        #expect(try ArgumentParser.parse(["press", "music/song", "play-pause"]).command.calls == [ContractCall(
+        #expect(try ArgumentParser.parse(["press", "music/song", "play-pause"]).command.sent == [SentCall(
             control, "Invoke", [.string("music"), .string("song"), .string("play-pause"), .vardict([:])], signature: "sssa{sv}")])
         #expect(try ArgumentParser.parse(["press", "music", "play-pause"]).command == .press(module: "music", activity: "", action: "play-pause"))
         #expect(try ArgumentParser.parse(["actions", "music/song"]).command == .actions(module: "music", activity: "song"))
-        #expect(try ArgumentParser.parse(["actions", "music"]).command.calls == [ContractCall(
+        #expect(try ArgumentParser.parse(["actions", "music"]).command.sent == [SentCall(
             control, "PreviewPlan", [.string("show"), .vardict([:])], signature: "sa{sv}", reply: "a{sv}")])
         #expect(throws: UsageError("expected MODULE/ACTIVITY, found 'music/'", verb: "press")) {
             try ArgumentParser.parse(["press", "music/", "next"])

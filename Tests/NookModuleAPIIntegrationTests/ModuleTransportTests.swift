@@ -124,7 +124,7 @@ import Testing
             try await module.update(pasta)  // sequence 2
             // The SDK never goes backwards; a raw call on its connection does.
             _ = try await module.sendUnchecked(
-                "UpdateActivity", [.string("pasta"), WireCodec.vardict(["relevance": .double(1), "sequence": .uint(1)])])
+                NookContract.Modules.updateActivity, [.string("pasta"), WireCodec.vardict(["relevance": .double(1), "sequence": .uint(1)])])
             #expect(await eventually { diagnostics.all.contains { $0.code.rawValue == "stale-update" } }, "\(diagnostics.all)")
             let stale = try #require(diagnostics.all.first { $0.code.rawValue == "stale-update" })
             #expect(stale.severity == .warning && stale.id == "pasta" && stale.module == "kitchen" && stale.path == "sequence")

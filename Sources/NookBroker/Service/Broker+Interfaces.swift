@@ -7,50 +7,47 @@ extension Broker {
 
     /// `org.nook.Nook1.Modules`, member for member as CONTRACT.md lists it.
     nonisolated var modulesInterface: DBusInterface {
-        func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
-        return DBusInterface(
+        DBusInterface(
             NookNames.modulesInterface,
             methods: [
-                DBusMethod(ModulesMember.register.rawValue, in: [arg("module", "s"), arg("info", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Modules.register) { [self] call in
                     try assumeIsolated { broker in
                         try broker.limited(ModulesMember.register.rawValue, caller: call.sender, refused: { broker.release(call) }) {
                             try broker.handleRegister(call)
                         }
                     }
                 },
-                DBusMethod(ModulesMember.unregister.rawValue) { [self] call in
+                DBusMethod(NookContract.Modules.unregister) { [self] call in
                     try assumeIsolated { try $0.handleUnregister(call) }
                 },
-                DBusMethod(ModulesMember.setContent.rawValue, in: [arg("slot", "s"), arg("view", "(sa{sv}av)")]) { [self] call in
+                DBusMethod(NookContract.Modules.setContent) { [self] call in
                     try assumeIsolated { try $0.handleSetContent(call) }
                 },
-                DBusMethod(ModulesMember.clearContent.rawValue, in: [arg("slot", "s")]) { [self] call in
+                DBusMethod(NookContract.Modules.clearContent) { [self] call in
                     try assumeIsolated { try $0.handleClearContent(call) }
                 },
-                DBusMethod(ModulesMember.startActivity.rawValue, in: [arg("activity", "s"), arg("spec", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Modules.startActivity) { [self] call in
                     try assumeIsolated { try $0.handleStartActivity(call) }
                 }.readingProps(at: 1),
-                DBusMethod(ModulesMember.updateActivity.rawValue, in: [arg("activity", "s"), arg("changes", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Modules.updateActivity) { [self] call in
                     try assumeIsolated { try $0.handleUpdateActivity(call) }
                 }.readingProps(at: 1),
-                DBusMethod(ModulesMember.endActivity.rawValue, in: [arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Modules.endActivity) { [self] call in
                     try assumeIsolated { try $0.handleEndActivity(call) }
                 },
             ],
             signals: [
-                DBusSignal(ModulesMember.diagnostics.rawValue, [arg("diagnostics", "aa{sv}")]),
+                NookContract.Modules.diagnostics.declaration,
                 // Contract 1.1 (Touch): unicast to the owning module's connection only.
-                DBusSignal(ModulesMember.actionInvoked.rawValue, [arg("activity", "s"), arg("action", "s"), arg("info", "a{sv}")]),
+                NookContract.Modules.actionInvoked.declaration,
             ])
     }
 
     /// `org.nook.Nook1.Control`, member for member as CONTRACT.md lists it.
     nonisolated var controlInterface: DBusInterface {
-        func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
-        let serialOut = [arg("serial", "t")]
         /// A Control method that applies an action and returns the serial of the plan it caused.
-        func action(_ name: String, in inputs: [DBusArgument] = [], _ make: @escaping @Sendable (MethodCall) throws -> ControlAction) -> DBusMethod {
-            DBusMethod(name, in: inputs, out: serialOut) { [self] call in
+        func action(_ method: ContractMethod, _ make: @escaping @Sendable (MethodCall) throws -> ControlAction) -> DBusMethod {
+            DBusMethod(method) { [self] call in
                 let action = try make(call)
                 return [.uint64(try assumeIsolated { broker in try broker.control(action) })]
             }
@@ -58,22 +55,22 @@ extension Broker {
         return DBusInterface(
             NookNames.controlInterface,
             methods: [
-                DBusMethod(ControlMember.show.rawValue) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.show) }; return [] },
-                DBusMethod(ControlMember.hide.rawValue) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.hide) }; return [] },
-                action(ControlMember.open.rawValue, in: [arg("options", "a{sv}")]) { call in try Broker.openAction(try Self.record(call, 0, "Open options")) },
-                action(ControlMember.close.rawValue, in: [arg("options", "a{sv}")]) { call in _ = try Self.record(call, 0, "Close options"); return .close },
-                action(ControlMember.peek.rawValue, in: [arg("module", "s"), arg("activity", "s")]) { call in
+                DBusMethod(NookContract.Control.show) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.show) }; return [] },
+                DBusMethod(NookContract.Control.hide) { [self] _ in try assumeIsolated { broker in _ = try broker.control(.hide) }; return [] },
+                action(NookContract.Control.open) { call in try Broker.openAction(try Self.record(call, 0, "Open options")) },
+                action(NookContract.Control.close) { call in _ = try Self.record(call, 0, "Close options"); return .close },
+                action(NookContract.Control.peek) { call in
                     .peek(ActivityRef(module: try call.argument(0), activity: try call.argument(1)))
                 },
-                action(ControlMember.endPeek.rawValue) { _ in .endPeek },
-                action(ControlMember.openCompanion.rawValue, in: [arg("module", "s")]) { call in .openCompanion(module: try call.argument(0)) },
-                action(ControlMember.closeCompanion.rawValue) { _ in .closeCompanion },
-                DBusMethod(ControlMember.displayChanged.rawValue, in: [arg("display", "a{sv}")], out: serialOut) { [self] call in
+                action(NookContract.Control.endPeek) { _ in .endPeek },
+                action(NookContract.Control.openCompanion) { call in .openCompanion(module: try call.argument(0)) },
+                action(NookContract.Control.closeCompanion) { _ in .closeCompanion },
+                DBusMethod(NookContract.Control.displayChanged) { [self] call in
                     let record = try Self.record(call, 0, "DisplayChanged display")
                     return [.uint64(try assumeIsolated { broker in try broker.displayChanged(call.sender, display: record) })]
                 },
                 // An addition to contract v1: lets a person (nookctl, a shell) dismiss any activity.
-                DBusMethod(ControlMember.endActivity.rawValue, in: [arg("module", "s"), arg("activity", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Control.endActivity) { [self] call in
                     let ref = ActivityRef(module: try call.argument(0), activity: try call.argument(1))
                     let options = try Self.record(call, 2, "EndActivity options")
                     try assumeIsolated { broker in
@@ -82,7 +79,7 @@ extension Broker {
                     return []
                 },
                 // Contract 1.1 (Touch): a script presses a control (Broker+Touch.swift).
-                DBusMethod(ControlMember.invoke.rawValue, in: [arg("module", "s"), arg("activity", "s"), arg("action", "s"), arg("options", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Control.invoke) { [self] call in
                     let module: String = try call.argument(0)
                     let activity: String = try call.argument(1)
                     let action: String = try call.argument(2)
@@ -93,35 +90,35 @@ extension Broker {
                     return []
                 },
                 // An addition: the keyboard in the nook (Broker+Reach.swift).
-                DBusMethod(ControlMember.focus.rawValue, in: [arg("options", "a{sv}")], out: [arg("serial", "t")]) { [self] call in
+                DBusMethod(NookContract.Control.focus) { [self] call in
                     _ = try Self.record(call, 0, "Focus options")
                     let serial = try assumeIsolated { broker in try broker.requestFocus(call.sender) }
                     return [.uint64(serial)]
                 },
-                DBusMethod(ControlMember.getState.rawValue, out: [arg("state", "a{sv}")]) { [self] _ in
+                DBusMethod(NookContract.Control.getState) { [self] _ in
                     assumeIsolated { $0.stateReply() }
                 },
-                DBusMethod(ControlMember.previewPlan.rawValue, in: [arg("action", "s"), arg("options", "a{sv}")], out: [arg("plan", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Control.previewPlan) { [self] call in
                     let name: String = try call.argument(0)
                     let options = try Self.record(call, 1, "PreviewPlan options")
                     return try assumeIsolated { broker in
                         try broker.limited(ControlMember.previewPlan.rawValue, caller: call.sender) { try broker.preview(name, options: options) }
                     }
                 },
-                DBusMethod(ControlMember.setTokens.rawValue, in: [arg("tokens", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Control.setTokens) { [self] call in
                     let tokens = try Self.record(call, 0, "SetTokens tokens")
                     try assumeIsolated { broker in try broker.setTokens(tokens) }
                     return []
                 },
                 // An addition to contract v1: what SIGHUP does, with the outcome as the reply.
-                DBusMethod(ControlMember.reloadTheme.rawValue) { [self] _ in
+                DBusMethod(NookContract.Control.reloadTheme) { [self] _ in
                     try assumeIsolated { broker in _ = try broker.reloadTheme() }
                     return []
                 },
-                DBusMethod(ControlMember.getTokens.rawValue, out: [arg("tokens", "a{sv}")]) { [self] _ in
+                DBusMethod(NookContract.Control.getTokens) { [self] _ in
                     [assumeIsolated { WireCodec.vardict($0.settings.theme.wireTokens) }]
                 },
-                DBusMethod(ControlMember.setSharedElementAnimation.rawValue, in: [arg("which", "s"), arg("curve", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Control.setSharedElementAnimation) { [self] call in
                     let which: String = try call.argument(0)
                     let curve = try Broker.curveOverride(try Self.record(call, 1, "SetSharedElementAnimation curve"))
                     try assumeIsolated { broker in
@@ -136,25 +133,24 @@ extension Broker {
                 },
             ],
             // Contract 1.1: what GetState returns, broadcast at most once per 50 ms while it changes.
-            signals: [DBusSignal(ControlMember.stateChanged.rawValue, [arg("state", "a{sv}")])],
+            signals: [NookContract.Control.stateChanged.declaration],
             properties: [
-                DBusProperty(ControlMember.reduceMotion.rawValue, "b", emitsOnSet: false, get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
+                DBusProperty(NookContract.Control.reduceMotion, emitsOnSet: false, get: { [self] in assumeIsolated { .bool($0.settings.reduceMotion) } },
                              set: { [self] value in
                                  guard case .bool(let on) = value else { return }
                                  assumeIsolated { $0.setReduceMotion(on) }
                              }),
-                DBusProperty(ControlMember.presentation.rawValue, "s", get: { [self] in assumeIsolated { .string($0.machine.state.presentation.rawValue) } }),
+                DBusProperty(NookContract.Control.presentation, get: { [self] in assumeIsolated { .string($0.machine.state.presentation.rawValue) } }),
             ])
     }
 
     /// `org.nook.Nook1.Render`, member for member as CONTRACT.md lists it.
     nonisolated var renderInterface: DBusInterface {
-        func arg(_ name: String, _ signature: Signature) -> DBusArgument { DBusArgument(name, signature) }
-        return DBusInterface(
+        DBusInterface(
             NookNames.renderInterface,
             methods: [
                 // Replies first: the ping that says the renderer read the reply goes after it.
-                DBusMethod.replyingFirst(RenderMember.subscribe.rawValue, in: [arg("display", "a{sv}")], out: [arg("handle", "o"), arg("plan", "a{sv}")]) { [self] call in
+                DBusMethod.replyingFirst(NookContract.Render.subscribe) { [self] call in
                     let record = try Self.record(call, 0, "Subscribe display")
                     let reply = try assumeIsolated { broker in
                         try broker.limited(RenderMember.subscribe.rawValue, caller: call.sender) {
@@ -163,11 +159,11 @@ extension Broker {
                     }
                     return (reply, { [self] in assumeIsolated { $0.subscribeReplied(call.sender) } })
                 },
-                DBusMethod(RenderMember.unsubscribe.rawValue) { [self] call in
+                DBusMethod(NookContract.Render.unsubscribe) { [self] call in
                     assumeIsolated { $0.unsubscribe(call.sender) }
                     return []
                 },
-                DBusMethod(RenderMember.pointer.rawValue, in: [arg("event", "s")]) { [self] call in
+                DBusMethod(NookContract.Render.pointer) { [self] call in
                     let event: String = try call.argument(0)
                     let action: ControlAction
                     switch event {
@@ -179,20 +175,19 @@ extension Broker {
                     return []
                 },
                 // Contract 1.1 (Touch): a renderer presses a control it drew (Broker+Touch.swift).
-                DBusMethod(RenderMember.activate.rawValue, in: [arg("target", "a{sv}")]) { [self] call in
+                DBusMethod(NookContract.Render.activate) { [self] call in
                     let target = try Self.record(call, 0, "Activate target")
                     try assumeIsolated { broker in try broker.activate(call.sender, target: target) }
                     return []
                 },
                 // An addition (every activity in reach): open onto what a slot drew (Broker+Reach.swift).
-                DBusMethod(RenderMember.openSlot.rawValue, in: [arg("target", "a{sv}")], out: [arg("serial", "t")]) { [self] call in
+                DBusMethod(NookContract.Render.openSlot) { [self] call in
                     let target = try Self.record(call, 0, "OpenSlot target")
                     let serial = try assumeIsolated { broker in try broker.openSlot(call.sender, target: target) }
                     return [.uint64(serial)]
                 },
             ],
-            signals: [DBusSignal(RenderMember.plan.rawValue, [arg("plan", "a{sv}")]),
-                      DBusSignal(RenderMember.focusRequested.rawValue, [arg("options", "a{sv}")])])
+            signals: [NookContract.Render.plan.declaration, NookContract.Render.focusRequested.declaration])
     }
 
     /// Decodes an `a{sv}` argument of a Control or Render call, naming the offending key.

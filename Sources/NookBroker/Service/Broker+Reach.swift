@@ -58,8 +58,7 @@ extension Broker {
         for renderer in renderers {
             do {
                 try connection.assumeIsolated { bus in
-                    try bus.emitSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.focusRequested.rawValue,
-                                       arguments: [WireCodec.vardict([:])], destination: renderer)
+                    try bus.emit(NookContract.Render.focusRequested, [WireCodec.vardict([:])], from: path, to: renderer)
                 }
             } catch {
                 log(.warning, "FocusRequested could not reach \(renderer): \(error)")

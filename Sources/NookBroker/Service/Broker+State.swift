@@ -220,7 +220,7 @@ extension Broker {
         let (record, recordBytes) = broadcastRecord()
         if record != stateBroadcast.lastSent {
             signals.append((ControlMember.stateChanged.rawValue, recordBytes, { bus in
-                try bus.emitSignal(path: path, interface: NookNames.controlInterface, member: ControlMember.stateChanged.rawValue, arguments: [.vardict(record)])
+                try bus.emit(NookContract.Control.stateChanged, [.vardict(record)], from: path)
             }))
         }
         guard !signals.isEmpty else { return }

@@ -98,9 +98,7 @@ extension Broker {
         let path = self.path
         do {
             try connection.assumeIsolated { bus in
-                try bus.emitSignal(
-                    path: path, interface: NookNames.modulesInterface, member: ModulesMember.actionInvoked.rawValue,
-                    arguments: [.string(activity), .string(action), WireCodec.vardict(info)], destination: owner)
+                try bus.emit(NookContract.Modules.actionInvoked, [.string(activity), .string(action), WireCodec.vardict(info)], from: path, to: owner)
             }
             log(.debug, "\(what) sent to \(owner)")
         } catch {

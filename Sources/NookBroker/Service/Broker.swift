@@ -239,9 +239,7 @@ public actor Broker {
         let path = self.path
         do {
             try connection.assumeIsolated { connection in
-                try connection.emitSignal(
-                    path: path, interface: NookNames.modulesInterface, member: ModulesMember.diagnostics.rawValue,
-                    arguments: [argument], destination: target)
+                try connection.emit(NookContract.Modules.diagnostics, [argument], from: path, to: target)
             }
         } catch {
             log(.warning, "could not send \(diagnostics.count) diagnostics to \(module) (\(target)): \(error)")

@@ -101,17 +101,16 @@ public struct ActivityRequest: Hashable, Sendable {
 extension ContractCall {
     /// `Modules.Register(s, a{sv})`, as the module `module`, named after itself.
     static func register(_ module: String) -> ContractCall {
-        ContractCall(NookNames.modulesInterface, ModulesMember.register.rawValue, [.string(module), WireCodec.vardict(["display_name": .string(module)])],
-                     signature: "sa{sv}")
+        ContractCall(NookContract.Modules.register, [.string(module), WireCodec.vardict(["display_name": .string(module)])])
     }
     static func startActivity(_ activity: String, _ spec: [String: PropValue]) -> ContractCall {
-        ContractCall(NookNames.modulesInterface, ModulesMember.startActivity.rawValue, [.string(activity), WireCodec.vardict(spec)], signature: "sa{sv}")
+        ContractCall(NookContract.Modules.startActivity, [.string(activity), WireCodec.vardict(spec)])
     }
     static func updateActivity(_ activity: String, _ changes: [String: PropValue]) -> ContractCall {
-        ContractCall(NookNames.modulesInterface, ModulesMember.updateActivity.rawValue, [.string(activity), WireCodec.vardict(changes)], signature: "sa{sv}")
+        ContractCall(NookContract.Modules.updateActivity, [.string(activity), WireCodec.vardict(changes)])
     }
     /// `Modules.EndActivity(s, a{sv})`: the owner ends its own activity.
     static func endModuleActivity(_ activity: String, _ options: [String: PropValue]) -> ContractCall {
-        ContractCall(NookNames.modulesInterface, ModulesMember.endActivity.rawValue, [.string(activity), WireCodec.vardict(options)], signature: "sa{sv}")
+        ContractCall(NookContract.Modules.endActivity, [.string(activity), WireCodec.vardict(options)])
     }
 }

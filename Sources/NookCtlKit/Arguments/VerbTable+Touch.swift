@@ -1,3 +1,4 @@
+import NookBus
 import NookCore
 
 /// Arguments of the control verbs (`press`, `actions`; contract 1.1 Touch).
@@ -24,7 +25,6 @@ extension VerbTable {
 extension ContractCall {
     /// `Control.Invoke` (contract 1.1): presses a control as a script.
     public static func invoke(module: String, activity: String, action: String) -> ContractCall {
-        ContractCall(NookNames.controlInterface, ControlMember.invoke.rawValue, [.string(module), .string(activity), .string(action), .vardict([:])],
-                     signature: "sssa{sv}")
+        ContractCall(NookContract.Control.invoke, [.string(module), .string(activity), .string(action), .vardict([:])])
     }
 }

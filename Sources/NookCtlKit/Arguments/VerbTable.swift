@@ -96,7 +96,7 @@ public enum VerbTable {
             .setReduceMotion(try ValueParsing.onOff(p.positionals[0], verb: p.verb))
         },
         VerbSpec("reload", summary: "Make nookd read its theme file again (as SIGHUP does); a bad file is refused, naming the token, and the theme stays. Then, when nook-notifications serves, make it read its rules file again; a bad one is refused, naming its line and key (exit status 1), and the previous rules stay.",
-                 calls: "Control.ReloadTheme(); org.nook.Notifications1.ReloadRules() -> u (on org.freedesktop.Notifications)") { _ throws(UsageError) in .reload },
+                 calls: "Control.ReloadTheme(); " + NotificationsVerbs.onTheServer(NookContract.Notifications.reloadRules)) { _ throws(UsageError) in .reload },
         VerbSpec("theme show", summary: "Print the resolved theme tokens, one 'path = value' per line.",
                  calls: "Control.GetTokens() -> a{sv}") { _ throws(UsageError) in .themeShow },
         VerbSpec("theme load", "FILE", summary: "Send every token of a DTCG JSON file; the broker validates them as a whole.",

@@ -138,10 +138,8 @@ public struct NookControlClient: Sendable {
         let (changes, sink) = AsyncStream<Change>.makeStream()
         if follow {
             // Listen first, then read: no change between the two is lost.
-            let states = try await connection.stream(matching: MatchRule(path: ObjectPath.nook, interface: NookNames.controlInterface,
-                                                                        member: ControlMember.stateChanged.rawValue)) { signal in signal.arguments.first }
-            let dnds = try await connection.stream(matching: MatchRule(path: NotificationsCommand.path, interface: NotificationsCommand.interface,
-                                                                      member: "DoNotDisturbChanged")) { signal in signal.arguments.first }
+            let states = try await connection.stream(matching: NookContract.Control.stateChanged.matchRule) { signal in signal.arguments.first }
+            let dnds = try await connection.stream(matching: NookContract.Notifications.doNotDisturbChanged.matchRule) { signal in signal.arguments.first }
             Task { for await state in states { sink.yield(.state(state)) }; sink.finish() }
             Task { for await dnd in dnds { sink.yield(.dnd(dnd)) } }
         }

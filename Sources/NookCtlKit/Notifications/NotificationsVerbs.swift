@@ -17,10 +17,8 @@ public enum NotificationsCommand: Hashable, Sendable {
     /// The longest `dnd --for`: a week (the bridge's `DoNotDisturb.maxDurationSeconds`).
     public static let maxDNDSeconds: Double = 7 * 86_400
 
-    /// The bridge's interface (an addition to the contract; not nookd's).
-    public static let interface = "org.nook.Notifications1"
-    public static let path: ObjectPath = "/org/nook/Notifications1"
-    public static let destination = "org.freedesktop.Notifications"
+    /// The bridge's interface (an addition to the contract; not nookd's): data/org.nook.Notifications1.xml.
+    typealias Interface = NookContract.Notifications
     /// `ReloadRules`' error for a rules file it refuses.
     public static let invalidRulesError = "org.nook.Notifications1.Error.InvalidRules"
 
@@ -33,23 +31,25 @@ public enum NotificationsCommand: Hashable, Sendable {
 
     public var calls: [ContractCall] {
         switch self {
-        case .list: [ContractCall(Self.interface, "History", reply: "aa{sv}")]
-        case .restore: [ContractCall(Self.interface, "Restore", reply: "u")]
-        case .clear: [ContractCall(Self.interface, "Clear", reply: "u")]
-        case .dnd(let mode, let seconds, _):
-            [ContractCall(Self.interface, "SetDoNotDisturb", [.string(mode), Self.options(seconds)], signature: "sa{sv}", reply: "a{sv}")]
-        case .dndStatus: [ContractCall(Self.interface, "DoNotDisturb", reply: "a{sv}")]
+        case .list: [ContractCall(Interface.history)]
+        case .restore: [ContractCall(Interface.restore)]
+        case .clear: [ContractCall(Interface.clear)]
+        case .dnd(let mode, let seconds, _): [ContractCall(Interface.setDoNotDisturb, [.string(mode), Self.options(seconds)])]
+        case .dndStatus: [ContractCall(Interface.doNotDisturb)]
         }
     }
 }
 
 enum NotificationsVerbs {
+    /// A verb's call as its help says it: `org.nook.Notifications1.History() -> aa{sv} (on org.freedesktop.Notifications)`.
+    static func onTheServer(_ method: ContractMethod) -> String { "\(method) (on \(NookContract.Notifications.busName))" }
+
     static func dndRow(_ mode: String, _ summary: String) -> VerbSpec {
         let takesDuration = mode != "off"
         return VerbSpec("dnd \(mode)", takesDuration ? "[--for DURATION] [--json]" : "[--json]", summary: summary,
                         options: (takesDuration ? [OptionSpec("--for", "DURATION", "end it by itself after DURATION (90s, 30m, 2h), 1s...7d (168h); default: until turned off")] : [])
                             + [OptionSpec("--json", "print the new state as one JSON object")],
-                        calls: "org.nook.Notifications1.SetDoNotDisturb(sa{sv}) -> a{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+                        calls: onTheServer(NookContract.Notifications.setDoNotDisturb)) { p throws(UsageError) in
             var seconds: Double?
             if let text = p["--for"] {
                 guard let value = DurationArgument.seconds(text), value >= 1, value <= NotificationsCommand.maxDNDSeconds else {
@@ -65,12 +65,12 @@ enum NotificationsVerbs {
         VerbSpec("notifications list", "[--json]",
                  summary: "Print nook-notifications' history of closed notifications, newest first: when it closed, how (expired, dismissed, closed by its app), the app and the summary.",
                  options: [OptionSpec("--json", "one JSON array of objects: id, app_name, app_icon, summary, body, urgency, reason, closed_at (unix µs)")],
-                 calls: "org.nook.Notifications1.History() -> aa{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+                 calls: onTheServer(NookContract.Notifications.history)) { p throws(UsageError) in
             .notifications(.list(json: p.has("--json")))
         },
         VerbSpec("notifications restore",
                  summary: "Show the newest closed notification again, as a new one (like makoctl restore); prints its id, or says the history is empty (exit status 1).",
-                 calls: "org.nook.Notifications1.Restore() -> u (on org.freedesktop.Notifications)") { _ throws(UsageError) in
+                 calls: onTheServer(NookContract.Notifications.restore)) { _ throws(UsageError) in
             .notifications(.restore)
         },
         dndRow("on", "Turn do not disturb on: low and normal notifications do not peek (they still show as capsules and reach the history), critical ones still do; counts what arrives."),
@@ -79,11 +79,11 @@ enum NotificationsVerbs {
         VerbSpec("dnd status", "[--json]",
                  summary: "Print whether do not disturb is on, until when, and how many notifications arrived since it was turned on.",
                  options: [OptionSpec("--json", "one JSON object: on, until (unix µs, 0: until turned off), arrived")],
-                 calls: "org.nook.Notifications1.DoNotDisturb() -> a{sv} (on org.freedesktop.Notifications)") { p throws(UsageError) in
+                 calls: onTheServer(NookContract.Notifications.doNotDisturb)) { p throws(UsageError) in
             .notifications(.dndStatus(json: p.has("--json")))
         },
         VerbSpec("notifications clear", summary: "Forget nook-notifications' history; prints how many entries it held.",
-                 calls: "org.nook.Notifications1.Clear() -> u (on org.freedesktop.Notifications)") { _ throws(UsageError) in
+                 calls: onTheServer(NookContract.Notifications.clear)) { _ throws(UsageError) in
             .notifications(.clear)
         },
     ]
@@ -95,7 +95,7 @@ extension NookControlClient {
     /// bridge serving, or another notification server, is no error.
     func reloadNotificationRules(output: OutputSink) async -> ExitStatus {
         do {
-            let reply = try await callNotifications(ContractCall(NotificationsCommand.interface, "ReloadRules", reply: "u"))
+            let reply = try await callNotifications(ContractCall(NookContract.Notifications.reloadRules))
             if case .uint32(let count)? = reply.first {
                 output.out("reloaded the notification rules: \(count) section\(count == 1 ? "" : "s")\n")
             }
@@ -121,7 +121,7 @@ extension NookControlClient {
 
     func callNotifications(_ call: ContractCall) async throws -> [DBusValue] {
         try await connection.call(
-            destination: NotificationsCommand.destination, path: NotificationsCommand.path, interface: call.interface,
+            destination: NookContract.Notifications.busName, path: NookContract.Notifications.path, interface: call.interface,
             member: call.member, arguments: call.arguments, timeout: timeout)
     }
 

@@ -35,7 +35,7 @@ extension NookModule {
     func listenForActions(on connection: BusConnection) async throws {
         let cell = brokerCell, queue = actionQueue, hub = actionsHub
         actionsMatch = try await connection.addMatch(
-            MatchRule(path: Self.objectPath, interface: Self.modulesInterface, member: ModulesMember.actionInvoked.rawValue)
+            NookContract.Modules.actionInvoked.matchRule
         ) { signal in
             // Only the broker we follow; and it unicasts, so another module's presses never come here.
             guard cell.isOwner(signal.sender), let event = NookActionEvent(signal: signal) else { return }

@@ -17,7 +17,7 @@ extension NookModule {
     public func alert(activityID: String, _ alert: NookAlert = NookAlert(), playsSound: Bool = true) async throws {
         let module = id
         do {
-            _ = try await send(ControlMember.peek.rawValue, [.string(module), .string(activityID)], interface: Self.controlInterface)
+            _ = try await send(NookContract.Control.peek, [.string(module), .string(activityID)])
         } catch .refused(let error) {
             throw error
         } catch .away {
@@ -33,10 +33,10 @@ extension NookModule {
 
     /// Ends the peek when the nook still peeks at `activityID` of this module.
     func endPeek(ifStillOn activityID: String) async {
-        guard let reply = try? await send(ControlMember.getState.rawValue, [], interface: Self.controlInterface),
+        guard let reply = try? await send(NookContract.Control.getState, []),
               let state = reply.first, let record = try? WireCodec.dictionary(state, at: "state"),
               record["presentation"] == .string("peek"), record["module"] == .string(id), record["activity"] == .string(activityID)
         else { return }
-        _ = try? await send(ControlMember.endPeek.rawValue, [], interface: Self.controlInterface)
+        _ = try? await send(NookContract.Control.endPeek, [])
     }
 }

@@ -45,7 +45,7 @@ extension NookModule {
         let owner: String?
         do {
             diagnosticsMatch = try await connection.addMatch(
-                MatchRule(path: Self.objectPath, interface: Self.modulesInterface, member: ModulesMember.diagnostics.rawValue)
+                NookContract.Modules.diagnostics.matchRule
             ) { signal in
                 guard cell.isOwner(signal.sender) else { return }
                 for diagnostic in Diagnostic.decode(signal: signal) {

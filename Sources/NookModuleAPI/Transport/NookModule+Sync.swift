@@ -28,7 +28,7 @@ extension NookModule {
         guard let owner = broker else { return }
         let reconnect = everRegistered
         do throws(SendFailure) {
-            _ = try await send(ModulesMember.register.rawValue, [.string(id), WireCodec.vardict(configuration.registerInfo)])
+            _ = try await send(NookContract.Modules.register, [.string(id), WireCodec.vardict(configuration.registerInfo)])
         } catch {
             guard case .refused(let refusal) = error else { return }
             if initial { throw refusal }
@@ -56,7 +56,7 @@ extension NookModule {
             // The broker may have restored content the module has since taken away.
             for slot in ModuleSlot.allCases where configuration.content[slot] == nil {
                 do throws(SendFailure) {
-                    _ = try await send(ModulesMember.clearContent.rawValue, [.string(slot.rawValue)])
+                    _ = try await send(NookContract.Modules.clearContent, [.string(slot.rawValue)])
                 } catch {
                     guard case .refused = error else { throw error }
                 }
@@ -131,9 +131,9 @@ extension NookModule {
             guard wanted != deliveredContent[slot] else { continue }
             do {
                 if let wanted {
-                    _ = try await send(ModulesMember.setContent.rawValue, [.string(slot.rawValue), wanted.rawView.wireValue])
+                    _ = try await send(NookContract.Modules.setContent, [.string(slot.rawValue), wanted.rawView.wireValue])
                 } else {
-                    _ = try await send(ModulesMember.clearContent.rawValue, [.string(slot.rawValue)])
+                    _ = try await send(NookContract.Modules.clearContent, [.string(slot.rawValue)])
                 }
                 deliveredContent[slot] = wanted
             } catch .refused(let error) {
@@ -153,7 +153,7 @@ extension NookModule {
         let key = DBusValue.string(activityID)
         if let dismissal = entry.ending {
             do {
-                _ = try await send(ModulesMember.endActivity.rawValue, [key, WireCodec.vardict(dismissal.endOptions)])
+                _ = try await send(NookContract.Modules.endActivity, [key, WireCodec.vardict(dismissal.endOptions)])
             } catch .refused(let error) where error.code == .unknownActivity {
                 // Already gone (a broker that never had it, or its grace ran out): done.
             }
@@ -167,20 +167,20 @@ extension NookModule {
             guard delivered != activity || options != UpdateOptions() else { return }
             do {
                 let changes = activity.changes(since: delivered, sequence: nextSequence(activityID), options: options)
-                _ = try await send(ModulesMember.updateActivity.rawValue, [key, WireCodec.vardict(changes)])
+                _ = try await send(NookContract.Modules.updateActivity, [key, WireCodec.vardict(changes)])
             } catch .refused(let error) where error.code == .unknownActivity {
                 // The broker dropped it (the module was away longer than its grace): start anew.
                 // One a person dismissed is refused with ActivityDismissed, and stays gone.
                 guard !dismissedIDs.contains(activityID) else { throw .refused(unknownActivity(activityID)) }
-                _ = try await send(ModulesMember.startActivity.rawValue, [key, WireCodec.vardict(activity.startSpec(sequence: nextSequence(activityID)))])
+                _ = try await send(NookContract.Modules.startActivity, [key, WireCodec.vardict(activity.startSpec(sequence: nextSequence(activityID)))])
             }
         } else {
             do {
-                _ = try await send(ModulesMember.startActivity.rawValue, [key, WireCodec.vardict(activity.startSpec(sequence: nextSequence(activityID)))])
+                _ = try await send(NookContract.Modules.startActivity, [key, WireCodec.vardict(activity.startSpec(sequence: nextSequence(activityID)))])
             } catch .refused(let error) where error.code == .activityExists {
                 // Still live on a broker that did not restart (a cut-short sync): send it all.
                 let changes = activity.changes(since: nil, sequence: nextSequence(activityID), options: options)
-                _ = try await send(ModulesMember.updateActivity.rawValue, [key, WireCodec.vardict(changes)])
+                _ = try await send(NookContract.Modules.updateActivity, [key, WireCodec.vardict(changes)])
             }
         }
         entries[activityID]?.delivered = activity
@@ -192,7 +192,7 @@ extension NookModule {
     /// After a reconnect: ends the activities the broker kept for this module that the module
     /// no longer has (ended while the broker was down, before it saved the end).
     func endStrays() async throws(SendFailure) {
-        let reply = try await send(ControlMember.getState.rawValue, [], interface: Self.controlInterface)
+        let reply = try await send(NookContract.Control.getState, [])
         guard let state = reply.first, let record = try? WireCodec.dictionary(state, at: "state"),
             case .array(let pairs)? = record["activities"]
         else { return }
@@ -201,7 +201,7 @@ extension NookModule {
                 case .string(let activityID) = fields[1], module == id, entries[activityID] == nil
             else { continue }
             do {
-                _ = try await send(ModulesMember.endActivity.rawValue, [.string(activityID), WireCodec.vardict(NookDismissal.immediate.endOptions)])
+                _ = try await send(NookContract.Modules.endActivity, [.string(activityID), WireCodec.vardict(NookDismissal.immediate.endOptions)])
             } catch .refused {
                 continue
             }
@@ -210,14 +210,14 @@ extension NookModule {
 
     /// One call to the broker instance the module follows.
     @discardableResult
-    func send(_ member: String, _ arguments: [DBusValue], interface: String = NookModule.modulesInterface)
+    func send(_ method: ContractMethod, _ arguments: [DBusValue])
         async throws(SendFailure) -> [DBusValue]
     {
         guard let owner = broker, !isClosed else { throw .away }
         let connection = self.connection
         do {
             return try await connection.call(
-                destination: owner, path: Self.objectPath, interface: interface, member: member, arguments: arguments)
+                destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments)
         } catch let error as DBusError where !Self.brokerAwayErrors.contains(error.name) {
             throw .refused(NookModuleError(error))
         } catch {

@@ -44,8 +44,6 @@ import NookCore
 public actor NookModule {
     static let brokerName = NookNames.busName
     static let objectPath = ObjectPath.nook
-    static let modulesInterface = NookNames.modulesInterface
-    static let controlInterface = NookNames.controlInterface
 
     /// The module id.
     public nonisolated let id: String
@@ -166,7 +164,7 @@ public actor NookModule {
         defer { leaveGate() }
         var failure: NookModuleError?
         if let owner = registeredWith, owner == broker {
-            do { try await send(ModulesMember.unregister.rawValue, []) } catch .refused(let error) { failure = error } catch {}
+            do { try await send(NookContract.Modules.unregister, []) } catch .refused(let error) { failure = error } catch {}
         }
         entries.removeAll()
         startOrder.removeAll()
@@ -378,9 +376,9 @@ extension NookModule {
     /// Sends one raw Modules call on this module's connection, bypassing the model. For tests
     /// that need the broker's reaction to something the SDK never sends (a stale `sequence`).
     @_spi(Testing)
-    public func sendUnchecked(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+    public func sendUnchecked(_ method: ContractMethod, _ arguments: [DBusValue]) async throws -> [DBusValue] {
         do {
-            return try await send(member, arguments)
+            return try await send(method, arguments)
         } catch .refused(let error) {
             throw error
         } catch .away {
