@@ -205,8 +205,7 @@ func writeBusContract(_ contracts: [Introspection], into out: inout Source) {
     out.line("/// Every method and signal of the contract with its signature, from data/*.xml:")
     out.line("/// what nookd exports (`DBusMethod(NookContract.Control.open) { ... }`) and what the proxies call.")
     out.block("public enum NookContract") { out in
-        for contract in contracts {
-        for interface in contract.interfaces {
+        for (contract, interface) in contracts.flatMap({ contract in contract.interfaces.map { (contract, $0) } }) {
             out.line("/// `\(interface.name)`.")
             out.block("public enum \(interface.shortName)") { out in
                 out.line("public static let interface = \(quoted(interface.name))")
@@ -231,7 +230,6 @@ func writeBusContract(_ contracts: [Introspection], into out: inout Source) {
                     }
                 }
             }
-        }
         }
     }
 }

@@ -30,12 +30,12 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
 
     let module = try await BusConnection.connect(to: .address(bus.address))
     let arrivals = SignalArrivals()
-    _ = try await module.addMatch(MatchRule(interface: "org.nook.Nook1.Modules", member: "ActionInvoked")) { _ in arrivals.arrived() }
-    try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
-    try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])], destination: forwarder.uniqueName)
+    _ = try await module.addMatch(NookContract.Modules.actionInvoked.matchRule) { _ in arrivals.arrived() }
+    try await nookCall(module, NookContract.Modules.register, [.string("bench"), .vardict([:])])
+    try await nookCall(module, NookContract.Modules.register, [.string("bench"), .vardict([:])], destination: forwarder.uniqueName)
     var spec = benchSpec(0)
     spec["compact_trailing"] = .node(RawNode(kind: "text", props: ["text": .string("pause"), "action": .string("pause")]))
-    try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(spec)])
+    try await nookCall(module, NookContract.Modules.startActivity, [.string("song"), WireCodec.vardict(spec)])
 
     // 60 renderers pressing in turn, about a millisecond apart.
     let renderers = 60
@@ -43,9 +43,8 @@ func runActivateBenchmark(bus: PrivateBus, nookd: String) async throws -> [Figur
     let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32)]
     for _ in 0..<renderers {
         let connection = try await BusConnection.connect(to: .address(bus.address))
-        let reply = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                              member: "Subscribe", arguments: [.vardict(display)])
-        guard reply.count == 2, let target = activateTarget(in: reply[1]) else { throw TestSupportError("no pause control in the subscription's plan") }
+        let reply = try await NookRenderProxy(connection).subscribe(display: display)
+        guard let target = activateTarget(in: .vardict(reply.plan)) else { throw TestSupportError("no pause control in the subscription's plan") }
         pressers.append((connection, target))
     }
 
@@ -102,8 +101,7 @@ private func activateTarget(in plan: DBusValue) -> DBusValue? {
 private func measurePress(_ renderer: BusConnection, _ target: DBusValue, destination: String, module: SignalArrivals) async throws -> Double {
     let before = module.count
     let start = ContinuousClock.now
-    _ = try await renderer.call(destination: destination, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                member: "Activate", arguments: [target])
+    _ = try await nookCall(renderer, NookContract.Render.activate, [target], destination: destination)
     await module.waitForMore(than: before)
     return start.duration(to: module.lastArrival).microseconds
 }

@@ -33,30 +33,28 @@ func runBrokerBenchmark() async throws -> [Figure] {
     let renderer = try await BusConnection.connect(to: .address(bus.address))
     let arrivals = SignalArrivals()
     let lastPlan = Mutex<[DBusValue]>([])
-    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { signal in
+    _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { signal in
         lastPlan.withLock { $0 = signal.arguments }
         arrivals.arrived()
     }
-    try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
-    try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
+    try await nookCall(module, NookContract.Modules.register, [.string("bench"), .vardict([:])])
+    try await nookCall(module, NookContract.Modules.startActivity, [.string("song"), WireCodec.vardict(benchSpec(0))])
     // 1000 Hz: a frame is 1 ms, so paced updates are never held back by coalescing. The
     // renderer declares `scene_delta` (issue 21 measures with a delta-capable renderer), as
     // nook-renderer does.
     let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
                                         "notch_height": .double(32), "refresh_rate": .double(1000),
                                         "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("scene_delta"), .string("compact_plans")])]
-    _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                member: "Subscribe", arguments: [.vardict(display)])
+    _ = try await NookRenderProxy(renderer).subscribe(display: display)
     for zeroWorkName in [zeroWork.uniqueName, zeroWorkThread.uniqueName] {
-        _ = try await renderer.call(destination: zeroWorkName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render",
-                                    member: "Subscribe", arguments: [.vardict(display)])
+        _ = try await NookRenderProxy(renderer, destination: zeroWorkName).subscribe(display: display)
     }
 
     // The same payload: a plan nookd sends for such an update (a delta, once the first plan
     // has given the renderer its scene) is what the zero-work brokers send for every update.
     for index in 1...3 {
         let before = arrivals.count
-        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+        try await nookCall(module, NookContract.Modules.updateActivity, [.string("song"), WireCodec.vardict(benchSpec(index))])
         await arrivals.waitForMore(than: before)
         try await Task.sleep(for: .milliseconds(20))
     }
@@ -65,7 +63,7 @@ func runBrokerBenchmark() async throws -> [Figure] {
         throw TestSupportError("nookd's plan for an update carried no scene_delta: \(payload.first.map { String("\($0)".prefix(300)) } ?? "nothing")")
     }
     for zeroWorkName in [zeroWork.uniqueName, zeroWorkThread.uniqueName] {
-        try await nookCall(module, "org.nook.Nook1.Render", "SetPlanPayload", payload, destination: zeroWorkName)
+        try await nookCall(module, ZeroWorkBroker.setPlanPayload, payload, destination: zeroWorkName)
     }
 
     print("  (nookd and the zero-work brokers are up; all three send the same plan payload; measuring)")
@@ -101,7 +99,7 @@ func runBrokerBenchmark() async throws -> [Figure] {
     let start = clock.now
     let flood = 3_000
     for index in 0..<flood {
-        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+        try await nookCall(module, NookContract.Modules.updateActivity, [.string("song"), WireCodec.vardict(benchSpec(index))])
     }
     let seconds = start.duration(to: clock.now) / .seconds(1)
     print("  sustained: \(Int(Double(flood) / seconds)) updates/s accepted by nookd from one module (each call awaited)")
@@ -134,8 +132,9 @@ func runBrokerBenchmark() async throws -> [Figure] {
     return figures
 }
 
-func nookCall(_ connection: BusConnection, _ interface: String, _ member: String, _ arguments: [DBusValue], destination: String = "org.nook.Nook1") async throws {
-    _ = try await connection.call(destination: destination, path: "/org/nook/Nook1", interface: interface, member: member, arguments: arguments)
+/// One call of `method` to nookd (or the zero-work broker at `destination`), through the contract's descriptor.
+func nookCall(_ connection: BusConnection, _ method: ContractMethod, _ arguments: [DBusValue], destination: String = NookNames.busName) async throws {
+    _ = try await connection.call(destination: destination, path: .nook, interface: method.interface, member: method.name, arguments: arguments)
 }
 
 func benchSpec(_ index: Int) -> [String: PropValue] {
@@ -153,7 +152,7 @@ private func measurePublish(_ module: BusConnection, renderer: SignalArrivals, d
     for index in 0..<count {
         let before = renderer.count
         let start = clock.now
-        try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity",
+        try await nookCall(module, NookContract.Modules.updateActivity,
                            [.string("song"), WireCodec.vardict(benchSpec(offset + index))], destination: destination)
         await renderer.waitForMore(than: before)
         samples.append(start.duration(to: renderer.lastArrival).microseconds)
@@ -176,9 +175,9 @@ private func measureRSS(nookd: String, bus: PrivateBus) async throws -> Figure {
     var modules: [BusConnection] = []
     for index in 0..<256 {
         let connection = try await BusConnection.connect(to: .address(bus.address))
-        try await nookCall(connection, "org.nook.Nook1.Modules", "Register", [.string("module\(index)"), .vardict([:])])
+        try await nookCall(connection, NookContract.Modules.register, [.string("module\(index)"), .vardict([:])])
         for activity in 0..<4 {
-            try await nookCall(connection, "org.nook.Nook1.Modules", "StartActivity", [.string("a\(activity)"), WireCodec.vardict(benchSpec(activity))])
+            try await nookCall(connection, NookContract.Modules.startActivity, [.string("a\(activity)"), WireCodec.vardict(benchSpec(activity))])
         }
         modules.append(connection)
     }
@@ -299,6 +298,9 @@ final class BenchProcess: @unchecked Sendable {
 /// last given to `SetPlanPayload` (a plan nookd sent for the same kind of update: the same
 /// payload), or until then the update's own `a{sv}`.
 enum ZeroWorkBroker {
+    /// The baseline's own method (not the contract's): the plan every later `Plan` carries.
+    static let setPlanPayload = ContractMethod(NookContract.Render.interface, "SetPlanPayload", in: [DBusArgument("plan", "a{sv}")], out: [])
+
     static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
         try RawBusServer(address: address, wellKnownName: wellKnownName, exporting: "/org/nook/Nook1", context: ZeroWorkSubscriber()) { message, userdata, _ in
             let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()

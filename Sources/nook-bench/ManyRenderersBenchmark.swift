@@ -91,11 +91,11 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     defer { broker.stop() }
 
     let flooder = try await BusConnection.connect(to: .address(bus.address))
-    try await nookCall(flooder, "org.nook.Nook1.Modules", "Register", [.string("flood"), .vardict([:])])
-    try await nookCall(flooder, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
+    try await nookCall(flooder, NookContract.Modules.register, [.string("flood"), .vardict([:])])
+    try await nookCall(flooder, NookContract.Modules.startActivity, [.string("song"), WireCodec.vardict(benchSpec(0))])
     let other = try await BusConnection.connect(to: .address(bus.address))
-    try await nookCall(other, "org.nook.Nook1.Modules", "Register", [.string("other"), .vardict([:])])
-    try await nookCall(other, "org.nook.Nook1.Modules", "StartActivity", [.string("tick"), WireCodec.vardict(benchSpec(0))])
+    try await nookCall(other, NookContract.Modules.register, [.string("other"), .vardict([:])])
+    try await nookCall(other, NookContract.Modules.startActivity, [.string("tick"), WireCodec.vardict(benchSpec(0))])
 
     let crowd = try RendererCrowd(address: bus.address, count: count, display: [
         ("width", 1512), ("height", 982), ("notch_width", 200), ("notch_height", 32), ("refresh_rate", 60),
@@ -111,7 +111,7 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     let flood = Task {
         defer { done.value.store(true, ordering: .releasing) }
         for index in 1...2000 {
-            try await nookCall(flooder, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+            try await nookCall(flooder, NookContract.Modules.updateActivity, [.string("song"), WireCodec.vardict(benchSpec(index))])
         }
     }
     var samples = Samples()
@@ -119,7 +119,7 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
     while !done.value.load(ordering: .acquiring) {
         index += 1
         let sent = clock.now
-        try await nookCall(other, "org.nook.Nook1.Modules", "UpdateActivity", [.string("tick"), WireCodec.vardict(benchSpec(index))])
+        try await nookCall(other, NookContract.Modules.updateActivity, [.string("tick"), WireCodec.vardict(benchSpec(index))])
         samples.append(sent.duration(to: clock.now).microseconds)
     }
     try await flood.value
@@ -152,9 +152,7 @@ func cpuMicroseconds(of pid: Int32) -> Double {
 
 /// nookd's `plans_made` and `plans_sent` (`GetState`).
 private func planCounters(_ connection: BusConnection) async throws -> (made: UInt64, sent: UInt64) {
-    let reply = try await connection.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control",
-                                          member: "GetState", arguments: [])
-    let state = try Vardict(reply[0])
+    let state = try await NookControlProxy(connection).getState()
     guard case .uint64(let made)? = state["plans_made"], case .uint64(let sent)? = state["plans_sent"] else { return (0, 0) }
     return (made, sent)
 }

@@ -59,10 +59,9 @@ func runNotificationsBenchmark() async throws -> [Figure] {
 
     let plans = SignalArrivals()
     let renderer = try await BusConnection.connect(to: .address(bus.address))
-    _ = try await renderer.addMatch(MatchRule(interface: "org.nook.Nook1.Render", member: "Plan")) { _ in plans.arrived() }
-    _ = try await renderer.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
-                                arguments: [.vardict(["width": .double(1512), "height": .double(982), "notch_width": .double(200),
-                                                      "notch_height": .double(32), "refresh_rate": .double(60)])])
+    _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { _ in plans.arrived() }
+    _ = try await NookRenderProxy(renderer).subscribe(display: ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
+                                                               "notch_height": .double(32), "refresh_rate": .double(60)])
     let client = try await BusConnection.connect(to: .address(bus.address))
     let dunstClient = if let dunst { try await BusConnection.connect(to: .address(dunst.bus.address)) } else { BusConnection?.none }
     func notify(_ destination: String, replacing id: UInt32, _ n: Int, on connection: BusConnection? = nil) async throws -> UInt32 {

@@ -1,4 +1,6 @@
 import Glibc
+import NookBus
+import NookCore
 import Synchronization
 
 /// Many subscribed renderers as plain sd-bus connections, all driven by one thread with
@@ -64,7 +66,7 @@ final class RendererCrowd: Sendable {
 
     /// `Render.Subscribe(a{sv} display)`, waited for.
     private static func subscribe(_ bus: RawBus, display: [(String, Double)]) throws {
-        try bus.call(destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Render", member: "Subscribe",
+        try bus.call(destination: NookNames.busName, path: NookNames.objectPath, interface: NookContract.Render.interface, member: NookContract.Render.subscribe.name,
                      timeoutMicroseconds: 20_000_000, arguments: { $0.appendVardict(display) }, reply: { _ in })
     }
 }

@@ -225,9 +225,9 @@ private func waylandStamp(of line: Substring) -> UInt32? {
 
 private func measureUpdateToCommit(on host: RendererHost, updates: Int) async throws -> [Figure] {
     let module = try await BusConnection.connect(to: .address(host.bus.address))
-    try await nookCall(module, "org.nook.Nook1.Modules", "Register", [.string("bench"), .vardict([:])])
+    try await nookCall(module, NookContract.Modules.register, [.string("bench"), .vardict([:])])
     try await host.settle {
-        try await nookCall(module, "org.nook.Nook1.Modules", "StartActivity", [.string("song"), WireCodec.vardict(benchSpec(0))])
+        try await nookCall(module, NookContract.Modules.startActivity, [.string("song"), WireCodec.vardict(benchSpec(0))])
     }
     try await Task.sleep(for: .milliseconds(500))
     var samples = Samples()
@@ -235,7 +235,7 @@ private func measureUpdateToCommit(on host: RendererHost, updates: Int) async th
         let seen = host.log.lines.count
         let sent = waylandStampNow()
         try await host.settle {
-            try await nookCall(module, "org.nook.Nook1.Modules", "UpdateActivity", [.string("song"), WireCodec.vardict(benchSpec(index))])
+            try await nookCall(module, NookContract.Modules.updateActivity, [.string("song"), WireCodec.vardict(benchSpec(index))])
         }
         // The first commit after the call (at rest the renderer commits nothing).
         let commit = host.log.lines.dropFirst(seen).first { line in

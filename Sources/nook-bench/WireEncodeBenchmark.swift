@@ -36,13 +36,13 @@ struct WireEncodeCase: Sendable {
     /// One plan to one written message, as the delivery does it (`wireTape`).
     func write(with writer: UnsentSignalWriter) throws {
         let tape = plan.wireTape(sampleRate: nil, base: base, compact: compact)
-        try writer.write(PreparedSignal(path: "/org/nook/Nook1", interface: "org.nook.Render1", member: "Plan", tape: tape))
+        try writer.write(PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan", tape: tape))
     }
 
     /// The same through the plan's `wireDictionary`, as the delivery did before the tape.
     func writeFromDictionary(with writer: UnsentSignalWriter) throws {
         let wire = plan.wireDictionary(sampleRate: nil, base: base, compact: compact)
-        try writer.write(PreparedSignal(path: "/org/nook/Nook1", interface: "org.nook.Render1", member: "Plan", vardict: wire))
+        try writer.write(PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan", vardict: wire))
     }
 }
 
