@@ -46,7 +46,10 @@ import Testing
             // The nook peeks at the newest; however the burst fell into batches, the last peek is
             // at n5, and no notification older than the first peeked one peeks after it.
             #expect(await eventually { peeks.activities.last == "n5" }, "\(peeks.activities)")
-            #expect(peeks.activities.count <= 2, "one peek a batch: \(peeks.activities)")
+            // How many batches the burst falls into depends on how fast the client sends (two
+            // on an idle machine, more under load), so the count is not pinned; the order is.
+            let peeked = peeks.activities.compactMap { Int($0.dropFirst()) }
+            #expect(peeked == peeked.sorted() && Set(peeked).count == peeked.count, "a newer one peeks after an older one only: \(peeks.activities)")
             // The peek carries the count too.
             #expect(await eventually { Self.texts(nook, "notifications/n5", slot: "peek").contains("5") },
                     "\(Self.texts(nook, "notifications/n5", slot: "peek"))")

@@ -17,7 +17,7 @@ extension Broker {
         guard let subscriber = subscribers[caller] else {
             throw DBusError(nook: .accessDenied, "\(member): connection \(caller) is not a subscribed renderer (call Subscribe first)")
         }
-        try chargeReach(caller, member: member)
+        try chargeActivation(caller, member: member)
         let serial = try Self.slotTargetSerial(target, member: member)
         let slotName = try Self.slotTargetString(target, "slot", member: member)
         let owner = try Self.slotTargetString(target, "owner", member: member)
@@ -51,7 +51,7 @@ extension Broker {
     /// `Render.FocusRequested`, unicast, and takes the keyboard. Counts against the caller's
     /// press budget. Returns the current serial (the `Show`'s plan, when it showed).
     func requestFocus(_ caller: String) throws(DBusError) -> UInt64 {
-        try chargeReach(caller, member: ControlMember.focus.rawValue)
+        try chargeActivation(caller, member: ControlMember.focus.rawValue)
         if machine.state == .hidden { try control(.show) }
         let path = self.path
         let renderers = subscribers.keys.sorted()
@@ -66,17 +66,6 @@ extension Broker {
         }
         log(.debug, "focus asked by \(caller); told \(renderers.count) renderer(s)")
         return serial
-    }
-
-    /// One unit of `caller`'s press budget, or `LimitsExceeded`.
-    private func chargeReach(_ caller: String, member: String) throws(DBusError) {
-        let peer = self.peer(of: caller)
-        guard activations.take(peer, at: now.seconds) else {
-            let limits = delivery.limits
-            throw DBusError(
-                nook: .limitsExceeded,
-                "\(member): activationsPerSecond (\(NumberText.short(limits.activationsPerSecond)) a second, bursts of \(limits.activationBurst)) exceeded by \(peer) (its connections share one budget); try again later")
-        }
     }
 
     static func slotTargetSerial(_ target: [String: PropValue], member: String) throws(DBusError) -> UInt64 {

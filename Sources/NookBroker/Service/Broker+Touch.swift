@@ -106,8 +106,9 @@ extension Broker {
         }
     }
 
-    /// Takes one press from `caller`'s bucket, or refuses the call.
-    private func chargeActivation(_ caller: String, member: String) throws(DBusError) {
+    /// Takes one press from `caller`'s bucket (presses, slot opens and focus requests share
+    /// it), or refuses the call with `LimitsExceeded`.
+    func chargeActivation(_ caller: String, member: String) throws(DBusError) {
         let peer = self.peer(of: caller)
         guard activations.take(peer, at: now.seconds) else {
             let limits = delivery.limits

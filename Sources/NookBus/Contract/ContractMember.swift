@@ -120,3 +120,17 @@ extension BusConnection {
         try emitSignal(path: path ?? signal.path, interface: signal.interface, member: signal.name, arguments: arguments, destination: destination)
     }
 }
+
+extension ContractMethod {
+    /// `Control.Open(a{sv}) -> t`: the interface by its last name, as help texts say it.
+    public var brief: String {
+        String(interface.split(separator: ".").last ?? "") + "." + name + "(" + inputSignature + ")" + (outputs.isEmpty ? "" : " -> " + outputSignature)
+    }
+}
+
+extension ContractSignal {
+    /// `signal Control.StateChanged(a{sv})`.
+    public var brief: String {
+        "signal " + String(interface.split(separator: ".").last ?? "") + "." + name + "(" + arguments.map(\.signature.rawValue).joined() + ")"
+    }
+}

@@ -1,3 +1,4 @@
+import NookBus
 import NookCore
 
 /// The `activity` rows of `VerbTable` and how their arguments become an `ActivityCommand`.
@@ -24,21 +25,21 @@ enum ActivityVerbs {
                  summary: "Publish an activity from a shell: register the module, start a detached activity with a pill, peek and expanded view built from the options, and exit. It stays until --expires.",
                  options: contentOptions + stayOptions,
                  positionals: [PositionalSpec("M/A", "the module and activity to start")],
-                 calls: "Modules.Register(sa{sv}), Modules.StartActivity(sa{sv})") { p throws(UsageError) in
+                 calls: "\(C.Modules.register.brief), \(C.Modules.startActivity.brief)") { p throws(UsageError) in
             .activity(.start(try request(p, isStart: true)))
         },
         VerbSpec("activity update", "M/A [--title TEXT] [--subtitle TEXT] [--progress F] [--timer D] [--expires D] [...]",
                  summary: "Change what is given and keep the rest (nookctl remembers what it built; an empty value, --subtitle '', clears one).",
                  options: contentOptions + stayOptions,
                  positionals: [PositionalSpec("M/A", "the activity to update")],
-                 calls: "Modules.Register(sa{sv}), Modules.UpdateActivity(sa{sv})") { p throws(UsageError) in
+                 calls: "\(C.Modules.register.brief), \(C.Modules.updateActivity.brief)") { p throws(UsageError) in
             .activity(.update(try request(p, isStart: false)))
         },
         VerbSpec("activity end", "M/A [--immediate]",
                  summary: "End an activity as its module (nookctl registers the module first).",
                  options: [OptionSpec("--immediate", "dismissal 'immediate' instead of 'default'")],
                  positionals: [PositionalSpec("M/A", "the activity to end")],
-                 calls: "Modules.Register(sa{sv}), Modules.EndActivity(sa{sv})") { p throws(UsageError) in
+                 calls: "\(C.Modules.register.brief), \(C.Modules.endActivity.brief)") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             return .activity(.end(module: module, activity: activity, dismissal: p.has("--immediate") ? "immediate" : "default"))
         },
@@ -51,7 +52,7 @@ enum ActivityVerbs {
                     OptionSpec("--peek", "DURATION", "how long the nook peeks at it (default 8s), at most 1h"),
                  ],
                  positionals: [PositionalSpec("M/A", "the countdown to finish")],
-                 calls: "Modules.Register(sa{sv}), Modules.UpdateActivity(sa{sv}), Control.Peek(ss) -> t, Control.GetState() -> a{sv}, Control.EndPeek() -> t") { p throws(UsageError) in
+                 calls: "\(C.Modules.register.brief), \(C.Modules.updateActivity.brief), \(C.Control.peek.brief), \(C.Control.getState.brief), \(C.Control.endPeek.brief)") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             var finish = ActivityFinish(module: module, activity: activity)
             finish.wait = p.has("--wait")
@@ -67,7 +68,7 @@ enum ActivityVerbs {
         VerbSpec("activity list", "[--json]",
                  summary: "Print the live activities in display order: MODULE/ACTIVITY, role and label (--json: GetState's items as a JSON array).",
                  options: [OptionSpec("--json", "one JSON array of GetState's items")],
-                 calls: "Control.GetState() -> a{sv}") { p throws(UsageError) in .activity(.list(json: p.has("--json"))) },
+                 calls: "\(C.Control.getState.brief)") { p throws(UsageError) in .activity(.list(json: p.has("--json"))) },
     ]
 
     static func request(_ p: ParsedArguments, isStart: Bool) throws(UsageError) -> ActivityRequest {
@@ -143,3 +144,6 @@ enum ActivityVerbs {
         return seconds
     }
 }
+
+/// The contract's methods, for the `calls:` lines of the help.
+private typealias C = NookContract

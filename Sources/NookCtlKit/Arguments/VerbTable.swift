@@ -8,7 +8,7 @@ public enum VerbTable {
                  options: [OptionSpec("--json", "one JSON object (what GetState returns)"),
                            OptionSpec("--format", "FORMAT", "text (default), json, or waybar (Waybar's custom-module JSON)"),
                            OptionSpec("--follow", "print a line (a block for text) per StateChanged until interrupted")],
-                 calls: "Control.GetState() -> a{sv}, signal Control.StateChanged(a{sv})") { p throws(UsageError) in
+                 calls: "\(C.Control.getState.brief), \(C.Control.stateChanged.brief)") { p throws(UsageError) in
             var format = StatusFormat.text
             if let text = p["--format"] {
                 guard let chosen = StatusFormat(rawValue: text) else {
@@ -23,44 +23,44 @@ public enum VerbTable {
             return format == .text && !p.has("--follow") ? .status : .statusAs(format, follow: p.has("--follow"))
         },
         VerbSpec("activities", summary: "Print the live activities as MODULE/ACTIVITY, in display order.",
-                 calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .activities },
+                 calls: "\(C.Control.getState.brief)") { _ throws(UsageError) in .activities },
         VerbSpec("modules", summary: "Print the registered modules, by id (GetState's modules; from an older nookd, those with live activities).",
-                 calls: "Control.GetState() -> a{sv}") { _ throws(UsageError) in .modules },
-        VerbSpec("show", summary: "Show the nook.", calls: "Control.Show()") { _ throws(UsageError) in .show },
-        VerbSpec("hide", summary: "Hide the nook.", calls: "Control.Hide()") { _ throws(UsageError) in .hide },
+                 calls: "\(C.Control.getState.brief)") { _ throws(UsageError) in .modules },
+        VerbSpec("show", summary: "Show the nook.", calls: "\(C.Control.show.brief)") { _ throws(UsageError) in .show },
+        VerbSpec("hide", summary: "Hide the nook.", calls: "\(C.Control.hide.brief)") { _ throws(UsageError) in .hide },
         VerbSpec("open", "[--activity M/A | --home M | --board] [--via claim|hover]",
                  summary: "Open the nook onto an activity's expanded view, a module's home or the board; prints the plan's serial.",
-                 options: targetOptions, calls: "Control.Open(a{sv}) -> t") { p throws(UsageError) in
+                 options: targetOptions, calls: "\(C.Control.open.brief)") { p throws(UsageError) in
             .open(try target(p), via: try ValueParsing.via(p["--via"], verb: p.verb))
         },
         VerbSpec("close", summary: "Close the nook back to the pill (or hidden); prints the plan's serial.",
-                 calls: "Control.Close(a{sv}) -> t") { _ throws(UsageError) in .close },
+                 calls: "\(C.Control.close.brief)") { _ throws(UsageError) in .close },
         VerbSpec("toggle", summary: "Open the nook if it shows the pill (or nothing), close it if it is open; prints the plan's serial. For a key binding.",
-                 calls: "Control.GetState() -> a{sv}, then Control.Open(a{sv}) -> t or Control.Close(a{sv}) -> t") { _ throws(UsageError) in
+                 calls: "\(C.Control.getState.brief), then \(C.Control.open.brief) or \(C.Control.close.brief)") { _ throws(UsageError) in
             .toggle
         },
         VerbSpec("focus", summary: "Give the nook the keyboard (bind it to a key): Tab or the arrow keys move through the pill and the capsules, Enter opens, Delete ends, Escape closes and gives the keyboard back; prints the serial.",
-                 calls: "Control.Focus(a{sv}) -> t") { _ throws(UsageError) in .focus },
+                 calls: "\(C.Control.focus.brief)") { _ throws(UsageError) in .focus },
         VerbSpec("osd", "volume|brightness LEVEL | volume mute | caps-lock on|off",
                  summary: "Show an on-screen display for a key binding: the nook peeks at the level (0 to 100, or 40%) or the state, replaces the display a previous call left, and ends it by itself 1.5 s after the last call (activity osd/volume, osd/brightness, osd/caps-lock).",
                  positionals: [PositionalSpec("KIND", "volume, brightness or caps-lock"),
                                PositionalSpec("VALUE", "a level 0 to 100 (volume and brightness), mute (volume), on or off (caps-lock)")],
-                 calls: "Modules.Register(sa{sv}), Modules.UpdateActivity(sa{sv}) (Modules.StartActivity(sa{sv}) the first time), Control.Peek(ss) -> t") { p throws(UsageError) in
+                 calls: "\(C.Modules.register.brief), \(C.Modules.updateActivity.brief) (\(C.Modules.startActivity.brief) the first time), \(C.Control.peek.brief)") { p throws(UsageError) in
             .osd(try OSDRequest.parse(kind: p.positionals[0], value: p.positionals.count > 1 ? p.positionals[1] : nil, verb: p.verb))
         },
         VerbSpec("peek", "M/A", summary: "Peek one activity; prints the plan's serial.",
                  positionals: [PositionalSpec("M/A", "the module and activity to peek")],
-                 calls: "Control.Peek(ss) -> t") { p throws(UsageError) in
+                 calls: "\(C.Control.peek.brief)") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             return .peek(module: module, activity: activity)
         },
-        VerbSpec("unpeek", summary: "End the peek; prints the plan's serial.", calls: "Control.EndPeek() -> t") { _ throws(UsageError) in
+        VerbSpec("unpeek", summary: "End the peek; prints the plan's serial.", calls: "\(C.Control.endPeek.brief)") { _ throws(UsageError) in
             .unpeek
         },
         VerbSpec("companion", "M | --close", summary: "Open a module's companion window, or close it; prints the plan's serial.",
                  options: [OptionSpec("--close", "close the companion window")],
                  positionals: [PositionalSpec("M", optional: true, "the module whose companion opens")],
-                 calls: "Control.OpenCompanion(s) -> t, Control.CloseCompanion() -> t") { p throws(UsageError) in
+                 calls: "\(C.Control.openCompanion.brief), \(C.Control.closeCompanion.brief)") { p throws(UsageError) in
             switch (p.positionals.first, p.has("--close")) {
             case (let module?, false): return .companion(module: try ValueParsing.module(module, verb: p.verb))
             case (nil, true): return .companion(module: nil)
@@ -70,7 +70,7 @@ public enum VerbTable {
         },
         VerbSpec("display", "--width W --height H [--notch WxH]",
                  summary: "Tell the broker the display changed; prints the plan's serial.",
-                 options: displayOptions, calls: "Control.DisplayChanged(a{sv}) -> t") { p throws(UsageError) in
+                 options: displayOptions, calls: "\(C.Control.displayChanged.brief)") { p throws(UsageError) in
             for required in ["--width", "--height"] where !p.has(required) {
                 throw UsageError("missing option \(required) \(required == "--width" ? "W" : "H")", verb: p.verb)
             }
@@ -81,39 +81,39 @@ public enum VerbTable {
                  options: targetOptions + [OptionSpec("--json", "print the plan as one JSON object instead")],
                  positionals: [PositionalSpec("ACTION", "open, close, peek, end_peek, show or hide"),
                                PositionalSpec("M/A", optional: true, "for peek: the activity to peek")],
-                 calls: "Control.PreviewPlan(sa{sv}) -> a{sv}") { p throws(UsageError) in try preview(p) },
+                 calls: "\(C.Control.previewPlan.brief)") { p throws(UsageError) in try preview(p) },
         VerbSpec("watch", "[--json] [--count N] [--width W --height H --notch WxH]",
                  summary: "Subscribe as a renderer and print one line per plan (--json: one JSON object per line).",
                  options: [OptionSpec("--json", "one JSON object per plan"),
                            OptionSpec("--count", "N", "stop after N plans, the subscription's first included")] + displayOptions,
-                 calls: "Render.Subscribe(a{sv}) -> (o, a{sv}), signal Render.Plan(a{sv}), Render.Unsubscribe()") { p throws(UsageError) in
+                 calls: "\(C.Render.subscribe.brief), \(C.Render.plan.brief), \(C.Render.unsubscribe.brief)") { p throws(UsageError) in
             let count = try p["--count"].map { (text: String) throws(UsageError) in try ValueParsing.count(text, option: "--count", verb: p.verb) }
             return .watch(json: p.has("--json"), display: try display(p, defaults: .defaultRenderer), count: count)
         },
         VerbSpec("set reduce-motion", "on|off", summary: "Turn Reduce Motion on or off.",
                  positionals: [PositionalSpec("on|off", "the new setting")],
-                 calls: "Properties.Set(\"org.nook.Nook1.Control\", \"ReduceMotion\", <b>)") { p throws(UsageError) in
+                 calls: "Properties.Set(\"\(C.Control.interface)\", \"\(C.Control.reduceMotion.name)\", <b>)") { p throws(UsageError) in
             .setReduceMotion(try ValueParsing.onOff(p.positionals[0], verb: p.verb))
         },
         VerbSpec("reload", summary: "Make nookd read its theme file again (as SIGHUP does); a bad file is refused, naming the token, and the theme stays. Then, when nook-notifications serves, make it read its rules file again; a bad one is refused, naming its line and key (exit status 1), and the previous rules stay.",
-                 calls: "Control.ReloadTheme(); " + NotificationsVerbs.onTheServer(NookContract.Notifications.reloadRules)) { _ throws(UsageError) in .reload },
+                 calls: "\(C.Control.reloadTheme.brief); " + NotificationsVerbs.onTheServer(C.Notifications.reloadRules)) { _ throws(UsageError) in .reload },
         VerbSpec("theme show", summary: "Print the resolved theme tokens, one 'path = value' per line.",
-                 calls: "Control.GetTokens() -> a{sv}") { _ throws(UsageError) in .themeShow },
+                 calls: "\(C.Control.getTokens.brief)") { _ throws(UsageError) in .themeShow },
         VerbSpec("theme load", "FILE", summary: "Send every token of a DTCG JSON file; the broker validates them as a whole.",
                  positionals: [PositionalSpec("FILE", "a DTCG theme file (theme.json)")],
-                 calls: "Control.SetTokens(a{sv})") { p throws(UsageError) in .themeLoad(path: p.positionals[0]) },
+                 calls: "\(C.Control.setTokens.brief)") { p throws(UsageError) in .themeLoad(path: p.positionals[0]) },
         VerbSpec("theme set", "TOKEN VALUE",
                  summary: "Set one token: an alias ({transition.peek}), a duration (240ms), a number, or JSON for a spring or Bézier.",
                  positionals: [PositionalSpec("TOKEN", "a dotted token path, e.g. motion.hideDip"),
                                PositionalSpec("VALUE", "the token's new value")],
-                 calls: "Control.SetTokens(a{sv})") { p throws(UsageError) in
+                 calls: "\(C.Control.setTokens.brief)") { p throws(UsageError) in
             .themeSet(token: p.positionals[0], value: ValueParsing.tokenValue(p.positionals[1]))
         },
         VerbSpec("animation set", "convert|peek CURVE",
                  summary: "Override a shared-element curve: chrome (ride the chrome's), theme (back to the token) or a curve.",
                  positionals: [PositionalSpec("convert|peek", "which curve"),
                                PositionalSpec("CURVE", ValueParsing.curveGrammar)],
-                 calls: "Control.SetSharedElementAnimation(sa{sv})") { p throws(UsageError) in
+                 calls: "\(C.Control.setSharedElementAnimation.brief)") { p throws(UsageError) in
             let which = p.positionals[0]
             guard which == "convert" || which == "peek" else { throw UsageError("expected convert or peek, found '\(which)'", verb: p.verb) }
             return .animationSet(which: which, curve: try ValueParsing.curve(p.positionals[1], verb: p.verb))
@@ -122,7 +122,7 @@ public enum VerbTable {
                  summary: "End any module's activity, as the user (its module is told with a diagnostic).",
                  options: [OptionSpec("--immediate", "dismissal 'immediate' instead of 'default'")],
                  positionals: [PositionalSpec("M/A", "the activity to end")],
-                 calls: "Control.EndActivity(ssa{sv})") { p throws(UsageError) in
+                 calls: "\(C.Control.endActivity.brief)") { p throws(UsageError) in
             let (module, activity) = try ValueParsing.moduleActivity(p.positionals[0], verb: p.verb)
             return .end(module: module, activity: activity, dismissal: p.has("--immediate") ? "immediate" : "default")
         },
@@ -131,7 +131,7 @@ public enum VerbTable {
                  options: [OptionSpec("--svg", "FILE", "where to write the SVG"),
                            OptionSpec("--count", "N", "stop after N plans, the subscription's first included"),
                            OptionSpec("--seconds", "S", "stop after S seconds")] + displayOptions,
-                 calls: "Render.Subscribe(a{sv}) -> (o, a{sv}), signal Render.Plan(a{sv}), Render.Unsubscribe()") { p throws(UsageError) in
+                 calls: "\(C.Render.subscribe.brief), \(C.Render.plan.brief), \(C.Render.unsubscribe.brief)") { p throws(UsageError) in
             guard let file = p["--svg"] else { throw UsageError("missing option --svg FILE", verb: p.verb) }
             let limit: RecordLimit
             switch (p["--count"], p["--seconds"]) {
@@ -151,11 +151,11 @@ public enum VerbTable {
                  summary: "Press a control: the view of activity M/A (or module M's own views) with that action runs it in its module.",
                  positionals: [PositionalSpec("M/A | M", "the activity, or the module for its own views (home, widget, compact)"),
                                PositionalSpec("ACTION", "the control's action id (nookctl actions lists them)")],
-                 calls: "Control.Invoke(sssa{sv})") { p throws(UsageError) in try press(p) },
+                 calls: "\(C.Control.invoke.brief)") { p throws(UsageError) in try press(p) },
         VerbSpec("actions", "M/A | M",
                  summary: "List the controls of an activity (or of module M's own views) on screen now: action, label, slot and path.",
                  positionals: [PositionalSpec("M/A | M", "the activity, or the module for its own views")],
-                 calls: "Control.PreviewPlan(sa{sv}) -> a{sv} (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
+                 calls: "\(C.Control.previewPlan.brief) (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
             try actions(p)
         },
     ] + ActivityVerbs.rows + NotificationsVerbs.rows
@@ -247,3 +247,6 @@ public enum VerbTable {
         return verbs.filter { $0.name.hasPrefix(name + " ") }
     }
 }
+
+/// The contract's methods, for the `calls:` lines of the help.
+private typealias C = NookContract
