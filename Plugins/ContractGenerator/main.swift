@@ -147,7 +147,8 @@ func writePropKey(_ schema: Schema, into out: inout Source) {
     out.line("/// Why: a node carries a handful of the forty-odd keys. Looking each of them up by name cost")
     out.line("/// a string hash per key and node; a node's `PropKeySet` is found with one lookup per key it")
     out.line("/// carries (`named`, which dispatches on length and first byte), and readers read only those.")
-    writeKeyEnum(keys, type: "PropKey", conformances: "Int, CaseIterable", access: "", named: true, into: &out)
+    out.line("/// Renderers read a plan's props by it too (`props[.value]`), so a key's name is written once.")
+    writeKeyEnum(keys, type: "PropKey", conformances: "Int, CaseIterable, Sendable", access: "public ", named: true, into: &out)
     out.line()
 }
 
@@ -461,8 +462,11 @@ func writeEncoders(_ schema: Schema, into out: inout Source) {
     }
     out.line()
     out.line("/// The scene keys a scene node's entry carries besides its props.")
-    out.block("enum SceneKey") { out in
-        for scene in schema.sceneKeys { out.line("case \(scene.swift)") }
+    writeKeyEnum(schema.sceneKeys.map { ($0.key, $0.swift) }, type: "SceneKey", conformances: "CaseIterable, Sendable", access: "public ", named: false, into: &out)
+    out.block("extension SceneKey") { out in
+        out.line("/// The scene keys that ride among a node's props (not view props themselves).")
+        let carried = schema.sceneKeys.filter { $0.prop == true }.map { "." + $0.swift }
+        out.line("public static let carriedInProps: [SceneKey] = [\(carried.joined(separator: ", "))]")
     }
     out.line()
     out.block("extension WireTape") { out in

@@ -74,7 +74,7 @@ extension RenderNode {
     /// The node's `action`, when it is a control that can be pressed now: a suppressed pill
     /// copy (rule 10) cannot be, since it is not drawn.
     var action: String? {
-        guard let action = NodeContent.string(props["action"]), !action.isEmpty, NodeContent.bool(props["suppressed"]) != true else {
+        guard let action = NodeContent.string(props[.action]), !action.isEmpty, NodeContent.bool(props[scene: .suppressed]) != true else {
             return nil
         }
         return action
@@ -91,8 +91,8 @@ extension RenderScene {
 
     /// `action_label`, else the texts inside the node (itself included), in reading order.
     func accessibleLabel(of node: RenderNode) -> String? {
-        if let label = NodeContent.string(node.props["action_label"]), !label.isEmpty { return label }
-        let texts = subtree(at: node.path).compactMap { $0.kind == "text" ? NodeContent.string($0.props["text"]) : nil }
+        if let label = NodeContent.string(node.props[.actionLabel]), !label.isEmpty { return label }
+        let texts = subtree(at: node.path).compactMap { $0.kind == "text" ? NodeContent.string($0.props[.text]) : nil }
             .filter { !$0.isEmpty }
         return texts.isEmpty ? nil : texts.joined(separator: " ")
     }

@@ -11,38 +11,38 @@ enum NodeContent {
         let props = node.props
         switch node.kind {
         case "text":
-            var text = string(props["text"]) ?? ""
-            let timerEnd = integer(props["timer_end"])
+            var text = string(props[.text]) ?? ""
+            let timerEnd = integer(props[.timerEnd])
             if let timerEnd { text = Countdown.text(end: timerEnd, unixTime: unixTime) }
             let textStyle = TextStyle(
-                size: number(props["font_size"]) ?? 13, weight: TextFont.cssWeight(string(props["font_weight"])),
+                size: number(props[.fontSize]) ?? 13, weight: TextFont.cssWeight(string(props[.fontWeight])),
                 color: color(props) ?? style.foreground ?? foreground,
-                monospacedDigits: bool(props["monospaced_digits"]) ?? (timerEnd != nil),
+                monospacedDigits: bool(props[.monospacedDigits]) ?? (timerEnd != nil),
                 alignment: style.alignment ?? .leading, italic: style.italic, underline: style.underline,
-                lineLimit: integer(props["line_limit"]).map { Int(clamping: $0) })
+                lineLimit: integer(props[.lineLimit]).map { Int(clamping: $0) })
             return .text(text, textStyle)
         case "image":
             // Symbols draw in the foreground colour (white on the black chrome); pictures as they are.
-            if let symbol = string(props["symbol"]) { return .image(source: symbol, tint: color(props) ?? style.foreground ?? foreground) }
-            guard let uri = string(props["uri"]) else { return nil }
+            if let symbol = string(props[.symbol]) { return .image(source: symbol, tint: color(props) ?? style.foreground ?? foreground) }
+            guard let uri = string(props[.uri]) else { return nil }
             return .image(source: uri, tint: color(props) ?? style.foreground)
         case "shape":
-            let kind = string(props["shape"]).flatMap(ShapeKind.init(rawValue:)) ?? .rect
+            let kind = string(props[.shape]).flatMap(ShapeKind.init(rawValue:)) ?? .rect
             let fill = color(props) ?? style.foreground ?? foreground
             let radius: Double
             switch kind {
             case .rect: radius = 0
-            case .roundedRect: radius = number(props["corner_radius"]) ?? 8
+            case .roundedRect: radius = number(props[.cornerRadius]) ?? 8
             case .circle, .capsule: radius = min(node.rect.width, node.rect.height) / 2
             }
             return .shape(kind, fill: fill, cornerRadius: radius)
         case "progress":
-            let progressStyle = string(props["style"]).flatMap(ProgressStyle.init(rawValue:)) ?? .linear
+            let progressStyle = string(props[.style]).flatMap(ProgressStyle.init(rawValue:)) ?? .linear
             return .progress(fraction: fraction(props, unixTime: unixTime), style: progressStyle, tint: style.foreground ?? foreground)
         case "view":
-            guard let name = string(props["name"]), customViews.contains(name) else { return nil }
+            guard let name = string(props[.name]), customViews.contains(name) else { return nil }
             var properties: [String: String] = [:]
-            if case .dictionary(let params)? = props["params"] {
+            if case .dictionary(let params)? = props[.params] {
                 for (key, value) in params { properties[key] = text(value) }
             }
             return .custom(name: name, properties: properties)
@@ -54,16 +54,16 @@ enum NodeContent {
     /// A custom view the toolkit draws itself: its children (the module's fallback body) are
     /// not drawn.
     static func drawsItself(_ node: RenderNode, customViews: Set<String>) -> Bool {
-        node.kind == "view" && string(node.props["name"]).map(customViews.contains) == true
+        node.kind == "view" && string(node.props[.name]).map(customViews.contains) == true
     }
 
     /// `value`, or how far now is between `start` and `end` (unix µs), in 0...1.
     static func fraction(_ props: [String: PropValue], unixTime: Double) -> Double {
-        if let start = integer(props["start"]), let end = integer(props["end"]), end > start {
+        if let start = integer(props[.start]), let end = integer(props[.end]), end > start {
             let now = unixTime * 1_000_000
             return min(max((now - Double(start)) / Double(end - start), 0), 1)
         }
-        return min(max(number(props["value"]) ?? 0, 0), 1)
+        return min(max(number(props[.value]) ?? 0, 0), 1)
     }
 
     /// A prop as text for a custom view: scalars plainly, lists joined by commas.
@@ -81,7 +81,7 @@ enum NodeContent {
     }
 
     /// The node's own `color`: it wins over `text-*` classes, as a shape's fill does.
-    static func color(_ props: [String: PropValue]) -> RGBA? { string(props["color"]).flatMap(RGBA.init(hex:)) }
+    static func color(_ props: [String: PropValue]) -> RGBA? { string(props[.color]).flatMap(RGBA.init(hex:)) }
 
     static func string(_ value: PropValue?) -> String? {
         if case .string(let text)? = value { return text }

@@ -100,10 +100,10 @@ struct RenderNode: Hashable, Sendable {
         variants = node.variants
         var style = ClassStyle()
         // A class naming a theme rule arrives expanded (`expanded_classes`): renderers never see `rules.named`.
-        if case .string(let classes)? = node.props["expanded_classes"] ?? node.props["classes"] { style.apply(classes) }
+        if case .string(let classes)? = node.props[scene: .expandedClasses] ?? node.props[.classes] { style.apply(classes) }
         baseStyle = style
         parentPath = NodePath.parent(of: node.path)
-        opacity = min(max(NodeContent.number(node.props["opacity"]) ?? 1, 0), 1)
+        opacity = min(max(NodeContent.number(node.props[.opacity]) ?? 1, 0), 1)
     }
 
     var slotKey: SlotKey { SlotKey(slot: slot, owner: owner) }

@@ -339,7 +339,7 @@ struct FrameBuilder {
             var buttonPlate: (rect: Rect, radius: Double, iconOnly: Bool, control: ControlNode)?
             if let control = scene.control(node, serial: serial) {
                 controls.append(DrawnControl(control: control, rect: placed, clip: clip))
-                if NodeContent.string(node.props["role"]) == NodeRole.button.rawValue, style.background == nil {
+                if NodeContent.string(node.props[.role]) == NodeRole.button.rawValue, style.background == nil {
                     let iconOnly = Self.isIconOnly(node, in: scene)
                     let plate = ButtonLook.plate(for: placed, iconOnly: iconOnly)
                     buttonPlate = (plate.rect, plate.radius, iconOnly, control.node)
@@ -374,7 +374,7 @@ struct FrameBuilder {
             if var content = NodeContent.content(of: node, style: style, unixTime: unixTime, customViews: customViews,
                                                      foreground: defaultForeground) {
                 if let change, case .shape(let kind, let fill, let radius) = content,
-                   let before = NodeContent.string(change.old.props["color"]).flatMap(RGBA.init(hex:)) {
+                   let before = NodeContent.string(change.old.props[.color]).flatMap(RGBA.init(hex:)) {
                     content = .shape(kind, fill: RGBA.mix(before, fill, change.fraction) ?? fill, cornerRadius: radius)
                 }
                 items.append(DrawItem(
@@ -407,7 +407,7 @@ struct FrameBuilder {
         guard let parentPath = node.parentPath, let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
             return .leading
         }
-        switch NodeContent.string(parent.props["alignment"]) {
+        switch NodeContent.string(parent.props[.alignment]) {
         case "leading": return .leading
         case "trailing": return .trailing
         default: return .center

@@ -126,8 +126,8 @@ public struct PlanPresenter: Sendable {
     }
 
     static func changesBySecond(_ node: RenderNode) -> Bool {
-        (node.kind == "text" && node.props["timer_end"] != nil)
-            || (node.kind == "progress" && node.props["start"] != nil && node.props["end"] != nil)
+        (node.kind == "text" && node.props[.timerEnd] != nil)
+            || (node.kind == "progress" && node.props[.start] != nil && node.props[.end] != nil)
     }
 
     /// Where `list` draws what changes by the second (countdowns, progress against the clock):
@@ -169,10 +169,10 @@ public struct PlanPresenter: Sendable {
     }
 
     static func clockDriven(_ node: RenderNode, customViews: Set<String>) -> ClockDrivenView? {
-        guard node.kind == "view", case .string(let name)? = node.props["name"], customViews.contains(name),
+        guard node.kind == "view", case .string(let name)? = node.props[.name], customViews.contains(name),
               let view = clockDrivenViews[name] else { return nil }
         // Read as the drawing reads it (`NodeContent`: each param as text).
-        guard case .dictionary(let params)? = node.props["params"], let value = params[view.param] else { return nil }
+        guard case .dictionary(let params)? = node.props[.params], let value = params[view.param] else { return nil }
         return NodeContent.text(value) == "true" ? view : nil
     }
 
@@ -268,7 +268,7 @@ public struct PlanPresenter: Sendable {
         var seen: Set<String> = []
         for node in scene.nodes {
             var strings: [String] = []
-            if case .string(let classes)? = node.props["expanded_classes"] ?? node.props["classes"] { strings.append(classes) }
+            if case .string(let classes)? = node.props[scene: .expandedClasses] ?? node.props[.classes] { strings.append(classes) }
             strings += node.variants.map(\.classes)
             for classes in strings {
                 for unknown in ClassStyle.unknownClasses(in: classes) where seen.insert(unknown).inserted {

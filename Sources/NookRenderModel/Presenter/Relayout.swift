@@ -19,9 +19,6 @@ public struct ElementRelayout: Hashable, Sendable {
         self.rootPath = rootPath
     }
 
-    /// Keys a scene node carries that are not view props.
-    static let sceneOnlyKeys: Set<String> = ["expanded_classes", "suppressed"]
-
     init?(subtree: [RenderNode]) {
         guard let first = subtree.first, let raw = Self.raw(subtree, at: 0).map(\.node),
               let validated = try? ViewValidator().validate(raw, slot: first.path) else { return nil }
@@ -34,9 +31,9 @@ public struct ElementRelayout: Hashable, Sendable {
     private static func raw(_ nodes: [RenderNode], at index: Int) -> (node: RawNode, end: Int)? {
         let node = nodes[index]
         var props = node.props
-        for key in sceneOnlyKeys { props[key] = nil }
+        for key in SceneKey.carriedInProps { props[key.name] = nil }
         // Layout reads the classes with the theme's named rules expanded.
-        if let expanded = node.props["expanded_classes"] { props["classes"] = expanded }
+        if let expanded = node.props[scene: .expandedClasses] { props[.classes] = expanded }
         var children: [RawNode] = []
         var next = index + 1
         while next < nodes.count, nodes[next].parentPath == node.path {

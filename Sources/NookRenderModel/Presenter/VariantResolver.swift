@@ -53,7 +53,7 @@ enum VariantResolver {
     }
 
     static func groupState(_ node: RenderNode, _ key: String) -> Bool {
-        guard case .dictionary(let states)? = node.props["group_state"], case .bool(let on)? = states[key] else { return false }
+        guard case .dictionary(let states)? = node.props[.groupState], case .bool(let on)? = states[key] else { return false }
         return on
     }
 }
