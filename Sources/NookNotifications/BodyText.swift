@@ -63,10 +63,52 @@ struct BodyText: NookView {
         let classes = [run.italic ? "italic" : nil, run.underline || run.link != nil ? "underline" : nil].compactMap { $0 }.joined(separator: " ")
         if let url = run.link, let action {
             text.foregroundStyle(linkColor).tw(classes).onTapGesture { await openLink(url) }.actionID(action).accessibilityLabel(url)
+        } else if run.link != nil {
+            // A link where it cannot be pressed on its own (the peek): it still looks like one.
+            text.foregroundStyle(linkColor).tw(classes)
         } else if classes.isEmpty {
             text
         } else {
             text.tw(classes)
         }
+    }
+}
+
+/// The body's first line in the peek: styled as in the expanded view, at most `maxBytes` of
+/// text, ending with an ellipsis when cut or when more lines follow. No link is a control of
+/// its own here: a press anywhere on the peek is the notification's `default`.
+struct PeekBody: NookView {
+    var runs: [BodyRun]
+    var size: Double
+
+    init(lines: [[BodyRun]], maxBytes: Int, size: Double) {
+        self.runs = Self.firstLine(lines, maxBytes: maxBytes)
+        self.size = size
+    }
+
+    static func firstLine(_ lines: [[BodyRun]], maxBytes: Int) -> [BodyRun] {
+        let drawn = BodyText.drawn(lines.first ?? [])
+        var out: [BodyRun] = []
+        var left = maxBytes
+        for run in drawn {
+            guard left > 0 else { break }
+            var kept = run
+            kept.text = run.text.prefixBytes(left)
+            left -= kept.text.utf8.count
+            out.append(kept)
+            if kept.text.utf8.count < run.text.utf8.count { break }
+        }
+        let cut = out.map(\.text.utf8.count).reduce(0, +) < drawn.map(\.text.utf8.count).reduce(0, +)
+        if (cut || lines.count > 1), !out.isEmpty { out[out.count - 1].text += "\u{2026}" }
+        return out
+    }
+
+    var body: some NookView {
+        HStack(spacing: 0) {
+            ForEach(Array(runs.enumerated()), id: \.offset) { _, run in
+                BodyText.run(run, action: nil, size: size, openLink: { _ in })
+            }
+        }
+        .opacity(0.8)
     }
 }

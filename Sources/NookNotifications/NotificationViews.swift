@@ -34,12 +34,19 @@ struct AppIcon: NookView {
 struct NotificationText: NookView {
     var summary: String
     var detail: String
+    /// The body's styled lines when it had markup (`NotificationRequest.bodyRuns`): drawn
+    /// styled rather than `detail`.
+    var detailRuns: [[BodyRun]] = []
     var size: Double
 
     var body: some NookView {
         VStack(alignment: .leading, spacing: 2) {
             Text(summary).font(size: size, weight: .semibold)
-            if !detail.isEmpty { Text(detail).font(size: size - 1).opacity(0.8) }
+            if !detailRuns.isEmpty {
+                PeekBody(lines: detailRuns, maxBytes: NotificationViews.peekBodyBytes, size: size - 1)
+            } else if !detail.isEmpty {
+                Text(detail).font(size: size - 1).opacity(0.8)
+            }
         }
     }
 }
@@ -104,7 +111,7 @@ public enum NotificationViews {
                     HStack(spacing: 8) {
                         if let colour = request.ruleEffects.colour { RoundedRectangle(cornerRadius: 1.5).fill(NookColor(hex: colour)).frame(width: 3, height: 32) }
                         AppIcon(uri: content.iconURI).frame(width: 32, height: 32).nookSharedElement("icon")
-                        NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), size: 13)
+                        NotificationText(summary: title, detail: request.body.prefixBytes(peekBodyBytes, ellipsis: true), detailRuns: request.bodyRuns, size: 13)
                         if let progress = request.progress { ProgressView(value: Double(progress) / 100).frame(width: 48, height: 4) }
                         if let stack = content.stack { StackBadge(count: stack.count, size: 12) }
                     }, defaultPress, request.defaultLabel)

@@ -1,5 +1,6 @@
 import Foundation
 import NookBus
+import NookCore
 import Testing
 
 @testable import NookNotifications
@@ -84,6 +85,37 @@ struct NotificationSpecUnitTests {
         let request = try Self.request(body: "<b>Bold</b> move")
         #expect(request.body == "Bold move")
         #expect(request.bodyRuns == [[BodyRun(text: "Bold", bold: true), BodyRun(text: " move")]])
+    }
+
+    /// Issue 40, part 4: the peek draws the body's markup too, not only the expanded view: its
+    /// first line as styled runs (bold measured bold, a link underlined in the link colour but
+    /// no control of its own, since a press on the peek is the notification's `default`).
+    @Test func thePeekDrawsTheBodysMarkup() throws {
+        let request = try Self.request(body: "<b>Bold</b> move, <i>then</i> <a href=\"https://example.com\">the log</a><br>second line")
+        let content = NotificationContent(id: 1, request: request, iconURI: "", imageURI: nil, dismissDate: nil, invoke: { _ in })
+        let fields = NotificationViews.activity(content).changes(since: nil, sequence: 1)
+        guard case .node(let peek)? = fields["peek"] else { Issue.record("no peek view"); return }
+        var texts: [RawNode] = []
+        var actions: [String] = []
+        func walk(_ node: RawNode) {
+            if node.kind == "text" { texts.append(node) }
+            if case .string(let action)? = node.props["action"] { actions.append(action) }
+            node.children.forEach(walk)
+        }
+        walk(peek)
+        func node(_ part: String) -> RawNode? {
+            texts.first { if case .string(let text)? = $0.props["text"] { text.contains(part) } else { false } }
+        }
+        #expect(node("Bold")?.props["font_weight"] == .string("bold"), "\(texts.map(\.props))")
+        #expect(node("move")?.props["font_weight"] == nil)
+        #expect(node("then")?.props["classes"] == .string("italic"))
+        let link = node("the log")
+        #expect(link?.props["classes"] == .string("underline"), "\(texts.map(\.props))")
+        // A second line follows: the first ends with an ellipsis.
+        #expect(texts.last?.props["text"] == .string("the log\u{2026}"), "\(texts.map(\.props))")
+        #expect(link?.props["color"] != nil)
+        #expect(!texts.contains { $0.props["text"] == .string("second line") }, "the peek shows the first line only")
+        #expect(!actions.contains { $0.hasPrefix("link-") }, "no link is a control in the peek: \(actions)")
     }
 
     @Test func theSpecsHintsAreReadAndBounded() throws {

@@ -76,6 +76,17 @@ struct NotificationMarkupOnScreenTests {
             #expect(sent.contains("uint32 1"), "\(sent)")
             let started = await eventually { (try? await nook.state().activityCount) == 1 }
             try #require(started, "the notification's activity did not start:\n\(bridge.log)")
+            // The peek draws the markup too: its bold run goes to the renderer bold.
+            let peekBold = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
+                watcher.nodes(presentation: "peek").contains { Self.text($0) == " MMMM" && $0["font_weight"]?.unwrappingVariants == .string("bold") }
+            }
+            #expect(peekBold, "no peek with a bold run reached the watcher: \(watcher.nodes(presentation: "peek").compactMap(Self.text))")
+            // For the eyes (no pixel is asserted: the peek may end before a loaded machine draws it).
+            let peekState = try await nook.state()
+            if peekBold, peekState.presentation == "peek" {
+                try await nook.waitUntilSettled(serial: peekState.serial)
+                ReachOnScreenTests.saveScreenshot(try await nook.xvfb.screenshot(), "notification-markup-peek")
+            }
             let serial = try await nook.open(["onto": .string("activity"), "module": .string("notifications"), "activity": .string("n1")])
             try await nook.waitUntilSettled(serial: serial)
             let drawn = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) {
