@@ -82,6 +82,8 @@ let package = Package(
             exclude: ["HeroCardView.swift"]),
         // docs/quick-start.md's module, compiled (and its run script run) by the tests.
         .executableTarget(name: "QuickStart", dependencies: ["NookModuleAPI"], path: "Examples/QuickStart", exclude: ["run.sh"]),
+        // The build watcher in ActivityKit's shape (docs/module-guide.md).
+        .executableTarget(name: "BuildWatcher", dependencies: ["NookModuleAPI"], path: "Examples/BuildWatcher"),
         // Test doubles many suites share: the private dbus-daemon launcher, helper processes.
         .target(name: "NookTestSupport", dependencies: ["NookCore"]),
         // `make bench`: release-build benchmarks that report ratios against in-run baselines.

@@ -106,4 +106,41 @@ struct BuildAttributes: NookActivityAttributes {
             #expect(await nookd.process.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// One lifecycle: `NookModule.run` connects, runs the body, and when it returns ends what
+    /// is still live and unregisters; the broker is left with nothing of the module. A broker
+    /// that cannot be reached is an exit, not a crash.
+    @Test func runOwnsTheConnectionAndEndsWhatTheBodyLeft() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, home: scratch.url)
+            let observer = try await Observer.connect(bus)
+            let seen = Locked<[String]>([])
+            let exit = await NookModule.run(NookModuleConfiguration(id: "build", displayName: "Build"), address: .bus(bus.address), handlesSignals: false) { module in
+                let build = try await NookActivity.request(
+                    attributes: BuildAttributes(project: "nook"), content: .init(state: .init(step: "compile", progress: 0)), id: "job", on: module)
+                try await build.update(.init(step: "link", progress: 0.5))
+                seen.withLock { $0.append("started") }
+            }
+            #expect(exit == .finished)
+            #expect(seen.withLock { $0 } == ["started"])
+            #expect(await eventually { await observer.activities().isEmpty }, "the body's activity outlived run")
+
+            let refused = await NookModule.run(NookModuleConfiguration(id: "build", displayName: "Build"), address: .bus("unix:path=\(scratch.url.path)/no-bus"), handlesSignals: false) { _ in
+                Issue.record("the body ran without a broker")
+            }
+            guard case .failed = refused else { Issue.record("run without a bus returned \(refused)"); return }
+
+            let failing = await NookModule.run(NookModuleConfiguration(id: "build", displayName: "Build"), address: .bus(bus.address), handlesSignals: false) { module in
+                _ = try await NookActivity.request(
+                    attributes: BuildAttributes(project: "nook"), content: .init(state: .init(step: "x", progress: 0)), id: "bad id", on: module)
+            }
+            guard case .failed(let error) = failing else { Issue.record("a throwing body returned \(failing)"); return }
+            #expect(error.code == .invalidId, "\(error)")
+            await observer.close()
+            #expect(await nookd.process.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
+
