@@ -27,6 +27,13 @@ struct NotificationMarkupOnScreenTests {
         return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : nil
     }
 
+    /// The scene nodes of a plan (`a{sv}` with `scene`).
+    static func sceneNodes(_ plan: DBusValue?) throws -> [Vardict] {
+        guard let plan, let scene = try Vardict(plan, at: "plan")["scene"], case .array(_, let nodes)? = try Vardict(scene.unwrappingVariants, at: "scene")["nodes"]?.unwrappingVariants
+        else { return [] }
+        return nodes.compactMap { try? Vardict($0.unwrappingVariants, at: "node") }
+    }
+
     static func text(_ node: Vardict) -> String? {
         if case .string(let text)? = node["text"]?.unwrappingVariants { text } else { nil }
     }
@@ -76,14 +83,15 @@ struct NotificationMarkupOnScreenTests {
             #expect(sent.contains("uint32 1"), "\(sent)")
             let started = await eventually { (try? await nook.state().activityCount) == 1 }
             try #require(started, "the notification's activity did not start:\n\(bridge.log)")
-            // The peek draws the markup too: its bold run goes to the renderer bold.
-            let peekBold = await eventually(timeout: .seconds(60), poll: .milliseconds(20)) {
-                watcher.nodes(presentation: "peek").contains { Self.text($0) == " MMMM" && $0["font_weight"]?.unwrappingVariants == .string("bold") }
-            }
-            #expect(peekBold, "no peek with a bold run reached the watcher: \(watcher.nodes(presentation: "peek").compactMap(Self.text))")
-            // For the eyes (no pixel is asserted: the peek may end before a loaded machine draws it).
+            // The peek draws the markup too: the scene of a peek at it (the broker's dry run, so
+            // no race with the peek's 5 s) has the bold run, bold.
+            let preview = try await nook.control("PreviewPlan", [.string("peek"), .vardict(["module": .string("notifications"), "activity": .string("n1")])])
+            let peekNodes = try Self.sceneNodes(preview.first)
+            #expect(peekNodes.contains { Self.text($0) == " MMMM" && $0["font_weight"]?.unwrappingVariants == .string("bold") && $0["slot"]?.unwrappingVariants == .string("peek") },
+                    "the peek's scene has no bold run: \(peekNodes.compactMap(Self.text))")
+            // For the eyes (no pixel is asserted: a loaded machine may end the peek before drawing it).
             let peekState = try await nook.state()
-            if peekBold, peekState.presentation == "peek" {
+            if peekState.presentation == "peek" {
                 try await nook.waitUntilSettled(serial: peekState.serial)
                 ReachOnScreenTests.saveScreenshot(try await nook.xvfb.screenshot(), "notification-markup-peek")
             }
