@@ -72,7 +72,7 @@ endif
 MANIFEST ?= $(DATADIR)/nook/install-manifest
 # release (static Swift runtime, checked with ldd) or debug (quick; needs the toolchain's libraries).
 INSTALL_CONFIG ?= release
-INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris nook-notifications
+INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris nook-notifications nook-system
 # release links the Swift runtime as shared libraries, copied once into $(PREFIX)/lib/nook
 # (RUNTIME=private): 36 MB in all where five static binaries took 168 (docs/PERFORMANCE.md,
 # "Footprint"). The rpath set here only makes room for the one install.sh writes.

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "nook-renderer", targets: ["nook-renderer"]),
         .executable(name: "nook-mpris", targets: ["nook-mpris"]),
         .executable(name: "nook-notifications", targets: ["nook-notifications"]),
+        .executable(name: "nook-system", targets: ["nook-system"]),
     ],
     targets: [
         // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
@@ -71,6 +72,9 @@ let package = Package(
         .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
         // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
+        // The system's bridges (power from UPower), and the one program that runs them.
+        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore"]),
+        .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
@@ -97,6 +101,7 @@ let package = Package(
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookTestSupport"]),
         .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookCore", "NookTestSupport"]),
+        .testTarget(name: "NookSystemTests", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],
     swiftLanguageModes: [.v6]

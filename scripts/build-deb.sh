@@ -34,7 +34,7 @@ chmod 644 "$doc/changelog.Debian.gz"
 # Depends of the shared libraries the binaries load (libc6, libsystemd0, libgtk-3-0,
 # libgtk-layer-shell0, ...), as the shlibs files of the installed packages name them.
 printf 'Source: nook\n\nPackage: nook\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris nook-notifications) |
+depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris nook-notifications nook-system) |
   sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

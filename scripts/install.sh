@@ -35,7 +35,7 @@ LIBDIR=${LIBDIR:-$PREFIX/lib}
 STRIP=${STRIP:-0}
 [ "$RUNTIME" = private ] && STRIP=1
 
-programs=(nookd nookctl nook-renderer nook-mpris nook-notifications)
+programs=(nookd nookctl nook-renderer nook-mpris nook-notifications nook-system)
 
 for path in "$PREFIX" "$BINDIR" "$LIBDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
   case "$path" in
@@ -122,7 +122,7 @@ if [ "$RUNTIME" = private ]; then
   done
 fi
 
-for unit in nookd nook-renderer nook-mpris nook-notifications; do
+for unit in nookd nook-renderer nook-mpris nook-notifications nook-system; do
   fill "packaging/systemd/$unit.service.in" "$staging/$unit.service"
   put 644 "$staging/$unit.service" "$USERUNITDIR/$unit.service"
 done
@@ -137,8 +137,8 @@ put 644 "$staging/nook-renderer.desktop" "$SYSCONFDIR/xdg/autostart/nook-rendere
 
 # Man pages: nookctl's is generated from its verb table, the others are written by hand.
 "$BIN/nookctl" manpage > "$staging/nookctl.1"
-for page in nookd nook-renderer nook-mpris nook-notifications; do fill "packaging/man/$page.1.in" "$staging/$page.1"; done
-for page in nookd nookctl nook-renderer nook-mpris nook-notifications; do
+for page in nookd nook-renderer nook-mpris nook-notifications nook-system; do fill "packaging/man/$page.1.in" "$staging/$page.1"; done
+for page in nookd nookctl nook-renderer nook-mpris nook-notifications nook-system; do
   gzip -9n < "$staging/$page.1" > "$staging/$page.1.gz"
   put 644 "$staging/$page.1.gz" "$MANDIR/man1/$page.1.gz"
 done

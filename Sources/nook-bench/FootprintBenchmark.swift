@@ -5,8 +5,8 @@ import NookTestSupport
 /// Issue 42's footprint figures, from the binaries of this release build:
 /// - installed size: `make install-files` with `RUNTIME=private` (what `make install` does)
 ///   into a scratch DESTDIR, every installed byte counted; goal at most 60 MB;
-/// - a typical session's memory: nookd, nook-renderer (on a private Xvfb), nook-mpris and
-///   nook-notifications on a private bus, each with its work to do (a track playing is not
+/// - a typical session's memory: nookd, nook-renderer (on a private Xvfb), nook-mpris,
+///   nook-notifications and nook-system on a private bus, each with its work to do (a track playing is not
 ///   needed: the bridges idle as they do all day), 3 s after the last one is up. RSS summed
 ///   (each process counts the shared runtime's pages it touches: the goal's measure, at most
 ///   64 MB) and PSS summed (shared pages split between the processes sharing them).
@@ -130,6 +130,9 @@ private func sessionMemory(bin: URL) async throws -> SessionMemory {
     started.append(("nook-mpris", try BenchProcess(bin.appendingPathComponent("nook-mpris").path, ["--address", bus.address], environment: environment)))
     started.append(("nook-notifications", try BenchProcess(bin.appendingPathComponent("nook-notifications").path,
                                                            ["--address", bus.address, "--state-dir", state.path + "/bridge"], environment: environment)))
+    // The system bridges, with no UPower on this bus: idle as on a desktop without a battery.
+    started.append(("nook-system", try BenchProcess(bin.appendingPathComponent("nook-system").path,
+                                                    ["--address", bus.address, "--system-address", bus.address], environment: environment)))
     _ = try await eventually { try await watcher.nameOwner(of: "org.freedesktop.Notifications") != nil }
     // Everyone registered and settled (the renderer has drawn its first frame by then).
     try await Task.sleep(for: .seconds(3))

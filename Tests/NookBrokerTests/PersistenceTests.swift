@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NookBroker
 import NookCore
+import NookTestSupport
 
 /// The state file, with real files in a temporary directory.
 @Suite struct PersistenceTests {

@@ -11,19 +11,19 @@ import Testing
 /// and D-Bus activation of the installed nookd on a private bus.
 @Suite struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications"]
+    static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications", "nook-system"]
 
     /// Every file `make install PREFIX=/usr` puts under DESTDIR, the manifest included.
     static let files = [
-        "/usr/bin/nookd", "/usr/bin/nookctl", "/usr/bin/nook-renderer", "/usr/bin/nook-mpris", "/usr/bin/nook-notifications",
+        "/usr/bin/nookd", "/usr/bin/nookctl", "/usr/bin/nook-renderer", "/usr/bin/nook-mpris", "/usr/bin/nook-notifications", "/usr/bin/nook-system",
         "/usr/lib/systemd/user/nookd.service", "/usr/lib/systemd/user/nook-renderer.service",
-        "/usr/lib/systemd/user/nook-mpris.service", "/usr/lib/systemd/user/nook-notifications.service",
+        "/usr/lib/systemd/user/nook-mpris.service", "/usr/lib/systemd/user/nook-notifications.service", "/usr/lib/systemd/user/nook-system.service",
         "/usr/share/dbus-1/services/org.nook.Nook1.service", "/usr/share/dbus-1/interfaces/org.nook.Nook1.xml",
         "/usr/share/dbus-1/interfaces/org.nook.Notifications1.xml",
         "/etc/xdg/autostart/nook-renderer.desktop",
         "/usr/share/man/man1/nookd.1.gz", "/usr/share/man/man1/nookctl.1.gz",
         "/usr/share/man/man1/nook-renderer.1.gz", "/usr/share/man/man1/nook-mpris.1.gz",
-        "/usr/share/man/man1/nook-notifications.1.gz", "/usr/share/man/man5/nook-notifications-rules.5.gz",
+        "/usr/share/man/man1/nook-notifications.1.gz", "/usr/share/man/man1/nook-system.1.gz", "/usr/share/man/man5/nook-notifications-rules.5.gz",
         "/usr/share/bash-completion/completions/nookctl", "/usr/share/zsh/site-functions/_nookctl",
         "/usr/share/fish/vendor_completions.d/nookctl.fish",
         "/usr/share/nook/install-manifest",
@@ -96,7 +96,7 @@ import Testing
                      "ExecReload=/bin/kill -HUP $MAINPID", "WantedBy=graphical-session.target"] {
             #expect(nookd.split(separator: "\n").contains(Substring(line)), "nookd.service lacks \(line)")
         }
-        for program in ["nook-renderer", "nook-mpris", "nook-notifications"] {
+        for program in ["nook-renderer", "nook-mpris", "nook-notifications", "nook-system"] {
             let unit = try Self.text(root, "/usr/lib/systemd/user/\(program).service")
             for line in ["PartOf=graphical-session.target", "After=graphical-session.target", "WantedBy=graphical-session.target",
                          "ExecStart=/usr/bin/\(program)"] {
@@ -124,7 +124,7 @@ import Testing
         #expect(try Self.text(root, "/usr/share/bash-completion/completions/nookctl") == Completions.bash)
         #expect(try Self.text(root, "/usr/share/zsh/site-functions/_nookctl") == Completions.zsh)
         #expect(try Self.text(root, "/usr/share/fish/vendor_completions.d/nookctl.fish") == Completions.fish)
-        for page in ["nookd", "nook-renderer", "nook-mpris", "nook-notifications"] {
+        for page in ["nookd", "nook-renderer", "nook-mpris", "nook-notifications", "nook-system"] {
             let text = try await Self.gunzip(root.appendingPathComponent("usr/share/man/man1/\(page).1.gz"))
             #expect(text.contains("\"Nook \(version)\""), "\(page).1 does not carry the version")
         }
@@ -189,7 +189,7 @@ import Testing
         let hidden = URL(fileURLWithPath: String(path)).deletingLastPathComponent().path
         let empty = scratch.url.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        for program in ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications"] {
+        for program in ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications", "nook-system"] {
             let installed = root.path + "/usr/bin/" + program
             let run = try await Tools.run("unshare", ["-m", "sh", "-c", "mount --bind \"$0\" \"$1\" && exec \"$2\" --version", empty.path, hidden, installed])
             if run.stderr.contains("unshare failed") || run.stderr.contains("Operation not permitted") {
@@ -215,7 +215,7 @@ import Testing
         try await Self.install(["PREFIX": prefix.path])
         let runtime = scratch.url.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let units = ["nookd", "nook-renderer", "nook-mpris", "nook-notifications"].map { prefix.path + "/lib/systemd/user/\($0).service" }
+        let units = ["nookd", "nook-renderer", "nook-mpris", "nook-notifications", "nook-system"].map { prefix.path + "/lib/systemd/user/\($0).service" }
         let verify = try await Tools.run(
             "systemd-analyze", ["verify", "--user"] + units,
             environment: Self.environment(["XDG_RUNTIME_DIR": runtime.path, "MANPATH": prefix.path + "/share/man"]))

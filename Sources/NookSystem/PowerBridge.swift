@@ -1,0 +1,92 @@
+import NookBus
+import NookCore
+import NookModuleAPI
+
+/// Power in the nook, from UPower on the system bus: a peek when a charger is plugged in or
+/// unplugged (with the percentage), and when the battery turns low and critical. Nothing is
+/// polled: it reads the display device once, then wakes only for UPower's `PropertiesChanged`.
+/// A machine without a battery (or without UPower) gets nothing, silently.
+public actor PowerBridge {
+    public static let upower = "org.freedesktop.UPower"
+    public static let displayDevice: ObjectPath = "/org/freedesktop/UPower/devices/DisplayDevice"
+    public static let deviceInterface = "org.freedesktop.UPower.Device"
+
+    /// How long a plug event stays in the nook; a low or critical battery stays until a charger comes.
+    public var showFor: Duration
+    let module: NookModule
+    let log: @Sendable (String) -> Void
+    private var reading = PowerReading()
+    /// Counts the events shown, so a timer ends only the display it was set for.
+    private var shown = 0
+
+    init(module: NookModule, showFor: Duration, log: @escaping @Sendable (String) -> Void) {
+        self.module = module
+        self.showFor = showFor
+        self.log = log
+    }
+
+    /// Follows UPower on `system` for `module`; returns once listening (the first reading shown
+    /// if it is a warning).
+    public static func start(system: BusConnection, module: NookModule, showFor: Duration = .seconds(4),
+                             log: @escaping @Sendable (String) -> Void) async throws -> PowerBridge {
+        let bridge = PowerBridge(module: module, showFor: showFor, log: log)
+        // Listening first, then reading: no change between the two is lost.
+        _ = try await system.addMatch(MatchRule(path: displayDevice, interface: NookNames.propertiesInterface, member: "PropertiesChanged")) { signal in
+            guard signal.arguments.count >= 2, case .string(deviceInterface) = signal.arguments[0],
+                  let changed = try? Vardict(signal.arguments[1]) else { return }
+            Task { await bridge.changed(changed.values) }
+        }
+        do {
+            let reply = try await system.call(destination: upower, path: displayDevice, interface: NookNames.propertiesInterface,
+                                              member: "GetAll", arguments: [.string(deviceInterface)], timeout: .seconds(5))
+            if let first = reply.first, let properties = try? Vardict(first) { await bridge.first(properties.values) }
+        } catch {
+            log("no battery to follow yet (\(error)); waiting for UPower")
+        }
+        return bridge
+    }
+
+    func first(_ properties: [String: DBusValue]) async {
+        reading = PowerReading(properties: properties)
+        log("battery: \(reading.isPresent ? "\(Int(reading.percentage))%, \(reading.state)" : "none")")
+        for event in PowerEvent.atStart(reading) { await show(event) }
+    }
+
+    func changed(_ properties: [String: DBusValue]) async {
+        let old = reading
+        reading.apply(changed: properties)
+        // Unplugged while already low: the warning says both.
+        guard let event = PowerEvent.between(old, reading).last else { return }
+        await show(event)
+    }
+
+    func show(_ event: PowerEvent) async {
+        shown &+= 1
+        let number = shown
+        let activity = PowerViews.activity(event)
+        log("\(PowerViews.title(event)) at \(Int(event.percentage.rounded()))%")
+        do {
+            if await module.activities.contains(where: { $0.id == activity.id }) {
+                try await module.update(activity)
+            } else {
+                try await module.start(activity)
+            }
+            try await module.alert(activityID: activity.id, NookAlert(sound: nil, peekDuration: showFor), playsSound: false)
+        } catch {
+            log("cannot show \(PowerViews.title(event)): \(error)")
+            return
+        }
+        // A warning stays while the battery needs power; news of a charger goes after a moment.
+        guard !reading.needsPower else { return }
+        let showFor = self.showFor
+        Task {
+            try? await Task.sleep(for: showFor)
+            await self.endIfStill(number)
+        }
+    }
+
+    private func endIfStill(_ number: Int) async {
+        guard shown == number, !reading.needsPower else { return }
+        _ = try? await module.end(activityID: PowerViews.activityID, dismissal: .immediate)
+    }
+}

@@ -1,0 +1,49 @@
+import FoundationEssentials
+import Glibc
+import NookBus
+import NookCommandLine
+import NookFiles
+import NookModuleAPI
+import NookSystem
+import NookVersion
+
+// nook-system: what the system tells a person, in the nook, with no module to write. One
+// process for the system bridges (docs/system.md says why): today the `power` module, from
+// UPower on the system bus.
+
+let commandLine = CommandLineInterface(
+    program: "nook-system",
+    usage: ["[--show-seconds S] [--address ADDR] [--system-address ADDR]", "--help | --version"],
+    about: """
+        The system's activities in the nook: a peek when a charger is plugged in or unplugged,
+        and when the battery turns low or critical (UPower). Nothing runs until something
+        changes.
+        """,
+    options: [
+        .value("--show-seconds", "S", help: "how long a charger's news stays in the nook, 1...60 seconds (default 4); a low battery stays until a charger comes"),
+        .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
+        .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
+    ])
+
+func say(_ line: String) { StandardStream.output.write("nook-system: \(line)\n") }
+
+let parsed = commandLine.parseOrExit()
+let showFor = Duration.milliseconds(Int64((parsed.number("--show-seconds", in: 1...60) ?? 4) * 1000))
+let sessionAddress: NookModuleAddress = parsed.text("--address").map { .bus($0) } ?? .session
+let systemAddress = parsed.text("--system-address")
+    ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+    ?? "unix:path=/run/dbus/system_bus_socket"
+
+let power = NookModuleConfiguration(id: "power", displayName: "Power", version: NookVersion.number)
+let exit = await NookModule.run(power, address: sessionAddress) { module in
+    let system = try await BusConnection.connect(to: .address(systemAddress), description: "system bus")
+    _ = try await PowerBridge.start(system: system, module: module, showFor: showFor, log: say)
+    say("following power on \(systemAddress)")
+    await system.waitUntilClosed()
+    say("lost the system bus")
+}
+say("exit: \(exit)")
+if case .failed(let error) = exit {
+    StandardStream.error.write("nook-system: \(error)\n")
+    Glibc.exit(1)
+}

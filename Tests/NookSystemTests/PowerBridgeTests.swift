@@ -1,0 +1,134 @@
+import Foundation
+import NookBus
+import NookCore
+import NookSystem
+import NookTestSupport
+import Testing
+
+/// Power in the nook (issue 43, part 4): what UPower says becomes events (pure), and the real
+/// nook-system, following a UPower written in python3-dbus, shows them through the real nookd.
+@Suite struct PowerEventTests {
+    static func reading(_ state: PowerReading.State, _ percentage: Double, warning: PowerReading.Warning = .none, present: Bool = true) -> PowerReading {
+        PowerReading(properties: [
+            "IsPresent": .bool(present), "Percentage": .double(percentage), "State": .uint32(state.rawValue), "WarningLevel": .uint32(warning.rawValue),
+        ])
+    }
+
+    @Test func aChargerPluggedOrUnpluggedIsNewsWithThePercentage() {
+        #expect(PowerEvent.between(Self.reading(.charging, 57), Self.reading(.discharging, 57)) == [.unplugged(percentage: 57)])
+        #expect(PowerEvent.between(Self.reading(.discharging, 57), Self.reading(.charging, 57)) == [.pluggedIn(percentage: 57)])
+        #expect(PowerEvent.between(Self.reading(.discharging, 57), Self.reading(.pendingCharge, 57)) == [.pluggedIn(percentage: 57)])
+        // Charging to full is no change of charger; neither is a percentage moving.
+        #expect(PowerEvent.between(Self.reading(.charging, 99), Self.reading(.fullyCharged, 100)).isEmpty)
+        #expect(PowerEvent.between(Self.reading(.discharging, 57), Self.reading(.discharging, 56)).isEmpty)
+    }
+
+    @Test func aWarningRisingOnBatteryIsSaidOnceEachLevel() {
+        #expect(PowerEvent.between(Self.reading(.discharging, 11), Self.reading(.discharging, 10, warning: .low)) == [.low(percentage: 10)])
+        #expect(PowerEvent.between(Self.reading(.discharging, 10, warning: .low), Self.reading(.discharging, 9, warning: .low)).isEmpty)
+        #expect(PowerEvent.between(Self.reading(.discharging, 6, warning: .low), Self.reading(.discharging, 5, warning: .critical)) == [.critical(percentage: 5)])
+        #expect(PowerEvent.between(Self.reading(.discharging, 3, warning: .critical), Self.reading(.discharging, 2, warning: .action)) == [.critical(percentage: 2)])
+        // Unplugged while low: both, the warning last (the one shown).
+        #expect(PowerEvent.between(Self.reading(.charging, 8, warning: .low), Self.reading(.discharging, 8, warning: .low))
+                == [.unplugged(percentage: 8), .low(percentage: 8)])
+        // At start, a low battery is said; a charger is not news.
+        #expect(PowerEvent.atStart(Self.reading(.discharging, 9, warning: .low)) == [.low(percentage: 9)])
+        #expect(PowerEvent.atStart(Self.reading(.charging, 50)).isEmpty)
+    }
+
+    @Test func noBatteryAndOutOfRangeValuesAreSafe() {
+        #expect(PowerEvent.between(Self.reading(.charging, 50, present: false), Self.reading(.discharging, 50, present: false)).isEmpty)
+        let wild = PowerReading(properties: ["IsPresent": .bool(true), "Percentage": .double(.nan), "State": .uint32(99), "WarningLevel": .uint32(77)])
+        #expect(wild.percentage == 0 && wild.state == .unknown && wild.warning == .unknown)
+        #expect(PowerReading(properties: ["Percentage": .double(1e9)]).percentage == 100)
+        #expect(PowerReading(properties: ["Percentage": .double(-5)]).percentage == 0)
+        // A value of the wrong type is ignored.
+        #expect(PowerReading(properties: ["Percentage": .string("57"), "State": .int32(2)]) == PowerReading())
+    }
+
+    @Test func theViewsSayWhatHappenedInTheBatterysIcon() {
+        #expect(PowerViews.title(.pluggedIn(percentage: 57)) == "Charging" && PowerViews.symbol(.pluggedIn(percentage: 57)) == "battery-low-charging-symbolic")
+        #expect(PowerViews.symbol(.critical(percentage: 4)) == "battery-empty-symbolic")
+        #expect(PowerViews.symbol(.unplugged(percentage: 95)) == "battery-full-symbolic")
+        let activity = PowerViews.activity(.low(percentage: 12))
+        #expect(activity.accessibilityLabel == "Battery low, 12%" && activity.peek != nil)
+    }
+}
+
+@Suite(.serialized) struct PowerBridgeTests {
+    /// A UPower display device on `address`: `GetAll`, `PropertiesChanged`, and a test-only
+    /// `org.nook.Test.FakeUPower.Change(a{sv})` that sets properties and announces them.
+    static func fakeUPower(_ address: String) throws -> HelperProcess {
+        let helper = try HelperProcess("/usr/bin/python3", ["-u", "-c", """
+            import dbus, dbus.service
+            from dbus.mainloop.glib import DBusGMainLoop
+            from gi.repository import GLib
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection("\(address)")
+            name = dbus.service.BusName("org.freedesktop.UPower", bus)
+            DEVICE = "org.freedesktop.UPower.Device"
+            class Device(dbus.service.Object):
+                def __init__(self):
+                    super().__init__(bus, "/org/freedesktop/UPower/devices/DisplayDevice")
+                    self.props = {"IsPresent": dbus.Boolean(True), "Type": dbus.UInt32(2), "Percentage": dbus.Double(57.0),
+                                  "State": dbus.UInt32(1), "WarningLevel": dbus.UInt32(1)}
+                @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}")
+                def GetAll(self, interface):
+                    return self.props
+                @dbus.service.signal(dbus.PROPERTIES_IFACE, signature="sa{sv}as")
+                def PropertiesChanged(self, interface, changed, invalidated):
+                    pass
+                @dbus.service.method("org.nook.Test.FakeUPower", in_signature="a{sv}")
+                def Change(self, changed):
+                    self.props.update(changed)
+                    self.PropertiesChanged(DEVICE, changed, dbus.Array([], signature="s"))
+            device = Device()
+            print("ready", flush=True)
+            GLib.MainLoop().run()
+            """])
+        guard helper.readLine() == "ready" else { throw TestSupportError("the fake UPower did not start") }
+        return helper
+    }
+
+    static func change(_ connection: BusConnection, _ properties: [String: DBusValue]) async throws {
+        _ = try await connection.call(destination: "org.freedesktop.UPower", path: "/org/freedesktop/UPower/devices/DisplayDevice",
+                                      interface: "org.nook.Test.FakeUPower", member: "Change", arguments: [.vardict(properties)])
+    }
+
+    @Test func unpluggingLowAndPluggingInPeekAndTheNewsGoesByItself() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let upower = try Self.fakeUPower(bus.address)
+            defer { upower.kill() }
+            // The private bus stands for both: nookd's session bus and UPower's system bus.
+            let system = try PackageProcess("nook-system", ["--address", bus.address, "--system-address", bus.address, "--show-seconds", "1"],
+                                            logDirectory: temp.url)
+            let client = try await BusConnection.connect(to: .address(bus.address))
+            let control = NookControlProxy(client)
+            #expect(await eventually { system.log.contains("following power") }, "\(system.log)")
+            // Charging at 57% at start: not news.
+            #expect(system.log.contains("battery: 57%"), "\(system.log)")
+            #expect(try await control.getState()["module"] != .string("power"))
+
+            // Unplugged: a peek, gone by itself a second later.
+            try await Self.change(client, ["State": .uint32(2)])
+            #expect(await eventually { (try? await control.getState()["activity"]) == .string("battery") }, "\(system.log)")
+            #expect(system.log.contains("On battery at 57%"), "\(system.log)")
+            #expect(await eventually { (try? await control.getState()["module"]) != .string("power") }, "the news stayed: \(system.log)")
+
+            // Low: it comes and stays while the battery needs power; plugged in, it says so and goes.
+            try await Self.change(client, ["Percentage": .double(9), "WarningLevel": .uint32(3)])
+            #expect(await eventually { system.log.contains("Battery low at 9%") }, "\(system.log)")
+            #expect(await eventually { (try? await control.getState()["activity"]) == .string("battery") })
+            try await Self.change(client, ["State": .uint32(1)])
+            #expect(await eventually { system.log.contains("Charging at 9%") }, "\(system.log)")
+            #expect(await eventually { (try? await control.getState()["module"]) != .string("power") }, "the charger's news stayed: \(system.log)")
+
+            #expect(await system.stop() == 0, "\(system.log)")
+            await client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
+}
