@@ -36,20 +36,31 @@ public actor PowerBridge {
                   let changed = try? Vardict(signal.arguments[1]) else { return }
             Task { await bridge.changed(changed.values) }
         }
-        do {
-            let reply = try await system.call(destination: upower, path: displayDevice, interface: NookNames.propertiesInterface,
-                                              member: "GetAll", arguments: [.string(deviceInterface)], timeout: .seconds(5))
-            if let first = reply.first, let properties = try? Vardict(first) { await bridge.first(properties.values) }
-        } catch {
-            log("no battery to follow yet (\(error)); waiting for UPower")
+        // UPower started later, or restarted: read it again when it takes its name.
+        let owners = try await system.nameOwnerChanges(of: upower)
+        Task {
+            for await change in owners where !change.newOwner.isEmpty {
+                await bridge.read(from: system)
+            }
         }
+        await bridge.read(from: system)
         return bridge
     }
 
-    func first(_ properties: [String: DBusValue]) async {
-        reading = PowerReading(properties: properties)
-        log("battery: \(reading.isPresent ? "\(Int(reading.percentage))%, \(reading.state)" : "none")")
-        for event in PowerEvent.atStart(reading) { await show(event) }
+    /// Reads the whole device (`GetAll`): at start, and whenever UPower (re)appears.
+    func read(from system: BusConnection) async {
+        do {
+            let reply = try await system.call(destination: Self.upower, path: Self.displayDevice, interface: NookNames.propertiesInterface,
+                                              member: "GetAll", arguments: [.string(Self.deviceInterface)], timeout: .seconds(5))
+            guard let first = reply.first, let properties = try? Vardict(first) else { return }
+            let old = reading
+            reading = PowerReading(properties: properties.values)
+            log("battery: \(reading.isPresent ? "\(Int(reading.percentage))%, \(reading.state)" : "none")")
+            // At start (nothing read before) only a warning is news; a charger is not.
+            for event in PowerEvent.between(old, reading).suffix(1) { await show(event) }
+        } catch {
+            log("no battery to follow yet (\(error)); waiting for UPower")
+        }
     }
 
     func changed(_ properties: [String: DBusValue]) async {

@@ -100,16 +100,17 @@ import Testing
         defer { temp.remove() }
         try await PrivateBus.with { bus in
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let upower = try Self.fakeUPower(bus.address)
-            defer { upower.kill() }
             // The private bus stands for both: nookd's session bus and UPower's system bus.
             let system = try PackageProcess("nook-system", ["--address", bus.address, "--system-address", bus.address, "--show-seconds", "1"],
                                             logDirectory: temp.url)
             let client = try await BusConnection.connect(to: .address(bus.address))
             let control = NookControlProxy(client)
             #expect(await eventually { system.log.contains("following power") }, "\(system.log)")
-            // Charging at 57% at start: not news.
-            #expect(system.log.contains("battery: 57%"), "\(system.log)")
+            #expect(system.log.contains("waiting for UPower"), "\(system.log)")
+            // UPower comes after: it is read when it takes its name. Charging at 57%: not news.
+            let upower = try Self.fakeUPower(bus.address)
+            defer { upower.kill() }
+            #expect(await eventually { system.log.contains("battery: 57%") }, "\(system.log)")
             #expect(try await control.getState()["module"] != .string("power"))
 
             // Unplugged: a peek, gone by itself a second later.
