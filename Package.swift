@@ -72,8 +72,9 @@ let package = Package(
         .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
         // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
-        // The system's bridges (power from UPower), and the one program that runs them.
-        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore"]),
+        // The system's bridges (power from UPower, brightness from the backlight), and the one
+        // program that runs them.
+        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles"]),
         .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.

@@ -13,14 +13,12 @@ public actor PowerBridge {
 
     /// How long a plug event stays in the nook; a low or critical battery stays until a charger comes.
     public var showFor: Duration
-    let module: NookModule
     let log: @Sendable (String) -> Void
+    private let display: ShownActivity
     private var reading = PowerReading()
-    /// Counts the events shown, so a timer ends only the display it was set for.
-    private var shown = 0
 
     init(module: NookModule, showFor: Duration, log: @escaping @Sendable (String) -> Void) {
-        self.module = module
+        self.display = ShownActivity(module: module, log: log)
         self.showFor = showFor
         self.log = log
     }
@@ -72,32 +70,8 @@ public actor PowerBridge {
     }
 
     func show(_ event: PowerEvent) async {
-        shown &+= 1
-        let number = shown
-        let activity = PowerViews.activity(event)
         log("\(PowerViews.title(event)) at \(Int(event.percentage.rounded()))%")
-        do {
-            if await module.activities.contains(where: { $0.id == activity.id }) {
-                try await module.update(activity)
-            } else {
-                try await module.start(activity)
-            }
-            try await module.alert(activityID: activity.id, NookAlert(sound: nil, peekDuration: showFor), playsSound: false)
-        } catch {
-            log("cannot show \(PowerViews.title(event)): \(error)")
-            return
-        }
         // A warning stays while the battery needs power; news of a charger goes after a moment.
-        guard !reading.needsPower else { return }
-        let showFor = self.showFor
-        Task {
-            try? await Task.sleep(for: showFor)
-            await self.endIfStill(number)
-        }
-    }
-
-    private func endIfStill(_ number: Int) async {
-        guard shown == number, !reading.needsPower else { return }
-        _ = try? await module.end(activityID: PowerViews.activityID, dismissal: .immediate)
+        await display.show(PowerViews.activity(event), peekFor: showFor, endAfter: reading.needsPower ? nil : showFor)
     }
 }

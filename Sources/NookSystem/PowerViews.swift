@@ -31,34 +31,16 @@ public enum PowerViews {
         }
     }
 
-    static func percent(_ event: PowerEvent) -> String { "\(Int(event.percentage.rounded()))%" }
-
-    public static func activity(_ event: PowerEvent) -> NookLiveActivity {
-        let tint = tint(event)
-        func tinted(_ text: Text) -> Text { tint.map { text.foregroundStyle($0) } ?? text }
+    /// The event as a level display.
+    public static func display(_ event: PowerEvent) -> LevelDisplay {
         // A warning ranks above the rest of the nook while it lasts; a plug event is news for a moment.
         let relevance: Double = switch event {
         case .critical: 900
         case .low: 800
         case .pluggedIn, .unplugged: 700
         }
-        var activity = NookLiveActivity(id: activityID, accessibilityLabel: "\(title(event)), \(percent(event))", relevance: relevance) {
-            Image(systemName: symbol(event)).frame(width: 16, height: 16).nookSharedElement("icon")
-        } compactTrailing: {
-            tinted(Text(percent(event)).font(size: 12, weight: .semibold).monospacedDigit())
-        } minimal: {
-            Image(systemName: symbol(event)).frame(width: 16, height: 16)
-        }
-        activity.setPeek {
-            HStack(spacing: 12) {
-                Image(systemName: symbol(event)).frame(width: 28, height: 28).nookSharedElement("icon")
-                VStack(alignment: .leading, spacing: 6) {
-                    tinted(Text(title(event)).font(size: 13, weight: .semibold))
-                    ProgressView(value: event.percentage / 100).frame(width: 160, height: 4)
-                }
-                tinted(Text(percent(event)).font(size: 13).monospacedDigit())
-            }
-        }
-        return activity
+        return LevelDisplay(id: activityID, symbol: symbol(event), title: title(event), level: event.percentage / 100, tint: tint(event), relevance: relevance)
     }
+
+    public static func activity(_ event: PowerEvent) -> NookLiveActivity { display(event).activity }
 }

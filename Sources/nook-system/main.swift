@@ -8,19 +8,23 @@ import NookSystem
 import NookVersion
 
 // nook-system: what the system tells a person, in the nook, with no module to write. One
-// process for the system bridges (docs/system.md says why): today the `power` module, from
-// UPower on the system bus.
+// process for the system bridges (docs/system.md says why): the `power` module, from UPower
+// on the system bus, and the `brightness` module, from the backlight in sysfs.
 
 let commandLine = CommandLineInterface(
     program: "nook-system",
-    usage: ["[--show-seconds S] [--address ADDR] [--system-address ADDR]", "--help | --version"],
+    usage: ["[--show-seconds S] [--osd-seconds S] [--backlight-dir DIR] [--no-power] [--no-brightness] [--address ADDR] [--system-address ADDR]", "--help | --version"],
     about: """
         The system's activities in the nook: a peek when a charger is plugged in or unplugged,
-        and when the battery turns low or critical (UPower). Nothing runs until something
-        changes.
+        and when the battery turns low or critical (UPower); the screen's brightness as it
+        changes (the backlight). Nothing runs until something changes.
         """,
     options: [
         .value("--show-seconds", "S", help: "how long a charger's news stays in the nook, 1...60 seconds (default 4); a low battery stays until a charger comes"),
+        .value("--osd-seconds", "S", help: "how long the brightness stays in the nook after it last changed, 0.5...10 seconds (default 1.5)"),
+        .value("--backlight-dir", "DIR", help: "where the backlights are (default /sys/class/backlight)"),
+        .flag("--no-power", help: "leave the battery and the charger out"),
+        .flag("--no-brightness", help: "leave the brightness out (when a key binding runs nookctl osd brightness)"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
         .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
     ])
@@ -34,8 +38,24 @@ let systemAddress = parsed.text("--system-address")
     ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
     ?? "unix:path=/run/dbus/system_bus_socket"
 
+let backlights = parsed.text("--backlight-dir") ?? "/sys/class/backlight"
+let osdFor = Duration.milliseconds(Int64((parsed.number("--osd-seconds", in: 0.5...10) ?? 1.5) * 1000))
+let followsPower = !parsed.flag("--no-power"), followsBrightness = !parsed.flag("--no-brightness")
+
+// The power module owns the process's life (`NookModule.run`: signals, the end); the
+// brightness module is a second connection beside it, under its own id.
 let power = NookModuleConfiguration(id: "power", displayName: "Power", version: NookVersion.number)
 let exit = await NookModule.run(power, address: sessionAddress) { module in
+    if followsBrightness {
+        let brightness = try await NookModule.connect(
+            NookModuleConfiguration(id: "brightness", displayName: "Brightness", version: NookVersion.number), address: sessionAddress)
+        _ = await BrightnessBridge.start(directory: backlights, module: brightness, showFor: osdFor, log: say)
+    }
+    guard followsPower else {
+        // Nothing else to follow: wait for the end (a signal cancels this).
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
+        return
+    }
     let system = try await BusConnection.connect(to: .address(systemAddress), description: "system bus")
     _ = try await PowerBridge.start(system: system, module: module, showFor: showFor, log: say)
     say("following power on \(systemAddress)")
