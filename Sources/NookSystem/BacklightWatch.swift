@@ -17,7 +17,7 @@ public final class BacklightWatch: Sendable {
         public var level: Double
     }
 
-    private let stopFD: Int32
+    private let stopper: StopPipe
     public let devices: [String]
 
     /// Nil when there is no backlight under `directory` (or inotify is unavailable).
@@ -31,33 +31,27 @@ public final class BacklightWatch: Sendable {
             let wd = inotify_add_watch(inotify, "\(directory)/\(device)/brightness", UInt32(IN_MODIFY | IN_CLOSE_WRITE))
             if wd >= 0 { watches[wd] = device }
         }
-        var ends: [Int32] = [-1, -1]
-        guard !watches.isEmpty, pipe(&ends) == 0 else {
+        guard !watches.isEmpty, let stopper = StopPipe() else {
             close(inotify)
             return nil
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopFD = ends[1]
+        self.stopper = stopper
         devices = found.sorted()
-        let stopRead = ends[0], stopWrite = ends[1], watched = watches
+        let watched = watches
         // The levels as they are now, read before `init` returns: a write made once the caller
         // holds the watch is news, however late the thread gets to run.
         var levels: [String: Double] = [:]
         for device in watches.values { levels[device] = Self.level(directory: directory, device: device) }
         let initial = levels
         DetachedThread.start {
-            Self.run(inotify: inotify, stop: stopRead, directory: directory, watched: watched, levels: initial, onChange: onChange)
+            Self.run(inotify: inotify, stop: stopper.readEnd, directory: directory, watched: watched, levels: initial, onChange: onChange)
             close(inotify)
-            close(stopRead)
-            close(stopWrite)
+            stopper.close()
         }
     }
 
     /// Ends the watch; its thread closes the descriptors as it leaves. Call it once.
-    public func stop() {
-        var one: UInt8 = 1
-        _ = write(stopFD, &one, 1)
-    }
+    public func stop() { stopper.stop() }
 
     /// The entries of `directory` (each a link to a device in sysfs), sorted.
     static func deviceNames(in directory: String) -> [String] {

@@ -15,7 +15,7 @@ public final class FileChangeWatch: Sendable {
     /// Quiet time after the last event before `onChange` runs.
     public static let settleMilliseconds: Int32 = 150
 
-    private let stopFD: Int32
+    private let stopper: StopPipe
 
     /// Nil when inotify is unavailable (or the path has no file name): the caller says so, and
     /// the file is then read on SIGHUP and `ReloadTheme` only.
@@ -26,32 +26,24 @@ public final class FileChangeWatch: Sendable {
         guard !name.isEmpty else { return nil }
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { return nil }
-        // A pipe to wake the thread for `stop`: its write end here, its read end polled.
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let stopper = StopPipe() else {
             close(inotify)
             return nil
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let (stopRead, stopWrite) = (ends[0], ends[1])
-        stopFD = stopWrite
+        self.stopper = stopper
         // Armed before `init` returns: a change made once the caller holds the watch is seen,
         // however late the thread gets to run.
         let armed = DirectoryWatch(inotify: inotify, target: directory)
         DetachedThread.start {
             var watch = armed
-            Self.run(&watch, stop: stopRead, name: name, onChange: onChange)
+            Self.run(&watch, stop: stopper.readEnd, name: name, onChange: onChange)
             close(inotify)
-            close(stopRead)
-            close(stopWrite)
+            stopper.close()
         }
     }
 
     /// Ends the watch; its thread closes the descriptors as it leaves. Call it once.
-    public func stop() {
-        var one: UInt8 = 1
-        _ = write(stopFD, &one, 1)
-    }
+    public func stop() { stopper.stop() }
 
     private static func run(_ watch: inout DirectoryWatch, stop: Int32, name: String, onChange: @Sendable () -> Void) {
         var changed = false
