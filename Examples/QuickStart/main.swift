@@ -2,19 +2,16 @@
 //
 //   QuickStart [--minutes 25] [--address ADDR]
 //
-// One live activity: a tomato that travels from the pill into the peek and the expanded view,
-// and a countdown the renderer runs by itself (the module never ticks). It ends when the time
-// is up, on SIGTERM or Ctrl-C, or when a person dismisses it.
+// One live activity, in ActivityKit's shape: a tomato that travels from the pill into the peek
+// and the expanded view, and a countdown the renderer runs by itself (the module never ticks).
+// It ends when the time is up, on SIGTERM or Ctrl-C, or when a person dismisses it.
 import Foundation
 import NookModuleAPI
 
 /// Logs a line at once: stderr is unbuffered, unlike `print` to a file or a pipe.
 func log(_ line: String) { FileHandle.standardError.write(Data("pomodoro: \(line)\n".utf8)) }
 
-// SIGTERM and SIGINT as a stream, so the module can end its activity before it exits.
-let signals = TerminationSignals.install()
-
-// The command line: `--minutes M` (default 25) and `--address ADDR` (default: the session bus).
+// The command line: `--minutes M` (default 25); `NookModule.run` reads `--address ADDR`.
 let arguments = CommandLine.arguments
 let minutes = arguments.firstIndex(of: "--minutes").flatMap { index in
     index + 1 < arguments.count ? Double(arguments[index + 1]) : nil
@@ -33,87 +30,76 @@ struct Tomato: NookView {
     }
 }
 
-let start = NookInstant.now()
-let end = start + .milliseconds(Int64(minutes * 60_000))
-
-var pomodoro = NookLiveActivity(id: "pomodoro", accessibilityLabel: "Pomodoro, counting down") {
-    Tomato(size: 13)
-} compactTrailing: {
-    Text(timerEndingAt: end).monospacedDigit()
-} minimal: {
-    ProgressView(start: start, end: end).progressViewStyle(.circular)
-}
-pomodoro.setPeek {
-    HStack(spacing: 8) {
-        Tomato(size: 20)
-        Text("Focus")
-        Spacer()
-        Text(timerEndingAt: end).font(size: 17, weight: .semibold).monospacedDigit()
+/// What the Pomodoro is (its start and end: the renderer counts down from them) and what
+/// changes (the phase's name), with its views as functions of both.
+struct Pomodoro: NookActivityAttributes {
+    struct ContentState: Hashable, Sendable {
+        var phase: String
     }
-}
-pomodoro.setExpanded {
-    VStack(alignment: .leading, spacing: 6) {
+
+    var start: NookInstant
+    var end: NookInstant
+
+    func accessibilityLabel(_ context: Context) -> String { "Pomodoro, \(context.state.phase), counting down" }
+
+    func compactLeading(_ context: Context) -> some NookView { Tomato(size: 13) }
+
+    func compactTrailing(_ context: Context) -> some NookView {
+        Text(timerEndingAt: end).monospacedDigit()
+    }
+
+    func minimal(_ context: Context) -> some NookView {
+        ProgressView(start: start, end: end).progressViewStyle(.circular)
+    }
+
+    func peek(_ context: Context) -> some NookView {
         HStack(spacing: 8) {
-            Tomato(size: 32)
-            Text("Focus").font(size: 17, weight: .bold)
+            Tomato(size: 20)
+            Text(context.state.phase)
+            Spacer()
+            Text(timerEndingAt: end).font(size: 17, weight: .semibold).monospacedDigit()
         }
-        Text(timerEndingAt: end).font(size: 28, weight: .semibold).monospacedDigit()
-        ProgressView(start: start, end: end)
+    }
+
+    func expanded(_ context: Context) -> some NookView {
+        VStack(alignment: .leading, spacing: 6) {
+            HStack(spacing: 8) {
+                Tomato(size: 32)
+                Text(context.state.phase).font(size: 17, weight: .bold)
+            }
+            Text(timerEndingAt: end).font(size: 28, weight: .semibold).monospacedDigit()
+            ProgressView(start: start, end: end)
+        }
     }
 }
 
 var configuration = NookModuleConfiguration(id: "pomodoro", displayName: "Pomodoro", version: "1.0")
 configuration.setCompactLeading { Tomato(size: 13) }
 
-let module: NookModule
-do {
-    module = try await NookModule.connect(configuration, address: NookModuleAddress(commandLine: arguments))
-    try await module.start(pomodoro)
-} catch {
+// The module's whole life: connect, run this, and on SIGTERM or Ctrl-C cancel it and end
+// everything at once.
+let ending = await NookModule.run(configuration) { module in
+    // What the broker says about our views (a missing counterpart, an unknown class, ...).
+    Task {
+        for await diagnostic in module.diagnostics() {
+            log("broker \(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
+        }
+    }
+    let start = NookInstant.now()
+    let end = start + .milliseconds(Int64(minutes * 60_000))
+    let pomodoro = try await NookActivity.request(
+        attributes: Pomodoro(start: start, end: end), content: .init(state: .init(phase: "Focus")), id: "pomodoro", on: module)
+    log("focus for \(minutes) min")
+
+    // Until the time is up, unless a person ends it first (`nookctl end pomodoro/pomodoro`).
+    if try await pomodoro.waitWhileActive(for: end - NookInstant.now()) == .dismissed {
+        log("dismissed")
+        return
+    }
+    log("time is up")
+    try await pomodoro.end(dismissalPolicy: .default)
+}
+if case .failed(let error) = ending {
     log("the broker refused: \(error)")
     exit(1)
 }
-log("focus for \(minutes) min")
-
-// What the broker says about our views (a missing counterpart, an unknown class, ...).
-Task {
-    for await diagnostic in module.diagnostics() {
-        log("broker \(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
-    }
-}
-
-/// Why the module stops.
-enum Stop: Sendable { case timeUp, signal(Int32), dismissed }
-
-let stop: Stop = await withTaskGroup(of: Stop?.self) { group in
-    group.addTask {
-        try? await Task.sleep(for: end - NookInstant.now())
-        return Task.isCancelled ? nil : .timeUp
-    }
-    group.addTask {
-        for await number in signals { return .signal(number) }
-        return nil
-    }
-    group.addTask {
-        // A person ended it (`nookctl end pomodoro/pomodoro`): it is gone for good.
-        for await event in module.events() {
-            if case .activityDismissed("pomodoro", by: .user) = event { return .dismissed }
-        }
-        return nil
-    }
-    let first = await group.next() ?? nil
-    group.cancelAll()
-    return first ?? .timeUp
-}
-
-switch stop {
-case .timeUp:
-    log("time is up")
-    _ = try? await module.end(pomodoro, dismissal: .default)
-case .signal(let number):
-    log("signal \(number)")
-    _ = try? await module.end(pomodoro, dismissal: .immediate)
-case .dismissed:
-    log("dismissed")
-}
-try? await module.unregister()

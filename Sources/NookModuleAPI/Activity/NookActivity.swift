@@ -33,6 +33,13 @@ public actor NookActivity<Attributes: NookActivityAttributes> {
         self.module = module
     }
 
+    deinit {
+        // Dropped while active: stop listening for its dismissal (the activity itself lives on
+        // in the module until it ends).
+        dismissalTask?.cancel()
+        for watcher in watchers { watcher.finish() }
+    }
+
     /// Starts an activity (`StartActivity`) with `content`'s state.
     /// - Parameter id: unique within the module; ASCII letters, digits, `-`, `_`, `.`.
     /// - Throws: `NookModuleError`, as `NookModule.start` does (`ActivityExists`, `InvalidView`, ...).
@@ -77,6 +84,29 @@ public actor NookActivity<Attributes: NookActivityAttributes> {
         continuation.yield(activityState)
         if activityState == .active { watchers.append(continuation) } else { continuation.finish() }
         return stream
+    }
+
+    /// Waits while the activity is active, at most `duration`: returns `.active` when the time
+    /// ran out first, else how it stopped (`.ended`, `.dismissed`). A module's main wait, so
+    /// that a person's dismissal cuts it short.
+    /// - Throws: `CancellationError` when the task is cancelled (`NookModule.run` on a signal).
+    public func waitWhileActive(for duration: Duration) async throws -> NookActivityState {
+        let states = activityStateUpdates()
+        let state = await withTaskGroup(of: NookActivityState?.self) { group in
+            group.addTask {
+                do { try await Task.sleep(for: duration) } catch { return nil }
+                return .active
+            }
+            group.addTask {
+                for await state in states where state != .active { return state }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        try Task.checkCancellation()
+        return state ?? activityState
     }
 
     private func checkActive() throws {
