@@ -75,7 +75,7 @@ let package = Package(
         // The system's bridges (power from UPower, brightness from the backlight), and the one
         // program that runs them.
         .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles"]),
-        .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion"]),
+        .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),

@@ -11,6 +11,9 @@ public struct LevelDisplay: Hashable, Sendable {
     public var level: Double
     public var tint: NookColor?
     public var relevance: Double
+    /// Whether opening the nook onto it shows the same view (apps' progress); a passing level
+    /// (power, brightness) only peeks.
+    public var opens = false
 
     public var valueText: String { "\(Int((min(max(level, 0), 1) * 100).rounded()))%" }
 
@@ -24,8 +27,7 @@ public struct LevelDisplay: Hashable, Sendable {
         } minimal: {
             Image(systemName: symbol).frame(width: 16, height: 16)
         }
-        activity.setPeek {
-            HStack(spacing: 12) {
+        let detail = HStack(spacing: 12) {
                 Image(systemName: symbol).frame(width: 28, height: 28).nookSharedElement("icon")
                 VStack(alignment: .leading, spacing: 6) {
                     tinted(Text(title).font(size: 13, weight: .semibold))
@@ -33,7 +35,8 @@ public struct LevelDisplay: Hashable, Sendable {
                 }
                 tinted(Text(value).font(size: 13).monospacedDigit())
             }
-        }
+        activity.setPeek { detail }
+        if opens { activity.setExpanded { detail } }
         return activity
     }
 }

@@ -4,20 +4,23 @@ import NookBus
 import NookCommandLine
 import NookFiles
 import NookModuleAPI
+import NookNotifications
 import NookSystem
 import NookVersion
 
 // nook-system: what the system tells a person, in the nook, with no module to write. One
 // process for the system bridges (docs/system.md says why): the `power` module, from UPower
-// on the system bus, and the `brightness` module, from the backlight in sysfs.
+// on the system bus, the `brightness` module, from the backlight in sysfs, and the `progress`
+// module, from apps' LauncherEntry signals on the session bus.
 
 let commandLine = CommandLineInterface(
     program: "nook-system",
-    usage: ["[--show-seconds S] [--osd-seconds S] [--backlight-dir DIR] [--no-power] [--no-brightness] [--address ADDR] [--system-address ADDR]", "--help | --version"],
+    usage: ["[--show-seconds S] [--osd-seconds S] [--backlight-dir DIR] [--no-power] [--no-brightness] [--no-progress] [--address ADDR] [--system-address ADDR]", "--help | --version"],
     about: """
         The system's activities in the nook: a peek when a charger is plugged in or unplugged,
         and when the battery turns low or critical (UPower); the screen's brightness as it
-        changes (the backlight). Nothing runs until something changes.
+        changes (the backlight); apps' downloads and copies (LauncherEntry). Nothing runs until
+        something changes.
         """,
     options: [
         .value("--show-seconds", "S", help: "how long a charger's news stays in the nook, 1...60 seconds (default 4); a low battery stays until a charger comes"),
@@ -25,6 +28,7 @@ let commandLine = CommandLineInterface(
         .value("--backlight-dir", "DIR", help: "where the backlights are (default /sys/class/backlight)"),
         .flag("--no-power", help: "leave the battery and the charger out"),
         .flag("--no-brightness", help: "leave the brightness out (when a key binding runs nookctl osd brightness)"),
+        .flag("--no-progress", help: "leave apps' progress (LauncherEntry) out"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
         .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
     ])
@@ -34,6 +38,7 @@ func say(_ line: String) { StandardStream.output.write("nook-system: \(line)\n")
 let parsed = commandLine.parseOrExit()
 let showFor = Duration.milliseconds(Int64((parsed.number("--show-seconds", in: 1...60) ?? 4) * 1000))
 let sessionAddress: NookModuleAddress = parsed.text("--address").map { .bus($0) } ?? .session
+let sessionBus: BusAddress = parsed.text("--address").map { .address($0) } ?? .session
 let systemAddress = parsed.text("--system-address")
     ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
     ?? "unix:path=/run/dbus/system_bus_socket"
@@ -41,6 +46,7 @@ let systemAddress = parsed.text("--system-address")
 let backlights = parsed.text("--backlight-dir") ?? "/sys/class/backlight"
 let osdFor = Duration.milliseconds(Int64((parsed.number("--osd-seconds", in: 0.5...10) ?? 1.5) * 1000))
 let followsPower = !parsed.flag("--no-power"), followsBrightness = !parsed.flag("--no-brightness")
+let followsProgress = !parsed.flag("--no-progress")
 
 // The power module owns the process's life (`NookModule.run`: signals, the end); the
 // brightness module is a second connection beside it, under its own id.
@@ -50,6 +56,14 @@ let exit = await NookModule.run(power, address: sessionAddress) { module in
         let brightness = try await NookModule.connect(
             NookModuleConfiguration(id: "brightness", displayName: "Brightness", version: NookVersion.number), address: sessionAddress)
         _ = await BrightnessBridge.start(directory: backlights, module: brightness, showFor: osdFor, log: say)
+    }
+    if followsProgress {
+        let progress = try await NookModule.connect(
+            NookModuleConfiguration(id: "progress", displayName: "Progress", version: NookVersion.number), address: sessionAddress)
+        let session = try await BusConnection.connect(to: sessionBus, description: "launcher entries")
+        let directories = DesktopEntry.directories()
+        _ = try await LauncherProgressBridge.start(bus: session, module: progress, names: { DesktopEntry.find($0, in: directories)?.name }, log: say)
+        say("following apps' progress (LauncherEntry)")
     }
     guard followsPower else {
         // Nothing else to follow: wait for the end (a signal cancels this).
