@@ -53,7 +53,8 @@ public enum PowerEvent: Hashable, Sendable {
 
     /// The events between two readings: a charger plugged or unplugged, or the warning rising
     /// to low or to critical (`action`, the level before UPower's own action, counts as
-    /// critical) while on battery. A machine without a battery has none.
+    /// critical) while on battery. A machine without a battery has none. From nothing read
+    /// (at start) only a warning is news: a charger plugged in before is not.
     public static func between(_ old: PowerReading, _ new: PowerReading) -> [PowerEvent] {
         guard new.isPresent, new.state != .unknown else { return [] }
         var events: [PowerEvent] = []
@@ -64,11 +65,6 @@ public enum PowerEvent: Hashable, Sendable {
             events.append(new.warning >= .critical ? .critical(percentage: new.percentage) : .low(percentage: new.percentage))
         }
         return events
-    }
-
-    /// At start: a battery already low or critical is said once; a charger plugged in is not news.
-    public static func atStart(_ reading: PowerReading) -> [PowerEvent] {
-        between(PowerReading(), reading)
     }
 
     public var percentage: Double {

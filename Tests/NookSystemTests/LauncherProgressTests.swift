@@ -28,13 +28,7 @@ import Testing
 @Suite(.serialized) struct LauncherProgressTests {
     /// An app that sends `LauncherEntry` `Update` when asked (`org.nook.Test.FakeApp.Emit(s, a{sv})`), as libunity does.
     static func fakeApp(_ address: String) throws -> HelperProcess {
-        let helper = try HelperProcess("/usr/bin/python3", ["-u", "-c", """
-            import dbus, dbus.service
-            from dbus.mainloop.glib import DBusGMainLoop
-            from gi.repository import GLib
-            DBusGMainLoop(set_as_default=True)
-            bus = dbus.bus.BusConnection("\(address)")
-            name = dbus.service.BusName("org.nook.Test.FakeApp", bus)
+        try pythonService(address, owning: "org.nook.Test.FakeApp", """
             class Entry(dbus.service.Object):
                 def __init__(self):
                     super().__init__(bus, "/com/canonical/unity/launcherentry/1")
@@ -45,11 +39,7 @@ import Testing
                 def Emit(self, uri, properties):
                     self.Update(uri, properties)
             entry = Entry()
-            print("ready", flush=True)
-            GLib.MainLoop().run()
-            """])
-        guard helper.readLine() == "ready" else { throw TestSupportError("the fake app did not start") }
-        return helper
+            """)
     }
 
     static func emit(_ connection: BusConnection, _ uri: String, _ properties: [String: DBusValue]) async throws {
@@ -65,7 +55,6 @@ import Testing
         }
     }
 
-    static func count(_ log: String, _ line: String) -> Int { log.components(separatedBy: line + "\n").count - 1 }
 
     @Test func aVisibleProgressIsAnActivityDoneItPeeksAndAnAppLeavingEndsIt() async throws {
         let temp = try TemporaryDirectory()
@@ -83,7 +72,7 @@ import Testing
             // A count alone is no activity; a visible progress is.
             try await Self.emit(client, files, ["count": .int64(2), "count-visible": .bool(true)])
             try await Self.emit(client, files, ["progress": .double(0.3), "progress-visible": .bool(true)])
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_started progress/app-org.example.Files") == 1 }, "\(system.log)\n\(nookd.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_started progress/app-org.example.Files", in: nookd.log) == 1 }, "\(system.log)\n\(nookd.log)")
             try await Self.emit(client, files, ["progress": .double(0.7)])
             // Opened onto, it shows the app (its id here: no .desktop file names it) and the level.
             #expect(await Self.opens(control, showing: "70%"), "\(system.log)")
@@ -91,13 +80,13 @@ import Testing
             // Done: hidden at the end, a peek says so, then it goes.
             try await Self.emit(client, files, ["progress": .double(1), "progress-visible": .bool(false)])
             #expect(await eventually { system.log.contains("org.example.Files: done") }, "no done peek: \(system.log)")
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_ended progress/app-org.example.Files") == 1 }, "\(nookd.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_ended progress/app-org.example.Files", in: nookd.log) == 1 }, "\(nookd.log)")
 
             // Another one, and the app leaves the bus: it ends at once.
             try await Self.emit(client, "application://org.example.Web.desktop", ["progress": .double(0.1), "progress-visible": .bool(true)])
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_started progress/app-org.example.Web") == 1 })
+            #expect(await eventually { occurrences(of: "scene: activity_started progress/app-org.example.Web", in: nookd.log) == 1 })
             app.kill()
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_ended progress/app-org.example.Web") == 1 }, "\(nookd.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_ended progress/app-org.example.Web", in: nookd.log) == 1 }, "\(nookd.log)")
 
             #expect(await system.stop() == 0, "\(system.log)")
             await client.close()

@@ -31,9 +31,9 @@ import Testing
         // Unplugged while low: both, the warning last (the one shown).
         #expect(PowerEvent.between(Self.reading(.charging, 8, warning: .low), Self.reading(.discharging, 8, warning: .low))
                 == [.unplugged(percentage: 8), .low(percentage: 8)])
-        // At start, a low battery is said; a charger is not news.
-        #expect(PowerEvent.atStart(Self.reading(.discharging, 9, warning: .low)) == [.low(percentage: 9)])
-        #expect(PowerEvent.atStart(Self.reading(.charging, 50)).isEmpty)
+        // At start (nothing read before), a low battery is said; a charger is not news.
+        #expect(PowerEvent.between(PowerReading(), Self.reading(.discharging, 9, warning: .low)) == [.low(percentage: 9)])
+        #expect(PowerEvent.between(PowerReading(), Self.reading(.charging, 50)).isEmpty)
     }
 
     @Test func noBatteryAndOutOfRangeValuesAreSafe() {
@@ -59,13 +59,7 @@ import Testing
     /// A UPower display device on `address`: `GetAll`, `PropertiesChanged`, and a test-only
     /// `org.nook.Test.FakeUPower.Change(a{sv})` that sets properties and announces them.
     static func fakeUPower(_ address: String) throws -> HelperProcess {
-        let helper = try HelperProcess("/usr/bin/python3", ["-u", "-c", """
-            import dbus, dbus.service
-            from dbus.mainloop.glib import DBusGMainLoop
-            from gi.repository import GLib
-            DBusGMainLoop(set_as_default=True)
-            bus = dbus.bus.BusConnection("\(address)")
-            name = dbus.service.BusName("org.freedesktop.UPower", bus)
+        try pythonService(address, owning: "org.freedesktop.UPower", """
             DEVICE = "org.freedesktop.UPower.Device"
             class Device(dbus.service.Object):
                 def __init__(self):
@@ -83,14 +77,8 @@ import Testing
                     self.props.update(changed)
                     self.PropertiesChanged(DEVICE, changed, dbus.Array([], signature="s"))
             device = Device()
-            print("ready", flush=True)
-            GLib.MainLoop().run()
-            """])
-        guard helper.readLine() == "ready" else { throw TestSupportError("the fake UPower did not start") }
-        return helper
+            """)
     }
-
-    static func count(_ log: String, _ line: String) -> Int { log.components(separatedBy: line + "\n").count - 1 }
 
     static func change(_ connection: BusConnection, _ properties: [String: DBusValue]) async throws {
         _ = try await connection.call(destination: "org.freedesktop.UPower", path: "/org/freedesktop/UPower/devices/DisplayDevice",
@@ -118,9 +106,9 @@ import Testing
             // Unplugged: a peek, gone by itself a second later.
             try await Self.change(client, ["State": .uint32(2)])
             // (The broker's log, not its state: a loaded machine may outlast the 1 s between two checks.)
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_started power/battery") == 1 }, "\(system.log)\n\(nookd.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_started power/battery", in: nookd.log) == 1 }, "\(system.log)\n\(nookd.log)")
             #expect(system.log.contains("On battery at 57%"), "\(system.log)")
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_ended power/battery") == 1 }, "the news stayed: \(system.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_ended power/battery", in: nookd.log) == 1 }, "the news stayed: \(system.log)")
 
             // Low: it comes and stays while the battery needs power; plugged in, it says so and goes.
             try await Self.change(client, ["Percentage": .double(9), "WarningLevel": .uint32(3)])
@@ -128,7 +116,7 @@ import Testing
             #expect(await eventually { (try? await control.getState()["activity"]) == .string("battery") })
             try await Self.change(client, ["State": .uint32(1)])
             #expect(await eventually { system.log.contains("Charging at 9%") }, "\(system.log)")
-            #expect(await eventually { Self.count(nookd.log, "scene: activity_ended power/battery") == 2 }, "the charger's news stayed: \(system.log)")
+            #expect(await eventually { occurrences(of: "scene: activity_ended power/battery", in: nookd.log) == 2 }, "the charger's news stayed: \(system.log)")
             #expect(try await control.getState()["module"] != .string("power"))
 
             #expect(await system.stop() == 0, "\(system.log)")
