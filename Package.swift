@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/TimerModule"),
         // The hero card's view, a library so the SDK tests test the example itself.
-        .target(name: "NookHeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard", sources: ["HeroCardView.swift"]),
+        .target(name: "NookHeroCard", dependencies: ["NookModuleAPI"], path: "Examples/HeroCard", exclude: ["main.swift"], sources: ["HeroCardView.swift"]),
         .executableTarget(
             name: "HeroCard", dependencies: ["NookModuleAPI", "NookCommandLine", "NookHeroCard"], path: "Examples/HeroCard",
             exclude: ["HeroCardView.swift"]),

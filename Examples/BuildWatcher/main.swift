@@ -27,7 +27,7 @@ struct BuildAttributes: NookActivityAttributes {
     }
 
     var project: String
-    var cancel: @Sendable () async -> Void
+    var cancel: CancelBuild
 
     func accessibilityLabel(_ context: Context) -> String { "Building \(project), step \(context.state.step) of \(context.state.of)" }
 
@@ -51,9 +51,15 @@ struct BuildAttributes: NookActivityAttributes {
             }
             Text("Step \(context.state.step) of \(context.state.of)").font(.caption)
             ProgressView(value: context.state.progress)
-            Button("Cancel", action: cancel).actionID("cancel")
+            Button("Cancel", intent: cancel)
         }
     }
+}
+
+/// The Cancel button's intent (`nookctl press build/build cancel-build`): it tells the body.
+struct CancelBuild: NookIntent {
+    let presses: AsyncStream<Void>.Continuation
+    func perform() async { presses.yield() }
 }
 
 /// How the build stopped.
@@ -63,7 +69,7 @@ let configuration = NookModuleConfiguration(id: "build", displayName: "Build", v
 let exit = await NookModule.run(configuration) { module in
     let (cancels, cancel) = AsyncStream<Void>.makeStream()
     let build = try await NookActivity.request(
-        attributes: BuildAttributes(project: "nook", cancel: { cancel.yield() }),
+        attributes: BuildAttributes(project: "nook", cancel: CancelBuild(presses: cancel)),
         content: .init(state: .init(step: 0, of: steps)), id: "build", on: module)
     log("started, \(steps) steps")
     let states = await build.activityStateUpdates()

@@ -324,7 +324,7 @@ actor Publisher {
         let duration = settings.peekDuration
         Task {
             try? await Task.sleep(for: duration)
-            guard await self.peekCounts[activity] == count else { return }
+            guard self.peekCounts[activity] == count else { return }
             guard let state = try? await self.control.getState(),
                 state["presentation"] == .string("peek"), state["module"] == .string(module), state["activity"] == .string(activity)
             else { return }

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// A build as ActivityKit would write it: fixed attributes, a `ContentState`, the views as
-/// functions of both, and a Cancel button whose closure comes with the views.
+/// functions of both, and a Cancel button bound to an intent (`CancelBuild`).
 struct BuildAttributes: NookActivityAttributes {
     struct ContentState: Hashable, Sendable {
         var step: String
@@ -15,7 +15,7 @@ struct BuildAttributes: NookActivityAttributes {
     }
 
     var project: String
-    var cancel: @Sendable () async -> Void = {}
+    var cancel: CancelBuild = CancelBuild {}
 
     func accessibilityLabel(_ context: Context) -> String { "Building \(project): \(context.state.step)" }
 
@@ -33,9 +33,15 @@ struct BuildAttributes: NookActivityAttributes {
         VStack(alignment: .leading, spacing: 6) {
             Label(project, systemImage: "hammer").nookSharedElement("icon")
             ProgressView(value: context.state.progress)
-            Button("Cancel", action: cancel).actionID("cancel")
+            Button("Cancel", intent: cancel)
         }
     }
+}
+
+/// ActivityKit's `LiveActivityIntent`, for the nook: pressed as `cancel-build`.
+struct CancelBuild: NookIntent {
+    let run: @Sendable () -> Void
+    func perform() async { run() }
 }
 
 @Suite(.serialized) struct ActivityKitShapeTests {
@@ -59,8 +65,8 @@ struct BuildAttributes: NookActivityAttributes {
         #expect(attributes.liveActivity(id: "build", content: stale).compactTrailing.props.text == "stalled")
     }
 
-    /// Request, update with a state, press Cancel from a script (the closure built with the
-    /// views runs), end; then a second build dismissed by a person: its state updates say so
+    /// Request, update with a state, press Cancel from a script (its intent's `perform` runs),
+    /// end; then a second build dismissed by a person: its state updates say so
     /// and an update is refused.
     @Test func requestUpdateEndAndADismissalOverTheRealBroker() async throws {
         let scratch = try Scratch()
@@ -70,7 +76,7 @@ struct BuildAttributes: NookActivityAttributes {
             let observer = try await Observer.connect(bus)
             let module = try await NookModule.connect(NookModuleConfiguration(id: "build", displayName: "Build"), address: .bus(bus.address))
             let cancelled = Atomic<Int>(0)
-            let attributes = BuildAttributes(project: "nook", cancel: { cancelled.add(1, ordering: .relaxed) })
+            let attributes = BuildAttributes(project: "nook", cancel: CancelBuild { cancelled.add(1, ordering: .relaxed) })
 
             let build = try await NookActivity.request(
                 attributes: attributes, content: .init(state: .init(step: "compile", progress: 0)), id: "job", on: module)
@@ -81,10 +87,10 @@ struct BuildAttributes: NookActivityAttributes {
             #expect(await eventually { nookd.storedActivities(of: "build")["job"]?.contains("link") == true })
             #expect(await build.content.state.step == "link")
 
-            let pressed = try PackageProcess("nookctl", ["--address", bus.address, "press", "build/job", "cancel"], logDirectory: scratch.url)
+            let pressed = try PackageProcess("nookctl", ["--address", bus.address, "press", "build/job", "cancel-build"], logDirectory: scratch.url)
             #expect(await pressed.waitForExit(), "nookctl press did not exit: \(pressed.log)")
             #expect(await pressed.stop() == 0, "\(pressed.log)")
-            #expect(await eventually { cancelled.load(ordering: .relaxed) == 1 }, "the Cancel closure did not run")
+            #expect(await eventually { cancelled.load(ordering: .relaxed) == 1 }, "the Cancel intent did not run")
 
             let states = await build.activityStateUpdates()
             try await build.end(.init(state: .init(step: "done", progress: 1)), dismissalPolicy: .immediate)

@@ -35,7 +35,7 @@ import Testing
             #expect(await eventually { await observer.activities() == ["build/build"] }, "\(first.log)")
             let preview = try await Self.nookctl(bus, scratch, ["preview", "open", "--activity", "build/build"])
             #expect(preview.contains("icon"), "opening moves no icon:\n\(preview)")
-            _ = try await Self.nookctl(bus, scratch, ["press", "build/build", "cancel"])
+            _ = try await Self.nookctl(bus, scratch, ["press", "build/build", "cancel-build"])
             #expect(await first.waitForExit(), "Cancel did not end the program: \(first.log)")
             #expect(first.exitStatus == 0, "\(first.log)")
             #expect(first.log.contains("build: cancelled") && first.log.contains("exit: finished"), "\(first.log)")

@@ -48,6 +48,9 @@ public struct Button: NookView {
 
     public func _encode() -> EncodedView { content }
 
+    /// A control already encoded (NookIntent.swift).
+    init(encoded content: EncodedView) { self.content = content }
+
     /// `label` as one control node running `action`, with `role: button`, so renderers draw
     /// it as a button (a plate with hover and pressed highlights; docs/renderer.md).
     static func control(_ label: EncodedView, _ action: NookAction) -> EncodedView {
