@@ -406,3 +406,18 @@ private typealias F = PlanFixture
         #expect(presenter.frame(at: 10 + plan.duration + 0.001, unixTime: 0).item(at: "expanded/1")?.opacity == 0.5)
     }
 }
+
+/// The broker's vocabulary (`DrawnUtility`) is what `ClassStyle` draws: neither says a class
+/// is known that the other does not draw (issue 45, part 5).
+@Suite struct DrawnVocabularyAgreementTests {
+    @Test func theBrokersVocabularyIsWhatTheRendererDraws() {
+        let samples = DrawnUtility.candidates(near: "x-50") + DrawnUtility.candidates(near: "y-[0.5]")
+            + ["bg-red-123", "text-sky-400/35", "bg-[#4B0082]", "rounded-[3]", "opacity-[0.3]", "bg-blu-500", "shadow-lg", "font-bold",
+               "text-huge", "bg-white/300", "rounded-giant", "scale-abc"]
+        for utility in samples where !ClassStyle.isBrokerUtility(utility) {
+            var style = ClassStyle()
+            #expect(style.apply(utility: utility) == DrawnUtility.isKnown(utility), "\(utility)")
+        }
+        #expect(Set(RGBA.tailwindHues.keys) == Set(DrawnUtility.hues))
+    }
+}

@@ -65,6 +65,8 @@ private struct NamespaceWalk {
         var groupDeclaration: GroupDeclaration?
         if let text = node.pointee.props.classes {
             var list = ClassList(parsing: text, namedRules: namedRules)
+            // An animation scope's plain names are the scope check's (`ModuleRules`).
+            if node.pointee.props.animationValue == nil { checkVocabulary(of: &list) }
             if !list.diagnostics.isEmpty {
                 // The prop's path is only built for the few class strings with problems.
                 let at = NodePath.prop(path, "classes")
@@ -104,6 +106,29 @@ private struct NamespaceWalk {
         enclosing.append(group)
         visitChildren(of: node)
         enclosing.removeLast()
+    }
+
+    /// `unknown-class` for each class left for renderers that they do not draw
+    /// (`DrawnUtility`), with the nearest known class or theme rule as a suggestion. The
+    /// theme's rules are expanded by now, so a name the theme defines is never among them.
+    private func checkVocabulary(of list: inout ClassList) {
+        for utility in list.passthrough where !DrawnUtility.isKnown(utility) {
+            list.diagnostics.append(Self.unknownClass(utility, namedRules: namedRules))
+        }
+        for variant in list.variants where !DrawnUtility.isKnown(variant.utility) {
+            // Behind a variant, the broker's own families are known too (they only do nothing).
+            guard ClassList(parsing: variant.utility).passthrough == [variant.utility] else { continue }
+            list.diagnostics.append(Self.unknownClass(variant.utility, namedRules: namedRules))
+        }
+    }
+
+    static func unknownClass(_ utility: String, namedRules: [String: String]) -> Diagnostic {
+        let quoted = InputQuote.text(utility)
+        var message = "\"\(quoted)\" is no class renderers draw, nor a rule of the theme or the module; it is passed on and draws nothing"
+        if let nearest = DrawnUtility.suggestion(for: utility, names: namedRules.keys) {
+            message += "; did you mean \"\(nearest)\"?"
+        }
+        return Diagnostic(.unknownClass, .warning, message, id: utility)
     }
 
     private mutating func visitChildren(of node: UnsafePointer<ViewNode>) {
