@@ -25,7 +25,9 @@ import Testing
             .map { NumberText.format($0) }.joined(separator: ",") + ")"
         #expect(open.fromContent.isEmpty)  // the pill names no content; the side is printed bare
         var expected = "#2 open: pill -> expanded \"\(open.toContent)\" \(open.conversion.rawValue)"
-        expected += "; moves music/cover.song \(from)->\(to)"
+        // The key rule 8 suffixed names the mark the module wrote.
+        #expect(element.id == "cover")
+        expected += "; moves music/cover.song (marked \"cover\") \(from)->\(to)"
         if !open.diagnostics.isEmpty { expected += "; diagnostics " + open.diagnostics.map(\.code.rawValue).joined(separator: ", ") }
         #expect(line == expected)
         #expect(!line.contains("\n"))
