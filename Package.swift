@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "NookCommandLineTests", dependencies: ["NookCommandLine", "NookTestSupport"]),
         .testTarget(name: "NookCtlTests", dependencies: ["NookCtlKit", "NookBus", "NookTestSupport", "NookRenderModel"]),
         .testTarget(name: "NookBusTests", dependencies: ["NookBus", "CSystemd", "NookTestSupport"]),
-        .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport", "NookNotifications"]),
+        .testTarget(name: "NookBrokerTests", dependencies: ["NookBroker", "NookBus", "NookTestSupport", "NookNotifications", "NookModuleAPI"]),
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample", "NookHeroCard"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookTestSupport"]),

@@ -85,7 +85,7 @@ extension ContentTransition {
                     diagnostics.append(
                         Diagnostic(
                             .duplicateSource, .warning,
-                            "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers",
+                            "\(key.key) has \(side.count) sources in the \(label) view (\(side.map(\.path).joined(separator: ", "))); that key does not move. Mark the extra copies as followers: " + DuplicateSourceAdvice.text,
                             path: side[0].path, module: module, activity: activity, id: side[0].id))
                 }
                 for (side, other) in [(a, b), (b, a)] where side.count == 1 && other.count > 1 {

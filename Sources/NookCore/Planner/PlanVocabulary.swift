@@ -93,3 +93,10 @@ extension DiagnosticCode {
     /// Curves longer than `motion.maxDuration` were shortened (rule 22).
     public static let durationCapped: DiagnosticCode = "duration-capped"
 }
+
+/// How to follow `duplicate-source`'s advice, in each way a module writes a mark: the SDK's
+/// modifiers, the class DSL, the wire (issue 45: the advice named only the wire's key).
+enum DuplicateSourceAdvice {
+    static let text = ".nookSharedElement(id, isSource: false) or .twShared(id, in: namespace, isSource: false) in the SDK, "
+        + "shared-follower beside a shared-[id] class, is_source: false in a raw shared mark"
+}

@@ -231,7 +231,7 @@ struct SurfaceMatching {
                     Diagnostic(
                         .duplicateSource, .warning,
                         "\(key) has \(indices.count) sources in the \(label) scene (\(paths.joined(separator: ", "))); "
-                            + "that key does not move. Mark the extra copies as followers (is_source: false)",
+                            + "that key does not move. Mark the extra copies as followers: " + DuplicateSourceAdvice.text,
                         path: paths[0], module: first.owner.module, activity: first.owner.activity ?? "", id: first.element.id))
             }
         }
