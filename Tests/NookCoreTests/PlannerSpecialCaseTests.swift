@@ -128,6 +128,28 @@ private typealias F = PlannerFixture
         #expect(!update.diagnostics(.companion).isEmpty)
     }
 
+    /// Issue 44, part 9 (seed 000 disables only `.nookSharedElement` there): a HeroCard toggled
+    /// in a companion window moves its `shared-[cover]` and lays out its siblings as anywhere;
+    /// only the nook's own mark beside it stays put, with the `companion` note.
+    @Test func rule20_aCompanionRunsTheClassDSLAndSkipsOnlyTheNooksMarks() throws {
+        func card(expanded: Bool) -> ViewNode {
+            var card = PlannerContentTests.heroCard(expanded: expanded)
+            card.children.append(F.cover(expanded ? 48 : 24))
+            return card
+        }
+        var small = F.songContent()
+        small.companion = F.owned("demo", card(expanded: false))
+        var large = small
+        large.companion = F.owned("demo", card(expanded: true))
+        let plan = F.plan(F.scene(.companion, small), F.scene(.companion, large), cause: .contentChanged)
+        let cover = try #require(plan.elements.first { $0.namespace == .group }, "the group's cover did not move: \(plan.elements)")
+        #expect(cover.id == "cover" && cover.fromRect.width < cover.toRect.width)
+        #expect(cover.curve.source.contains("animate-smooth"))
+        #expect(!plan.elements.contains { $0.namespace == .nook }, "the nook's mark moved in a companion")
+        #expect(plan.diagnostics(.companion).contains { $0.id == "cover" && $0.module == "demo" })
+        #expect(!plan.layout.isEmpty, "the card's siblings were not laid out again")
+    }
+
     @Test func rule21_interruptionStartsFromSampledRectWithVelocity() throws {
         let opening = F.openSong()
         let running = try #require(opening.elements.first)

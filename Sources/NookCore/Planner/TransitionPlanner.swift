@@ -440,18 +440,29 @@ struct PlanBuilder {
 
     mutating func contentTransition(old: PreparedSlot, new: PreparedSlot, reduceMotion: Bool,
                                     claimed: (old: Set<String>, new: Set<String>)) {
-        let isCompanion = after.presentation == .companion && new.name == .home
-        if isCompanion || new.name == .minimal {
-            // Rules 12 and 20: no shared motion in capsules or companion windows.
+        if new.name == .minimal {
+            // Rule 12: no shared motion in capsules.
             for element in new.namespaces.elements where element.isSource {
                 diagnostics.append(
-                    isCompanion
-                        ? Diagnostic(.companion, .info, "\(element.key.key) at \(element.path) is in a companion window, where marks do nothing",
-                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id)
-                        : Diagnostic(.capsuleNotShared, .info, "\(element.key.key) at \(element.path) is in a capsule; capsules never share elements",
-                                     path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id))
+                    Diagnostic(.capsuleNotShared, .info, "\(element.key.key) at \(element.path) is in a capsule; capsules never share elements",
+                               path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id))
             }
             return
+        }
+        var claimed = claimed
+        if after.presentation == .companion && new.name == .home {
+            // Rule 20: in a companion window the nook's own marks (`.nookSharedElement`) do
+            // nothing, as in seed 000; the rest of the update runs as anywhere (layout moves,
+            // insertions and removals, group and caller namespaces: rules 15 to 17). Left out
+            // of matching as if claimed, a marked node moves as an unmarked one would.
+            for element in old.namespaces.elements where element.key.namespace == .nook { claimed.old.insert(element.path) }
+            for element in new.namespaces.elements where element.key.namespace == .nook {
+                claimed.new.insert(element.path)
+                guard element.isSource else { continue }
+                diagnostics.append(
+                    Diagnostic(.companion, .info, "\(element.key.key) at \(element.path) is in a companion window, where the nook's marks do nothing",
+                               path: element.path, module: new.owner.module, activity: new.owner.activity ?? "", id: element.id))
+            }
         }
         // Made, then run in place: an init that ran the walk itself handed back a copy of the
         // whole transition (every layout, namespace and theme retained once more).
