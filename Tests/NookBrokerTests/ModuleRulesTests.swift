@@ -161,6 +161,8 @@ import Testing
             "rules.animations.wobble": .dictionary(["response": .double(0.61), "damping_fraction": .double(0.5)]),
             "rules.animations.smooth": .dictionary(["response": .double(0.43), "damping_fraction": .double(0.9)]),
             "rules.view.preset": .string("{rules.animations.wobble}"),
+            // Its preset is the default of its scopes that name none: a choice it makes.
+            "rules.view.withoutPreset": .string("preset"),
         ])
         try await PrivateBus.with { bus in
             var nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
@@ -189,8 +191,15 @@ import Testing
             #expect(!smooth.isEmpty && smooth.allSatisfy { $0.response == 0.43 }, "the theme's smooth came first: \(smooth)")
             let theirs = try await curves(clock, "clock", preset: "wobble", next: "d")
             #expect(!theirs.isEmpty && theirs.allSatisfy { $0.source.contains("(unknown)") && $0.response != 0.61 }, "clock met music's wobble: \(theirs)")
-            let plain = try await curves(clock, "clock", preset: nil, next: "e")
-            #expect(!plain.isEmpty && plain.allSatisfy { $0.response != 0.61 }, "clock met music's rules.view.preset: \(plain)")
+            // Clock's scope naming no preset keeps the caller's transaction (none): music's
+            // choice of a default does not reach it, and its size changes at once.
+            try await clock.start("cards", Self.scopeSpec(preset: nil, size: 10, value: "a"))
+            let clockOpened = try await R.control(clock, "Open", [WireCodec.vardict(["module": .string("clock"), "activity": .string("cards")])])
+            #expect(await renderer.plan(serial: clockOpened) != nil, "no plan for the open: \(nookd.log)")
+            try await clock.update("cards", Self.scopeSpec(preset: nil, size: 20, value: "e"))
+            let plain = await renderer.plan { Self.serial($0) > clockOpened }
+            #expect(plain.map(Self.layoutCurves)?.isEmpty == true, "clock met music's rules.view.preset: \(plain.map(Self.layoutCurves) ?? [])")
+            try await clock.end("cards")
             let file = temp.stateDirectory.appendingPathComponent("state.json")
             #expect(await eventually { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains("rules.animations.wobble") })
             await nookd.stop(SIGKILL)

@@ -38,6 +38,7 @@ private typealias Card = PlannerContentTests
             "rules.animations.wobble": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
             "rules.animations.smooth": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
             "rules.view.preset": .string("{rules.animations.wobble}"),
+            "rules.view.withoutPreset": .string("preset"),
         ])]
         func cover(_ classes: String, _ settings: PlannerSettings) throws -> Curve {
             try #require(Card.update(Card.heroCard(expanded: false, classes: classes), Card.heroCard(expanded: true, classes: classes),
@@ -52,7 +53,9 @@ private typealias Card = PlannerContentTests
         var others = settings
         others.moduleThemes = ["clock": settings.moduleThemes["demo"]!]
         #expect(try cover("group/hero animate-smooth", others).kind != .spring(wobble))
-        #expect(try cover("group/hero", others).kind != .spring(wobble))
+        // Without them a scope naming no animation keeps the caller's transaction: none.
+        #expect(Card.update(Card.heroCard(expanded: false, classes: "group/hero"), Card.heroCard(expanded: true, classes: "group/hero"),
+                            settings: others).elements.isEmpty)
         #expect(try cover("group/hero animate-wobble", others).source.contains("(unknown)"))
     }
 
@@ -63,6 +66,28 @@ private typealias Card = PlannerContentTests
         let cover = try #require(plan.elements.first)
         #expect(cover.curve.kind == .spring(try Spring(response: 0.25, dampingFraction: 0.7)))
         #expect(cover.curve.source == "rules.view.preset -> rules.animations.bouncy, duration-250")
+    }
+
+    /// Issue 44, part 8 (seed 001: "Without a preset, it preserves the caller's transaction"):
+    /// a changed scope naming no animation class animates only on the caller's animation, or
+    /// on `rules.view.preset` when the theme chooses that with `rules.view.withoutPreset`.
+    @Test func rule17_aScopeNamingNoAnimationKeepsTheCallersTransaction() throws {
+        let (small, large) = (Card.heroCard(expanded: false, classes: "group/hero"), Card.heroCard(expanded: true, classes: "group/hero"))
+        // No animation class, no caller animation: the new geometry applies at once.
+        let still = Card.update(small, large)
+        #expect(still.elements.isEmpty && still.layout.isEmpty, "\(still.elements) \(still.layout)")
+        // The caller's animation: the scope runs on it.
+        let called = Card.update(small, large, callerAnimation: "bouncy")
+        #expect(try #require(called.elements.first).curve.source.hasPrefix("animation bouncy"))
+        // A theme that makes its default preset the choice: the scope runs on it.
+        let chosen = Card.update(small, large, settings: try Self.theme(["rules.view.withoutPreset": .string("preset")]))
+        #expect(try #require(chosen.elements.first).curve.source.hasPrefix("rules.view.preset"))
+        // A timing class alone names an animation: rules.view.preset with that timing.
+        let timed = Card.update(Card.heroCard(expanded: false, classes: "group/hero duration-250"),
+                                Card.heroCard(expanded: true, classes: "group/hero duration-250"))
+        #expect(try #require(timed.elements.first).curve.source.hasSuffix("duration-250"))
+        // Any other choice is refused with the path named.
+        #expect(throws: ThemeError.self) { try Theme.builtIn.applying(["rules.view.withoutPreset": .string("sometimes")]) }
     }
 
     @Test func namedRuleExpandsIntoGroupAnimationAndLayoutClasses() throws {

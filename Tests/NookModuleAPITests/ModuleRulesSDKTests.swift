@@ -27,11 +27,13 @@ import Testing
             "rules.animations.wobble": .dictionary(["response": .double(0.6), "damping_fraction": .double(0.5)]),
             "rules.animations.calm": .string("{rules.animations.smooth}"),
             "rules.view.preset": .string("{rules.animations.wobble}"),
+            "rules.view.withoutPreset": .string("preset"),
         ])
         #expect(configuration.registerInfo["rules"] == rules)
         // What the broker validates them with: the theme's resolver.
         guard case .dictionary(let tokens) = rules else { return }
         let theme = try Theme.builtIn.applying(tokens)
         #expect(theme.curve(at: "rules.view.preset")?.kind == .spring(try Spring(response: 0.6, dampingFraction: 0.5)))
+        #expect(theme.scopesWithoutPresetUseTheDefault)
     }
 }

@@ -219,6 +219,17 @@ struct ContentTransition {
 
     // MARK: Scopes and layout
 
+    /// Whether a changed scope at the new view's node `node` animates (SPEC rule 17 as seed
+    /// 001 reads it): when it names an animation class (a preset, `duration-*` or
+    /// `delay-*`), when the update carries the caller's `animation`, or when the theme chose a
+    /// default for scopes that name none (`rules.view.withoutPreset: preset`). Otherwise it
+    /// keeps the caller's transaction, which has no animation: its new geometry applies at
+    /// once, as for a value that did not change.
+    private func scopeAnimates(node: Int) -> Bool {
+        if callerAnimation != nil || theme.scopesWithoutPresetUseTheDefault { return true }
+        return newSpaces.withClassList(atNode: node) { $0.map { !$0.pointee.animation.isEmpty } } ?? false
+    }
+
     /// The index in `curves` of the curve for a scope at the new view's node at preorder
     /// index `node`.
     private mutating func scopeCurve(node: Int) -> Int {
@@ -250,7 +261,7 @@ struct ContentTransition {
 
         var scope = scope
         if let value = afterNode.pointee.props.animationValue {
-            if beforeNode.pointee.props.animationValue != value {
+            if beforeNode.pointee.props.animationValue != value, scopeAnimates(node: newIndex) {
                 let curve = scopeCurve(node: newIndex)
                 changedScopes.append((oldIndex..<oldLayout.subtreeEnd(atIndex: oldIndex),
                                       newIndex..<newLayout.subtreeEnd(atIndex: newIndex), curve))

@@ -111,6 +111,18 @@ public struct Theme: Hashable, Sendable {
         return nil
     }
 
+    /// `rules.view.withoutPreset`: what an animation scope that names no animation class
+    /// runs on when the update carries no `animation` either. `caller` (the built-in theme's
+    /// choice, seed 001's reading of SPEC rule 17): the caller's transaction, which is none, so
+    /// the scope's new geometry applies at once. `preset`: `rules.view.preset`, the theme's
+    /// default curve, an explicit choice a theme makes.
+    public static let withoutPresetPath = "rules.view.withoutPreset"
+    public static let withoutPresetChoices = ["caller", "preset"]
+
+    /// True when a scope naming no animation class animates on `rules.view.preset` without
+    /// the caller's animation (`rules.view.withoutPreset` is `preset`).
+    public var scopesWithoutPresetUseTheDefault: Bool { string(at: Self.withoutPresetPath) == "preset" }
+
     /// `rules.named` as a table for the class parser: class name -> class string.
     public var namedRules: [String: String] {
         var rules: [String: String] = [:]

@@ -76,7 +76,8 @@ enum ThemeDefaults {
       "rules": {
         "view": {
           "preset": { "$value": "{rules.animations.smooth}" },
-          "duration": { "$type": "duration", "$value": "300ms" }
+          "duration": { "$type": "duration", "$value": "300ms" },
+          "withoutPreset": { "$type": "string", "$value": "caller" }
         },
         "animations": {
           "smooth": { "$type": "spring", "$value": { "response": 0.5, "dampingFraction": 1.0 } },

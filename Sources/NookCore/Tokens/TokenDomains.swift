@@ -27,6 +27,9 @@ enum TokenDomains {
             return bezierProblem(points)
         case .string(let text) where path == Theme.fontFamilyPath:
             return Theme.fontFamilyProblem(text)
+        case .string(let text) where path == Theme.withoutPresetPath:
+            return Theme.withoutPresetChoices.contains(text)
+                ? nil : "string: \"\(InputQuote.text(text))\" is not one of " + Theme.withoutPresetChoices.joined(separator: ", ")
         case .string(let text):
             let bytes = text.utf8.count
             return bytes > ThemeLimits.maxValueBytes ? "the string is \(bytes) bytes (at most \(ThemeLimits.maxValueBytes), maxValueBytes)" : nil

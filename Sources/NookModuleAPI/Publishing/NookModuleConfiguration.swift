@@ -64,9 +64,12 @@ public struct NookModuleConfiguration: Hashable, Sendable {
     }
 
     /// The preset this module's animation scopes run on when they name none and the update
-    /// carries no `animation` (`rules.view.preset`): one of its own `animations` or a theme's.
+    /// carries no `animation` (`rules.view.preset`, with `rules.view.withoutPreset: preset`):
+    /// one of its own `animations` or a theme's. Without it such a scope keeps the caller's
+    /// transaction, as SwiftUI's does: no `animation`, no animation.
     public mutating func defaultAnimation(_ name: String) {
         ruleTokens["rules.view.preset"] = .string("{rules.animations." + name + "}")
+        ruleTokens["rules.view.withoutPreset"] = .string("preset")
     }
 
     /// The pill's left side while no activity of any module is shown.
