@@ -78,6 +78,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     # while: wait for it rather than fail.
     apt-get -o DPkg::Lock::Timeout=900 update -qq
     apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Package.swift asks pkg-config for GTK's include directories as SwiftPM reads it, and
+    # SwiftPM keeps what it read: a manifest read before GTK's headers came must be read again.
+    touch "$(dirname "$0")/../Package.swift"
   else
     echo "Nook needs these system packages: ${missing[*]}" >&2
     echo "Run: sudo apt-get install -y ${missing[*]}" >&2
