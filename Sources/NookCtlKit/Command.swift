@@ -51,6 +51,8 @@ public enum Command: Hashable, Sendable {
     case notifications(NotificationsCommand)
     /// `osd volume|brightness|caps-lock VALUE`: an on-screen display for key bindings (OSD/).
     case osd(OSDRequest)
+    /// `timer start|list|cancel`: countdowns as activities of module `timer` (Timer/).
+    case timer(TimerCommand)
 }
 
 /// How `status` prints the state.
@@ -190,6 +192,11 @@ extension Command {
         case .osd(let request):
             [.register(OSDRequest.module), .updateActivity(request.kind.rawValue, [:]), .startActivity(request.kind.rawValue, [:]),
              .peek(module: OSDRequest.module, activity: request.kind.rawValue)]
+        case .timer(.start(let start)):
+            [.getState, .register(TimerCommand.module), .startActivity(start.id ?? "timer", [:])]
+        case .timer(.list): [.getState]
+        case .timer(.cancel(let id)):
+            [.getState, .register(TimerCommand.module), .endModuleActivity(id ?? "", ["dismissal": .string("immediate")])]
         }
     }
 

@@ -39,10 +39,10 @@ import Testing
 
     @Test func firstWordsAreTheVerbTablesOnes() {
         #expect(Self.firstWords == ["actions", "activities", "activity", "animation", "close", "companion", "display", "dnd", "end", "focus", "hide", "modules",
-                                    "notifications", "open", "osd", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "toggle", "unpeek",
-                                    "watch"])
+                                    "notifications", "open", "osd", "peek", "press", "preview", "record", "reload", "set", "show", "status", "theme", "timer", "toggle",
+                                    "unpeek", "watch"])
         #expect(VerbTableTerms.valuedOptions.sorted() == ["--activity", "--address", "--count", "--dismissible", "--expires", "--for", "--format", "--height", "--home",
-                                                          "--image", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
+                                                          "--id", "--image", "--label", "--notch", "--peek", "--progress", "--relevance", "--seconds", "--subtitle", "--svg",
                                                           "--symbol", "--timer", "--title", "--via", "--view-json", "--width"])
     }
 

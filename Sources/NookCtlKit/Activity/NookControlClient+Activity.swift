@@ -41,8 +41,8 @@ extension NookControlClient {
         return .ok
     }
 
-    private func publish(_ request: ActivityRequest, isStart: Bool, output: OutputSink,
-                         records: ActivityRecordStore) async throws -> ExitStatus {
+    func publish(_ request: ActivityRequest, isStart: Bool, output: OutputSink,
+                 records: ActivityRecordStore, announces: Bool = true) async throws -> ExitStatus {
         let now = Self.unixMicroseconds()
         let json = try request.viewJSON.map { source throws(ActivityProblem) in try Self.viewJSON(from: source, now: now) }
         var imageURI: String?
@@ -69,7 +69,7 @@ extension NookControlClient {
         if case .int(let dismiss)? = spec.values["dismiss_date"] {
             line += ", dismissed in \(DurationArgument.text(Double(dismiss.saturatingSubtract(now)) / 1e6))"
         }
-        output.out(line + "\n")
+        if announces { output.out(line + "\n") }
         return .ok
     }
 
@@ -127,7 +127,7 @@ extension NookControlClient {
     }
 
     /// `Register`, telling a module another program holds apart from other errors.
-    private func register(_ module: String) async throws {
+    func register(_ module: String) async throws {
         do {
             _ = try await call(.register(module))
         } catch let error as DBusError where error.name == NookErrorName.moduleTaken.rawValue {

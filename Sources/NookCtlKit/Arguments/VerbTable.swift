@@ -158,7 +158,7 @@ public enum VerbTable {
                  calls: "\(C.Control.previewPlan.brief) (the scene of 'show': what the nook shows now)") { p throws(UsageError) in
             try actions(p)
         },
-    ] + ActivityVerbs.rows + NotificationsVerbs.rows
+    ] + ActivityVerbs.rows + TimerVerbs.rows + NotificationsVerbs.rows
 
     static let targetOptions = [
         OptionSpec("--activity", "M/A", "onto this activity's expanded view"),

@@ -126,6 +126,8 @@ public struct NookControlClient: Sendable {
             return try await execute(notificationsCommand, output: output)
         case .osd(let request):
             return try await execute(request, output: output)
+        case .timer(let timerCommand):
+            return try await execute(timerCommand, output: output)
         }
         return .ok
     }

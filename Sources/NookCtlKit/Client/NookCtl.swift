@@ -44,7 +44,12 @@ public enum NookCtl {
             output.err("nookctl: cannot connect to the bus: \(error)\n")
             return .failure
         }
-        let command = invocation.command
+        var command = invocation.command
+        if case .timer(.start(var start)) = command, start.id == nil {
+            // Chosen before it runs, so the background finish below knows it.
+            start.id = await NookControlClient(connection: connection).freeTimerID()
+            command = .timer(.start(start))
+        }
         let running = Task { () -> ExitStatus in
             do {
                 return try await NookControlClient(connection: connection).execute(command, output: output)
@@ -67,6 +72,9 @@ public enum NookCtl {
         // Cancelling the caller (a test running `status --follow` in-process) ends the command.
         let status = await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         await connection.close()
+        if status == .ok, finishesInBackground, case .timer(.start(let start)) = command, let id = start.id {
+            FinishWaiter.spawn(module: TimerCommand.module, activity: id, address: invocation.address, playsSound: start.playsSound, output: output)
+        }
         guard status == .ok, case .activity(let activity) = command else { return status }
         switch activity {
         case .start(let request), .update(let request):
