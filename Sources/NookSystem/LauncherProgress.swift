@@ -111,7 +111,8 @@ public actor LauncherProgressBridge {
     func view(_ entry: Running, done: Bool) -> LevelDisplay {
         let name = names(entry.update.desktopID) ?? entry.update.desktopID
         return LevelDisplay(id: entry.update.activityID, symbol: done ? "emblem-ok-symbolic" : "folder-download-symbolic",
-                            title: done ? "\(name): done" : name, level: done ? 1 : entry.progress, tint: nil, relevance: 600, opens: true)
+                            title: done ? "\(name): done" : name, level: done ? 1 : entry.progress, tint: nil, relevance: 600, opens: true,
+                            ring: !done)
     }
 
     private func finish(_ id: String, _ entry: Running, done: Bool) async {

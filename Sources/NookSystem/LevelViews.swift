@@ -14,16 +14,35 @@ public struct LevelDisplay: Hashable, Sendable {
     /// Whether opening the nook onto it shows the same view (apps' progress); a passing level
     /// (power, brightness) only peeks.
     public var opens = false
+    /// Whether the pill shows the level as a ring (apps' progress, as on a phone) rather than
+    /// its percentage (a passing level); the percentage stays in the label and the peek.
+    public var ring = false
+
+    public init(id: String, symbol: String, title: String, level: Double, tint: NookColor?, relevance: Double,
+                opens: Bool = false, ring: Bool = false) {
+        self.id = id
+        self.symbol = symbol
+        self.title = title
+        self.level = level
+        self.tint = tint
+        self.relevance = relevance
+        self.opens = opens
+        self.ring = ring
+    }
 
     public var valueText: String { "\(Int((min(max(level, 0), 1) * 100).rounded()))%" }
 
     public var activity: NookLiveActivity {
-        let tint = self.tint, symbol = self.symbol, title = self.title, level = self.level, value = valueText
+        let tint = self.tint, symbol = self.symbol, title = self.title, level = self.level, value = valueText, ring = self.ring
         func tinted(_ text: Text) -> Text { tint.map { text.foregroundStyle($0) } ?? text }
         var activity = NookLiveActivity(id: id, accessibilityLabel: "\(title), \(value)", relevance: relevance) {
             Image(systemName: symbol).frame(width: 16, height: 16).nookSharedElement("icon")
         } compactTrailing: {
-            tinted(Text(value).font(size: 12, weight: .semibold).monospacedDigit())
+            if ring {
+                ProgressView(value: level).progressViewStyle(.circular).frame(width: 16, height: 16)
+            } else {
+                tinted(Text(value).font(size: 12, weight: .semibold).monospacedDigit())
+            }
         } minimal: {
             Image(systemName: symbol).frame(width: 16, height: 16)
         }

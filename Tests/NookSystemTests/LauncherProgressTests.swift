@@ -94,3 +94,17 @@ import Testing
         }
     }
 }
+
+/// Issue 43, part 1: an app's progress is a ring in the pill, as on a phone; a passing level
+/// (power, brightness) shows its percentage there. Both keep the percentage in the label.
+@Suite struct LevelDisplayPillTests {
+    @Test func anAppsProgressIsARingInThePillAndAPassingLevelItsPercentage() throws {
+        let progress = LevelDisplay(id: "app-org.example.Files", symbol: "folder-download-symbolic", title: "Files", level: 0.42,
+                                    tint: nil, relevance: 600, opens: true, ring: true).activity
+        #expect(progress.compactTrailing.kind == .progress && progress.compactTrailing.props.progressStyle == .circular)
+        #expect(progress.compactTrailing.props.value == 0.42 && progress.accessibilityLabel == "Files, 42%")
+        let brightness = LevelDisplay(id: "backlight", symbol: "display-brightness-symbolic", title: "Brightness", level: 0.42,
+                                      tint: nil, relevance: 1000).activity
+        #expect(brightness.compactTrailing.kind == .text && brightness.compactTrailing.props.text == "42%")
+    }
+}
