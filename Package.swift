@@ -95,7 +95,9 @@ let package = Package(
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
         // The system's bridges (power from UPower, brightness from the backlight), and the one
         // program that runs them.
-        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles"]),
+        // libpulse, for the volume bridge (headers in /usr/include; package libpulse-dev).
+        .systemLibrary(name: "CPulse"),
+        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles", "CPulse"]),
         .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.

@@ -12,16 +12,17 @@ cd "$(dirname "$0")/.."
 
 # build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
 # the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango;
-# CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client), and chrpath, with which
+# CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client; CPulse: libpulse, for
+# nook-system's volume), and chrpath, with which
 # `make install` points the programs at their private Swift runtime.
 build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev
-  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev chrpath)
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev libpulse-dev chrpath)
 
 # run: what `make demo` and the installed programs need at run time: a bus daemon, the
 # libraries nookd measures text with, and the icons and fonts nook-renderer draws with (the
 # default `Sans` is DejaVu Sans; WenQuanYi Micro Hei covers Chinese, Japanese and Korean and
 # Symbola emoji, so nookd and the renderer fall back to the same fonts for them).
-run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconfig1 libfreetype6 libharfbuzz0b
+run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconfig1 libfreetype6 libharfbuzz0b libpulse0
   adwaita-icon-theme fonts-dejavu-core fonts-wqy-microhei fonts-symbola)
 
 # test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
@@ -35,7 +36,8 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # with grim, and builds its virtual-pointer client with wayland-scanner (libwayland-bin), gcc and
 # libwayland-dev. The KDE placement test runs KWin (kwin-wayland), kactivitymanagerd and
 # plasmashell (plasma-workspace, with plasma-desktop's shell and panel, and qtwayland5 for Qt's
-# Wayland platform) and screenshots through KWin's D-Bus with python3-dbus.
+# Wayland platform) and screenshots through KWin's D-Bus with python3-dbus. The volume test runs
+# PipeWire with WirePlumber and its PulseAudio server on a null sink, and changes it with pactl.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
@@ -43,6 +45,7 @@ test_packages=(
   desktop-file-utils bash zsh fish groff-base libnotify-bin gir1.2-notify-0.7
   sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
   kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
+  pipewire pipewire-pulse wireplumber pulseaudio-utils
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

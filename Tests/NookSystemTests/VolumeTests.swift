@@ -1,0 +1,129 @@
+import Foundation
+import NookBus
+import NookCore
+import NookSystem
+import NookTestSupport
+import Synchronization
+import Testing
+
+/// Issue 43, part 2: the volume from the sound server. PipeWire, WirePlumber and pipewire-pulse
+/// run for the test with a runtime directory of its own and a null sink as the default output
+/// (no sound card needed); `pactl` changes it, as keys, mixers and scripts do.
+@Suite(.serialized) struct VolumeTests {
+    /// The sound server's three processes, ended by pid.
+    final class SoundServer: Sendable {
+        let processes: [PackageProcess]
+        let environment: [String: String]
+
+        init(processes: [PackageProcess], environment: [String: String]) {
+            self.processes = processes
+            self.environment = environment
+        }
+
+        static func start(bus: PrivateBus, in directory: URL) async throws -> SoundServer {
+            let runtime = directory.appendingPathComponent("run")
+            try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let extra: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": bus.address, "PULSE_SERVER": nil]
+            var processes: [PackageProcess] = []
+            for program in ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"] {
+                processes.append(try PackageProcess(program, [], logDirectory: directory, environment: extra))
+                // WirePlumber and the PulseAudio server connect to PipeWire's socket.
+                if program.hasSuffix("/pipewire") {
+                    _ = await eventually { FileManager.default.fileExists(atPath: runtime.appendingPathComponent("pipewire-0").path) }
+                }
+            }
+            var environment = ProcessInfo.processInfo.environment
+            for (key, value) in extra { environment[key] = value }
+            let server = SoundServer(processes: processes, environment: environment)
+            guard await eventually(timeout: .seconds(30), { (try? await server.pactl(["info"]))?.status == 0 }) else {
+                await server.stop()
+                throw TestSupportError("the sound server did not start: \(processes.map(\.log).joined(separator: "\n"))")
+            }
+            for arguments in [["load-module", "module-null-sink", "sink_name=nook_test"], ["set-default-sink", "nook_test"],
+                              ["set-sink-volume", "nook_test", "100%"], ["set-sink-mute", "nook_test", "0"]] {
+                let result = try await server.pactl(arguments)
+                guard result.status == 0 else { throw TestSupportError("pactl \(arguments): \(result.stderr)") }
+            }
+            return server
+        }
+
+        func pactl(_ arguments: [String]) async throws -> Tools.Result {
+            try await Tools.run("/usr/bin/pactl", arguments, environment: environment)
+        }
+
+        /// Signals each (a test that failed half-way only gets this, from its `defer`).
+        func signal() {
+            for process in processes.reversed() { process.signal(SIGTERM) }
+        }
+
+        /// Ends each and waits for it.
+        func stop() async {
+            for process in processes.reversed() { _ = await process.stop() }
+        }
+    }
+
+    /// Whether the nook peeks at the volume showing `text` (GetState, then the peek's scene).
+    static func peeksAtTheVolume(_ client: BusConnection, showing text: String) async -> Bool {
+        let control = NookControlProxy(client)
+        return await eventually {
+            let state = try? await control.getState()
+            guard state?["module"] == .string("volume"), state?["presentation"] == .string("peek"),
+                  let peek = try? await control.previewPlan(action: "peek", options: ["module": .string("volume"), "activity": .string("volume")])
+            else { return false }
+            return "\(peek)".contains("Volume") && "\(peek)".contains(text)
+        }
+    }
+
+    @Test func thePureDisplayNamesTheLevelAndMute() {
+        let quiet = VolumeBridge.display(PulseVolumeWatch.Reading(level: 0.2, muted: false))
+        #expect(quiet.title == "Volume" && quiet.symbol == "audio-volume-low-symbolic" && quiet.valueText == "20%")
+        let loud = VolumeBridge.display(PulseVolumeWatch.Reading(level: 1.4, muted: false))
+        #expect(loud.level == 1 && loud.symbol == "audio-volume-high-symbolic", "a boost above 100% shows as full")
+        let muted = VolumeBridge.display(PulseVolumeWatch.Reading(level: 0.4, muted: true))
+        #expect(muted.title == "Muted" && muted.symbol == "audio-volume-muted-symbolic" && muted.valueText == "40%")
+        #expect(PulseVolumeWatch.Reading(level: .nan, muted: false).level == 0)
+    }
+
+    @Test func aVolumeChangeFromAnywherePeeksAndQuickChangesReplaceIt() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let sound = try await SoundServer.start(bus: bus, in: temp.url)
+            defer { sound.signal() }
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let system = try PackageProcess(
+                "nook-system", ["--address", bus.address, "--no-power", "--no-brightness", "--no-progress", "--osd-seconds", "10"],
+                logDirectory: temp.url, environment: ["XDG_RUNTIME_DIR": sound.environment["XDG_RUNTIME_DIR"], "PULSE_SERVER": nil])
+            let client = try await BusConnection.connect(to: .address(bus.address))
+            #expect(await eventually { system.log.contains("following the volume of the default output") }, "\(system.log)")
+            // Where things stand at start is not news.
+            #expect(occurrences(of: "scene: activity_started volume/volume", in: nookd.log) == 0)
+
+            _ = try await sound.pactl(["set-sink-volume", "@DEFAULT_SINK@", "40%"])
+            #expect(await eventually { occurrences(of: "scene: activity_started volume/volume", in: nookd.log) == 1 }, "\(system.log)\n\(nookd.log)")
+            #expect(await eventually { nookd.storedActivities(of: "volume")["volume"]?.contains("40%") == true },
+                    "\(nookd.storedActivities(of: "volume"))")
+            #expect(await Self.peeksAtTheVolume(client, showing: "40%"), "no peek: \(nookd.log)")
+
+            // Ten quick changes: one display, replaced in place, ending at the last level.
+            for percent in 41...50 { _ = try await sound.pactl(["set-sink-volume", "@DEFAULT_SINK@", "\(percent)%"]) }
+            #expect(await eventually { nookd.storedActivities(of: "volume")["volume"]?.contains("50%") == true },
+                    "\(nookd.storedActivities(of: "volume"))")
+            // Replaced in place: a second display starts only after the first ended (a slow
+            // machine may outlast --osd-seconds between two calls).
+            let log = nookd.log
+            #expect(occurrences(of: "scene: activity_started volume/volume", in: log) == 1 + occurrences(of: "scene: activity_ended volume/volume", in: log),
+                    "\(log)")
+
+            // Mute shows as such.
+            _ = try await sound.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"])
+            #expect(await eventually { nookd.storedActivities(of: "volume")["volume"]?.contains("Muted") == true },
+                    "\(nookd.storedActivities(of: "volume"))")
+
+            #expect(await system.stop() == 0, "\(system.log)")
+            await client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+            await sound.stop()
+        }
+    }
+}
