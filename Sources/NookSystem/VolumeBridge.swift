@@ -1,36 +1,21 @@
 import NookModuleAPI
 
 /// The sound's volume in the nook, as an on-screen display: whenever the default output's
-/// volume or mute changes (`PulseVolumeWatch`), from any source, the nook peeks at its icon,
+/// volume or mute changes (`PulseWatch`), from any source, the nook peeks at its icon,
 /// "Volume" (or "Muted"), a level bar and the percentage, replaced in place while it keeps
 /// changing and gone `showFor` after the last change.
 public actor VolumeBridge {
     public static let activityID = "volume"
     let showFor: Duration
     private let display: ShownActivity
-    private var watch: PulseVolumeWatch?
 
-    init(module: NookModule, showFor: Duration, log: @escaping @Sendable (String) -> Void) {
+    public init(module: NookModule, showFor: Duration = .milliseconds(1500), log: @escaping @Sendable (String) -> Void) {
         display = ShownActivity(module: module, log: log)
         self.showFor = showFor
     }
 
-    /// Follows the default output for `module`; nil (said in the log) when libpulse cannot
-    /// start its loop. A sound server that is not there yet is waited for.
-    public static func start(module: NookModule, showFor: Duration = .milliseconds(1500), log: @escaping @Sendable (String) -> Void) async -> VolumeBridge? {
-        let bridge = VolumeBridge(module: module, showFor: showFor, log: log)
-        guard let watch = PulseVolumeWatch(onChange: { reading in Task { await bridge.changed(reading) } }, log: log), watch.start() else {
-            log("cannot start libpulse's main loop: no volume")
-            return nil
-        }
-        await bridge.keep(watch)
-        return bridge
-    }
-
-    private func keep(_ watch: PulseVolumeWatch) { self.watch = watch }
-
     /// The display for a reading: the icon by level (or muted), the title, the level.
-    public static func display(_ reading: PulseVolumeWatch.Reading) -> LevelDisplay {
+    public static func display(_ reading: PulseVolume) -> LevelDisplay {
         let symbol =
             if reading.muted || reading.level == 0 { "audio-volume-muted-symbolic" }
             else if reading.level < 0.34 { "audio-volume-low-symbolic" }
@@ -41,12 +26,7 @@ public actor VolumeBridge {
                             tint: reading.muted ? .gray : nil, relevance: 1000)
     }
 
-    func changed(_ reading: PulseVolumeWatch.Reading) async {
+    func changed(_ reading: PulseVolume) async {
         await display.show(Self.display(reading).activity, peekFor: showFor, endAfter: showFor)
-    }
-
-    public func stop() {
-        watch?.stop()
-        watch = nil
     }
 }

@@ -11,17 +11,19 @@ import NookVersion
 // nook-system: what the system tells a person, in the nook, with no module to write. One
 // process for the system bridges (docs/system.md says why): the `power` module, from UPower
 // on the system bus, the `brightness` module, from the backlight in sysfs, the `volume` module,
-// from the sound server (libpulse: PipeWire or PulseAudio), and the `progress` module, from
+// and the `privacy` module (the microphone in use), from the sound server (libpulse: PipeWire
+// or PulseAudio), and the `progress` module, from
 // apps' LauncherEntry signals on the session bus.
 
 let commandLine = CommandLineInterface(
     program: "nook-system",
-    usage: ["[--show-seconds S] [--osd-seconds S] [--backlight-dir DIR] [--no-power] [--no-brightness] [--no-volume] [--no-progress] [--address ADDR] [--system-address ADDR]", "--help | --version"],
+    usage: ["[--show-seconds S] [--osd-seconds S] [--backlight-dir DIR] [--no-power] [--no-brightness] [--no-volume] [--no-privacy] [--no-progress] [--address ADDR] [--system-address ADDR]", "--help | --version"],
     about: """
         The system's activities in the nook: a peek when a charger is plugged in or unplugged,
         and when the battery turns low or critical (UPower); the screen's brightness and the
-        sound's volume as they change (the backlight; PipeWire or PulseAudio); apps' downloads
-        and copies (LauncherEntry). Nothing runs until something changes.
+        sound's volume as they change (the backlight; PipeWire or PulseAudio); a mark while an
+        app records from the microphone; apps' downloads and copies (LauncherEntry). Nothing
+        runs until something changes.
         """,
     options: [
         .value("--show-seconds", "S", help: "how long a charger's news stays in the nook, 1...60 seconds (default 4); a low battery stays until a charger comes"),
@@ -30,6 +32,7 @@ let commandLine = CommandLineInterface(
         .flag("--no-power", help: "leave the battery and the charger out"),
         .flag("--no-brightness", help: "leave the brightness out (when a key binding runs nookctl osd brightness)"),
         .flag("--no-volume", help: "leave the volume out (when a key binding runs nookctl osd volume)"),
+        .flag("--no-privacy", help: "leave the microphone-in-use mark out"),
         .flag("--no-progress", help: "leave apps' progress (LauncherEntry) out"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
         .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
@@ -49,6 +52,7 @@ let backlights = parsed.text("--backlight-dir") ?? "/sys/class/backlight"
 let osdFor = Duration.milliseconds(Int64((parsed.number("--osd-seconds", in: 0.5...10) ?? 1.5) * 1000))
 let followsPower = !parsed.flag("--no-power"), followsBrightness = !parsed.flag("--no-brightness")
 let followsProgress = !parsed.flag("--no-progress"), followsVolume = !parsed.flag("--no-volume")
+let followsPrivacy = !parsed.flag("--no-privacy")
 
 // The power module owns the process's life (`NookModule.run`: signals, the end); the
 // brightness module is a second connection beside it, under its own id.
@@ -59,11 +63,12 @@ let exit = await NookModule.run(power, address: sessionAddress) { module in
             NookModuleConfiguration(id: "brightness", displayName: "Brightness", version: NookVersion.number), address: sessionAddress)
         _ = await BrightnessBridge.start(directory: backlights, module: brightness, showFor: osdFor, log: say)
     }
-    if followsVolume {
-        let volume = try await NookModule.connect(
-            NookModuleConfiguration(id: "volume", displayName: "Volume", version: NookVersion.number), address: sessionAddress)
-        _ = await VolumeBridge.start(module: volume, showFor: osdFor, log: say)
-    }
+    let volume = followsVolume ? VolumeBridge(module: try await NookModule.connect(
+        NookModuleConfiguration(id: "volume", displayName: "Volume", version: NookVersion.number), address: sessionAddress), showFor: osdFor, log: say) : nil
+    let privacy = followsPrivacy ? PrivacyBridge(module: try await NookModule.connect(
+        NookModuleConfiguration(id: "privacy", displayName: "Privacy", version: NookVersion.number), address: sessionAddress), log: say) : nil
+    let sound = SoundBridges.start(volume: volume, privacy: privacy, log: say)
+    defer { sound?.stop() }
     if followsProgress {
         let progress = try await NookModule.connect(
             NookModuleConfiguration(id: "progress", displayName: "Progress", version: NookVersion.number), address: sessionAddress)
