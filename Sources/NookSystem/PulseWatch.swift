@@ -32,6 +32,24 @@ public struct PulseCapture: Hashable, Sendable, Comparable {
     public static func < (a: PulseCapture, b: PulseCapture) -> Bool { a.application < b.application }
 }
 
+/// The default output's volume and mute, and who records from a microphone, followed through
+/// libpulse's subscribe API: from PipeWire's PulseAudio server (pipewire-pulse) or PulseAudio
+/// itself, so a change from any source shows (keys, `pactl`, a mixer, an app; any recorder).
+///
+/// It runs libpulse's threaded main loop: one thread, asleep until the server says something.
+/// On connecting it reads the default sink once (a baseline, not news); afterwards each sink
+/// or server event reads it again, and only a reading that differs from the last becomes an
+/// event. With `followsCapture`, the sources and the recording streams are listed on
+/// connecting and on each of their events, and the recorders of non-monitor sources become an
+/// event whenever that list changes (the first one too, when something records already).
+///
+/// A server that goes away (or is not there yet) is waited for: the context is made again with
+/// `PA_CONTEXT_NOFAIL`, and libpulse connects when a server takes `org.pulseaudio.Server` on
+/// the session bus (pipewire-pulse and PulseAudio do). No server is ever started
+/// (`PA_CONTEXT_NOAUTOSPAWN`). While there is none, nothing records.
+///
+/// Confinement: everything but `start` and `stop` runs on the loop's thread, inside libpulse's
+/// callbacks (which hold the loop's lock); `start` and `stop` take that lock.
 public final class PulseWatch: @unchecked Sendable {
     /// libpulse's `PA_VOLUME_NORM` (a macro Swift does not import): 100 %.
     static let volumeNorm = 65536.0
@@ -140,6 +158,7 @@ public final class PulseWatch: @unchecked Sendable {
             guard !stopping else { return }
             // The server went away: wait for the next one (NOFAIL connects when it appears).
             log("the sound server went away; waiting for it")
+            if lastCapture?.isEmpty == false { continuation.yield(.capture([])) }
             pa_context_set_state_callback(context, nil, nil)
             pa_context_set_subscribe_callback(context, nil, nil)
             pa_context_unref(context)

@@ -5,13 +5,18 @@ extension SlotNamespaces {
     ///   - slot: the slot name, also the root's path.
     ///   - owner: the module (and activity) that supplied the view; part of every key.
     ///   - namedRules: `rules.named` from the theme, for class expansion.
+    ///
+    /// This is the publish-time resolution (the registry's): its diagnostics also name each
+    /// class no renderer draws (`unknown-class`, with a suggestion).
     public init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String] = [:]) {
-        self.init(resolving: root, slot: slot, owner: owner, namedRules: namedRules, nodeCount: 0)
+        self.init(resolving: root, slot: slot, owner: owner, namedRules: namedRules, nodeCount: 0, checksVocabulary: true)
     }
 
-    /// Resolves one slot's tree; `PreparedSlot` calls this with the slot's root path.
-    init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int) {
-        var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules, nodeCount: nodeCount)
+    /// Resolves one slot's tree; `PreparedSlot` calls this with the slot's root path, for every
+    /// plan, without the vocabulary check: the module heard of those classes when it published.
+    init(resolving root: ViewNode, slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int,
+         checksVocabulary: Bool = false) {
+        var walk = NamespaceWalk(slot: slot, owner: owner, namedRules: namedRules, nodeCount: nodeCount, checksVocabulary: checksVocabulary)
         walk.result.classListOfNode.reserveCapacity(nodeCount)
         // The tree is read in place through pointers: a view node is a large value.
         withUnsafePointer(to: root) { root in walk.visit(root) }
@@ -25,6 +30,8 @@ private struct NamespaceWalk {
     let slot: String
     let owner: SlotOwner
     let namedRules: [String: String]
+    /// Whether classes left for renderers are checked against what they draw (publish time).
+    let checksVocabulary: Bool
     /// `<owner>/<slot>` in parts, the start of every group and custom key (written with
     /// `KeyText.concatenate`: string interpolation cost about 3,000 instructions a key).
     let ownerAndSlot: [String]
@@ -42,8 +49,9 @@ private struct NamespaceWalk {
     /// The tree's node count when known (0 when not), to size lists on their first entry.
     let nodeCount: Int
 
-    init(slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int) {
+    init(slot: String, owner: SlotOwner, namedRules: [String: String], nodeCount: Int, checksVocabulary: Bool) {
         self.nodeCount = nodeCount
+        self.checksVocabulary = checksVocabulary
         ownerAndSlot = owner.activity.map { [owner.module, "/", $0, "/", slot] } ?? [owner.module, "/", slot]
         self.slot = slot
         self.owner = owner
@@ -66,7 +74,7 @@ private struct NamespaceWalk {
         if let text = node.pointee.props.classes {
             var list = ClassList(parsing: text, namedRules: namedRules)
             // An animation scope's plain names are the scope check's (`ModuleRules`).
-            if node.pointee.props.animationValue == nil { checkVocabulary(of: &list) }
+            if checksVocabulary, node.pointee.props.animationValue == nil { checkVocabulary(of: &list) }
             if !list.diagnostics.isEmpty {
                 // The prop's path is only built for the few class strings with problems.
                 let at = NodePath.prop(path, "classes")
