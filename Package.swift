@@ -93,10 +93,12 @@ let package = Package(
         .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
         // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
-        // The system's bridges (power from UPower, brightness from the backlight), and the one
-        // program that runs them.
-        // libpulse, for the volume bridge (headers in /usr/include; package libpulse-dev).
+        // libpulse, for the volume and microphone bridges (headers in /usr/include; package
+        // libpulse-dev; linked by its module map, not pkg-config: see gtkIncludeFlags).
         .systemLibrary(name: "CPulse"),
+        // The system's bridges (power from UPower, brightness from the backlight, volume and
+        // the microphone in use from the sound server, apps' progress from LauncherEntry), and
+        // the one program that runs them.
         .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles", "CPulse"]),
         .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
