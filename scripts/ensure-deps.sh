@@ -37,7 +37,8 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # libwayland-dev. The KDE placement test runs KWin (kwin-wayland), kactivitymanagerd and
 # plasmashell (plasma-workspace, with plasma-desktop's shell and panel, and qtwayland5 for Qt's
 # Wayland platform) and screenshots through KWin's D-Bus with python3-dbus. The volume test runs
-# PipeWire with WirePlumber and its PulseAudio server on a null sink, and changes it with pactl.
+# PipeWire with WirePlumber and its PulseAudio server on a null sink, changes it with pactl, and
+# records with parecord and pw-record (pipewire-bin).
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
@@ -45,7 +46,7 @@ test_packages=(
   desktop-file-utils bash zsh fish groff-base libnotify-bin gir1.2-notify-0.7
   sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
   kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
-  pipewire pipewire-pulse wireplumber pulseaudio-utils
+  pipewire pipewire-bin pipewire-pulse wireplumber pulseaudio-utils
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

@@ -105,6 +105,14 @@ import Testing
             _ = await recorder.stop(SIGKILL)
             #expect(await eventually { occurrences(of: "scene: activity_ended privacy/microphone", in: nookd.log) == 1 }, "\(system.log)\n\(nookd.log)")
 
+            // A PipeWire client of its own (no PulseAudio library): the same, by its name.
+            let native = try PackageProcess("/usr/bin/pw-record", ["--target", "nook_mic", temp.url.appendingPathComponent("recorded.wav").path],
+                                            logDirectory: temp.url, environment: ["XDG_RUNTIME_DIR": sound.environment["XDG_RUNTIME_DIR"]])
+            #expect(await eventually { occurrences(of: "scene: activity_started privacy/microphone", in: nookd.log) == 2 }, "\(system.log)\n\(native.log)")
+            #expect(await eventually { system.log.contains("the microphone is in use by pw-record") }, "\(system.log)")
+            _ = await native.stop(SIGKILL)
+            #expect(await eventually { occurrences(of: "scene: activity_ended privacy/microphone", in: nookd.log) == 2 }, "\(system.log)\n\(nookd.log)")
+
             #expect(await system.stop() == 0, "\(system.log)")
             #expect(await nookd.stop() == 0, "\(nookd.log)")
             await sound.stop()
