@@ -62,13 +62,17 @@ import Testing
             let none = try await Self.nookctl(bus, scratch, ["timer", "cancel"], environment: environment)
             #expect(none.status == 1 && none.out.contains("no timer is running"), "\(none.out)")
 
-            // A timer outlives a kill -9 of nookd: restored by the restarted nookd, it finishes
-            // by itself (its background finish calls the new one at zero).
-            let eggs = try await Self.nookctl(bus, scratch, ["timer", "start", "4s", "--label", "Eggs", "--no-sound"], environment: environment)
+            // A timer outlives a kill -9 of nookd, even one whose zero passes while nookd is
+            // away: restored by the restarted nookd, it finishes by itself (its background
+            // finish waits at zero for nookd to own its name again).
+            let eggs = try await Self.nookctl(bus, scratch, ["timer", "start", "3s", "--label", "Eggs", "--no-sound"], environment: environment)
             #expect(eggs.status == 0, "\(eggs.out)")
+            let zero = ContinuousClock.now + .seconds(3)
             #expect(await eventually { nookd.storedActivities(of: "timer")["eggs"] != nil }, "the timer was never written to the state file")
             await observer.close()
             _ = await nookd.process.stop(SIGKILL)
+            // Past its zero (a time of the clock, not a guess at a speed) before nookd returns.
+            try await Task.sleep(until: zero + .milliseconds(500))
             let restarted = try await NookdProcess(bus: bus, home: scratch.url)
             let watching = try await Observer.connect(bus)
             #expect(await watching.activities() == ["timer/eggs"], "\(restarted.log)")

@@ -102,7 +102,14 @@ extension NookControlClient {
             }
             content = now
         }
-        try await register(finish.module)
+        do {
+            try await register(finish.module)
+        } catch let error as DBusError where finish.wait && NookCtl.brokerAbsentErrors.contains(error.name) {
+            // nookd is away at zero (restarting after a crash, where the bus cannot start it):
+            // the countdown still finishes once it is back, as the activity it restores.
+            guard await waitForBroker(within: Self.brokerWait) else { throw error }
+            try await register(finish.module)
+        }
         let spec = ActivitySpec.finish(content, expires: finish.expires, now: Self.unixMicroseconds())
         do {
             _ = try await call(.updateActivity(finish.activity, spec.values))
@@ -115,6 +122,30 @@ extension NookControlClient {
         if finish.playsSound { NookSound.play(ActivityFinish.sound, description: "\(content.title) done") }
         output.out("finished \(name): Done\n")
         return .ok
+    }
+
+    /// How long a countdown's finish waits at zero for an absent nookd: its activity goes a
+    /// minute after zero anyway (`ActivityRequest.timerLinger`).
+    static let brokerWait = Duration.seconds(60)
+
+    /// Waits, asleep on `NameOwnerChanged`, until nookd owns its name; false after `limit`.
+    func waitForBroker(within limit: Duration) async -> Bool {
+        guard let changes = try? await connection.nameOwnerChanges(of: NookNames.busName) else { return false }
+        // Asked after subscribing, so an owner that came in between is not missed.
+        if (try? await connection.nameOwner(of: NookNames.busName)) != nil { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await change in changes where !change.newOwner.isEmpty { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Ends the peek when the nook still peeks at `module`/`activity` (a person or another
