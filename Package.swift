@@ -3,25 +3,29 @@
 import Foundation
 import PackageDescription
 
-/// GTK's include directories for nook-renderer, asked of pkg-config as the manifest is read.
-/// CGtk is not a `pkgConfig:` system library: SwiftPM reads those for every package that
-/// depends on Nook, and GTK's `-pthread` then printed a warning in every module author's
-/// build (issue 45). Only this package builds the renderer, so the flags can be its own.
-let gtkIncludeFlags: [String] = {
+/// The include directories pkg-config names for `packages`, asked as the manifest is read.
+/// GTK and PipeWire are not `pkgConfig:` system libraries: SwiftPM reads those for every
+/// package that depends on Nook, and GTK's `-pthread` then printed a warning in every module
+/// author's build (issue 45). Only this package builds the renderer and nook-system, so the
+/// flags can be theirs alone.
+func includeDirectories(_ packages: [String]) -> [String] {
     let pkgConfig = Process()
     pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    pkgConfig.arguments = ["pkg-config", "--cflags-only-I", "gtk+-3.0", "gtk-layer-shell-0"]
+    pkgConfig.arguments = ["pkg-config", "--cflags-only-I"] + packages
     let output = Pipe()
     pkgConfig.standardOutput = output
     pkgConfig.standardError = FileHandle.nullDevice
-    // Without pkg-config or GTK's headers (a machine before `make deps`), the renderer fails
-    // to build at `import CGtk`, naming the header it cannot find.
+    // Without pkg-config or the headers (a machine before `make deps`), the target fails to
+    // build at its first include, naming the header it cannot find.
     guard (try? pkgConfig.run()) != nil else { return [] }
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     pkgConfig.waitUntilExit()
     guard pkgConfig.terminationStatus == 0 else { return [] }
-    return text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("-I") }.flatMap { ["-Xcc", String($0)] }
-}()
+    return text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("-I") }.map(String.init)
+}
+
+/// GTK's include directories, for nook-renderer's Swift (through Clang).
+let gtkIncludeFlags = includeDirectories(["gtk+-3.0", "gtk-layer-shell-0"]).flatMap { ["-Xcc", $0] }
 
 let package = Package(
     name: "Nook",
@@ -96,10 +100,16 @@ let package = Package(
         // libpulse, for the volume and microphone bridges (headers in /usr/include; package
         // libpulse-dev; linked by its module map, not pkg-config: see gtkIncludeFlags).
         .systemLibrary(name: "CPulse"),
+        // PipeWire's registry (the camera and the screen in use), through a small C layer:
+        // its client API is macros Swift cannot call. Package libpipewire-0.3-dev.
+        .target(
+            name: "CPipeWire",
+            cSettings: [.unsafeFlags(includeDirectories(["libpipewire-0.3"]))],
+            linkerSettings: [.linkedLibrary("pipewire-0.3")]),
         // The system's bridges (power from UPower, brightness from the backlight, volume and
         // the microphone in use from the sound server, apps' progress from LauncherEntry), and
         // the one program that runs them.
-        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles", "CPulse"]),
+        .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles", "CPulse", "CPipeWire"]),
         .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
         .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.

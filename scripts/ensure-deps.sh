@@ -13,16 +13,16 @@ cd "$(dirname "$0")/.."
 # build: the compiler's own needs beside the toolchain, and the -dev packages of the C libraries
 # the package links (CSystemd: libsystemd; CGtk: GTK3, gtk-layer-shell, Cairo, Pango;
 # CFontText: fontconfig, FreeType, HarfBuzz; CXdgOutput: wayland-client; CPulse: libpulse, for
-# nook-system's volume), and chrpath, with which
+# nook-system's volume; CPipeWire: libpipewire, for the camera and screen in use), and chrpath, with which
 # `make install` points the programs at their private Swift runtime.
 build_packages=(pkgconf libc6-dev libsystemd-dev libgtk-3-dev libgtk-layer-shell-dev
-  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev libpulse-dev chrpath)
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libwayland-dev libpulse-dev libpipewire-0.3-dev chrpath)
 
 # run: what `make demo` and the installed programs need at run time: a bus daemon, the
 # libraries nookd measures text with, and the icons and fonts nook-renderer draws with (the
 # default `Sans` is DejaVu Sans; WenQuanYi Micro Hei covers Chinese, Japanese and Korean and
 # Symbola emoji, so nookd and the renderer fall back to the same fonts for them).
-run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconfig1 libfreetype6 libharfbuzz0b libpulse0
+run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconfig1 libfreetype6 libharfbuzz0b libpulse0 libpipewire-0.3-0
   adwaita-icon-theme fonts-dejavu-core fonts-wqy-microhei fonts-symbola)
 
 # test: the outside peers and tools the integration tests drive: busctl, gdbus, dbus-send and
@@ -38,7 +38,9 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # plasmashell (plasma-workspace, with plasma-desktop's shell and panel, and qtwayland5 for Qt's
 # Wayland platform) and screenshots through KWin's D-Bus with python3-dbus. The volume test runs
 # PipeWire with WirePlumber and its PulseAudio server on a null sink, changes it with pactl, and
-# records with parecord and pw-record (pipewire-bin).
+# records with parecord and pw-record (pipewire-bin); the privacy test makes a camera and a
+# screen cast with GStreamer's PipeWire elements and captures them with another
+# (gstreamer1.0-tools, gstreamer1.0-pipewire, gstreamer1.0-plugins-base for videotestsrc).
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
@@ -47,6 +49,7 @@ test_packages=(
   sway waybar grim libwayland-bin libwayland-dev gcc passwd util-linux
   kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
   pipewire pipewire-bin pipewire-pulse wireplumber pulseaudio-utils
+  gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

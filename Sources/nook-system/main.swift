@@ -11,9 +11,9 @@ import NookVersion
 // nook-system: what the system tells a person, in the nook, with no module to write. One
 // process for the system bridges (docs/system.md says why): the `power` module, from UPower
 // on the system bus, the `brightness` module, from the backlight in sysfs, the `volume` module,
-// and the `privacy` module (the microphone in use), from the sound server (libpulse: PipeWire
-// or PulseAudio), and the `progress` module, from
-// apps' LauncherEntry signals on the session bus.
+// from the sound server (libpulse: PipeWire or PulseAudio), the `privacy` module (the
+// microphone in use, from the sound server; a camera or the screen in use, from PipeWire's
+// registry), and the `progress` module, from apps' LauncherEntry signals on the session bus.
 
 let commandLine = CommandLineInterface(
     program: "nook-system",
@@ -22,7 +22,7 @@ let commandLine = CommandLineInterface(
         The system's activities in the nook: a peek when a charger is plugged in or unplugged,
         and when the battery turns low or critical (UPower); the screen's brightness and the
         sound's volume as they change (the backlight; PipeWire or PulseAudio); a mark while an
-        app records from the microphone; apps' downloads and copies (LauncherEntry). Nothing
+        app records from the microphone, captures a camera or shares the screen (PipeWire); apps' downloads and copies (LauncherEntry). Nothing
         runs until something changes.
         """,
     options: [
@@ -32,7 +32,7 @@ let commandLine = CommandLineInterface(
         .flag("--no-power", help: "leave the battery and the charger out"),
         .flag("--no-brightness", help: "leave the brightness out (when a key binding runs nookctl osd brightness)"),
         .flag("--no-volume", help: "leave the volume out (when a key binding runs nookctl osd volume)"),
-        .flag("--no-privacy", help: "leave the microphone-in-use mark out"),
+        .flag("--no-privacy", help: "leave the microphone, camera and screen-sharing marks out"),
         .flag("--no-progress", help: "leave apps' progress (LauncherEntry) out"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
         .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
@@ -69,6 +69,8 @@ let exit = await NookModule.run(power, address: sessionAddress) { module in
         NookModuleConfiguration(id: "privacy", displayName: "Privacy", version: NookVersion.number), address: sessionAddress), log: say) : nil
     let sound = SoundBridges.start(volume: volume, privacy: privacy, log: say)
     defer { sound?.stop() }
+    let video = privacy.flatMap { SoundBridges.startVideo(privacy: $0, log: say) }
+    defer { video?.stop() }
     if followsProgress {
         let progress = try await NookModule.connect(
             NookModuleConfiguration(id: "progress", displayName: "Progress", version: NookVersion.number), address: sessionAddress)

@@ -36,13 +36,19 @@ import Testing
             for (key, value) in extra { environment[key] = value }
             let server = SoundServer(processes: processes, environment: environment)
             guard await eventually(timeout: .seconds(30), { (try? await server.pactl(["info"]))?.status == 0 }) else {
+                let info = try? await server.pactl(["info"])
                 await server.stop()
-                throw TestSupportError("the sound server did not start: \(processes.map(\.log).joined(separator: "\n"))")
+                let logs = processes.map { "\($0.log)" }.joined(separator: "\n")
+                throw TestSupportError("the sound server did not start: pactl info: \(info?.status ?? -1) \(info?.stderr ?? "")\n\(logs)\n\(try FileManager.default.contentsOfDirectory(atPath: runtime.path))")
             }
-            for arguments in [["load-module", "module-null-sink", "sink_name=nook_test"], ["set-default-sink", "nook_test"],
-                              ["set-sink-volume", "nook_test", "100%"], ["set-sink-mute", "nook_test", "0"]] {
-                let result = try await server.pactl(arguments)
-                guard result.status == 0 else { throw TestSupportError("pactl \(arguments): \(result.stderr)") }
+            let load = try await server.pactl(["load-module", "module-null-sink", "sink_name=nook_test"])
+            guard load.status == 0 else { throw TestSupportError("pactl load-module: \(load.stderr)") }
+            // The sink is made a moment after load-module answers (under load, "Not supported"
+            // until then): each setting is tried until it takes.
+            for arguments in [["set-default-sink", "nook_test"], ["set-sink-volume", "nook_test", "100%"], ["set-sink-mute", "nook_test", "0"]] {
+                guard await eventually(timeout: .seconds(30), { (try? await server.pactl(arguments))?.status == 0 }) else {
+                    throw TestSupportError("pactl \(arguments): \((try? await server.pactl(arguments))?.stderr ?? "")")
+                }
             }
             return server
         }

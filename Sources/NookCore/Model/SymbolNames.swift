@@ -20,6 +20,8 @@ public enum SymbolNames {
         "speaker.wave.2.fill": "audio-volume-high-symbolic",
         "speaker.slash.fill": "audio-volume-muted-symbolic",
         "mic.fill": "audio-input-microphone-symbolic",
+        "video.fill": "camera-web-symbolic",
+        "rectangle.on.rectangle": "screen-shared-symbolic",
         "phone.fill": "call-start-symbolic",
         "bell.fill": "preferences-system-notifications-symbolic",
         "bell.slash.fill": "notifications-disabled-symbolic",
