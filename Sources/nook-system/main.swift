@@ -13,7 +13,8 @@ import NookVersion
 // on the system bus, the `brightness` module, from the backlight in sysfs, the `volume` module,
 // from the sound server (libpulse: PipeWire or PulseAudio), the `privacy` module (the
 // microphone in use, from the sound server; a camera or the screen in use, from PipeWire's
-// registry), and the `progress` module, from apps' LauncherEntry signals on the session bus.
+// registry), and the `progress` module, from apps' LauncherEntry signals on the session bus
+// and KDE apps' jobs (as their job view server, when Plasma's shell is not it).
 
 let commandLine = CommandLineInterface(
     program: "nook-system",
@@ -22,8 +23,9 @@ let commandLine = CommandLineInterface(
         The system's activities in the nook: a peek when a charger is plugged in or unplugged,
         and when the battery turns low or critical (UPower); the screen's brightness and the
         sound's volume as they change (the backlight; PipeWire or PulseAudio); a mark while an
-        app records from the microphone, captures a camera or shares the screen (PipeWire); apps' downloads and copies (LauncherEntry). Nothing
-        runs until something changes.
+        app records from the microphone, captures a camera or shares the screen (PipeWire);
+        apps' downloads and copies (LauncherEntry; KDE's job views). Nothing runs until
+        something changes.
         """,
     options: [
         .value("--show-seconds", "S", help: "how long a charger's news stays in the nook, 1...60 seconds (default 4); a low battery stays until a charger comes"),
@@ -33,7 +35,7 @@ let commandLine = CommandLineInterface(
         .flag("--no-brightness", help: "leave the brightness out (when a key binding runs nookctl osd brightness)"),
         .flag("--no-volume", help: "leave the volume out (when a key binding runs nookctl osd volume)"),
         .flag("--no-privacy", help: "leave the microphone, camera and screen-sharing marks out"),
-        .flag("--no-progress", help: "leave apps' progress (LauncherEntry) out"),
+        .flag("--no-progress", help: "leave apps' progress (LauncherEntry and KDE's job views) out"),
         .value("--address", "ADDR", help: "a D-Bus address to use instead of the session bus (where nookd is)"),
         .value("--system-address", "ADDR", help: "a D-Bus address to use instead of the system bus (where UPower is)"),
     ])
@@ -78,6 +80,8 @@ let exit = await NookModule.run(power, address: sessionAddress) { module in
         let directories = DesktopEntry.directories()
         _ = try await LauncherProgressBridge.start(bus: session, module: progress, names: { DesktopEntry.find($0, in: directories)?.name }, log: say)
         say("following apps' progress (LauncherEntry)")
+        // KDE apps report their jobs to a job view server instead (docs/system.md).
+        _ = try await JobViewBridge.start(bus: session, module: progress, names: { DesktopEntry.find($0, in: directories)?.name }, log: say)
     }
     guard followsPower else {
         // Nothing else to follow: wait for the end (a signal cancels this).
