@@ -41,7 +41,8 @@ run_packages=(dbus-daemon libsystemd0 libgtk-3-0 libgtk-layer-shell0 libfontconf
 # records with parecord and pw-record (pipewire-bin); the privacy test makes a camera and a
 # screen cast with GStreamer's PipeWire elements and captures them with another
 # (gstreamer1.0-tools, gstreamer1.0-pipewire, gstreamer1.0-plugins-base for videotestsrc). The
-# KDE jobs test copies with kioclient5 (kde-cli-tools), a real KIO client.
+# KDE jobs test copies with kioclient5 (kde-cli-tools), a real KIO client. The power test serves
+# UPower with python3-dbusmock's upower template.
 test_packages=(
   systemd dbus-bin libglib2.0-bin python3 python3-dbus python3-gi
   mpv mpv-mpris chromium
@@ -51,6 +52,7 @@ test_packages=(
   kwin-wayland kactivitymanagerd plasma-workspace plasma-desktop qtwayland5
   pipewire pipewire-bin pipewire-pulse wireplumber pulseaudio-utils
   gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base kde-cli-tools
+  python3-dbusmock
 )
 
 # package: what `make deb` needs beside the build: dpkg-shlibdeps (dpkg-dev) for Depends, and

@@ -124,4 +124,57 @@ import Testing
             #expect(await nookd.stop() == 0, "\(nookd.log)")
         }
     }
+
+    /// The device as python3-dbusmock's `upower` template serves it (how GNOME tests its own
+    /// UPower clients): `SetDeviceProperties` sets each property and announces it.
+    static func setDisplayDevice(_ connection: BusConnection, _ properties: [String: DBusValue]) async throws {
+        _ = try await connection.call(destination: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.DBus.Mock",
+                                      member: "SetDeviceProperties",
+                                      arguments: [.objectPath("/org/freedesktop/UPower/devices/DisplayDevice"), .vardict(properties)])
+    }
+
+    static func batteryShownAndGone(_ log: String) -> Bool {
+        let started = occurrences(of: "scene: activity_started power/battery", in: log)
+        return started > 0 && started == occurrences(of: "scene: activity_ended power/battery", in: log)
+    }
+
+    @Test func dbusmocksUPowerPeeksOnceForUnpluggingALowBatteryAndPluggingIn() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            // The private bus stands for the system bus dbusmock serves UPower on.
+            let upower = try PackageProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "upower"], logDirectory: temp.url,
+                                            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+            defer { upower.signal(SIGKILL) }
+            let client = try await BusConnection.connect(to: .address(bus.address))
+            #expect(await eventually { (try? await client.nameOwner(of: "org.freedesktop.UPower")) != nil }, "\(upower.log)")
+            // A battery charging at 57%, set up before nook-system reads it (where things stand).
+            _ = try await client.call(destination: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.DBus.Mock",
+                                      member: "SetupDisplayDevice",
+                                      arguments: [.uint32(2), .uint32(1), .double(57), .double(28.5), .double(50), .double(10), .int64(0), .int64(3600),
+                                                  .bool(true), .string("battery-good-charging-symbolic"), .uint32(1)])
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let system = try PackageProcess("nook-system", ["--address", bus.address, "--system-address", bus.address, "--show-seconds", "1",
+                                                            "--no-brightness", "--no-volume", "--no-privacy", "--no-progress"], logDirectory: temp.url)
+            #expect(await eventually { system.log.contains("battery: 57%") }, "\(system.log)")
+
+            try await Self.setDisplayDevice(client, ["State": .uint32(2)])
+            #expect(await eventually { system.log.contains("On battery at 57%") }, "\(system.log)")
+            try await Self.setDisplayDevice(client, ["Percentage": .double(9)])
+            try await Self.setDisplayDevice(client, ["WarningLevel": .uint32(3)])
+            #expect(await eventually { system.log.contains("Battery low at 9%") }, "\(system.log)")
+            try await Self.setDisplayDevice(client, ["State": .uint32(1)])
+            #expect(await eventually { system.log.contains("Charging at 9%") }, "\(system.log)")
+            // The charger's news goes by itself (quick changes may have shared one activity).
+            #expect(await eventually { Self.batteryShownAndGone(nookd.log) }, "\(system.log)\n\(nookd.log)")
+            // Each once: the unplugging's peek, the low battery's (which stayed until the charger came), the plugging's.
+            for news in ["On battery at 57%", "Battery low at 9%", "Charging at 9%"] {
+                #expect(system.log.components(separatedBy: news).count - 1 == 1, "\(news): \(system.log)")
+            }
+
+            #expect(await system.stop() == 0, "\(system.log)")
+            await client.close()
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+        }
+    }
 }
