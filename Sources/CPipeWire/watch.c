@@ -10,6 +10,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <pipewire/impl-module.h>
 #include <pipewire/pipewire.h>
 #include <spa/utils/list.h>
 
@@ -217,6 +218,9 @@ static const char *socket_directory(void) {
 struct nook_pw_watch *nook_pw_watch_new(void *context, nook_pw_object_fn object, nook_pw_removed_fn removed,
                                         nook_pw_connection_fn connection) {
     pw_init(NULL, NULL);
+    // Warnings about what this bare context leaves out (config modules, realtime threads) are
+    // noise in nook-system's log; PIPEWIRE_DEBUG still sets the level when given.
+    if (!getenv("PIPEWIRE_DEBUG")) pw_log_set_level(SPA_LOG_LEVEL_ERROR);
     struct nook_pw_watch *watch = calloc(1, sizeof *watch);
     if (!watch) return NULL;
     watch->context = context;
@@ -229,10 +233,15 @@ struct nook_pw_watch *nook_pw_watch_new(void *context, nook_pw_object_fn object,
     snprintf(watch->socket_name, sizeof watch->socket_name, "%s", remote && *remote && !strchr(remote, '/') ? remote : "pipewire-0");
     watch->loop = pw_thread_loop_new("nook-pipewire", NULL);
     if (!watch->loop) goto failed;
-    // No config file's modules: a registry reader needs only the native protocol.
+    // No config file and so none of client.conf's modules (nodes, devices, metadata, the
+    // session manager's): a registry reader needs only the native protocol, loaded alone.
     watch->pw_context = pw_context_new(pw_thread_loop_get_loop(watch->loop),
-                                       pw_properties_new(PW_KEY_CONFIG_NAME, "client.conf", PW_KEY_APP_NAME, "nook-system", NULL), 0);
+                                       pw_properties_new(PW_KEY_CONFIG_NAME, "null", PW_KEY_APP_NAME, "nook-system", NULL), 0);
     if (!watch->pw_context) goto failed;
+    if (!pw_context_load_module(watch->pw_context, "libpipewire-module-protocol-native", NULL, NULL)) {
+        pw_context_destroy(watch->pw_context);
+        goto failed;
+    }
     return watch;
 failed:
     if (watch->loop) pw_thread_loop_destroy(watch->loop);

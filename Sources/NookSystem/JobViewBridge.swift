@@ -4,7 +4,7 @@ import NookModuleAPI
 /// KDE apps' jobs in the nook (a Dolphin copy, a KIO download), through the job view protocol
 /// Plasma serves: KDE apps do not send `LauncherEntry`; KIO asks `org.kde.kuiserver`'s
 /// `requiresJobTracker`, introspects `/JobViewServer` for `org.kde.JobViewServerV2`, and reports
-/// each job to `org.kde.JobViewServer` (docs/system.md, "KDE apps' jobs"). Nook serves that
+/// each job to `org.kde.JobViewServer` (docs/system/progress.md, "KDE apps' jobs"). Nook serves that
 /// protocol only when no one else does (Plasma's shell owns the names in a Plasma session), as a
 /// job view server: what it is, not a pretence.
 ///

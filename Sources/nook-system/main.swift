@@ -80,7 +80,7 @@ let exit = await NookModule.run(power, address: sessionAddress) { module in
         let directories = DesktopEntry.directories()
         _ = try await LauncherProgressBridge.start(bus: session, module: progress, names: { DesktopEntry.find($0, in: directories)?.name }, log: say)
         say("following apps' progress (LauncherEntry)")
-        // KDE apps report their jobs to a job view server instead (docs/system.md).
+        // KDE apps report their jobs to a job view server instead (docs/system/progress.md).
         _ = try await JobViewBridge.start(bus: session, module: progress, names: { DesktopEntry.find($0, in: directories)?.name }, log: say)
     }
     guard followsPower else {
