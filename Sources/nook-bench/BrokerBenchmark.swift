@@ -278,9 +278,9 @@ final class BenchProcess: @unchecked Sendable {
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 
-    func stop() {
+    func stop(signal: Int32 = SIGTERM) {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
     }
 

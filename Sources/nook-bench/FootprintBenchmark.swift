@@ -75,7 +75,7 @@ private struct SessionMemory {
 }
 
 /// How long the session is watched at rest.
-private let idleWindow = 10.0
+private let idleWindow = 30.0
 
 /// Per thread: CPU time (ns, `schedstat`) and voluntary context switches (each a sleep ended
 /// by a wakeup). Threads come and go (the dispatch pool's idle workers exit): a window
@@ -108,9 +108,25 @@ private func sessionMemory(bin: URL) async throws -> SessionMemory {
     let bus = try PrivateBus()
     defer { bus.stop() }
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nook-bench-session-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(at: state) }
     let environment = ["XDG_RUNTIME_DIR": state.path, "XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": state.path, "HOME": state.path]
+    // The sound server a desktop runs, when installed, so nook-system's volume and privacy
+    // bridges idle connected to it, as they do all day. Not counted: it is not Nook's. Ended
+    // with SIGKILL (WirePlumber takes 30 s to leave on SIGTERM here).
+    var soundServer: [BenchProcess] = []
+    defer { for process in soundServer.reversed() { process.stop(signal: SIGKILL) } }
+    let soundPrograms = ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"]
+    if soundPrograms.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) {
+        for program in soundPrograms {
+            soundServer.append(try BenchProcess(program, [], environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }))
+            if program.hasSuffix("/pipewire") { _ = await eventually { FileManager.default.fileExists(atPath: state.path + "/pipewire-0") } }
+        }
+        _ = await eventually { FileManager.default.fileExists(atPath: state.path + "/pulse/native") }
+        print("  (with PipeWire, WirePlumber and pipewire-pulse running: nook-system's volume and privacy bridges connected)")
+    } else {
+        print("  (no PipeWire: nook-system's sound and video bridges wait for one; apt install pipewire wireplumber pipewire-pulse)")
+    }
     var started: [(String, BenchProcess)] = []
     defer { for (_, process) in started.reversed() { process.stop() } }
     let watcher = try await BusConnection.connect(to: .address(bus.address))
