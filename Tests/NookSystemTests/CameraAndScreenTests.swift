@@ -6,7 +6,7 @@ import NookTestSupport
 import Testing
 
 /// Issue 43, part 3: a camera or the screen in use, from PipeWire. PipeWire and WirePlumber run
-/// for the test (`VolumeTests.SoundServer`); GStreamer's PipeWire elements make the video
+/// for the test (`VolumeTests.SoundServer`, without pipewire-pulse); GStreamer's PipeWire elements make the video
 /// sources as a camera and a screen-cast backend do (`pipewiresink mode=provide`) and capture
 /// them as an app does (`pipewiresrc`), each a process of its own.
 @Suite(.serialized) struct CameraAndScreenTests {
@@ -43,7 +43,7 @@ import Testing
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let sound = try await VolumeTests.SoundServer.start(bus: bus, in: temp.url)
+            let sound = try await VolumeTests.SoundServer.start(bus: bus, in: temp.url, pulse: false)
             defer { sound.signal() }
             let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
             let system = try PackageProcess(
@@ -88,7 +88,7 @@ import Testing
             #expect(await eventually { system.log.contains("PipeWire went away; waiting for it") }, "\(system.log)")
             _ = await meeting.stop(SIGKILL)
             _ = await cast.stop(SIGKILL)
-            let again = try await VolumeTests.SoundServer.start(bus: bus, in: temp.url)
+            let again = try await VolumeTests.SoundServer.start(bus: bus, in: temp.url, pulse: false)
             defer { again.signal() }
             // (At least twice: under load it has been seen to connect to the new server while
             // it started, lose it, and connect again.)

@@ -20,12 +20,18 @@ import Testing
             self.environment = environment
         }
 
-        static func start(bus: PrivateBus, in directory: URL) async throws -> SoundServer {
+        /// - Parameter pulse: whether to run pipewire-pulse and make the null sink the default
+        ///   output (the volume and microphone tests); without, PipeWire and WirePlumber alone.
+        static func start(bus: PrivateBus, in directory: URL, pulse: Bool = true) async throws -> SoundServer {
             let runtime = directory.appendingPathComponent("run")
             try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let extra: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": bus.address, "PULSE_SERVER": nil]
+            // WirePlumber keeps state (the default nodes) under XDG_STATE_HOME: the test's own, so
+            // two tests' servers running at once share nothing.
+            let extra: [String: String?] = ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": bus.address, "PULSE_SERVER": nil,
+                                            "XDG_STATE_HOME": directory.appendingPathComponent("xdg-state").path,
+                                            "XDG_CONFIG_HOME": directory.appendingPathComponent("xdg-config").path]
             var processes: [PackageProcess] = []
-            for program in ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"] {
+            for program in ["/usr/bin/pipewire", "/usr/bin/wireplumber"] + (pulse ? ["/usr/bin/pipewire-pulse"] : []) {
                 processes.append(try PackageProcess(program, [], logDirectory: directory, environment: extra))
                 // WirePlumber and the PulseAudio server connect to PipeWire's socket.
                 if program.hasSuffix("/pipewire") {
@@ -35,6 +41,16 @@ import Testing
             var environment = ProcessInfo.processInfo.environment
             for (key, value) in extra { environment[key] = value }
             let server = SoundServer(processes: processes, environment: environment)
+            guard pulse else {
+                // WirePlumber is up once it is PipeWire's client (it links what tests start).
+                guard await eventually(timeout: .seconds(30), {
+                    (try? await Tools.run("/usr/bin/pw-cli", ["ls", "Client"], environment: server.environment))?.stdout.contains("WirePlumber") == true
+                }) else {
+                    await server.stop()
+                    throw TestSupportError("WirePlumber did not start: \(processes.map { "\($0.log)" }.joined(separator: "\n"))")
+                }
+                return server
+            }
             guard await eventually(timeout: .seconds(30), { (try? await server.pactl(["info"]))?.status == 0 }) else {
                 let info = try? await server.pactl(["info"])
                 await server.stop()
