@@ -114,8 +114,8 @@ static const struct pw_registry_events registry_events = {
     .global_remove = registry_global_remove,
 };
 
-/// Drops the connection and everything bound on it.
-static void disconnect(struct nook_pw_watch *watch) {
+/// Drops the connection and everything bound on it; says so to Swift when `tell`.
+static void disconnect(struct nook_pw_watch *watch, int tell) {
     struct bound_client *client, *next;
     spa_list_for_each_safe(client, next, &watch->clients, link) drop_client(client);
     if (watch->registry) {
@@ -128,10 +128,8 @@ static void disconnect(struct nook_pw_watch *watch) {
         pw_core_disconnect(watch->core);
         watch->core = NULL;
     }
-    if (watch->connected) {
-        watch->connected = 0;
-        watch->connection(watch->context, 0);
-    }
+    if (watch->connected && tell) watch->connection(watch->context, 0);
+    watch->connected = 0;
 }
 
 /// The connection was lost: drop it (outside the core's own callback), then look for a
@@ -139,7 +137,7 @@ static void disconnect(struct nook_pw_watch *watch) {
 static void connection_lost(void *data, uint64_t count) {
     struct nook_pw_watch *watch = data;
     (void)count;
-    disconnect(watch);
+    disconnect(watch, 1);
     watch->retries = 10;
     connect_now(watch);
 }
@@ -179,7 +177,7 @@ static void connect_now(struct nook_pw_watch *watch) {
     pw_core_add_listener(watch->core, &watch->core_listener, &core_events, watch);
     watch->registry = pw_core_get_registry(watch->core, PW_VERSION_REGISTRY, 0);
     if (!watch->registry) {
-        disconnect(watch);
+        disconnect(watch, 1);
         return;
     }
     pw_registry_add_listener(watch->registry, &watch->registry_listener, &registry_events, watch);
@@ -271,18 +269,7 @@ void nook_pw_watch_free(struct nook_pw_watch *watch) {
     pw_thread_loop_lock(watch->loop);
     struct pw_loop *loop = pw_thread_loop_get_loop(watch->loop);
     // No callbacks into Swift from here on.
-    struct bound_client *client, *next;
-    spa_list_for_each_safe(client, next, &watch->clients, link) drop_client(client);
-    if (watch->registry) {
-        spa_hook_remove(&watch->registry_listener);
-        pw_proxy_destroy((struct pw_proxy *)watch->registry);
-        watch->registry = NULL;
-    }
-    if (watch->core) {
-        spa_hook_remove(&watch->core_listener);
-        pw_core_disconnect(watch->core);
-        watch->core = NULL;
-    }
+    disconnect(watch, 0);
     if (watch->inotify_source) pw_loop_destroy_source(loop, watch->inotify_source);
     if (watch->retry) pw_loop_destroy_source(loop, watch->retry);
     if (watch->lost) pw_loop_destroy_source(loop, watch->lost);
