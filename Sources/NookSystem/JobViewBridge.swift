@@ -50,6 +50,10 @@ public actor JobViewBridge {
                              log: @escaping @Sendable (String) -> Void) async throws -> JobViewBridge? {
         let bridge = JobViewBridge(module: module, bus: bus, names: names, log: log)
         try await bus.export(bridge.serverInterfaces, at: serverPath)
+        let presses = module.actionEvents()
+        Task {
+            for await press in presses where press.action == LevelDisplay.cancelAction { await bridge.cancel(activity: press.activity) }
+        }
         do {
             try await bus.requestName(serverName)
             try await bus.requestName(kuiserverName)
@@ -74,15 +78,19 @@ public actor JobViewBridge {
                 DBusMethod("requestView", in: [Self.arg("appName", "s"), Self.arg("appIconName", "s"), Self.arg("capabilities", "i")],
                            out: [Self.arg("jobView", "o")], deferred: { call in
                     let appName: String = try call.argument(0)
-                    return [.objectPath(try await self.requestView(application: appName, desktopID: nil, hints: [:], from: call.sender))]
+                    let capabilities: Int32 = try call.argument(2)
+                    return [.objectPath(try await self.requestView(application: appName, desktopID: nil, capabilities: capabilities, hints: [:],
+                                                                   from: call.sender))]
                 }),
             ]),
             DBusInterface("org.kde.JobViewServerV2", methods: [
                 DBusMethod("requestView", in: [Self.arg("desktopEntry", "s"), Self.arg("capabilities", "i"), Self.arg("hints", "a{sv}")],
                            out: [Self.arg("jobView", "o")], deferred: { call in
                     let desktopEntry: String = try call.argument(0)
+                    let capabilities: Int32 = try call.argument(1)
                     let hints = (try? Vardict(call.arguments[2]))?.values ?? [:]
-                    return [.objectPath(try await self.requestView(application: nil, desktopID: desktopEntry, hints: hints, from: call.sender))]
+                    return [.objectPath(try await self.requestView(application: nil, desktopID: desktopEntry, capabilities: capabilities, hints: hints,
+                                                                   from: call.sender))]
                 }),
             ]),
         ]
@@ -130,7 +138,10 @@ public actor JobViewBridge {
     static func viewPath(_ id: UInt32) -> ObjectPath { (try? ObjectPath("/JobViewServer/JobView_\(id)")) ?? serverPath }
     static func activityID(_ id: UInt32) -> String { "job-\(id)" }
 
-    func requestView(application: String?, desktopID: String?, hints: [String: DBusValue], from sender: String) async throws -> ObjectPath {
+    /// KJob's `Killable` capability bit.
+    static let killable: Int32 = 1
+
+    func requestView(application: String?, desktopID: String?, capabilities: Int32, hints: [String: DBusValue], from sender: String) async throws -> ObjectPath {
         guard running.count < Self.maxJobs else {
             throw DBusError(.limitsExceeded, "at most \(Self.maxJobs) jobs are shown at a time")
         }
@@ -139,6 +150,7 @@ public actor JobViewBridge {
         let desktop = desktopID.flatMap { $0.utf8.count <= 255 && !$0.contains("/") ? $0 : nil }
         var job = KDEJob(application: desktop.flatMap(names) ?? application ?? desktop ?? "An app")
         job.apply(hints)
+        job.killable = capabilities & Self.killable != 0
         let export = try await bus.export(viewInterfaces(id), at: Self.viewPath(id))
         let leaving = try? await bus.trackPeer(sender) { Task { await self.left(sender) } }
         running[id] = Running(job: job, owner: sender, export: export, leaving: leaving)
@@ -159,7 +171,7 @@ public actor JobViewBridge {
     private func show(_ id: UInt32) async {
         guard let job = running[id]?.job else { return }
         let activity = LevelDisplay(id: Self.activityID(id), symbol: "folder-download-symbolic", title: job.label, level: job.progress ?? 0,
-                                    tint: nil, relevance: 600, opens: true, ring: true).activity
+                                    tint: nil, relevance: 600, opens: true, ring: true, cancellable: job.killable).activity
         do {
             if await module.activities.contains(where: { $0.id == activity.id }) {
                 try await module.update(activity)
@@ -168,6 +180,17 @@ public actor JobViewBridge {
             }
         } catch {
             log("cannot show \(job.application)'s job: \(error)")
+        }
+    }
+
+    /// "Cancel" pressed on a job's view: its app is asked to stop it (`cancelRequested`, on both
+    /// view interfaces: each protocol's clients listen on their own); the job ends when the app
+    /// says so (`terminate`).
+    func cancel(activity: String) async {
+        guard let id = running.keys.first(where: { Self.activityID($0) == activity }), running[id]?.job.killable == true else { return }
+        log("asking \(running[id]!.job.application) to cancel its job")
+        for interface in ["org.kde.JobViewV3", "org.kde.JobViewV2"] {
+            try? await bus.emitSignal(path: Self.viewPath(id), interface: interface, member: "cancelRequested")
         }
     }
 

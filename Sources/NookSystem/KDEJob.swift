@@ -11,6 +11,9 @@ public struct KDEJob: Hashable, Sendable {
     /// 0...1, when the job has said.
     public var progress: Double?
     public var suspended = false
+    /// Whether its app can stop it on request (KJob's `Killable` capability): the nook then
+    /// offers "Cancel".
+    public var killable = false
 
     public init(application: String) { self.application = Self.bounded(application) ?? "An app" }
 

@@ -17,9 +17,12 @@ public struct LevelDisplay: Hashable, Sendable {
     /// Whether the pill shows the level as a ring (apps' progress, as on a phone) rather than
     /// its percentage (a passing level); the percentage stays in the label and the peek.
     public var ring = false
+    /// Whether the expanded view offers "Cancel" (action id `cancel`: the bridge dispatches it
+    /// from the module's action events), for a job its app lets a person stop.
+    public var cancellable = false
 
     public init(id: String, symbol: String, title: String, level: Double, tint: NookColor?, relevance: Double,
-                opens: Bool = false, ring: Bool = false) {
+                opens: Bool = false, ring: Bool = false, cancellable: Bool = false) {
         self.id = id
         self.symbol = symbol
         self.title = title
@@ -28,7 +31,10 @@ public struct LevelDisplay: Hashable, Sendable {
         self.relevance = relevance
         self.opens = opens
         self.ring = ring
+        self.cancellable = cancellable
     }
+
+    public static let cancelAction = "cancel"
 
     public var valueText: String { "\(Int((min(max(level, 0), 1) * 100).rounded()))%" }
 
@@ -55,7 +61,16 @@ public struct LevelDisplay: Hashable, Sendable {
                 tinted(Text(value).font(size: 13).monospacedDigit())
             }
         activity.setPeek { detail }
-        if opens { activity.setExpanded { detail } }
+        if opens && cancellable {
+            activity.setExpanded {
+                VStack(alignment: .leading, spacing: 8) {
+                    detail
+                    Button("Cancel") {}.actionID(LevelDisplay.cancelAction)
+                }
+            }
+        } else if opens {
+            activity.setExpanded { detail }
+        }
         return activity
     }
 }

@@ -3,6 +3,7 @@ import NookBus
 import NookCore
 import NookSystem
 import NookTestSupport
+import Synchronization
 import Testing
 
 /// Issue 43, part 1, for KDE apps: they report jobs to a job view server (`org.kde.JobViewServer`),
@@ -85,6 +86,13 @@ import Testing
             #expect(await eventually { system.log.contains("org.example.Files: The disk is full") }, "\(system.log)")
             let cancelled = try await Self.requestView(kio, desktop: "org.example.Files", hints: [:])
             #expect(await eventually { occurrences(of: "scene: activity_started progress/job-3", in: nookd.log) == 1 }, "\(nookd.log)")
+            // "Cancel" in the nook (the job is killable: capabilities 3) asks its app, which ends it.
+            let asked = Mutex(0)
+            _ = try await kio.addMatch(MatchRule(sender: Self.server, path: cancelled, interface: "org.kde.JobViewV3", member: "cancelRequested")) { _ in
+                asked.withLock { $0 += 1 }
+            }
+            try await NookControlProxy(stranger).invoke(module: "progress", activity: "job-3", action: "cancel", options: [:])
+            #expect(await eventually { asked.withLock { $0 } == 1 }, "no cancelRequested: \(system.log)")
             try await Self.terminate(kio, cancelled, code: 1, message: "")
             #expect(await eventually { occurrences(of: "scene: activity_ended progress/job-3", in: nookd.log) == 1 }, "\(nookd.log)")
 
