@@ -101,6 +101,44 @@ struct RendererConfigOnScreenTests {
         }
     }
 
+    /// A config directory that does not exist at start (the system one, `XDG_CONFIG_DIRS`'s
+    /// `nook`, as `/etc/xdg/nook` on most machines) costs no wakeups while it is missing (GLib
+    /// would look for a missing path every four seconds; its nearest existing ancestor is
+    /// watched instead), and a file made there later, directory and all, is applied.
+    @Test func aMissingConfigDirectoryCostsNoWakeupsAndIsWatchedWhenMade() async throws {
+        try await RendererNook.with(slowMotion: 1) { nook in
+            try await nook.showPillAtRest()
+            // GLib's own thread, where file monitors run: asleep while nothing changes.
+            let before = Self.wakeups(of: nook.renderer.pid, thread: "gmain")
+            try await Task.sleep(for: .seconds(12))
+            let after = Self.wakeups(of: nook.renderer.pid, thread: "gmain")
+            #expect(after - before <= 1, "GLib's thread woke \(after - before) times in 12 s (a missing path polled every 4 s wakes it 3)")
+
+            let system = nook.scratch.appendingPathComponent("system-config/nook")
+            try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+            let file = system.appendingPathComponent("renderer.json")
+            try #"{"notch": "200x32"}"#.write(to: file, atomically: true, encoding: .utf8)
+            let applied = await eventually(timeout: .seconds(60), poll: .milliseconds(100)) {
+                nook.rendererLog.contains("renderer config \(file.path) applied")
+            }
+            #expect(applied, "the file in the new directory was not applied:\n\(nook.rendererLog)")
+        }
+    }
+
+    /// The voluntary context switches of `pid`'s threads named `thread`, summed.
+    static func wakeups(of pid: Int32, thread: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            let directory = "/proc/\(pid)/task/\(task)"
+            guard (try? String(contentsOfFile: directory + "/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == thread,
+                  let status = try? String(contentsOfFile: directory + "/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                  let count = Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+            else { return total }
+            return total + count
+        }
+    }
+
     /// A new `notch` in the file is declared to the broker (`DisplayChanged`), whose fresh
     /// plan widens the pill by the notch.
     @Test func aNotchWrittenWhileRunningIsDeclaredToTheBroker() async throws {
