@@ -80,7 +80,8 @@ public struct LevelDisplay: Hashable, Sendable {
 actor ShownActivity {
     let module: NookModule
     let log: @Sendable (String) -> Void
-    private var shown = 0
+    /// Each activity's latest showing (by id): an end waits for the last one of its own.
+    private var shown: [String: Int] = [:]
 
     init(module: NookModule, log: @escaping @Sendable (String) -> Void) {
         self.module = module
@@ -88,8 +89,8 @@ actor ShownActivity {
     }
 
     func show(_ activity: NookLiveActivity, peekFor: Duration, endAfter: Duration?) async {
-        shown &+= 1
-        let number = shown
+        let number = shown[activity.id, default: 0] &+ 1
+        shown[activity.id] = number
         do {
             if await module.activities.contains(where: { $0.id == activity.id }) {
                 try await module.update(activity)
@@ -109,7 +110,8 @@ actor ShownActivity {
     }
 
     private func end(_ id: String, ifStill number: Int) async {
-        guard shown == number else { return }
+        guard shown[id] == number else { return }
+        shown[id] = nil
         _ = try? await module.end(activityID: id, dismissal: .immediate)
     }
 }

@@ -33,6 +33,15 @@ import Testing
 @Suite(.serialized) struct JobViewTests {
     static let server = "org.kde.JobViewServer"
 
+    /// nookd, and nook-system with only its progress bridges, once it serves the job views.
+    static func serving(_ bus: PrivateBus, _ temp: TemporaryDirectory) async throws -> (NookdProcess, PackageProcess) {
+        let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+        let system = try PackageProcess("nook-system", ["--address", bus.address, "--no-power", "--no-brightness", "--no-volume", "--no-privacy"],
+                                        logDirectory: temp.url)
+        #expect(await eventually { system.log.contains("serving KDE apps' jobs (org.kde.JobViewServer)") }, "\(system.log)")
+        return (nookd, system)
+    }
+
     static func requestView(_ client: BusConnection, desktop: String, hints: [String: DBusValue]) async throws -> ObjectPath {
         let reply = try await client.call(destination: server, path: "/JobViewServer", interface: "org.kde.JobViewServerV2", member: "requestView",
                                           arguments: [.string(desktop), .int32(3), .vardict(hints)])
@@ -53,10 +62,7 @@ import Testing
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let system = try PackageProcess("nook-system", ["--address", bus.address, "--no-power", "--no-brightness", "--no-volume", "--no-privacy"],
-                                            logDirectory: temp.url)
-            #expect(await eventually { system.log.contains("serving KDE apps' jobs (org.kde.JobViewServer)") }, "\(system.log)")
+            let (nookd, system) = try await Self.serving(bus, temp)
             let kio = try await BusConnection.connect(to: .address(bus.address))
             let stranger = try await BusConnection.connect(to: .address(bus.address))
 
@@ -110,6 +116,13 @@ import Testing
             render.kill()
             #expect(await eventually { occurrences(of: "scene: activity_ended progress/job-4", in: nookd.log) == 1 }, "\(nookd.log)")
 
+            // Two jobs done within the same three seconds: each done peek goes by itself.
+            for _ in 0..<2 {
+                try await Self.terminate(kio, try await Self.requestView(kio, desktop: "org.example.Files", hints: [:]), code: 0, message: "")
+            }
+            #expect(await eventually { occurrences(of: "scene: activity_ended progress/job-5", in: nookd.log) == 1
+                                       && occurrences(of: "scene: activity_ended progress/job-6", in: nookd.log) == 1 }, "\(nookd.log)")
+
             #expect(await system.stop() == 0, "\(system.log)")
             await kio.close()
             await stranger.close()
@@ -124,10 +137,7 @@ import Testing
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         try await PrivateBus.with { bus in
-            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
-            let system = try PackageProcess("nook-system", ["--address", bus.address, "--no-power", "--no-brightness", "--no-volume", "--no-privacy"],
-                                            logDirectory: temp.url)
-            #expect(await eventually { system.log.contains("serving KDE apps' jobs") }, "\(system.log)")
+            let (nookd, system) = try await Self.serving(bus, temp)
             let fifo = temp.url.appendingPathComponent("source")
             #expect(mkfifo(fifo.path, 0o600) == 0)
             let destination = temp.url.appendingPathComponent("copy")
