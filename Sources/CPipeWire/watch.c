@@ -14,6 +14,8 @@
 #include <pipewire/pipewire.h>
 #include <spa/utils/list.h>
 
+#define MAX_BOUND_CLIENTS 4096
+
 /// The client proxies bound for their properties, one per client global.
 struct bound_client {
     struct spa_list link;
@@ -36,6 +38,8 @@ struct nook_pw_watch {
     struct pw_registry *registry;
     struct spa_hook registry_listener;
     struct spa_list clients;
+    /// How many clients are bound: at most MAX_BOUND_CLIENTS (a session has dozens).
+    int bound_clients;
 
     // Waiting for the server: its socket's directory, watched with inotify.
     int inotify;
@@ -68,6 +72,7 @@ static const struct pw_client_events client_events = {
 };
 
 static void drop_client(struct bound_client *client) {
+    client->watch->bound_clients--;
     spa_hook_remove(&client->client_listener);
     pw_proxy_destroy(client->proxy);
     spa_list_remove(&client->link);
@@ -85,6 +90,7 @@ static void registry_global(void *data, uint32_t id, uint32_t permissions, const
         forward_dict(watch, NOOK_PW_LINK, id, props);
     } else if (strcmp(type, PW_TYPE_INTERFACE_Client) == 0) {
         // A client's application name is in its info, not in the registry's summary.
+        if (watch->bound_clients >= MAX_BOUND_CLIENTS) return;
         struct bound_client *client = calloc(1, sizeof *client);
         if (!client) return;
         client->proxy = pw_registry_bind(watch->registry, id, PW_TYPE_INTERFACE_Client, PW_VERSION_CLIENT, 0);
@@ -96,6 +102,7 @@ static void registry_global(void *data, uint32_t id, uint32_t permissions, const
         client->id = id;
         pw_client_add_listener((struct pw_client *)client->proxy, &client->client_listener, &client_events, client);
         spa_list_append(&watch->clients, &client->link);
+        watch->bound_clients++;
     }
 }
 

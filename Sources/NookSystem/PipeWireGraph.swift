@@ -28,7 +28,12 @@ public struct VideoCapture: Hashable, Sendable, Comparable {
 /// as the desktop portals' backends make them (xdg-desktop-portal-wlr, GNOME's and KDE's).
 /// A source is captured while a link runs from it to a node of another client; the capturing
 /// app is that node's client.
+///
+/// At most `maxObjects` nodes, links and clients each are kept (a session has dozens); past
+/// that, new ones are not followed.
 public struct PipeWireGraph: Sendable {
+    public static let maxObjects = 4096
+
     struct Node: Sendable {
         var mediaClass: String?
         var role: String?
@@ -48,18 +53,21 @@ public struct PipeWireGraph: Sendable {
     private static func id(_ text: String?) -> UInt32? { text.flatMap { UInt32($0) } }
 
     public mutating func node(_ id: UInt32, _ properties: [String: String]) {
+        guard nodes[id] != nil || nodes.count < Self.maxObjects else { return }
         nodes[id] = Node(
             mediaClass: properties["media.class"], role: properties["media.role"], fromDevice: properties["device.id"] != nil,
             client: Self.id(properties["client.id"]), applicationName: properties["application.name"], nodeName: properties["node.name"])
     }
 
     public mutating func link(_ id: UInt32, _ properties: [String: String]) {
-        guard let output = Self.id(properties["link.output.node"]), let input = Self.id(properties["link.input.node"]) else { return }
+        guard let output = Self.id(properties["link.output.node"]), let input = Self.id(properties["link.input.node"]),
+              links[id] != nil || links.count < Self.maxObjects else { return }
         links[id] = (output, input)
     }
 
     public mutating func client(_ id: UInt32, _ properties: [String: String]) {
-        if let name = properties["application.name"] ?? properties["application.process.binary"], !name.isEmpty {
+        if let name = properties["application.name"] ?? properties["application.process.binary"], !name.isEmpty,
+           clients[id] != nil || clients.count < Self.maxObjects {
             clients[id] = name
         }
     }

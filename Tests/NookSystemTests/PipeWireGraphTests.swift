@@ -62,4 +62,18 @@ import Testing
         graph.link(63, ["link.output.node": "50", "link.input.node": "51"])
         #expect(graph.captures.first?.application.count == 64)
     }
+
+    @Test func theGraphKeepsAtMostMaxObjectsOfEachKind() {
+        var graph = Self.graph(source: ["media.class": "Video/Source", "media.role": "Camera"])
+        for id in UInt32(1000)..<UInt32(1000 + PipeWireGraph.maxObjects) {
+            graph.node(id, ["media.class": "Stream/Input/Video"])
+            graph.link(id + 100_000, ["link.output.node": "50", "link.input.node": "\(id)"])
+        }
+        // The source's capture (kept before the flood) still counts; one past the bound is not followed.
+        graph.client(99, ["application.name": "Late"])
+        graph.node(90_000, ["media.class": "Stream/Input/Video", "client.id": "99"])
+        graph.link(90_001, ["link.output.node": "50", "link.input.node": "90000"])
+        #expect(graph.captures.map(\.application).contains("Video Call"))
+        #expect(!graph.captures.map(\.application).contains("Late"))
+    }
 }
