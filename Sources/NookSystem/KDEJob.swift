@@ -32,7 +32,9 @@ public struct KDEJob: Hashable, Sendable {
         if let percent = Self.number(update["percent"]) {
             setPercent(percent)
         } else if let done = Self.number(update["processedBytes"]), let total = Self.number(update["totalBytes"]), total > 0 {
-            progress = min(max(done / total, 0), 1)
+            // Whole percents, as the nook shows them: a byte count that moves every few
+            // milliseconds changes the activity a hundred times at most.
+            progress = (min(max(done / total, 0), 1) * 100).rounded(.down) / 100
         }
     }
 

@@ -22,6 +22,8 @@ import Testing
         #expect(job.progress == 1, "a NaN is no number: ignored")
         job.apply(["processedBytes": .uint64(1), "totalBytes": .uint64(4)])
         #expect(job.progress == 0.25)
+        job.apply(["processedBytes": .uint64(1_000_001), "totalBytes": .uint64(4_000_000)])
+        #expect(job.progress == 0.25, "whole percents: a byte more is no change")
         job.apply(["processedBytes": .uint64(1), "totalBytes": .uint64(0)])
         #expect(job.progress == 0.25, "no total: no percent")
         job.apply(["title": .string(String(repeating: "x", count: 5000))])
