@@ -46,6 +46,9 @@ let parsed = commandLine.parseOrExit()
 let showFor = Duration.milliseconds(Int64((parsed.number("--show-seconds", in: 1...60) ?? 4) * 1000))
 let sessionAddress: NookModuleAddress = parsed.text("--address").map { .bus($0) } ?? .session
 let sessionBus: BusAddress = parsed.text("--address").map { .address($0) } ?? .session
+// libpulse waits for a sound server on the session bus it finds in the environment (the
+// `org.pulseaudio.Server` name): with --address, that bus is this one.
+if let address = parsed.text("--address") { setenv("DBUS_SESSION_BUS_ADDRESS", address, 1) }
 let systemAddress = parsed.text("--system-address")
     ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
     ?? "unix:path=/run/dbus/system_bus_socket"

@@ -141,6 +141,34 @@ import Testing
         }
     }
 
+    /// A sound server that starts after nook-system (a session whose PipeWire comes later, or
+    /// restarts) is waited for on the bus nook-system was given, and followed once it is there.
+    @Test func aSoundServerThatStartsLaterIsFollowed() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        try await PrivateBus.with { bus in
+            let runtime = temp.url.appendingPathComponent("run")
+            try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let nookd = try await NookdProcess(bus: bus, stateDirectory: temp.stateDirectory)
+            let system = try PackageProcess(
+                "nook-system", ["--address", bus.address, "--no-power", "--no-brightness", "--no-privacy"],
+                logDirectory: temp.url, environment: ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": nil, "DBUS_SESSION_BUS_ADDRESS": nil])
+            // Logged after the sound server's watch has started, waiting.
+            #expect(await eventually { system.log.contains("following apps' progress") }, "\(system.log)")
+            #expect(!system.log.contains("following the volume"))
+
+            let sound = try await SoundServer.start(bus: bus, in: temp.url)
+            defer { sound.signal() }
+            #expect(await eventually(timeout: .seconds(60)) { system.log.contains("following the volume of the default output") }, "\(system.log)")
+            _ = try await sound.pactl(["set-sink-volume", "@DEFAULT_SINK@", "40%"])
+            #expect(await eventually { occurrences(of: "scene: activity_started volume/volume", in: nookd.log) == 1 }, "\(system.log)\n\(nookd.log)")
+
+            #expect(await system.stop() == 0, "\(system.log)")
+            #expect(await nookd.stop() == 0, "\(nookd.log)")
+            await sound.stop()
+        }
+    }
+
     @Test func thePureDisplayNamesTheLevelAndMute() {
         let quiet = VolumeBridge.display(PulseVolume(level: 0.2, muted: false))
         #expect(quiet.title == "Volume" && quiet.symbol == "audio-volume-low-symbolic" && quiet.valueText == "20%")
