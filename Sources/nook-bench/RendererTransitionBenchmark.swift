@@ -68,6 +68,15 @@ private final class RendererHost: @unchecked Sendable {
 
     /// The renderer's CPU time so far, in ms.
     var rendererCPUMilliseconds: Double { threadsCPUMicroseconds(rendererPID) / 1000 }
+    /// The renderer's minor page faults so far (`/proc/PID/stat`, field 10): pages it touched
+    /// for the first time, such as a new shared-memory buffer's.
+    var rendererMinorFaults: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(rendererPID)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command's closing parenthesis: state is field 3, minflt field 10.
+        guard let end = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 7 ? Double(fields[7]) ?? 0 : 0
+    }
 
     /// nookd on a private bus with a scratch state directory.
     private static func nookd(_ label: String, allowingOtherUsers: Bool) async throws -> (PrivateBus, URL, [String: String], URL, [() -> Void]) {
@@ -180,11 +189,13 @@ private func measureTransitions(on host: RendererHost, cycles: Int) async throws
     try await Task.sleep(for: .milliseconds(500))
     let firstMeasured = host.settledCount
     let cpuBefore = host.rendererCPUMilliseconds
+    let faultsBefore = host.rendererMinorFaults
     for _ in 0..<cycles {
         try await host.settle { try await host.nookctl(["open", "--activity", "bench/build"]) }
         try await host.settle { try await host.nookctl(["close"]) }
     }
     let cpu = (host.rendererCPUMilliseconds - cpuBefore) / Double(cycles * 2)
+    let faults = (host.rendererMinorFaults - faultsBefore) / Double(cycles * 2)
     let measured = host.log.lines.filter { $0.contains("settled serial=") }.dropFirst(firstMeasured)
     func field(_ name: String, in line: Substring) -> Double? {
         guard let range = line.range(of: " " + name + "=") else { return nil }
@@ -195,7 +206,7 @@ private func measureTransitions(on host: RendererHost, cycles: Int) async throws
     let paintMean = frames > 0 ? paintTotal / frames : 0
     let framesPerTransition = frames / Double(cycles * 2)
     print("  \(host.name): renderer CPU per transition \(fmt(cpu)) ms; \(fmt(framesPerTransition)) frames a transition, "
-          + "paint \(fmt(paintMean)) ms mean a frame")
+          + "paint \(fmt(paintMean)) ms mean a frame, \(fmt(faults)) page faults a transition")
     try await host.nookctl(["activity", "end", "bench/build"])
     return [
         Figure(name: "renderer CPU per transition (1920x1080 \(host.name))", value: cpu, unit: "ms", goal: "<= 41 ms, a fifth of issue 42's 205 ms",
@@ -203,6 +214,9 @@ private func measureTransitions(on host: RendererHost, cycles: Int) async throws
         Figure(name: "renderer paint per frame, mean (1920x1080 \(host.name))", value: paintMean, unit: "ms",
                goal: "<= 1.67 ms, a tenth of a 60 Hz frame", ratio: nil, met: paintMean <= 1.67),
         Figure(name: "renderer frames per transition (\(host.name))", value: framesPerTransition, unit: "frames", goal: "informational",
+               ratio: nil, met: nil),
+        // Where the CPU outside painting goes: pages touched for the first time (new buffers).
+        Figure(name: "renderer page faults per transition (\(host.name))", value: faults, unit: "faults", goal: "informational",
                ratio: nil, met: nil),
     ]
 }
