@@ -150,15 +150,22 @@ struct NookWindow {
     /// `placement.reserve` points plus the margin tall, below the bars, and moves the nook up
     /// into it (exclusive zone 0 puts it below every zone, the band's too; a negative margin
     /// of the band's height brings it back to the band's top). On X11 `auto` is 0.
-    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig, placement: Placement) {
-        let size = Self.size(on: monitor)
-        gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
-        gtk_window_resize(window, Int32(size.width), Int32(size.height))
+    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig, placement: Placement, height: Double? = nil) {
+        resize(on: monitor, height: height)
         follow(placement, config: config, gdkMonitor: gdkMonitor)
         if !usesLayerShell {
             let top = (config.exclusiveZone ?? 0) == 0 ? max(monitor.geometry.y, monitor.workarea.y) : monitor.geometry.y
             gtk_window_move(window, Int32(monitor.geometry.x), Int32(top) + Int32(config.marginTop))
         }
+    }
+
+    /// The window spans `monitor`'s width and `height` points of it (nil: `size(on:)`'s share),
+    /// within that share; only a layer-shell surface is ever given less (`SurfaceExtent`).
+    func resize(on monitor: MonitorInfo, height: Double?) {
+        let size = Self.size(on: monitor)
+        let height = usesLayerShell ? min(size.height, max(1, height ?? size.height)) : size.height
+        gtk_widget_set_size_request(widget, Int32(size.width), Int32(height))
+        gtk_window_resize(window, Int32(size.width), Int32(height))
     }
 
     /// Layer, exclusive zone and margin as `config` and `placement` want them; only what changed

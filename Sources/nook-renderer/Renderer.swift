@@ -80,6 +80,9 @@ final class Renderer {
     private var tickFrame: TickFrame?
     /// The display list last painted, which the next frame's damage is measured from.
     private var lastPainted: DisplayList?
+    /// The layer-shell surface's height in points (`SurfaceExtent`); elsewhere always the
+    /// monitor's share (`NookWindow.size`).
+    private var surfaceHeight: Double = 0
     /// Whether the live-frame timer runs (`followLiveFrames`).
     private var liveFramesRunning = false
     private var lastFrameLog = ""
@@ -100,6 +103,7 @@ final class Renderer {
         self.gdkMonitor = gdkMonitor
         monitor = MonitorInfo(gdkMonitor, notch: (notchOverride ?? config.notch).size)
         nook = NookWindow.make(on: monitor, gdkMonitor: config.output == .focused ? nil : gdkMonitor, config: config)
+        surfaceHeight = NookWindow.size(on: monitor).height
         images.scale = monitor.scale
         applyLook()
         // A file image loaded on a worker: draw again, now with it.
@@ -202,6 +206,7 @@ final class Renderer {
         frameStats = FrameStats()
         controls.planReceived()
         followPlacement()
+        growSurfaceForTransition()
         startFrames()
         followLiveFrames()
         followWallSeconds()
@@ -354,6 +359,7 @@ final class Renderer {
             tickCallback = 0
             refreshPointer()
             releaseBandOnceHidden()
+            fitSurface(SurfaceExtent.restingHeight(drawn: reachedBottom(of: list), full: NookWindow.size(on: monitor).height))
             return 0  // G_SOURCE_REMOVE
         }
         return 1
@@ -395,7 +401,7 @@ final class Renderer {
 
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
-        guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: NookWindow.size(on: monitor)) else {
+        guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: surfaceSize) else {
             gtk_widget_queue_draw(nook.widget)
             return
         }
@@ -447,6 +453,9 @@ final class Renderer {
         cairo_paint(cr)
         cairo_restore(cr)
         Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
+        // More than the transition was given room for (a spring beyond its headroom): the
+        // whole share from the next frame on.
+        if SurfaceExtent.bottom(of: list) > surfaceHeight { fitSurface(NookWindow.size(on: monitor).height) }
         applyShape(WindowShape(list))
         lastPainted = list
         // The pointer is taken over the chrome (while it dissolves into hidden, the fading
@@ -468,6 +477,34 @@ final class Renderer {
         }
         logFrame(list, at: now)
         controls.painted(list)
+    }
+
+    // MARK: The surface's height
+
+    private var surfaceSize: Size { Size(width: NookWindow.size(on: monitor).width, height: surfaceHeight) }
+
+    /// The bottom of what `list` draws and of where the window takes the pointer: a surface
+    /// cut above a held hover (a peek that opened into a shorter panel) would send the still
+    /// pointer a leave.
+    private func reachedBottom(of list: DisplayList) -> Double {
+        (lastInput + [hoverHold].compactMap { $0 }).reduce(SurfaceExtent.bottom(of: list)) { max($0, $1.maxY.isFinite ? $1.maxY : 0) }
+    }
+
+    /// Before a plan's first frame: room for its chrome's two ends, if the surface has less.
+    private func growSurfaceForTransition() {
+        let full = NookWindow.size(on: monitor).height
+        let move = presenter.chromeMove
+        let wanted = SurfaceExtent.height(from: move?.from, to: move?.to, drawn: lastPainted.map(reachedBottom) ?? 0, full: full)
+        if wanted > surfaceHeight { fitSurface(wanted) }
+    }
+
+    /// Resizes a layer-shell surface to `height` (elsewhere the window keeps the monitor's share).
+    private func fitSurface(_ height: Double) {
+        guard nook.usesLayerShell, height != surfaceHeight else { return }
+        Log.debug("surface height \(Int(surfaceHeight)) -> \(Int(height))")
+        surfaceHeight = height
+        nook.resize(on: monitor, height: height)
+        gtk_widget_queue_draw(nook.widget)
     }
 
     /// Without a compositor (X11) the window shows only what is drawn: set its shape when that
@@ -743,7 +780,8 @@ final class Renderer {
         gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
-        nook.place(on: fresh, gdkMonitor: layerMonitor(target), config: config, placement: placement)
+        if !nook.usesLayerShell || surfaceHeight > NookWindow.size(on: fresh).height { surfaceHeight = NookWindow.size(on: fresh).height }
+        nook.place(on: fresh, gdkMonitor: layerMonitor(target), config: config, placement: placement, height: surfaceHeight)
         if changed { declare(fresh) }
     }
 

@@ -25,10 +25,12 @@ struct IdleFramesOnSwayTests {
         return log[start...]
     }
 
-    /// Commits over `window` from now, once the nook has settled at `serial`, and how many
-    /// times the renderer's main (GTK) thread woke meanwhile (its `voluntary_ctxt_switches`).
-    static func commitsOverWindow(_ nook: SwayNook, settledAt serial: UInt64) async throws -> (count: Int, trace: Substring, mainThreadWakeups: Int) {
+    /// Commits over `window` from now, once the nook has settled at `serial` (and, with
+    /// `quietFirst`, once its main thread has been still for a while: `quietDown`), and how
+    /// many times the renderer's main (GTK) thread woke meanwhile (its `voluntary_ctxt_switches`).
+    static func commitsOverWindow(_ nook: SwayNook, settledAt serial: UInt64, quietFirst: Bool) async throws -> (count: Int, trace: Substring, mainThreadWakeups: Int) {
         try await nook.waitUntilSettled(serial: serial)
+        if quietFirst { try await quietDown(nook.renderer.pid) }
         let offset = nook.rendererLog.utf8.count
         let wakeupsBefore = mainThreadWakeups(nook.renderer.pid)
         try await Task.sleep(for: window)
@@ -36,6 +38,20 @@ struct IdleFramesOnSwayTests {
         let trace = log(of: nook, from: offset)
         return (commits(in: trace), trace, wakeups)
     }
+
+    /// Waits until `pid`'s main thread has slept through one whole `quiet` period (at most
+    /// `quietAttempts` of them): what follows a settle (the surface resized to what it shows,
+    /// GTK's own timers after a surface change) is over before a window is counted.
+    static func quietDown(_ pid: Int32) async throws {
+        for _ in 0..<quietAttempts {
+            let before = mainThreadWakeups(pid)
+            try await Task.sleep(for: quiet)
+            if mainThreadWakeups(pid) == before { return }
+        }
+    }
+
+    static let quiet: Duration = .seconds(2)
+    static let quietAttempts = 15
 
     /// The voluntary context switches of `pid`'s main thread so far: each one a sleep that
     /// something ended.
@@ -49,11 +65,11 @@ struct IdleFramesOnSwayTests {
         try await SwayNook.with(slowMotion: 1) { nook in
             // Nothing showing: the music module leaves, and its activity ends after the grace period.
             _ = await nook.music.stop()
-            let idle = try await Self.commitsOnceShowing("hidden", nook, timeout: .seconds(120), "the song's ending")
+            let idle = try await Self.commitsOnceShowing("hidden", nook, timeout: .seconds(120), quietFirst: true, "the song's ending")
             #expect(idle.count == 0, "an idle renderer committed \(idle.count) frames in 10 s:\n\(idle.trace.suffix(3000))")
             // Nor does it wake: no timer of its own runs with nothing showing (a second tick
             // used to, ten wakeups in 10 s). A stray event from the compositor may still come.
-            #expect(idle.mainThreadWakeups <= 3, "an idle renderer's main thread woke \(idle.mainThreadWakeups) times in 10 s")
+            #expect(idle.mainThreadWakeups <= 3, "an idle renderer's main thread woke \(idle.mainThreadWakeups) times in 10 s:\n\(idle.trace.suffix(3000))")
 
             // One countdown: its digits change each second, and only then is a frame drawn.
             let state = nook.scratch.appendingPathComponent("nookctl-state").path
@@ -72,14 +88,15 @@ struct IdleFramesOnSwayTests {
     }
 
     /// Commits over `window` once the nook shows `presentation` and has settled there.
-    static func commitsOnceShowing(_ presentation: String, _ nook: SwayNook, timeout: Duration = .seconds(60), _ what: String)
+    static func commitsOnceShowing(_ presentation: String, _ nook: SwayNook, timeout: Duration = .seconds(60), quietFirst: Bool = false,
+                                   _ what: String)
         async throws -> (count: Int, trace: Substring, mainThreadWakeups: Int)
     {
         let shown = await eventually(timeout: timeout, poll: .milliseconds(100)) {
             (try? await nook.state().presentation) == presentation
         }
         try #require(shown, "\(what) never showed \(presentation):\n\(nook.logs)")
-        return try await commitsOverWindow(nook, settledAt: try await nook.state().serial)
+        return try await commitsOverWindow(nook, settledAt: try await nook.state().serial, quietFirst: quietFirst)
     }
 
     /// The damage sizes of `trace`, as text for a log line.

@@ -7,6 +7,11 @@ import Foundation
 /// for that proxy. Read in order, so a proxy id the client reuses names its latest output.
 struct LayerSurfaceTrace {
     struct Request: Sendable, Equatable, CustomStringConvertible {
+        static func == (a: Request, b: Request) -> Bool {
+            (a.surface, a.output, a.layer, a.namespace, a.exclusiveZone) == (b.surface, b.output, b.layer, b.namespace, b.exclusiveZone)
+                && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+        }
+
         /// `zwlr_layer_surface_v1@N`
         var surface: String
         /// The connector (`HEADLESS-1`); nil when the client left the output to the compositor.
@@ -15,8 +20,11 @@ struct LayerSurfaceTrace {
         var namespace: String
         /// The last `set_exclusive_zone` sent for this surface.
         var exclusiveZone: Int?
+        /// The last `set_size` sent for this surface, in points.
+        var size: (width: Int, height: Int)?
         var description: String {
             "\(surface) on \(output ?? "the compositor's choice"), layer \(layer), namespace \(namespace), exclusive zone \(exclusiveZone.map(String.init) ?? "-")"
+                + ", size \(size.map { "\($0.width)x\($0.height)" } ?? "-")"
         }
     }
 
@@ -41,6 +49,10 @@ struct LayerSurfaceTrace {
             } else if let arguments = Self.arguments(of: "set_exclusive_zone", in: line), let zone = arguments.first.flatMap({ Int($0) }),
                       let surface = Self.target(of: line), let index = requests.lastIndex(where: { $0.surface == surface }) {
                 requests[index].exclusiveZone = zone
+            } else if let arguments = Self.arguments(of: "set_size", in: line), arguments.count == 2,
+                      let width = Int(arguments[0]), let height = Int(arguments[1]),
+                      let surface = Self.target(of: line), let index = requests.lastIndex(where: { $0.surface == surface }) {
+                requests[index].size = (width, height)
             }
         }
     }

@@ -39,6 +39,38 @@ struct SwayLayerShellTests {
         }
     }
 
+    /// Issue 42: the layer surface is as tall as what it shows, not the top 45 % of the output
+    /// (each frame on Wayland is a fresh buffer of the surface's size). At rest in the pill it is
+    /// a step or two of 32 points; opened, it grows before the first frame to hold the whole
+    /// expanded chrome, which the screen shows uncut; closed again, it shrinks back.
+    @Test func theSurfaceIsAsTallAsWhatItShows() async throws {
+        try await SwayNook.with(slowMotion: 1) { nook in
+            try await nook.showPill()
+            let share = Int((Double(SwayServer.screen.height) * 0.45).rounded(.up))
+            let pill = try #require(LoggedRect(nook.logLines("frame").last?["chrome"]), "no pill drawn:\n\(nook.logs)")
+            let pillSize = try #require(nook.layerSurfaces.last?.size, "no set_size sent:\n\(nook.logs)")
+            #expect(Double(pillSize.height) >= pill.y + pill.height && pillSize.height <= Int(pill.y + pill.height) + 64,
+                    "surface \(pillSize.height) points tall under a pill ending at \(pill.y + pill.height)")
+            #expect(pillSize.width == SwayServer.screen.width, "the surface no longer spans the output: \(pillSize)")
+
+            let serial = try await nook.open()
+            try await nook.waitUntilSettled(serial: serial)
+            let panel = try #require(LoggedRect(nook.logLines("frame").last?["chrome"]), "no panel drawn:\n\(nook.logs)")
+            let openSize = try #require(nook.layerSurfaces.last?.size)
+            #expect(Double(openSize.height) >= panel.y + panel.height && openSize.height < share,
+                    "surface \(openSize.height) points tall under a panel ending at \(panel.y + panel.height) (the share is \(share))")
+            let screen = try await nook.sway.screenshot(height: share)
+            let drawn = try #require(screen.chromeBox(background: SwayServer.backgroundSum), "no chrome on screen")
+            #expect(Double(drawn.maxY + 1) >= panel.y + panel.height - 2, "the panel is cut: drawn to \(drawn.maxY + 1), logged \(panel)")
+            ReachOnScreenTests.saveScreenshot(screen, "surface-fits-expanded")
+
+            print("surface: \(pillSize.height) points tall under the pill, \(openSize.height) opened (the share: \(share))")
+            try await nook.closeAndSettle()
+            let closedSize = try #require(nook.layerSurfaces.last?.size)
+            #expect(closedSize.height == pillSize.height, "closed again, the surface is \(closedSize.height) points tall, was \(pillSize.height)")
+        }
+    }
+
     /// SPEC rules 7 and 10 on sway, as `RendererScreenshotTests` checks them on Xvfb: opening
     /// onto the song moves the pill's cover through the positions in between into the
     /// expanded view, and each screenshot finds it where the renderer says it drew it.
