@@ -160,9 +160,13 @@ final class ControlAccessibility {
         return node == focused
     }
 
+    /// The display x of the window's left edge (a centred layer surface narrower than the
+    /// display), which the drawn rects are offset by.
+    var windowOriginX = 0.0
+
     /// The drawn rect in `coordinates` (window or screen; ATK's parent is the window).
     fileprivate func extents(_ object: UnsafeMutableRawPointer?, screen: Bool) -> Rect {
-        guard let rect = entry(object)?.rect else { return .zero }
+        guard let rect = entry(object)?.rect.offsetBy(dx: -windowOriginX, dy: 0) else { return .zero }
         guard screen, let gdkWindow = gtk_widget_get_window(window) else { return rect }
         var x: Int32 = 0, y: Int32 = 0
         gdk_window_get_origin(gdkWindow, &x, &y)

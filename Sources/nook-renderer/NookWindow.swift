@@ -6,7 +6,8 @@ import NookRenderModel
 /// The surface the nook is drawn on: a layer-shell surface anchored top-centre on Wayland
 /// compositors that support it, else a borderless dock window at the top of the monitor
 /// (X11, Xvfb), else (Wayland without layer shell nor XWayland) an ordinary toplevel the
-/// compositor places where it likes. Where it goes (layer, output, margin, exclusive zone) comes from
+/// compositor places where it likes (a layer-shell surface only as large as what it shows:
+/// `SurfaceExtent`). Where it goes (layer, output, margin, exclusive zone) comes from
 /// `RendererConfig`; `place` applies it again whenever the config or the outputs change. Either way it spans the monitor's width and the top part of its
 /// height, enough for the largest nook; outside the chrome it is transparent when a
 /// compositor can blend it, else cut away with an X shape (`WindowShape`), and it takes pointer input
@@ -150,8 +151,8 @@ struct NookWindow {
     /// `placement.reserve` points plus the margin tall, below the bars, and moves the nook up
     /// into it (exclusive zone 0 puts it below every zone, the band's too; a negative margin
     /// of the band's height brings it back to the band's top). On X11 `auto` is 0.
-    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig, placement: Placement, height: Double? = nil) {
-        resize(on: monitor, height: height)
+    func place(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig, placement: Placement, size: Size? = nil) {
+        resize(on: monitor, to: size)
         follow(placement, config: config, gdkMonitor: gdkMonitor)
         if !usesLayerShell {
             let top = (config.exclusiveZone ?? 0) == 0 ? max(monitor.geometry.y, monitor.workarea.y) : monitor.geometry.y
@@ -159,13 +160,14 @@ struct NookWindow {
         }
     }
 
-    /// The window spans `monitor`'s width and `height` points of it (nil: `size(on:)`'s share),
-    /// within that share; only a layer-shell surface is ever given less (`SurfaceExtent`).
-    func resize(on monitor: MonitorInfo, height: Double?) {
-        let size = Self.size(on: monitor)
-        let height = usesLayerShell ? min(size.height, max(1, height ?? size.height)) : size.height
-        gtk_widget_set_size_request(widget, Int32(size.width), Int32(height))
-        gtk_window_resize(window, Int32(size.width), Int32(height))
+    /// The window is `size` (nil: `size(on:)`'s share), within that share; only a layer-shell
+    /// surface is ever given less (`SurfaceExtent`), and the compositor centres it.
+    func resize(on monitor: MonitorInfo, to size: Size?) {
+        let share = Self.size(on: monitor)
+        let wanted = usesLayerShell ? size ?? share : share
+        let width = min(share.width, max(1, wanted.width)), height = min(share.height, max(1, wanted.height))
+        gtk_widget_set_size_request(widget, Int32(width), Int32(height))
+        gtk_window_resize(window, Int32(width), Int32(height))
     }
 
     /// Layer, exclusive zone and margin as `config` and `placement` want them; only what changed

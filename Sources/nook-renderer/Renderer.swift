@@ -70,8 +70,13 @@ final class Renderer {
     private var pressedTarget: ReachTarget?
     /// What the middle button went down on, when that may be dismissed.
     private var middlePressed: ReachTarget?
-    /// The pointer rects last given to the window (`acceptInput`).
+    /// The pointer rects last given to the window (`acceptInput`), in display points, and the
+    /// window's left edge they were given at.
     private var lastInput: [Rect] = []
+    private var lastInputOriginX = 0.0
+    /// Window rects kept in the input region after the window moved under the pointer, until
+    /// the next pointer event (see `draw`).
+    private var staleInput: [Rect] = []
     private var tickCallback: guint = 0
     private var lastChrome: Rect?
     /// The X shape last set (only where no compositor blends the window).
@@ -80,9 +85,9 @@ final class Renderer {
     private var tickFrame: TickFrame?
     /// The display list last painted, which the next frame's damage is measured from.
     private var lastPainted: DisplayList?
-    /// The layer-shell surface's height in points (`SurfaceExtent`); elsewhere always the
-    /// monitor's share (`NookWindow.size`).
-    private var surfaceHeight: Double = 0
+    /// The layer-shell surface's size in points, as last asked for (`SurfaceExtent`); elsewhere
+    /// always the monitor's share (`NookWindow.size`).
+    private var surfaceSize = Size(width: 0, height: 0)
     /// Whether the live-frame timer runs (`followLiveFrames`).
     private var liveFramesRunning = false
     private var lastFrameLog = ""
@@ -103,7 +108,7 @@ final class Renderer {
         self.gdkMonitor = gdkMonitor
         monitor = MonitorInfo(gdkMonitor, notch: (notchOverride ?? config.notch).size)
         nook = NookWindow.make(on: monitor, gdkMonitor: config.output == .focused ? nil : gdkMonitor, config: config)
-        surfaceHeight = NookWindow.size(on: monitor).height
+        surfaceSize = NookWindow.size(on: monitor)
         images.scale = monitor.scale
         applyLook()
         // A file image loaded on a worker: draw again, now with it.
@@ -269,8 +274,9 @@ final class Renderer {
     /// everything) or before the first paint.
     private func queueDrawAtRest(_ changing: (DisplayList) -> [Rect]) {
         guard tickCallback == 0, let list = lastPainted else { return }
+        let originX = windowOriginX
         for rect in changing(list) {
-            let x = rect.minX.rounded(.down) - 1, y = rect.minY.rounded(.down) - 1
+            let x = rect.minX.rounded(.down) - 1 - originX, y = rect.minY.rounded(.down) - 1
             gtk_widget_queue_draw_area(nook.widget, Int32(clamping: Int(x)), Int32(clamping: Int(y)),
                                        Int32(clamping: Int(rect.maxX.rounded(.up) - x + 1)), Int32(clamping: Int(rect.maxY.rounded(.up) - y + 1)))
         }
@@ -359,7 +365,7 @@ final class Renderer {
             tickCallback = 0
             refreshPointer()
             releaseBandOnceHidden()
-            fitSurface(SurfaceExtent.restingHeight(drawn: reachedBottom(of: list), full: NookWindow.size(on: monitor).height))
+            fitSurfaceAtRest(list)
             return 0  // G_SOURCE_REMOVE
         }
         return 1
@@ -401,12 +407,13 @@ final class Renderer {
 
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
-        guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: surfaceSize) else {
+        guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: Size(width: fullSurface.width, height: surfaceSize.height)) else {
             gtk_widget_queue_draw(nook.widget)
             return
         }
+        let originX = windowOriginX
         for rect in rects {
-            gtk_widget_queue_draw_area(nook.widget, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+            gtk_widget_queue_draw_area(nook.widget, Int32(rect.minX - originX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
         }
     }
 
@@ -452,10 +459,12 @@ final class Renderer {
         }
         cairo_paint(cr)
         cairo_restore(cr)
-        Painter(origin: .zero, unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
+        let originX = windowOriginX
+        Painter(origin: Point(x: originX, y: 0), unixTime: unixTime, images: images, text: text, chromeColor: config.chromeColor).paint(list, on: cr)
         // More than the transition was given room for (a spring beyond its headroom): the
         // whole share from the next frame on.
-        if SurfaceExtent.bottom(of: list) > surfaceHeight { fitSurface(NookWindow.size(on: monitor).height) }
+        let drawn = reached(by: list)
+        if drawn.bottom > surfaceSize.height || 2 * drawn.half > surfaceSize.width { fitSurface(fullSurface) }
         applyShape(WindowShape(list))
         lastPainted = list
         // The pointer is taken over the chrome (while it dissolves into hidden, the fading
@@ -464,10 +473,18 @@ final class Renderer {
         var input = list.pointerRects
         if let arriving = presenter.arrivingChrome(at: now) { input.append(arriving) }
         if let hoverHold { input.append(hoverHold) }
-        if input != lastInput {
-            nook.acceptInput(in: input)
+        if input != lastInput || originX != lastInputOriginX {
+            // The window moved under a pointer GTK last saw at its old place: until the
+            // compositor tells where it is now, the input where it was stays too, or GTK, checking
+            // the new region against the old position, would make up a leave.
+            if originX != lastInputOriginX, pointer.location != nil {
+                staleInput = lastInput.map { $0.offsetBy(dx: -lastInputOriginX, dy: 0) }
+            }
+            nook.acceptInput(in: input.map { $0.offsetBy(dx: -originX, dy: 0) } + staleInput)
             lastInput = input
+            lastInputOriginX = originX
         }
+        controls.accessibility.windowOriginX = originX
         if chrome != lastChrome {
             lastChrome = chrome
             if let chrome, chrome.maxY > NookWindow.size(on: monitor).height, !reportedOverflow {
@@ -479,31 +496,53 @@ final class Renderer {
         controls.painted(list)
     }
 
-    // MARK: The surface's height
+    // MARK: The surface's size (`SurfaceExtent`)
 
-    private var surfaceSize: Size { Size(width: NookWindow.size(on: monitor).width, height: surfaceHeight) }
+    /// The monitor's share (`NookWindow.size`): the most the surface is given.
+    private var fullSurface: Size { NookWindow.size(on: monitor) }
+    private var displayCentreX: Double { fullSurface.width / 2 }
 
-    /// The bottom of what `list` draws and of where the window takes the pointer: a surface
-    /// cut above a held hover (a peek that opened into a shorter panel) would send the still
-    /// pointer a leave.
-    private func reachedBottom(of list: DisplayList) -> Double {
-        (lastInput + [hoverHold].compactMap { $0 }).reduce(SurfaceExtent.bottom(of: list)) { max($0, $1.maxY.isFinite ? $1.maxY : 0) }
+    /// The display x of the window's left edge: a narrower layer surface is centred by the
+    /// compositor. From the width GTK has allocated, which the next frame is drawn at.
+    private var windowOriginX: Double {
+        guard nook.usesLayerShell else { return 0 }
+        return SurfaceExtent.originX(width: Double(gtk_widget_get_allocated_width(nook.widget)), full: fullSurface.width)
+    }
+
+    /// What `list` draws and where the window takes the pointer, as a bottom and a reach from
+    /// the centre: a surface cut short of a held hover (a peek that opened into a shorter
+    /// panel) would send the still pointer a leave.
+    private func reached(by list: DisplayList) -> (bottom: Double, half: Double) {
+        let rects = (lastInput + [hoverHold].compactMap { $0 }).filter { $0.minX.isFinite && $0.maxX.isFinite && $0.maxY.isFinite }
+        let centre = displayCentreX
+        return (rects.reduce(SurfaceExtent.bottom(of: list)) { max($0, $1.maxY) },
+                rects.reduce(SurfaceExtent.halfWidth(of: list, centre: centre)) { max($0, centre - $1.minX, $1.maxX - centre) })
     }
 
     /// Before a plan's first frame: room for its chrome's two ends, if the surface has less.
     private func growSurfaceForTransition() {
-        let full = NookWindow.size(on: monitor).height
-        let move = presenter.chromeMove
-        let wanted = SurfaceExtent.height(from: move?.from, to: move?.to, drawn: lastPainted.map(reachedBottom) ?? 0, full: full)
-        if wanted > surfaceHeight { fitSurface(wanted) }
+        let full = fullSurface, move = presenter.chromeMove
+        let drawn = lastPainted.map(reached) ?? (bottom: 0, half: 0)
+        let wanted = Size(width: SurfaceExtent.width(from: move?.from, to: move?.to, drawnHalf: drawn.half, centre: displayCentreX, full: full.width),
+                          height: SurfaceExtent.height(from: move?.from, to: move?.to, drawn: drawn.bottom, full: full.height))
+        if wanted.width > surfaceSize.width || wanted.height > surfaceSize.height {
+            fitSurface(Size(width: max(wanted.width, surfaceSize.width), height: max(wanted.height, surfaceSize.height)))
+        }
     }
 
-    /// Resizes a layer-shell surface to `height` (elsewhere the window keeps the monitor's share).
-    private func fitSurface(_ height: Double) {
-        guard nook.usesLayerShell, height != surfaceHeight else { return }
-        Log.debug("surface height \(Int(surfaceHeight)) -> \(Int(height))")
-        surfaceHeight = height
-        nook.resize(on: monitor, height: height)
+    /// At rest: the size of what the settled frame draws.
+    private func fitSurfaceAtRest(_ list: DisplayList) {
+        let full = fullSurface, drawn = reached(by: list)
+        fitSurface(Size(width: SurfaceExtent.restingWidth(drawnHalf: drawn.half, full: full.width),
+                        height: SurfaceExtent.restingHeight(drawn: drawn.bottom, full: full.height)))
+    }
+
+    /// Resizes a layer-shell surface (elsewhere the window keeps the monitor's share).
+    private func fitSurface(_ size: Size) {
+        guard nook.usesLayerShell, size != surfaceSize else { return }
+        Log.debug("surface \(Int(surfaceSize.width))x\(Int(surfaceSize.height)) -> \(Int(size.width))x\(Int(size.height))")
+        surfaceSize = size
+        nook.resize(on: monitor, to: size)
         gtk_widget_queue_draw(nook.widget)
     }
 
@@ -536,14 +575,29 @@ final class Renderer {
 
     // MARK: Input
 
+    /// GTK's window points, made display points. A pointer event also ends `staleInput`: GTK
+    /// knows where the pointer is again.
+    private func displayPoint(x: Double, y: Double) -> Point {
+        dropStaleInput()
+        return Point(x: x + windowOriginX, y: y)
+    }
+
+    /// The input region without `staleInput` again: left in, it would take clicks beside the nook.
+    private func dropStaleInput() {
+        guard !staleInput.isEmpty else { return }
+        staleInput = []
+        nook.acceptInput(in: lastInput.map { $0.offsetBy(dx: -lastInputOriginX, dy: 0) })
+    }
+
     fileprivate func pointerMoved(x: Double, y: Double) {
-        pointer.location = Point(x: x, y: y)
+        pointer.location = displayPoint(x: x, y: y)
         refreshPointer(moved: true)
         controls.pointerMoved(to: pointer.location)
         gtk_widget_queue_draw(nook.widget)  // Hover variants.
     }
 
     fileprivate func pointerLeft() {
+        dropStaleInput()
         pointer.location = nil
         pointer.isPressed = false
         pointer.pressedControl = nil
@@ -558,7 +612,7 @@ final class Renderer {
     private func target(at point: Point) -> ReachTarget? { lastPainted?.target(at: point) }
 
     fileprivate func button(_ number: guint, pressed: Bool, x: Double, y: Double) {
-        let point = Point(x: x, y: y)
+        let point = displayPoint(x: x, y: y)
         pointer.location = point
         if number == 2 {
             middleButton(pressed: pressed, at: point)
@@ -780,8 +834,9 @@ final class Renderer {
         gdkMonitor = target
         monitor = fresh
         images.scale = fresh.scale
-        if !nook.usesLayerShell || surfaceHeight > NookWindow.size(on: fresh).height { surfaceHeight = NookWindow.size(on: fresh).height }
-        nook.place(on: fresh, gdkMonitor: layerMonitor(target), config: config, placement: placement, height: surfaceHeight)
+        // A new monitor: the whole share until the next plan settles.
+        surfaceSize = NookWindow.size(on: fresh)
+        nook.place(on: fresh, gdkMonitor: layerMonitor(target), config: config, placement: placement, size: surfaceSize)
         if changed { declare(fresh) }
     }
 

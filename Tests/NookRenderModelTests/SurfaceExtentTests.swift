@@ -40,4 +40,24 @@ struct SurfaceExtentTests {
         #expect(SurfaceExtent.restingHeight(drawn: .infinity, full: Self.full) == Self.full)
         #expect(SurfaceExtent.restingHeight(drawn: 10_000, full: Self.full) == Self.full)
     }
+
+    @Test func theWidthReachesBothSidesOfTheCentreAndKeepsTheOutputsParity() {
+        let centre = 756.0, full = 1512.0
+        // A capsule on the right reaches further than the pill on the left.
+        let capsule = Self.item(at: Rect(x: 800, y: 2, width: 30, height: 28))
+        let half = SurfaceExtent.halfWidth(of: DisplayList(chrome: Self.pill, items: [capsule]), centre: centre)
+        #expect(half == 830 - centre)
+        let resting = SurfaceExtent.restingWidth(drawnHalf: half, full: full)
+        #expect(resting >= 2 * half && (full - resting).truncatingRemainder(dividingBy: 2) == 0)
+        #expect(SurfaceExtent.originX(width: resting, full: full) == (full - resting) / 2)
+        // An odd output: the width is odd too, so each side leaves a whole number of points.
+        let odd = SurfaceExtent.restingWidth(drawnHalf: half, full: 1367)
+        #expect((1367 - odd).truncatingRemainder(dividingBy: 2) == 0)
+        // Opening onto a panel: room for it and its overshoot; never more than the output.
+        let panel = Rect(x: 516, y: 0, width: 480, height: 136)
+        let opening = SurfaceExtent.width(from: Self.pill.rect, to: panel, drawnHalf: half, centre: centre, full: full)
+        #expect(opening >= 480 * (1 + SurfaceExtent.overshootShare) && opening <= full)
+        #expect(SurfaceExtent.width(from: nil, to: Rect(x: -5000, y: 0, width: 20000, height: 10), drawnHalf: 0, centre: centre, full: full) == full)
+        #expect(SurfaceExtent.originX(width: full, full: full) == 0)
+    }
 }

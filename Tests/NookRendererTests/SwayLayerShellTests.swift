@@ -41,8 +41,9 @@ struct SwayLayerShellTests {
 
     /// Issue 42: the layer surface is as tall as what it shows, not the top 45 % of the output
     /// (each frame on Wayland is a fresh buffer of the surface's size). At rest in the pill it is
-    /// a step or two of 32 points; opened, it grows before the first frame to hold the whole
-    /// expanded chrome, which the screen shows uncut; closed again, it shrinks back.
+    /// a step or two of 32 points, and as wide as the pill and a little room, centred; opened,
+    /// it grows before the first frame to hold the whole expanded chrome and its close control,
+    /// which the screen shows uncut and in place; closed again, it shrinks back.
     @Test func theSurfaceIsAsTallAsWhatItShows() async throws {
         try await SwayNook.with(slowMotion: 1) { nook in
             try await nook.showPill()
@@ -51,7 +52,9 @@ struct SwayLayerShellTests {
             let pillSize = try #require(nook.layerSurfaces.last?.size, "no set_size sent:\n\(nook.logs)")
             #expect(Double(pillSize.height) >= pill.y + pill.height && pillSize.height <= Int(pill.y + pill.height) + 64,
                     "surface \(pillSize.height) points tall under a pill ending at \(pill.y + pill.height)")
-            #expect(pillSize.width == SwayServer.screen.width, "the surface no longer spans the output: \(pillSize)")
+            #expect(Double(pillSize.width) >= pill.width && pillSize.width < SwayServer.screen.width / 2
+                        && (SwayServer.screen.width - pillSize.width) % 2 == 0,
+                    "surface \(pillSize.width) points wide around a pill \(pill.width) wide, on an output \(SwayServer.screen.width) wide")
 
             let serial = try await nook.open()
             try await nook.waitUntilSettled(serial: serial)
@@ -60,14 +63,18 @@ struct SwayLayerShellTests {
             #expect(Double(openSize.height) >= panel.y + panel.height && openSize.height < share,
                     "surface \(openSize.height) points tall under a panel ending at \(panel.y + panel.height) (the share is \(share))")
             let screen = try await nook.sway.screenshot(height: share)
-            let drawn = try #require(screen.chromeBox(background: SwayServer.backgroundSum), "no chrome on screen")
-            #expect(Double(drawn.maxY + 1) >= panel.y + panel.height - 2, "the panel is cut: drawn to \(drawn.maxY + 1), logged \(panel)")
+            // Up to just right of the panel: the close control beside it stays out.
+            let panelOnly = try await nook.sway.screenshot(width: Int(panel.x + panel.width) + 4, height: share)
+            let drawn = try #require(panelOnly.chromeBox(background: SwayServer.backgroundSum), "no chrome on screen")
+            #expect(panel.matches(drawn, tolerance: 2), "the panel is cut or moved: drawn at \(drawn), logged \(panel)")
+            #expect(Double(openSize.width) >= panel.width + 2 * 26, "surface \(openSize.width) points wide, no room for the close control")
             ReachOnScreenTests.saveScreenshot(screen, "surface-fits-expanded")
 
-            print("surface: \(pillSize.height) points tall under the pill, \(openSize.height) opened (the share: \(share))")
+            print("surface: \(pillSize.width)x\(pillSize.height) under the pill, \(openSize.width)x\(openSize.height) opened (the share: \(SwayServer.screen.width)x\(share))")
             try await nook.closeAndSettle()
             let closedSize = try #require(nook.layerSurfaces.last?.size)
-            #expect(closedSize.height == pillSize.height, "closed again, the surface is \(closedSize.height) points tall, was \(pillSize.height)")
+            #expect(closedSize.height == pillSize.height && closedSize.width == pillSize.width,
+                    "closed again, the surface is \(closedSize), was \(pillSize)")
         }
     }
 
