@@ -35,7 +35,11 @@ public enum SurfaceExtent {
     public static func height(from: Rect?, to: Rect?, drawn: Double, full: Double) -> Double {
         let ends = [from?.maxY, to?.maxY].compactMap { $0 }.filter(\.isFinite)
         let lowest = ends.max() ?? 0
-        let wanted = max(lowest * (1 + overshootShare), drawn) + margin
+        return steppedHeight(max(lowest * (1 + overshootShare), drawn) + margin, full: full)
+    }
+
+    /// `wanted` rounded up to a step, at least one step and at most `full`.
+    static func steppedHeight(_ wanted: Double, full: Double) -> Double {
         guard wanted.isFinite, full.isFinite, full > 0 else { return max(full, step) }
         return min(full, max(step, (wanted / step).rounded(.up) * step))
     }
@@ -86,7 +90,6 @@ public enum SurfaceExtent {
     /// The height once at rest, with `drawn` the bottom of the settled frame: no headroom for
     /// motion, as nothing moves.
     public static func restingHeight(drawn: Double, full: Double) -> Double {
-        guard drawn.isFinite, full.isFinite, full > 0 else { return max(full, step) }
-        return min(full, max(step, ((drawn + margin) / step).rounded(.up) * step))
+        steppedHeight(drawn + margin, full: full)
     }
 }
