@@ -142,14 +142,22 @@ public struct NookLiveActivity: Hashable, Sendable {
     public func changes(
         since previous: NookLiveActivity?, sequence: UInt64, options: UpdateOptions = UpdateOptions()
     ) -> [String: PropValue] {
-        let old = previous?.fields ?? [:]
-        var changes = fields.filter { key, value in old[key] != value }
+        guard let previous else {
+            var changes = fields
+            changes.merge(options.wireOptions) { _, option in option }
+            changes[CallKey.sequence.name] = .uint(sequence)
+            return changes
+        }
+        // Views are compared as nodes: only a changed one is turned into its wire form.
+        var changes = scalarFields.filter { key, value in previous.scalarFields[key] != value }
+        let before = previous.viewsByKey
+        for (key, node) in views where before[key] != node { changes[key] = .node(node.rawNode) }
         changes.merge(options.wireOptions) { _, option in option }
-        if previous?.dismissDate != nil && dismissDate == nil {
+        if previous.dismissDate != nil && dismissDate == nil {
             changes[CallKey.remove.name] = .array([.string(CallKey.dismissDate.name)])
         }
         // Sent only when false; back to true it must be said.
-        if previous?.isDismissible == false && isDismissible { changes[CallKey.dismissible.name] = .bool(true) }
+        if !previous.isDismissible && isDismissible { changes[CallKey.dismissible.name] = .bool(true) }
         changes[CallKey.sequence.name] = .uint(sequence)
         return changes
     }
@@ -160,17 +168,36 @@ public struct NookLiveActivity: Hashable, Sendable {
     /// - Throws: the first `ViewValidationError`.
     @discardableResult
     public func validate(limits: ViewLimits = .standard) throws(ViewValidationError) -> [Diagnostic] {
+        try validate(changedSince: nil, limits: limits)
+    }
+
+    /// `validate`, skipping the views that are the same as in `previous` (checked when it was).
+    @discardableResult
+    func validate(changedSince previous: NookLiveActivity?, limits: ViewLimits = .standard) throws(ViewValidationError) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for (key, node) in views {
+        let before = previous?.viewsByKey ?? [:]
+        for (key, node) in views where before[key] != node {
             diagnostics += try ViewValidator(limits: limits).validate(node.rawNode, slot: key).diagnostics
         }
         return diagnostics
     }
 
+    private var viewsByKey: [String: ViewNode] {
+        var out: [String: ViewNode] = [:]
+        for (key, node) in views { out[key] = node }
+        return out
+    }
+
     /// Everything but `sequence`, in contract keys and types.
     var fields: [String: PropValue] {
-        var out: [String: PropValue] = [CallKey.accessibilityLabel.name: .string(accessibilityLabel)]
+        var out = scalarFields
         for (key, node) in views { out[key] = .node(node.rawNode) }
+        return out
+    }
+
+    /// The fields that are not views.
+    private var scalarFields: [String: PropValue] {
+        var out: [String: PropValue] = [CallKey.accessibilityLabel.name: .string(accessibilityLabel)]
         if let relevance { out[CallKey.relevance.name] = .double(relevance) }
         if let staleDate { out[CallKey.staleDate.name] = .int(staleDate.unixMicroseconds) }
         if let dismissDate { out[CallKey.dismissDate.name] = .int(dismissDate.unixMicroseconds) }

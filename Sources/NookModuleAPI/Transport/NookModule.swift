@@ -276,7 +276,8 @@ public actor NookModule {
     public func update(_ activity: NookLiveActivity, animate: Bool = true, animation: AnimationPreset? = nil) async throws
         -> NookDelivery
     {
-        try Self.validate(activity)
+        // The views the model has were checked when they were set.
+        try Self.validate(activity, since: entries[activity.id]?.activity)
         await enterGate()
         defer { leaveGate() }
         try ensureUsable()
@@ -365,8 +366,8 @@ public actor NookModule {
         }
     }
 
-    static func validate(_ activity: NookLiveActivity) throws(NookModuleError) {
-        do { try activity.validate() } catch {
+    static func validate(_ activity: NookLiveActivity, since previous: NookLiveActivity? = nil) throws(NookModuleError) {
+        do { try activity.validate(changedSince: previous) } catch {
             throw NookModuleError(error, context: "activity \"\(activity.id)\"")
         }
     }

@@ -1,4 +1,5 @@
 import NookCore
+import Synchronization
 /// A piece of UI a module describes: the SDK turns it into the contract's view nodes.
 ///
 /// Write your own views the way you would in SwiftUI: a struct with a `body`. Each custom view
@@ -35,7 +36,7 @@ public protocol NookView {
 }
 
 extension NookView {
-    public static var nookViewName: String { String(describing: Self.self) }
+    public static var nookViewName: String { TypeNames.name(of: Self.self) }
 
     public var nookParams: [String: PropValue] { [:] }
 
@@ -76,4 +77,18 @@ extension NookView {
     /// several are stacked in a `vstack` (as a window's root does in SwiftUI), none give an
     /// empty `zstack`.
     public var viewNode: ViewNode { _encode().rootNode }
+}
+
+/// Type names, worked out once per type: `String(describing:)` of a type walks its metadata
+/// and demangles, a few microseconds every time a view is encoded. Bounded by the program's types.
+enum TypeNames {
+    private static let names = Mutex<[ObjectIdentifier: String]>([:])
+
+    static func name(of type: Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = names.withLock({ $0[key] }) { return name }
+        let name = String(describing: type)
+        names.withLock { $0[key] = name }
+        return name
+    }
 }
