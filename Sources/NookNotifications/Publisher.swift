@@ -14,7 +14,9 @@ actor Publisher {
     let log: @Sendable (String) -> Void
     /// What the broker has, by notification id.
     var published: [UInt32: NookLiveActivity] = [:]
-    var timers: [UInt32: Task<Void, Never>] = [:]
+    /// When each notification expires, and the one timer that sleeps until the soonest.
+    var expiries = ExpiryDeadlines()
+    var expiryTimer: (task: Task<Void, Never>, due: ContinuousClock.Instant)?
     var imageFiles: [UInt32: String] = [:]
     /// What each published activity was made of, to make it again when the stack changes.
     var contents: [UInt32: NotificationContent] = [:]
@@ -194,15 +196,13 @@ actor Publisher {
 
     func show(_ id: UInt32, _ entry: NotificationTable.Entry, bridge: NotificationBridge) async {
         let request = entry.request
-        timers.removeValue(forKey: id)?.cancel()
         let expiry = settings.expiry(of: request)
         if let expiry {
-            let generation = entry.generation
-            timers[id] = Task { [weak bridge] in
-                try? await Task.sleep(for: expiry)
-                if !Task.isCancelled { bridge?.expire(id, generation: generation) }
-            }
+            expiries.set(id, at: .now + expiry, generation: entry.generation)
+        } else {
+            expiries.remove(id)
         }
+        armExpiryTimer(bridge: bridge)
         let image = imageURI(id, request)
         let desktop = desktopEntry(id, request)
         var content = NotificationContent(
@@ -246,8 +246,32 @@ actor Publisher {
         }
     }
 
+    /// Sleeps until the soonest deadline; an armed timer that wakes no later is kept.
+    func armExpiryTimer(bridge: NotificationBridge?) {
+        guard let next = expiries.earliest else {
+            expiryTimer?.task.cancel()
+            expiryTimer = nil
+            return
+        }
+        if let armed = expiryTimer, armed.due <= next { return }
+        expiryTimer?.task.cancel()
+        let task = Task { [weak self, weak bridge] in
+            try? await Task.sleep(until: next, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.expiryTimerFired(bridge: bridge)
+        }
+        expiryTimer = (task, next)
+    }
+
+    func expiryTimerFired(bridge: NotificationBridge?) {
+        expiryTimer = nil
+        for due in expiries.takeDue(at: .now) { bridge?.expire(due.id, generation: due.generation) }
+        armExpiryTimer(bridge: bridge)
+    }
+
     func close(_ id: UInt32, _ reason: CloseReason) async {
-        timers.removeValue(forKey: id)?.cancel()
+        // The timer, should it wake for this one, finds nothing due and sleeps on.
+        expiries.remove(id)
         peekCounts.removeValue(forKey: NotificationViews.activityID(id))
         contents.removeValue(forKey: id)
         if published.removeValue(forKey: id) != nil {
