@@ -14,7 +14,9 @@ import Synchronization
 ///   dunst's p50, is back to back, the mode of the issue's figures (dunst 4.1 ms, "33 times a
 ///   bare round trip" of 124 µs; paced, the zero-work server alone takes 400 µs and more here);
 /// - until the plan: `Notify` until a subscribed renderer receives the plan showing it (the
-///   bridge's `UpdateActivity`, nookd's frame), for the paced updates;
+///   bridge's `UpdateActivity`, nookd's frame), for the paced updates. The summary carries the
+///   percentage, so each update changes the pill: one that changed only the body under the pill
+///   would make no plan at all (`SceneChange.panelsOnly`);
 /// - dunst (when the package and Xvfb are installed): the same calls, paced and back to back,
 ///   to dunst with the package's dunstrc on a private Xvfb and its own dbus-daemon, in
 ///   rounds alternating with the others; the absolute goal is then a tenth of dunst's back to
@@ -67,7 +69,7 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     func notify(_ destination: String, replacing id: UInt32, _ n: Int, on connection: BusConnection? = nil) async throws -> UInt32 {
         let reply = try await (connection ?? client).call(
             destination: destination, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", member: "Notify",
-            arguments: [.string("make"), .uint32(id), .string("system-run"), .string("Building"), .string("step \(n) of 10000"),
+            arguments: [.string("make"), .uint32(id), .string("system-run"), .string("Building \(n % 101)%"), .string("step \(n) of 10000"),
                         .array(element: "s", []), .vardict(["value": .variant(.int32(Int32(n % 101)))]), .int32(-1)])
         guard case .uint32(let id)? = reply.first else { throw TestSupportError("Notify replied without an id") }
         return id

@@ -105,6 +105,12 @@ struct ActivityChange {
     var dismissDate: Int64??
     var dismissible: Bool?
 
+    /// Only the peek or expanded views change, if anything the nook draws: the `dismiss_date`
+    /// and `sequence` beside them are the broker's alone.
+    var touchesOnlyPanels: Bool {
+        label == nil && relevance == nil && staleDate == nil && lifetime == nil && dismissible == nil && views.touchesOnlyPanels
+    }
+
     /// Applies the change; returns the record's nook ids from before when the change changed them.
     func apply(to record: inout ActivityRecord) -> Set<String>? {
         record.adoptable = false
@@ -132,6 +138,9 @@ struct SlotChanges {
     private var compactLeading, compactTrailing, minimal, peek, expanded: ViewNode?
 
     var isEmpty: Bool { touched == 0 }
+
+    /// No view of the pill or a capsule changes (only `peek` and `expanded`, or none).
+    var touchesOnlyPanels: Bool { touched & (Self.bit(.compactLeading) | Self.bit(.compactTrailing) | Self.bit(.minimal)) == 0 }
 
     private static func bit(_ slot: ActivitySlot) -> UInt8 {
         switch slot {

@@ -163,7 +163,8 @@ extension Registry {
         var actions: [RegistryAction] = []
         actions.reserveCapacity(3)
         actions += deliver(diagnostics, module: moduleId)
-        actions.append(.sceneChanged(SceneChange(cause: .activityUpdated, module: moduleId, activity: id, animate: animate, animation: animation)))
+        actions.append(.sceneChanged(SceneChange(
+            cause: .activityUpdated, module: moduleId, activity: id, animate: animate, animation: animation, panelsOnly: change.touchesOnlyPanels)))
         actions.append(.persist)
         return actions
     }

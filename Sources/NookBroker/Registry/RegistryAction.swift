@@ -49,11 +49,16 @@ public struct SceneChange: Hashable, Sendable {
     public var animate: Bool
     /// The caller's own animation preset (`animation` of `UpdateActivity`), if any.
     public var animation: String?
+    /// An update that changed only the activity's peek or expanded view (or nothing drawn):
+    /// while the nook shows neither (the pill, or hidden), no renderer has anything to redraw,
+    /// and no plan goes out (`Broker.sceneChanged`).
+    public var panelsOnly: Bool
 
     public init(
         cause: SceneCause, module: String, activity: String? = nil, slot: ModuleSlot? = nil,
-        dismissal: Dismissal? = nil, animate: Bool = true, animation: String? = nil
+        dismissal: Dismissal? = nil, animate: Bool = true, animation: String? = nil, panelsOnly: Bool = false
     ) {
+        self.panelsOnly = panelsOnly
         self.cause = cause
         self.module = module
         self.activity = activity

@@ -14,6 +14,12 @@ extension Broker {
         let cause = change.cause.planCause
         let previous = machine.state
         _ = machine.reconcile(with: registry, cause: cause)
+        // A panel the nook does not show changed (a progress notification's body under the
+        // pill): every renderer's scene is what it was, so none is woken for it. Opening the
+        // panel later plans from the registry, which has the change.
+        if change.panelsOnly, previous == machine.state, machine.state.presentation == .pill || machine.state.presentation == .hidden {
+            return
+        }
         let action = PlanAction(cause: cause, serial: nextSerial(), animate: change.animate, callerAnimation: change.animation)
         presentationMayHaveChanged(from: previous)
         queue(action)
