@@ -104,14 +104,16 @@ install-files:
 uninstall:
 	@$(INSTALL_ENV) scripts/uninstall.sh
 
-# A Debian package (nook_VERSION-1_ARCH.deb in the checkout) from the static release build,
-# with Depends computed by dpkg-shlibdeps.
+# A Debian package (nook_VERSION-1_ARCH.deb in the checkout) from the release build `make
+# install` uses (the Swift runtime once, in /usr/lib/nook), with Depends computed by
+# dpkg-shlibdeps.
 deps-package:
 	@SWIFT=$(SWIFT) scripts/ensure-deps.sh build run package
 
+DEB_BUILD_FLAGS = -c release -Xlinker -rpath -Xlinker '$$ORIGIN/../lib/nook'
 deb: deps-package
-	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done
-	@BIN="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)" scripts/build-deb.sh
+	for product in $(INSTALL_PRODUCTS); do $(SWIFT) build $(DEB_BUILD_FLAGS) --product $$product || exit 1; done
+	@BIN="$$($(SWIFT) build $(DEB_BUILD_FLAGS) --show-bin-path)" scripts/build-deb.sh
 
 clean:
 	rm -rf .build

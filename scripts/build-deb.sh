@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make deb`: a Debian package of the four programs from the static release build in $BIN,
-# laid out by scripts/install.sh with PREFIX=/usr (binaries stripped), with Depends computed
-# by dpkg-shlibdeps, md5sums, conffiles, the copyright file and changelog.Debian.gz. Writes
+# `make deb`: a Debian package of the programs from the release build in $BIN, laid out by
+# scripts/install.sh with PREFIX=/usr as `make install` lays them out (binaries stripped, the
+# Swift runtime once in /usr/lib/nook), with Depends computed by dpkg-shlibdeps, md5sums,
+# conffiles, the copyright file and changelog.Debian.gz. Writes
 # nook_VERSION-REVISION_ARCH.deb into the checkout and prints its name.
 #
 #   DEB_REVISION    the Debian revision (default 1)
@@ -21,7 +22,7 @@ rm -rf "$work"
 mkdir -p "$root/DEBIAN"
 
 DESTDIR=$root PREFIX=/usr SYSCONFDIR=/etc ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
-  MANIFEST= REQUIRE_STATIC=1 STRIP=1 BIN=$BIN scripts/install.sh
+  MANIFEST= RUNTIME=private STRIP=1 BIN=$BIN scripts/install.sh
 
 doc=$root/usr/share/doc/nook
 install -d -m 755 "$doc"
@@ -31,10 +32,13 @@ sed -e "s|@DEBVERSION@|$debversion|g" -e "s|@MAINTAINER@|$maintainer|g" \
   gzip -9n > "$doc/changelog.Debian.gz"
 chmod 644 "$doc/changelog.Debian.gz"
 
-# Depends of the shared libraries the binaries load (libc6, libsystemd0, libgtk-3-0,
-# libgtk-layer-shell0, ...), as the shlibs files of the installed packages name them.
+# Depends of the shared libraries the binaries and the private runtime load (libc6,
+# libsystemd0, libgtk-3-0, libgtk-layer-shell0, libstdc++6, ...), as the shlibs files of the
+# installed packages name them; the runtime itself is in the package (-l).
 printf 'Source: nook\n\nPackage: nook\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris nook-notifications nook-system) |
+depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 -ldebian/nook/usr/lib/nook \
+  $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris nook-notifications nook-system) \
+  $(printf -- '-e %s ' debian/nook/usr/lib/nook/*.so*) |
   sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
