@@ -72,7 +72,8 @@ endif
 MANIFEST ?= $(DATADIR)/nook/install-manifest
 # release (static Swift runtime, checked with ldd) or debug (quick; needs the toolchain's libraries).
 INSTALL_CONFIG ?= release
-INSTALL_PRODUCTS = nookd nookctl nook-renderer nook-mpris nook-notifications nook-system
+# nookd and the bridges are installed as links to nook-programs (scripts/install.sh says why).
+INSTALL_PRODUCTS = nook-programs nookctl nook-renderer
 # release links the Swift runtime as shared libraries, copied once into $(PREFIX)/lib/nook
 # (RUNTIME=private): 36 MB in all where five static binaries took 168 (docs/PERFORMANCE.md,
 # "Footprint"). The rpath set here only makes room for the one install.sh writes.

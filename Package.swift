@@ -39,6 +39,7 @@ let package = Package(
         .executable(name: "nook-mpris", targets: ["nook-mpris"]),
         .executable(name: "nook-notifications", targets: ["nook-notifications"]),
         .executable(name: "nook-system", targets: ["nook-system"]),
+        .executable(name: "nook-programs", targets: ["nook-programs"]),
     ],
     targets: [
         // The only C surface: libsystemd's sd-bus and sd-daemon, found through pkg-config.
@@ -66,7 +67,8 @@ let package = Package(
         // The broker's logic; `nookd` is a thin shell over it.
         .target(name: "NookBroker", dependencies: ["NookCore", "NookBus", "NookText", "NookFiles", "CMalloc"]),
         // NookVersion: the one version line every `--version` prints.
-        .executableTarget(name: "nookd", dependencies: ["NookBroker", "NookCommandLine"]),
+        .target(name: "NookdEntry", dependencies: ["NookBroker", "NookCommandLine"]),
+        .executableTarget(name: "nookd", dependencies: ["NookdEntry"]),
         // A renderer's view of plans, without any toolkit: what to draw at an instant.
         .target(name: "NookRenderModel", dependencies: ["NookCore"]),
         // nookctl's verbs, plan formatting and SVG recording (plans played through NookRenderModel); the executable is a thin shell.
@@ -94,7 +96,8 @@ let package = Package(
             name: "nook-renderer", dependencies: ["CGtk", "CXdgOutput", "NookRenderModel", "NookBus", "NookCore", "NookFiles", "NookVersion", "NookCommandLine"],
             swiftSettings: [.unsafeFlags(gtkIncludeFlags)]),
         // The MPRIS music bridge, installed as `nook-mpris` (its source stays with the examples).
-        .executableTarget(name: "nook-mpris", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
+        .target(name: "NookMPRISEntry", dependencies: ["NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles"], path: "Examples/MusicModule"),
+        .executableTarget(name: "nook-mpris", dependencies: ["NookMPRISEntry"]),
         // The freedesktop Notifications bridge's logic; `nook-notifications` is a thin shell over it.
         .target(name: "NookNotifications", dependencies: ["NookModuleAPI", "NookBus", "NookFiles"]),
         // libpulse, for the volume and microphone bridges (headers in /usr/include; package
@@ -110,8 +113,13 @@ let package = Package(
         // the microphone in use from the sound server, apps' progress from LauncherEntry), and
         // the one program that runs them.
         .target(name: "NookSystem", dependencies: ["NookModuleAPI", "NookBus", "NookCore", "NookFiles", "CPulse", "CPipeWire"]),
-        .executableTarget(name: "nook-system", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
-        .executableTarget(name: "nook-notifications", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
+        .target(name: "NookSystemEntry", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookCommandLine", "NookFiles", "NookVersion", "NookNotifications"]),
+        .executableTarget(name: "nook-system", dependencies: ["NookSystemEntry"]),
+        .target(name: "NookNotificationsEntry", dependencies: ["NookNotifications", "NookCommandLine", "NookVersion", "NookFiles"]),
+        .executableTarget(name: "nook-notifications", dependencies: ["NookNotificationsEntry"]),
+        // The four above in one binary, run by the name it is started under: what `make
+        // install` installs, so their shared code is in memory once (docs/PERFORMANCE.md).
+        .executableTarget(name: "nook-programs", dependencies: ["NookdEntry", "NookMPRISEntry", "NookNotificationsEntry", "NookSystemEntry"]),
         // The module-author guide's sample, compiled so the guide cannot drift from code that builds.
         .target(name: "NookGuideSample", dependencies: ["NookModuleAPI"], path: "Examples/GuideSample"),
         .executableTarget(name: "TimerModule", dependencies: ["NookModuleAPI", "NookCommandLine"], path: "Examples/TimerModule"),

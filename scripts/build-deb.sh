@@ -37,7 +37,7 @@ chmod 644 "$doc/changelog.Debian.gz"
 # installed packages name them; the runtime itself is in the package (-l).
 printf 'Source: nook\n\nPackage: nook\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 -ldebian/nook/usr/lib/nook \
-  $(printf -- '-e debian/nook/usr/bin/%s ' nookd nookctl nook-renderer nook-mpris nook-notifications nook-system) \
+  $(printf -- '-e debian/nook/usr/bin/%s ' nook-programs nookctl nook-renderer) \
   $(printf -- '-e %s ' debian/nook/usr/lib/nook/*.so*) |
   sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }

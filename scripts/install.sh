@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Nook's four programs and their desktop integration from built binaries, with the
+# Installs Nook's programs and their desktop integration from built binaries, with the
 # real installed paths written into the units, the D-Bus activation file and the autostart
 # entry. `make install` builds and then runs this; `make deb` runs it into a package tree;
 # InstallTests runs it on a debug build. Everything is read from the environment:
@@ -35,7 +35,12 @@ LIBDIR=${LIBDIR:-$PREFIX/lib}
 STRIP=${STRIP:-0}
 [ "$RUNTIME" = private ] && STRIP=1
 
-programs=(nookd nookctl nook-renderer nook-mpris nook-notifications nook-system)
+# nookd and the three bridges are one multi-call binary, nook-programs, run by links of their
+# names: they share most of their code, which is then in memory once for all of them
+# (docs/PERFORMANCE.md, "Footprint"). The renderer (GTK) and nookctl (run by scripts, started
+# often) stay binaries of their own.
+linked=(nookd nook-mpris nook-notifications nook-system)
+binaries=(nook-programs nookctl nook-renderer)
 
 for path in "$PREFIX" "$BINDIR" "$LIBDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$SYSCONFDIR" "$ZSHCOMPDIR"; do
   case "$path" in
@@ -44,7 +49,7 @@ for path in "$PREFIX" "$BINDIR" "$LIBDIR" "$DATADIR" "$MANDIR" "$USERUNITDIR" "$
   esac
 done
 
-for program in "${programs[@]}"; do
+for program in "${binaries[@]}"; do
   if [ ! -x "$BIN/$program" ]; then
     echo "install: $BIN/$program is not built" >&2
     exit 1
@@ -87,9 +92,13 @@ fill() {
 
 strip_file() { strip --remove-section=.comment --remove-section=.note --strip-unneeded "$1"; }
 
-for program in "${programs[@]}"; do
+for program in "${binaries[@]}"; do
   put 755 "$BIN/$program" "$BINDIR/$program"
   if [ "$STRIP" = 1 ]; then strip_file "$DESTDIR$BINDIR/$program"; fi
+done
+for program in "${linked[@]}"; do
+  ln -sfn nook-programs "$DESTDIR$BINDIR/$program"
+  entries+=("$BINDIR/$program")
 done
 
 # A private Swift runtime: the toolchain's libraries the programs load, once, in LIBDIR/nook;
@@ -100,13 +109,13 @@ if [ "$RUNTIME" = private ]; then
   command -v chrpath > /dev/null || { echo "install: a private runtime needs chrpath (apt install chrpath; make install installs it)" >&2; exit 1; }
   runtime_dir="$LIBDIR/nook"
   relative=$(realpath -m --relative-to="$BINDIR" "$runtime_dir")
-  libraries=$(for program in "${programs[@]}"; do ldd "$BIN/$program" | awk '$3 ~ /^\// {print $3}'; done | sort -u)
+  libraries=$(for program in "${binaries[@]}"; do ldd "$BIN/$program" | awk '$3 ~ /^\// {print $3}'; done | sort -u)
   for library in $libraries; do
     is_runtime_library "$library" || continue
     put 644 "$library" "$runtime_dir/$(basename "$library")"
     strip_file "$DESTDIR$runtime_dir/$(basename "$library")"
   done
-  for program in "${programs[@]}"; do
+  for program in "${binaries[@]}"; do
     if ! chrpath -r "\$ORIGIN/$relative" "$DESTDIR$BINDIR/$program" > /dev/null; then
       echo "install: cannot point $BINDIR/$program at $runtime_dir (its RUNPATH is too short for chrpath; build with make install)" >&2
       exit 1

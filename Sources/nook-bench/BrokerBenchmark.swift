@@ -284,12 +284,35 @@ final class BenchProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// nookd from the same build as this benchmark.
+    /// nookd from the same build as this benchmark, as `make install` runs it (`programsDirectory`).
     static func nookdPath() throws -> String {
-        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let path = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("nookd").path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw TestSupportError("nookd is not built next to nook-bench (\(path))") }
-        return path
+        try programsDirectory().appendingPathComponent("nookd").path
+    }
+
+    /// The directory of this build's binaries.
+    static func buildDirectory() throws -> URL {
+        URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent()
+    }
+
+    /// The programs of this build under the names and from the binaries `make install` gives
+    /// them, in `<build>/installed-names`: nookd and the bridges are links to the multi-call
+    /// `nook-programs` (so what is measured loads what is installed), the others to their own
+    /// binaries. The benchmarks start everything from here.
+    static func programsDirectory() throws -> URL {
+        let build = try buildDirectory()
+        let directory = build.appendingPathComponent("installed-names")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let targets = ["nookd": "nook-programs", "nook-mpris": "nook-programs", "nook-notifications": "nook-programs",
+                       "nook-system": "nook-programs", "nook-programs": "nook-programs", "nook-renderer": "nook-renderer", "nookctl": "nookctl"]
+        for (name, binary) in targets {
+            let target = build.appendingPathComponent(binary).path
+            guard FileManager.default.isExecutableFile(atPath: target) else { throw TestSupportError("\(binary) is not built next to nook-bench (\(target))") }
+            let link = directory.appendingPathComponent(name).path
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target { continue }
+            try? FileManager.default.removeItem(atPath: link)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        }
+        return directory
     }
 }
 

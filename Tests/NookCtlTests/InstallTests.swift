@@ -12,10 +12,13 @@ import Testing
 @Suite struct InstallTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let programs = ["nookd", "nookctl", "nook-renderer", "nook-mpris", "nook-notifications", "nook-system"]
+    /// The programs installed as links to the multi-call `nook-programs`.
+    static let linked = ["nookd", "nook-mpris", "nook-notifications", "nook-system"]
 
     /// Every file `make install PREFIX=/usr` puts under DESTDIR, the manifest included.
     static let files = [
         "/usr/bin/nookd", "/usr/bin/nookctl", "/usr/bin/nook-renderer", "/usr/bin/nook-mpris", "/usr/bin/nook-notifications", "/usr/bin/nook-system",
+        "/usr/bin/nook-programs",
         "/usr/lib/systemd/user/nookd.service", "/usr/lib/systemd/user/nook-renderer.service",
         "/usr/lib/systemd/user/nook-mpris.service", "/usr/lib/systemd/user/nook-notifications.service", "/usr/lib/systemd/user/nook-system.service",
         "/usr/share/dbus-1/services/org.nook.Nook1.service", "/usr/share/dbus-1/interfaces/org.nook.Nook1.xml",
@@ -53,12 +56,13 @@ import Testing
         guard result.status == 0 else { throw TestSupportError("make install-files failed (\(result.status)):\n\(result.stdout)\(result.stderr)") }
     }
 
-    /// Every path under `root`, relative to it, directories ending in '/'.
+    /// Every path under `root`, relative to it, directories ending in '/' (a link by its own name).
     static func tree(_ root: URL) -> Set<String> {
         var paths: Set<String> = []
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
         while let url = enumerator?.nextObject() as? URL {
-            let relative = String(url.resolvingSymlinksInPath().path.dropFirst(root.resolvingSymlinksInPath().path.count))
+            let path = url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+            let relative = String(path.dropFirst(root.resolvingSymlinksInPath().path.count))
             let isDirectory = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
             paths.insert(isDirectory ? relative + "/" : relative)
         }
@@ -89,6 +93,11 @@ import Testing
         #expect(Set(manifest) == tree.subtracting(["/usr/share/nook/install-manifest"]))
         for program in Self.programs {
             #expect(FileManager.default.isExecutableFile(atPath: root.path + "/usr/bin/" + program), "\(program)")
+        }
+        // nookd and the bridges are one binary, under their own names (relative links, so a
+        // DESTDIR tree can be moved).
+        for program in Self.linked {
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: root.path + "/usr/bin/" + program)) == "nook-programs", "\(program)")
         }
 
         let nookd = try Self.text(root, "/usr/lib/systemd/user/nookd.service")
@@ -289,7 +298,9 @@ import Testing
         let pid = pid_t(value)
         // The one the activation file names, from the install, not the build tree.
         let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-        #expect(exe == prefix.path + "/bin/nookd", "pid \(pid) runs \(exe ?? "?")")
+        #expect(exe == prefix.path + "/bin/nook-programs", "pid \(pid) runs \(exe ?? "?")")
+        let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.split(separator: "\0").first.map(String.init)
+        #expect(command == prefix.path + "/bin/nookd", "pid \(pid) was started as \(command ?? "?")")
 
         // End it by its pid; it leaves the bus and exits (the daemon reaps it).
         kill(pid, SIGTERM)
