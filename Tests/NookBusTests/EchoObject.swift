@@ -12,6 +12,8 @@ final class EchoObject: Sendable {
             DBusInterface(Self.interface, methods: [
                 DBusMethod("Echo", in: [DBusArgument("value", "v")], out: [DBusArgument("value", "v")]) { $0.arguments },
                 DBusMethod("EchoNode", in: [DBusArgument("node", "(sa{sv}av)")], out: [DBusArgument("node", "(sa{sv}av)")]) { $0.arguments },
+                DBusMethod("EchoRecord", in: [DBusArgument("id", "s"), DBusArgument("record", "a{sv}")],
+                           out: [DBusArgument("id", "s"), DBusArgument("record", "a{sv}")]) { $0.arguments },
                 DBusMethod("Add", in: [DBusArgument("a", "i"), DBusArgument("b", "i")], out: [DBusArgument("sum", "i")]) { call in
                     [.int32(try call.argument(0, as: Int32.self) &+ call.argument(1, as: Int32.self))]
                 },

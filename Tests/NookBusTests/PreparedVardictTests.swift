@@ -43,6 +43,29 @@ import NookTestSupport
         }
     }
 
+    /// The same for a method call's last argument (`call(…, vardict:)`: a module's
+    /// `UpdateActivity`), against what the callee receives.
+    @Test func aCallsRecordWrittenStraightArrivesAsItsWireValue() async throws {
+        let seed = SeededGenerator.runSeed()
+        var random = SeededGenerator(seed: seed)
+        var samples: [[String: PropValue]] = [
+            [:],
+            ["expanded": .node(RawNode(kind: "vstack", props: ["spacing": .double(4)], children: [RawNode(kind: "text", props: ["text": .string("0:03")])])),
+             "sequence": .uint(7), "dismiss_date": .int(1_800_000_000_000_000)],
+        ]
+        for _ in 0..<30 { samples.append(Self.randomProps(&random, depth: 3)) }
+        try await PrivateBus.with { bus in
+            let echo = try await EchoFixture.make(on: bus.address)
+            for props in samples {
+                let reply = try await echo.client.call(
+                    destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface, member: "EchoRecord",
+                    arguments: [.string("song")], vardict: props)
+                #expect(reply == [.string("song"), WireCodec.vardict(props)], "\(props) (\(SeededGenerator.replay(seed)))")
+            }
+            await echo.close()
+        }
+    }
+
     static func randomProps(_ random: inout SeededGenerator, depth: Int) -> [String: PropValue] {
         var props: [String: PropValue] = [:]
         for index in 0..<Int(random.next(upTo: 5)) { props["k\(index)"] = randomValue(&random, depth: depth) }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import NookCore
 
 extension BusConnection {
     /// Calls a method and waits for its reply.
@@ -11,11 +12,33 @@ extension BusConnection {
         destination: String, path: ObjectPath, interface: String, member: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
+        try await call(destination: destination, path: path, interface: interface, member: member, timeout: timeout) { message throws(BusError) in
+            try DBusValue.appendAll(arguments, to: message)
+        }
+    }
+
+    /// `call` with a last argument `a{sv}` written straight from `props`: the bytes
+    /// `WireCodec.vardict(props)` would give, without building its `DBusValue`s first
+    /// (`PropValue+Message.swift`). A module's `UpdateActivity` is most of its views.
+    public func call(
+        destination: String, path: ObjectPath, interface: String, member: String,
+        arguments: [DBusValue], vardict props: [String: PropValue], timeout: Duration = .seconds(25)
+    ) async throws -> [DBusValue] {
+        try await call(destination: destination, path: path, interface: interface, member: member, timeout: timeout) { message throws(BusError) in
+            try DBusValue.appendAll(arguments, to: message)
+            try PropValue.appendVardict(props, to: message)
+        }
+    }
+
+    private func call(
+        destination: String, path: ObjectPath, interface: String, member: String, timeout: Duration,
+        body: (MessagePointer) throws(BusError) -> Void
+    ) async throws -> [DBusValue] {
         try ensureOpen()
         var message: OpaquePointer?
         try check(sd_bus_message_new_method_call(bus, &message, destination, path.rawValue, interface, member), "sd_bus_message_new_method_call")
         defer { sd_bus_message_unref(message) }
-        try DBusValue.appendAll(arguments, to: message!)
+        try body(message!)
         let usec = max(1, UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000))
         // Preferring this connection's executor makes the reply resume the task right here
         // on the bus thread, rather than on the global pool first.
