@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The physical pages resident in a set of processes, each counted once: what the processes
@@ -14,7 +15,7 @@ enum ResidentPages {
         var frames = Set<UInt64>()
         var sawFrame = false
         for pid in pids {
-            guard let maps = readText("/proc/\(pid)/maps") else { continue }
+            guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { continue }
             let fd = open("/proc/\(pid)/pagemap", O_RDONLY)
             guard fd >= 0 else { continue }
             defer { close(fd) }
@@ -42,18 +43,5 @@ enum ResidentPages {
             }
         }
         return sawFrame ? frames.count * Int(pageSize) / 1024 : nil
-    }
-
-    private static func readText(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
