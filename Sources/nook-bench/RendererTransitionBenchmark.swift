@@ -11,7 +11,8 @@ import Synchronization
 /// - Transitions: one activity in the pill, opened onto its expanded view and closed again
 ///   (`nookctl open --activity` / `nookctl close`) `cycles` times: the renderer's CPU per
 ///   transition (its threads' `schedstat`), and per frame drawn the paint's mean time (the
-///   renderer's own `settled` lines, `--verbose`; goal a tenth of a 60 Hz frame, 1.67 ms).
+///   renderer's own `settled` lines, `--log-settled`, which logs nothing else, so the CPU measured is
+///   what a renderer spends without logging; goal a tenth of a 60 Hz frame, 1.67 ms).
 /// - Update to pixels (sway): a module's `UpdateActivity` changing the pill's text, from just
 ///   before the call to the renderer's next `wl_surface.commit` (its `WAYLAND_DEBUG` trace,
 ///   stamped by libwayland with the wall clock), each update from rest; p50 and p99, goal p99
@@ -99,7 +100,7 @@ private final class RendererHost: @unchecked Sendable {
         let (bus, bin, environment, state, stops) = try await nookd("renderer-x11", allowingOtherUsers: false)
         let display = try XvfbDisplay(width: 1920, height: 1080)
         let logFile = state.appendingPathComponent("renderer.log")
-        let renderer = try BenchProcess(bin.appendingPathComponent("nook-renderer").path, ["--address", bus.address, "--verbose"],
+        let renderer = try BenchProcess(bin.appendingPathComponent("nook-renderer").path, ["--address", bus.address, "--log-settled"],
                                         environment: environment.merging(["DISPLAY": display.display, "GDK_BACKEND": "x11"]) { $1 },
                                         standardError: logFile)
         let host = RendererHost(name: "Xvfb", bus: bus, bin: bin, environment: environment, rendererPID: renderer.pid, log: LogTail(logFile),
@@ -114,7 +115,7 @@ private final class RendererHost: @unchecked Sendable {
         let sway = try await SwayServer(size: (1920, 1080), in: state, reaching: [rendererPath])
         let home = state.appendingPathComponent("home")
         try sway.user.makePrivateDirectory(home)
-        let (executable, arguments) = try sway.user.command(rendererPath, ["--address", bus.address, "--verbose"], environment: sway.clientEnvironment.merging([
+        let (executable, arguments) = try sway.user.command(rendererPath, ["--address", bus.address, "--log-settled"], environment: sway.clientEnvironment.merging([
             "GDK_BACKEND": "wayland", "HOME": home.path, "NO_AT_BRIDGE": "1",
             "XDG_CONFIG_HOME": home.path, "XDG_CONFIG_DIRS": home.path,
         ].merging(tracingProtocol ? ["WAYLAND_DEBUG": "1"] : [:]) { $1 }) { $1 })

@@ -36,7 +36,7 @@ final class ImageCache {
     /// generic glyph (logged once). A file that is still loading, or cannot be loaded, is
     /// drawn as an outline (the latter logged once).
     func draw(_ source: String, tint: RGBA?, in rect: Rect, on cr: OpaquePointer) {
-        let isFile = source.contains("://")
+        let isFile = Self.isURI(source)
         let name = Self.iconName(source)
         if !isFile, BuiltInSymbols.draws(name) {
             BuiltInSymbols.draw(name, in: rect, color: tint ?? symbolColor, on: cr)
@@ -78,6 +78,21 @@ final class ImageCache {
 
     /// SF-Symbols-style names through NookCore's one table; anything else as it is.
     static func iconName(_ source: String) -> String { SymbolNames.iconName(for: source) ?? source }
+
+    /// A URI (`scheme://...`) rather than an icon name. Asked for every image of every frame:
+    /// a scan of the bytes, where `String.contains` took longer than the rest of the icon's draw.
+    static func isURI(_ source: String) -> Bool {
+        var matched = 0
+        for byte in source.utf8 {
+            switch (matched, byte) {
+            case (0, UInt8(ascii: ":")): matched = 1
+            case (1, UInt8(ascii: "/")): matched = 2
+            case (2, UInt8(ascii: "/")): return true
+            default: matched = byte == UInt8(ascii: ":") ? 1 : 0
+            }
+        }
+        return false
+    }
 
     /// Drawn as a mask in one colour: a `-symbolic` name, or a dotted (SF-Symbols-style) name
     /// the table lacks, whose fallback is the symbolic one.
@@ -135,7 +150,7 @@ final class ImageCache {
         }
         var error: UnsafeMutablePointer<GError>?
         let pixbuf: OpaquePointer?
-        if source.contains("://") {
+        if Self.isURI(source) {
             pixbuf = nil  // Remote images are not fetched: a renderer must not block on the network.
         } else {
             let name = Self.iconName(source)

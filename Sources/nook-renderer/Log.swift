@@ -4,6 +4,9 @@ import NookBus
 /// Lines on stderr, written at once (no buffering): tests wait on them.
 enum Log {
     nonisolated(unsafe) static var verbose = false
+    /// `--log-settled`: the `settled` lines without the rest of `--verbose` (a benchmark of the
+    /// renderer's CPU would otherwise count the per-frame lines it costs to write).
+    nonisolated(unsafe) static var settledLines = false
     // nonisolated(unsafe): set once by main before any thread starts, read-only afterwards.
 
     /// Under systemd with stderr on the journal: `<6>` (info) before each line, the journal's
@@ -14,6 +17,11 @@ enum Log {
 
     static func debug(_ message: @autoclosure () -> String) {
         if verbose { info(message()) }
+    }
+
+    /// A transition's `settled` line: with `--verbose` or `--log-settled`.
+    static func settled(_ message: @autoclosure () -> String) {
+        if verbose || settledLines { info(message()) }
     }
 
     /// One `write(2)` per line, so lines from the bus and GTK threads never interleave.

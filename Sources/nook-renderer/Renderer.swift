@@ -361,7 +361,7 @@ final class Renderer {
         applyShape(WindowShape(list))
         queueDamage(for: list)
         guard presenter.isAnimating(at: now) else {
-            Log.debug("settled serial=\(presenter.serial) presentation=\(presenter.presentation.rawValue) \(frameStats.logFields)")
+            Log.settled("settled serial=\(presenter.serial) presentation=\(presenter.presentation.rawValue) \(frameStats.logFields)")
             tickCallback = 0
             refreshPointer()
             releaseBandOnceHidden()

@@ -7,6 +7,7 @@ import NookRenderModel
 
 let options = RendererOptions.fromCommandLine()
 Log.verbose = options.verbose
+Log.settledLines = options.logSettled
 
 if options.measureText {
     exit(MeasureTextCommand.run(file: options.measureTextFile, family: options.font ?? TextPainter.defaultFamily))
