@@ -34,11 +34,13 @@ chmod 644 "$doc/changelog.Debian.gz"
 
 # Depends of the shared libraries the binaries and the private runtime load (libc6,
 # libsystemd0, libgtk-3-0, libgtk-layer-shell0, libstdc++6, ...), as the shlibs files of the
-# installed packages name them; the runtime itself is in the package (-l).
+# installed packages name them; the runtime itself is in the package (-l). Its libraries have
+# no version in their names, which dpkg-shlibdeps warns about for each: expected for a private
+# directory, so those lines are left out.
 printf 'Source: nook\n\nPackage: nook\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=1 -ldebian/nook/usr/lib/nook \
   $(printf -- '-e debian/nook/usr/bin/%s ' nook-programs nookctl nook-renderer) \
-  $(printf -- '-e %s ' debian/nook/usr/lib/nook/*.so*) |
+  $(printf -- '-e %s ' debian/nook/usr/lib/nook/*.so*) 2> >(grep -v "can't extract name and version from library name" >&2) |
   sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
