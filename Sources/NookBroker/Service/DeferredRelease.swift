@@ -6,12 +6,13 @@ import NookBus
 /// Dropping the last reference to a replaced plan or scene frees a tree of boxes, arrays and
 /// strings. Done where they are replaced, that work sat between the plan's send and the call's
 /// reply, while the bus daemon, woken onto the broker's CPU to forward the plan, waited for the
-/// broker to leave it (docs/PERFORMANCE.md, session 15). Held here, they are freed by a timer of
-/// the bus thread once the daemon and the renderer have had their turn.
+/// broker to leave it (docs/PERFORMANCE.md, session 15). Held here, they are freed once the bus
+/// thread has slept and woken again (the daemon and the renderer have had their turn by then),
+/// after the work it woke for: a timer of their own cost the broker a wake-up per update.
 struct DeferredRelease {
-    /// How long values are held: long enough for the plan to reach a renderer, short enough that
-    /// the memory held stays a few plans' worth even in a flood.
-    static let delay: Duration = .milliseconds(1)
+    /// How long values are held at most when nothing wakes the bus thread (a renderer's answer
+    /// to its ping, the next call, a timer usually does, within a millisecond or so).
+    static let fallback: Duration = .milliseconds(100)
     /// Held values beyond this are freed at once: a delivery pass serving hundreds of renderers
     /// does not pile up a frame's worth of replaced plans.
     static let limit = 256
@@ -34,12 +35,13 @@ struct DeferredRelease {
 }
 
 extension Broker {
-    /// Lets go of `value` after `DeferredRelease.delay`, on the bus thread.
+    /// Lets go of `value` once the bus thread has slept, at the latest after
+    /// `DeferredRelease.fallback`.
     func releaseLater(_ value: Any) {
         deferredRelease.hold(value)
         if deferredRelease.isFull { return releaseDeferred() }
         guard deferredRelease.timer == nil else { return }
-        deferredRelease.timer = connection.executor.runOnce(after: DeferredRelease.delay) { [weak self] in
+        deferredRelease.timer = connection.executor.runAfterNextSleep(orAfter: DeferredRelease.fallback) { [weak self] in
             // On the bus thread: the actor's own executor.
             self?.assumeIsolated { $0.releaseDeferred() }
         }

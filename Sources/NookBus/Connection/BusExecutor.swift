@@ -23,6 +23,9 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
     /// queued jobs and due timers get their turn.
     public static let messagesPerTurn = 32
     private let threadID = Atomic<UInt>(0)
+    /// How many times the thread has come back from `poll`: a timer set with
+    /// `runAfterNextSleep` waits for this to move past the count it was set at.
+    private let sleeps = Atomic<UInt64>(0)
     private let stopRequested = Atomic<Bool>(false)
     /// Called once, on this thread, when the bus goes away under the connection.
     let busLostHandler = Locked<(@Sendable () -> Void)?>(nil)
@@ -78,12 +81,28 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
     /// cannot be starved by a flood of messages (see `messagesPerTurn`).
     @discardableResult
     public func runOnce(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> TimerID {
-        let micros = max(0, delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000)
-        let deadline = monotonicMicroseconds() + UInt64(micros)
+        let deadline = monotonicMicroseconds() + Self.microseconds(delay)
         let (id, earliest) = timers.withLock { $0.add(deadline: deadline, body) }
         // Only a new earliest deadline can shorten the thread's sleep.
         if earliest && !isCurrentThread { wake() }
         return id
+    }
+
+    /// Runs `body` once on this executor's thread after it has next slept: when the work it
+    /// woke up for is done and before it sleeps again, or when `fallback` has passed, whichever
+    /// comes first. For work that should wait until the processes this thread just sent to
+    /// have had their turn, without a wake-up of its own: a wake-up costs a busy broker as much
+    /// as a small update does.
+    @discardableResult
+    public func runAfterNextSleep(orAfter fallback: Duration, _ body: @escaping @Sendable () -> Void) -> TimerID {
+        let deadline = monotonicMicroseconds() + Self.microseconds(fallback)
+        let (id, earliest) = timers.withLock { $0.add(deadline: deadline, afterSleep: sleeps.load(ordering: .relaxed), body) }
+        if earliest && !isCurrentThread { wake() }
+        return id
+    }
+
+    private static func microseconds(_ delay: Duration) -> UInt64 {
+        UInt64(max(0, delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
     }
 
     /// Cancels a timer that has not fired yet; a fired or unknown one is ignored.
@@ -136,7 +155,13 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
             if queue.withLock({ !$0.isEmpty }) || timers.withLock({ $0.isDue(now: monotonicMicroseconds()) }) { continue }
             if stopRequested.load(ordering: .acquiring) { break }
             if moreMessages { continue }
+            let slept = timers.withLock { $0.takeSlept(before: sleeps.load(ordering: .relaxed)) }
+            if !slept.isEmpty {
+                for timer in slept { timer() }
+                continue
+            }
             waitForWork(bus: busAlive ? bus : nil)
+            sleeps.add(1, ordering: .relaxed)
         }
         runQueuedJobs()
         sd_bus_flush_close_unref(bus)
@@ -188,15 +213,16 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
 /// One-shot timers of a `BusExecutor`, earliest deadline first. Few at a time (a broker keeps
 /// one frame timer), so a sorted array is enough.
 struct TimerQueue {
-    private var entries: [(id: UInt64, deadline: UInt64, body: @Sendable () -> Void)] = []
+    /// `afterSleep`: the executor's sleep count when a `runAfterNextSleep` timer was set.
+    private var entries: [(id: UInt64, deadline: UInt64, afterSleep: UInt64?, body: @Sendable () -> Void)] = []
     private var nextID: UInt64 = 1
 
     /// Adds a timer; also says whether it is now the earliest.
-    mutating func add(deadline: UInt64, _ body: @escaping @Sendable () -> Void) -> (BusExecutor.TimerID, Bool) {
+    mutating func add(deadline: UInt64, afterSleep: UInt64? = nil, _ body: @escaping @Sendable () -> Void) -> (BusExecutor.TimerID, Bool) {
         let id = nextID
         nextID += 1
         let index = entries.firstIndex { $0.deadline > deadline } ?? entries.endIndex
-        entries.insert((id, deadline, body), at: index)
+        entries.insert((id, deadline, afterSleep, body), at: index)
         return (BusExecutor.TimerID(raw: id), index == 0)
     }
 
@@ -213,6 +239,18 @@ struct TimerQueue {
         let due = entries.prefix(count).map(\.body)
         entries.removeFirst(count)
         return due
+    }
+
+    /// Takes the `runAfterNextSleep` timers set before the thread's sleep number `sleeps`.
+    mutating func takeSlept(before sleeps: UInt64) -> [@Sendable () -> Void] {
+        guard entries.contains(where: { $0.afterSleep.map { $0 < sleeps } ?? false }) else { return [] }
+        var slept: [@Sendable () -> Void] = []
+        entries.removeAll { entry in
+            guard let setAt = entry.afterSleep, setAt < sleeps else { return false }
+            slept.append(entry.body)
+            return true
+        }
+        return slept
     }
 }
 

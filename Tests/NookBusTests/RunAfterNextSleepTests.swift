@@ -1,0 +1,67 @@
+import Testing
+import NookBus
+import NookTestSupport
+
+/// `BusExecutor.runAfterNextSleep`: work that waits until the thread has slept and woken,
+/// without a wake-up of its own (the broker frees replaced plans this way).
+@Suite struct RunAfterNextSleepTests {
+    static let path: ObjectPath = "/org/nook/Test/Sleep"
+    static let interface = "org.nook.Test.Sleep"
+
+    @Test func itRunsAfterTheWorkTheThreadWokeForAndNotBefore() async throws {
+        try await PrivateBus.with { bus in
+            let sleeper = try await BusConnection.connect(to: .address(bus.address))
+            let caller = try await BusConnection.connect(to: .address(bus.address))
+            let log = Locked<[String]>([])
+            _ = try await sleeper.export([DBusInterface(Self.interface, methods: [
+                DBusMethod("Mark") { _ in
+                    log.withLock { $0.append("handled") }
+                    return []
+                },
+            ])], at: Self.path)
+            // Set on the thread itself, so that the count it waits to pass is that of a thread
+            // awake: a fallback of an hour leaves only a wake-up to run it.
+            let executor = sleeper.executor
+            executor.runOnce(after: .zero) {
+                executor.runAfterNextSleep(orAfter: .seconds(3600)) { log.withLock { $0.append("released") } }
+                log.withLock { $0.append("set") }
+            }
+            #expect(try await eventually { log.withLock { $0 } == ["set"] })
+            _ = try await caller.call(destination: sleeper.uniqueName, path: Self.path, interface: Self.interface, member: "Mark")
+            #expect(try await eventually { log.withLock { $0.count } == 3 })
+            #expect(log.withLock { $0 } == ["set", "handled", "released"])
+            await sleeper.close()
+            await caller.close()
+        }
+    }
+
+    @Test func withNothingToWakeTheThreadTheFallbackRunsIt() async throws {
+        try await PrivateBus.with { bus in
+            let sleeper = try await BusConnection.connect(to: .address(bus.address))
+            let ran = Locked(false)
+            let executor = sleeper.executor
+            executor.runOnce(after: .zero) {
+                executor.runAfterNextSleep(orAfter: .milliseconds(20)) { ran.withLock { $0 = true } }
+            }
+            #expect(try await eventually { ran.withLock { $0 } })
+            await sleeper.close()
+        }
+    }
+
+    @Test func aCancelledOneNeverRuns() async throws {
+        try await PrivateBus.with { bus in
+            let sleeper = try await BusConnection.connect(to: .address(bus.address))
+            let log = Locked<[String]>([])
+            let executor = sleeper.executor
+            executor.runOnce(after: .zero) {
+                let timer = executor.runAfterNextSleep(orAfter: .milliseconds(1)) { log.withLock { $0.append("cancelled one") } }
+                executor.cancel(timer)
+                // Set after it, with the same fallback: once this has run, the other would have.
+                executor.runAfterNextSleep(orAfter: .milliseconds(1)) { log.withLock { $0.append("kept") } }
+            }
+            #expect(try await eventually { !log.withLock { $0 }.isEmpty })
+            #expect(log.withLock { $0 } == ["kept"])
+            await sleeper.close()
+        }
+    }
+}
