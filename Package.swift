@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "NookModuleAPITests", dependencies: ["NookModuleAPI", "NookGuideSample", "NookHeroCard"]),
         .testTarget(name: "NookModuleAPIIntegrationTests", dependencies: ["NookModuleAPI", "NookBus", "NookTestSupport", "NookGuideSample"]),
         .testTarget(name: "NookRenderModelTests", dependencies: ["NookRenderModel", "NookCore", "NookTestSupport"]),
-        .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookBus", "NookCore", "NookTestSupport"]),
+        .testTarget(name: "NookNotificationsTests", dependencies: ["NookNotifications", "NookModuleAPI", "NookBus", "NookCore", "NookTestSupport"]),
         .testTarget(name: "NookSystemTests", dependencies: ["NookSystem", "NookModuleAPI", "NookBus", "NookTestSupport"]),
         .testTarget(name: "NookRendererTests", dependencies: ["NookBus", "NookTestSupport", "NookText", "NookCore"]),
     ],

@@ -104,7 +104,7 @@ public final class NotificationBridge: Sendable {
         do {
             module = try await NookModule.connect(
                 NookModuleConfiguration(id: moduleID, displayName: "Notifications", version: version),
-                address: address.map { .bus($0) } ?? .session)
+                address: address.map { .bus($0) } ?? .session, sharing: bus)
         } catch {
             await bus.close()
             throw BridgeStartError(description: "cannot register the module: \(error)", nameTaken: false)
@@ -119,7 +119,9 @@ public final class NotificationBridge: Sendable {
         await bridge.rules.start()
         await bridge.publisher.armDNDTimer()
         await bridge.publisher.showDNDIndicator()
-        Task { await bridge.publisher.run(stream, bridge: bridge) }
+        // On the bus thread that takes `Notify` (the publisher's executor): a wake and what the
+        // publisher awaits then need no other thread (docs/notifications.md, "Speed").
+        Task(executorPreference: bus.executor) { await bridge.publisher.run(stream, bridge: bridge) }
         Task {
             for await event in module.events() {
                 if case .activityDismissed(let activity, by: .user) = event, let id = Self.notificationID(activity) {
@@ -296,10 +298,11 @@ public final class NotificationBridge: Sendable {
         let (changes, closed) = takePending()
         await publisher.apply(changes, closed: closed, bridge: self)
         await publisher.flushHistory()
-        try? await module.unregister()
         _ = try? await bus.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ReleaseName",
             arguments: [.string(NotificationsInterface.name)], timeout: .seconds(5))
+        // The module shares the connection, and closes it.
+        try? await module.unregister()
         await bus.close()
     }
 }

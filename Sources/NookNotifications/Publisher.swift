@@ -7,9 +7,14 @@ import NookModuleAPI
 /// Applies the table's changes to the broker, one batch at a time: starts, updates and ends
 /// activities, peeks at new ones, runs expiry timers, writes and removes image files, and
 /// emits `NotificationClosed`.
+///
+/// It runs on the bus thread that takes `Notify` (the module shares the service's
+/// connection): a notification goes from the call to its `UpdateActivity` without waking
+/// another thread.
 actor Publisher {
     let bus: BusConnection
     let module: NookModule
+    nonisolated var unownedExecutor: UnownedSerialExecutor { module.unownedExecutor }
     let settings: BridgeSettings
     let log: @Sendable (String) -> Void
     /// What the broker has, by notification id.
@@ -67,7 +72,8 @@ actor Publisher {
             let began = clock.now
             let (changes, closed) = bridge.takePending()
             await apply(changes, closed: closed, bridge: bridge)
-            try? await clock.sleep(until: began + settings.publishInterval)
+            let rest = settings.publishInterval - began.duration(to: clock.now)
+            if rest > .zero { await bus.executor.sleep(for: rest) }
         }
     }
 

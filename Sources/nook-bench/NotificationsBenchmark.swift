@@ -62,8 +62,12 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     let plans = SignalArrivals()
     let renderer = try await BusConnection.connect(to: .address(bus.address))
     _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { _ in plans.arrived() }
-    _ = try await NookRenderProxy(renderer).subscribe(display: ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
-                                                               "notch_height": .double(32), "refresh_rate": .double(60)])
+    // Subscribed as nook-renderer subscribes (MonitorInfo.swift): with its capabilities, so
+    // an update's plan is a delta of the scene, as the renderer on a desktop is sent.
+    _ = try await NookRenderProxy(renderer).subscribe(display: [
+        "width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32), "refresh_rate": .double(60),
+        "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta"), .string("compact_plans")]),
+    ])
     let client = try await BusConnection.connect(to: .address(bus.address))
     let dunstClient = if let dunst { try await BusConnection.connect(to: .address(dunst.bus.address)) } else { BusConnection?.none }
     func notify(_ destination: String, replacing id: UInt32, _ n: Int, on connection: BusConnection? = nil) async throws -> UInt32 {

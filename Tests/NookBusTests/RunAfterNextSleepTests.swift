@@ -64,4 +64,21 @@ import NookTestSupport
             await sleeper.close()
         }
     }
+
+    /// `BusExecutor.sleep(for:)`: a task that prefers the executor sleeps on its timer and goes
+    /// on on its thread.
+    @Test func aTaskSleepingOnTheExecutorGoesOnOnItsThread() async throws {
+        try await PrivateBus.with { bus in
+            let connection = try await BusConnection.connect(to: .address(bus.address))
+            let executor = connection.executor
+            let (onThread, slept) = await Task(executorPreference: executor) {
+                let start = ContinuousClock.now
+                await executor.sleep(for: .milliseconds(20))
+                return (executor.isCurrentThread, start.duration(to: .now))
+            }.value
+            #expect(onThread)
+            #expect(slept >= .milliseconds(20))
+            await connection.close()
+        }
+    }
 }

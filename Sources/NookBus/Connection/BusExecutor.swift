@@ -88,6 +88,15 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
         return id
     }
 
+    /// Suspends the calling task for `delay`, on this executor's timer rather than the
+    /// runtime's: a task running here (its actor's executor, or its executor preference) goes
+    /// on without another thread being woken to time it and hand it back.
+    public func sleep(for delay: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            runOnce(after: delay) { continuation.resume() }
+        }
+    }
+
     /// Runs `body` once on this executor's thread after it has next slept: when the work it
     /// woke up for is done and before it sleeps again, or when `fallback` has passed, whichever
     /// comes first. For work that should wait until the processes this thread just sent to

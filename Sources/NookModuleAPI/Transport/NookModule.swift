@@ -50,6 +50,12 @@ public actor NookModule {
 
     /// The bus connection; replaced when the module reconnects after the bus went away.
     var connection: BusConnection
+    /// The connection the module began on, kept for its thread: the module runs there (its
+    /// `unownedExecutor`), so a call it makes leaves without a thread hop. After a reconnect
+    /// the module stays on that thread, which runs on without its bus.
+    nonisolated let home: BusConnection
+    /// The module's connection's thread (`home`).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { home.unownedExecutor }
     /// Where the module connected, kept to reconnect after the bus daemon restarts.
     let address: NookModuleAddress
     /// The configuration as the module last set it.
@@ -89,6 +95,7 @@ public actor NookModule {
 
     init(connection: BusConnection, address: NookModuleAddress, configuration: NookModuleConfiguration) {
         self.connection = connection
+        self.home = connection
         self.address = address
         self.configuration = configuration
         self.id = configuration.id
@@ -115,8 +122,13 @@ public actor NookModule {
     ///   - address: `.session` (default) or another bus.
     /// - Throws: `NookModuleError`: the broker refused the registration (`ModuleTaken`,
     ///   `InvalidId`, ...) or the content, or the bus could not be reached (`Disconnected`).
+    ///   - shared: a connection the program already has to that bus, for the module to
+    ///     share rather than open its own (nil: its own). A program that answers calls on it
+    ///     (a bridge serving another interface) then publishes from the thread that took the
+    ///     call, with no hop between threads. The module closes it on `close()`; should that
+    ///     bus go away, the module reconnects on a connection of its own.
     public static func connect(
-        _ configuration: NookModuleConfiguration, address: NookModuleAddress = .session
+        _ configuration: NookModuleConfiguration, address: NookModuleAddress = .session, sharing shared: BusConnection? = nil
     ) async throws -> NookModule {
         if let problem = Identifier.problem(configuration.id) {
             throw NookModuleError(.invalidId, "module id \"\(configuration.id)\" \(problem)")
@@ -124,7 +136,11 @@ public actor NookModule {
         try Self.validate(configuration)
         let connection: BusConnection
         do {
-            connection = try await Self.openConnection(address, reconnecting: false)
+            if let shared {
+                connection = shared
+            } else {
+                connection = try await Self.openConnection(address, reconnecting: false)
+            }
         } catch {
             throw NookModuleError(.disconnected, "cannot connect to the bus (\(address)): \(error)")
         }
