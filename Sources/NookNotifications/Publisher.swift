@@ -69,6 +69,10 @@ actor Publisher {
     func run(_ wakes: AsyncStream<Void>, bridge: NotificationBridge) async {
         let clock = ContinuousClock()
         for await _ in wakes {
+            // The call that woke this batch was answered just now on this thread, and the bus
+            // daemon, woken by that reply, is likely waiting for this CPU (the kernel wakes a
+            // process where its waker runs): let it forward the reply before the batch's work.
+            sched_yield()
             let began = clock.now
             let (changes, closed) = bridge.takePending()
             await apply(changes, closed: closed, bridge: bridge)
