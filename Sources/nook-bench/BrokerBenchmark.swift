@@ -145,30 +145,6 @@ func benchSpec(_ index: Int) -> [String: PropValue] {
             "compact_trailing": text("track \(index)"), "minimal": text("♪")]
 }
 
-/// `--drive-updates N --address A`: the publish benchmark's module and renderer against a
-/// nookd already on bus `A` (one run under `valgrind --tool=callgrind`, whose instruction
-/// counts hold still on a noisy machine): N updates, each waited for until its plan arrives.
-func driveUpdates(_ count: Int, address: String) async throws {
-    let module = try await BusConnection.connect(to: .address(address))
-    let renderer = try await BusConnection.connect(to: .address(address))
-    let arrivals = SignalArrivals()
-    _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { _ in arrivals.arrived() }
-    try await nookCall(module, NookContract.Modules.register, [.string("bench"), .vardict([:])])
-    try await nookCall(module, NookContract.Modules.startActivity, [.string("song"), WireCodec.vardict(benchSpec(0))])
-    let display: [String: DBusValue] = ["width": .double(1512), "height": .double(982), "notch_width": .double(200),
-                                        "notch_height": .double(32), "refresh_rate": .double(1000),
-                                        "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("scene_delta"), .string("compact_plans")])]
-    _ = try await NookRenderProxy(renderer).subscribe(display: display)
-    for index in 1...count {
-        let before = arrivals.count
-        try await nookCall(module, NookContract.Modules.updateActivity, [.string("song"), WireCodec.vardict(benchSpec(index))])
-        guard await arrivals.waitForMore(than: before, within: .seconds(30)) else { throw TestSupportError("no plan for update \(index)") }
-        try await Task.sleep(for: .milliseconds(2))
-    }
-    await module.close()
-    await renderer.close()
-}
-
 /// One update at a time: send, wait for the renderer's signal, record the time between.
 private func measurePublish(_ module: BusConnection, renderer: SignalArrivals, destination: String, count: Int, offset: Int) async throws -> Samples {
     var samples = Samples()

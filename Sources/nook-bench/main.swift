@@ -27,8 +27,7 @@ let commandLine = CommandLineInterface(
         .value("--profile", "CASE", help: "run only that case, untimed, for callgrind: update, typical, small (planning), publish or publish-crowd (a module update's decode and registry, 1 or 256 x 4 activities), wire or wire-update (a plan to its message; -dictionary: the old way)"),
         .value("--runs", "N", help: "with --profile: how many runs, 1...1000000 (default 10)"),
         .value("--serve-zero-work", "KIND", help: "(the benchmarks start this) serve a zero-work baseline, \(ZeroWorkKind.allCases.map(\.rawValue).joined(separator: ", ")), in this process on --address until SIGTERM"),
-        .value("--address", "ADDRESS", help: "with --serve-zero-work or --drive-updates: the bus"),
-        .value("--drive-updates", "N", help: "act as the broker benchmark's module and renderer against the nookd on --address: N paced updates, each waited for until its plan (for a nookd run under callgrind), 1...1000000"),
+        .value("--address", "ADDRESS", help: "with --serve-zero-work: the bus to serve on"),
     ])
 let parsed = commandLine.parseOrExit()
 if let name = parsed.value("--serve-zero-work") {
@@ -38,12 +37,7 @@ if let name = parsed.value("--serve-zero-work") {
     guard let address = parsed.value("--address") else { commandLine.fail("--serve-zero-work needs --address") }
     try serveZeroWork(kind, address: address)
 }
-if let count = parsed.integer("--drive-updates", in: 1...1_000_000) {
-    guard let address = parsed.value("--address") else { commandLine.fail("--drive-updates needs --address") }
-    try await driveUpdates(count, address: address)
-    exit(0)
-}
-if parsed.flag("--address") { commandLine.fail("--address applies to --serve-zero-work and --drive-updates only") }
+if parsed.flag("--address") { commandLine.fail("--address applies to --serve-zero-work only") }
 if let name = parsed.value("--profile") {
     let runs = parsed.integer("--runs", in: 1...1_000_000) ?? 10
     switch name {
