@@ -1,5 +1,5 @@
 import Testing
-import NookBus
+@testable import NookBus
 import NookTestSupport
 
 /// `BusExecutor.runAfterNextSleep`: work that waits until the thread has slept and woken,
@@ -23,7 +23,7 @@ import NookTestSupport
             // awake: a fallback of an hour leaves only a wake-up to run it.
             let executor = sleeper.executor
             executor.runOnce(after: .zero) {
-                executor.runAfterNextSleep(orAfter: .seconds(3600)) { log.withLock { $0.append("released") } }
+                executor.runAfterNextSleep(orAfter: .seconds(3600), whileBusyAfter: .seconds(3600)) { log.withLock { $0.append("released") } }
                 log.withLock { $0.append("set") }
             }
             #expect(try await eventually { log.withLock { $0 } == ["set"] })
@@ -41,7 +41,7 @@ import NookTestSupport
             let ran = Locked(false)
             let executor = sleeper.executor
             executor.runOnce(after: .zero) {
-                executor.runAfterNextSleep(orAfter: .milliseconds(20)) { ran.withLock { $0 = true } }
+                executor.runAfterNextSleep(orAfter: .milliseconds(20), whileBusyAfter: .seconds(3600)) { ran.withLock { $0 = true } }
             }
             #expect(try await eventually { ran.withLock { $0 } })
             await sleeper.close()
@@ -54,14 +54,36 @@ import NookTestSupport
             let log = Locked<[String]>([])
             let executor = sleeper.executor
             executor.runOnce(after: .zero) {
-                let timer = executor.runAfterNextSleep(orAfter: .milliseconds(1)) { log.withLock { $0.append("cancelled one") } }
+                let timer = executor.runAfterNextSleep(orAfter: .milliseconds(1), whileBusyAfter: .seconds(3600)) { log.withLock { $0.append("cancelled one") } }
                 executor.cancel(timer)
                 // Set after it, with the same fallback: once this has run, the other would have.
-                executor.runAfterNextSleep(orAfter: .milliseconds(1)) { log.withLock { $0.append("kept") } }
+                executor.runAfterNextSleep(orAfter: .milliseconds(1), whileBusyAfter: .seconds(3600)) { log.withLock { $0.append("kept") } }
             }
             #expect(try await eventually { !log.withLock { $0 }.isEmpty })
             #expect(log.withLock { $0 } == ["kept"])
             await sleeper.close()
+        }
+    }
+
+    /// A thread that does not sleep (a flood) runs them between turns once their busy spell is
+    /// over, rather than holding them until the fallback.
+    @Test func aThreadThatDoesNotSleepRunsItAfterItsBusySpell() async throws {
+        try await PrivateBus.with { bus in
+            let busy = try await BusConnection.connect(to: .address(bus.address))
+            let ranWithoutSleeping = Locked<Bool?>(nil)
+            let executor = busy.executor
+            executor.runOnce(after: .zero) {
+                let sleeps = executor.sleepCount
+                executor.runAfterNextSleep(orAfter: .seconds(3600), whileBusyAfter: .milliseconds(2)) {
+                    ranWithoutSleeping.withLock { $0 = executor.sleepCount == sleeps }
+                }
+                // Busy, not asleep, past the spell: the turn this job ends runs it.
+                let start = ContinuousClock.now
+                while start.duration(to: .now) < .milliseconds(3) {}
+            }
+            #expect(try await eventually { ranWithoutSleeping.withLock { $0 } != nil })
+            #expect(ranWithoutSleeping.withLock { $0 } == true)
+            await busy.close()
         }
     }
 

@@ -13,6 +13,9 @@ struct DeferredRelease {
     /// How long values are held at most when nothing wakes the bus thread (a renderer's answer
     /// to its ping, the next call, a timer usually does, within a millisecond or so).
     static let fallback: Duration = .milliseconds(100)
+    /// How long a bus thread that does not sleep (a flood) holds them: freed between turns,
+    /// as the timer before session 28 did, not in one heap at the `limit`.
+    static let whileBusy: Duration = .milliseconds(1)
     /// Held values beyond this are freed at once: a delivery pass serving hundreds of renderers
     /// does not pile up a frame's worth of replaced plans.
     static let limit = 256
@@ -41,7 +44,7 @@ extension Broker {
         deferredRelease.hold(value)
         if deferredRelease.isFull { return releaseDeferred() }
         guard deferredRelease.timer == nil else { return }
-        deferredRelease.timer = connection.executor.runAfterNextSleep(orAfter: DeferredRelease.fallback) { [weak self] in
+        deferredRelease.timer = connection.executor.runAfterNextSleep(orAfter: DeferredRelease.fallback, whileBusyAfter: DeferredRelease.whileBusy) { [weak self] in
             // On the bus thread: the actor's own executor.
             self?.assumeIsolated { $0.releaseDeferred() }
         }

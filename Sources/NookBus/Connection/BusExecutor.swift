@@ -26,6 +26,8 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
     /// How many times the thread has come back from `poll`: a timer set with
     /// `runAfterNextSleep` waits for this to move past the count it was set at.
     private let sleeps = Atomic<UInt64>(0)
+    /// How many times the thread has slept (for tests).
+    var sleepCount: UInt64 { sleeps.load(ordering: .relaxed) }
     private let stopRequested = Atomic<Bool>(false)
     /// Called once, on this thread, when the bus goes away under the connection.
     let busLostHandler = Locked<(@Sendable () -> Void)?>(nil)
@@ -97,15 +99,18 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
         }
     }
 
-    /// Runs `body` once on this executor's thread after it has next slept: when the work it
-    /// woke up for is done and before it sleeps again, or when `fallback` has passed, whichever
-    /// comes first. For work that should wait until the processes this thread just sent to
+    /// Runs `body` once on this executor's thread after it has next slept, once the messages
+    /// it woke up for are handled; or, should it not sleep, after the messages of the first
+    /// turn that ends `busy` after the call (a flood); or when `fallback` has passed with the
+    /// thread asleep. For work that should wait until the processes this thread just sent to
     /// have had their turn, without a wake-up of its own: a wake-up costs a busy broker as much
     /// as a small update does.
     @discardableResult
-    public func runAfterNextSleep(orAfter fallback: Duration, _ body: @escaping @Sendable () -> Void) -> TimerID {
-        let deadline = monotonicMicroseconds() + Self.microseconds(fallback)
-        let (id, earliest) = timers.withLock { $0.add(deadline: deadline, afterSleep: sleeps.load(ordering: .relaxed), body) }
+    public func runAfterNextSleep(orAfter fallback: Duration, whileBusyAfter busy: Duration, _ body: @escaping @Sendable () -> Void) -> TimerID {
+        let now = monotonicMicroseconds()
+        let deadline = now + Self.microseconds(fallback)
+        let waiting = TimerQueue.AfterSleep(sleeps: sleeps.load(ordering: .relaxed), busyUntil: now + Self.microseconds(busy))
+        let (id, earliest) = timers.withLock { $0.add(deadline: deadline, afterSleep: waiting, body) }
         if earliest && !isCurrentThread { wake() }
         return id
     }
@@ -161,14 +166,12 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
                     }?()
                 }
             }
+            // The turn's messages are handled: what waited for a sleep, or for a busy spell, runs.
+            let slept = timers.withLock { $0.takeSlept(before: sleeps.load(ordering: .relaxed), now: monotonicMicroseconds()) }
+            for timer in slept { timer() }
             if queue.withLock({ !$0.isEmpty }) || timers.withLock({ $0.isDue(now: monotonicMicroseconds()) }) { continue }
             if stopRequested.load(ordering: .acquiring) { break }
             if moreMessages { continue }
-            let slept = timers.withLock { $0.takeSlept(before: sleeps.load(ordering: .relaxed)) }
-            if !slept.isEmpty {
-                for timer in slept { timer() }
-                continue
-            }
             waitForWork(bus: busAlive ? bus : nil)
             sleeps.add(1, ordering: .relaxed)
         }
@@ -222,12 +225,18 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
 /// One-shot timers of a `BusExecutor`, earliest deadline first. Few at a time (a broker keeps
 /// one frame timer), so a sorted array is enough.
 struct TimerQueue {
-    /// `afterSleep`: the executor's sleep count when a `runAfterNextSleep` timer was set.
-    private var entries: [(id: UInt64, deadline: UInt64, afterSleep: UInt64?, body: @Sendable () -> Void)] = []
+    /// A `runAfterNextSleep` timer: the executor's sleep count when it was set, and when a
+    /// thread that has not slept since runs it anyway.
+    struct AfterSleep {
+        let sleeps: UInt64
+        let busyUntil: UInt64
+    }
+
+    private var entries: [(id: UInt64, deadline: UInt64, afterSleep: AfterSleep?, body: @Sendable () -> Void)] = []
     private var nextID: UInt64 = 1
 
     /// Adds a timer; also says whether it is now the earliest.
-    mutating func add(deadline: UInt64, afterSleep: UInt64? = nil, _ body: @escaping @Sendable () -> Void) -> (BusExecutor.TimerID, Bool) {
+    mutating func add(deadline: UInt64, afterSleep: AfterSleep? = nil, _ body: @escaping @Sendable () -> Void) -> (BusExecutor.TimerID, Bool) {
         let id = nextID
         nextID += 1
         let index = entries.firstIndex { $0.deadline > deadline } ?? entries.endIndex
@@ -250,12 +259,17 @@ struct TimerQueue {
         return due
     }
 
-    /// Takes the `runAfterNextSleep` timers set before the thread's sleep number `sleeps`.
-    mutating func takeSlept(before sleeps: UInt64) -> [@Sendable () -> Void] {
-        guard entries.contains(where: { $0.afterSleep.map { $0 < sleeps } ?? false }) else { return [] }
+    /// Takes the `runAfterNextSleep` timers set before the thread's sleep number `sleeps`, or
+    /// whose busy spell has run out by `now`.
+    mutating func takeSlept(before sleeps: UInt64, now: UInt64) -> [@Sendable () -> Void] {
+        func ready(_ waiting: AfterSleep?) -> Bool {
+            guard let waiting else { return false }
+            return waiting.sleeps < sleeps || waiting.busyUntil <= now
+        }
+        guard entries.contains(where: { ready($0.afterSleep) }) else { return [] }
         var slept: [@Sendable () -> Void] = []
         entries.removeAll { entry in
-            guard let setAt = entry.afterSleep, setAt < sleeps else { return false }
+            guard ready(entry.afterSleep) else { return false }
             slept.append(entry.body)
             return true
         }
