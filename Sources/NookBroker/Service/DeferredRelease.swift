@@ -38,8 +38,8 @@ struct DeferredRelease {
 }
 
 extension Broker {
-    /// Lets go of `value` once the bus thread has slept, at the latest after
-    /// `DeferredRelease.fallback`.
+    /// Lets go of `value` once the bus thread has slept (in a flood, `DeferredRelease.whileBusy`
+    /// on), at the latest after `DeferredRelease.fallback`.
     func releaseLater(_ value: Any) {
         deferredRelease.hold(value)
         if deferredRelease.isFull { return releaseDeferred() }

@@ -120,13 +120,13 @@ public actor NookModule {
     /// - Parameters:
     ///   - configuration: the module id, its info and its content.
     ///   - address: `.session` (default) or another bus.
-    /// - Throws: `NookModuleError`: the broker refused the registration (`ModuleTaken`,
-    ///   `InvalidId`, ...) or the content, or the bus could not be reached (`Disconnected`).
     ///   - shared: a connection the program already has to that bus, for the module to
     ///     share rather than open its own (nil: its own). A program that answers calls on it
     ///     (a bridge serving another interface) then publishes from the thread that took the
     ///     call, with no hop between threads. The module closes it on `close()`; should that
     ///     bus go away, the module reconnects on a connection of its own.
+    /// - Throws: `NookModuleError`: the broker refused the registration (`ModuleTaken`,
+    ///   `InvalidId`, ...) or the content, or the bus could not be reached (`Disconnected`).
     public static func connect(
         _ configuration: NookModuleConfiguration, address: NookModuleAddress = .session, sharing shared: BusConnection? = nil
     ) async throws -> NookModule {
