@@ -55,8 +55,9 @@ import Testing
                 let onePass = ViewValidator(limits: limits)
                 var ordered = ViewValidator(limits: limits)
                 ordered.readsInOnePass = false
-                let a = Result { () throws(ViewValidationError) in try onePass.validate(raw, slot: slot) }
-                let b = Result { () throws(ViewValidationError) in try ordered.validate(raw, slot: slot) }
+                // The tree and its diagnostics, as one comparable value.
+                let a = Result { () throws(ViewValidationError) in try onePass.validate(raw, slot: slot) }.map { [$0.root: $0.diagnostics] }
+                let b = Result { () throws(ViewValidationError) in try ordered.validate(raw, slot: slot) }.map { [$0.root: $0.diagnostics] }
                 #expect(a == b, "\(SeededGenerator.replay(seed)) round \(round): \(raw)")
                 if case .success = b { accepted += 1 } else { refused += 1 }
             }

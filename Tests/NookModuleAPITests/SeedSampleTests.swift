@@ -6,7 +6,7 @@ import NookCore
 // The seeds' code samples compile nearly verbatim (see SeedMusicSamples.swift and
 // SeedHeroSamples.swift) and encode to nodes the broker accepts and resolves as intended.
 
-private func validated(_ node: ViewNode, slot: String) throws -> ValidatedView {
+private func validated(_ node: ViewNode, slot: String) throws -> (root: ViewNode, diagnostics: [Diagnostic]) {
     let view = try ViewValidator().validate(node.rawNode, slot: slot)
     #expect(view.diagnostics.isEmpty)
     #expect(view.root == node)

@@ -236,7 +236,7 @@ extension Registry {
         _ raw: RawNode, slot: String, context: @autoclosure () -> String, owner: SlotOwner, rules: ModuleRules,
         diagnostics: inout [Diagnostic]
     ) throws(RegistryError) -> ViewNode {
-        let view: ValidatedView
+        let view: (root: ViewNode, diagnostics: [Diagnostic])
         do {
             view = try validator.validate(raw, slot: slot)
         } catch {

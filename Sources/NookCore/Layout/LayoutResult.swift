@@ -25,10 +25,12 @@ public struct LayoutResult: Hashable, Sendable {
         var subtreeEnd: Int32
     }
 
-    /// Every node with its path, in preorder. Builds each path: read `rect(atIndex:)`,
-    /// `kind(atIndex:)` and `path(atIndex:)` where only some are needed.
-    public var nodes: [LaidOutNode] {
-        var out: [LaidOutNode] = []
+    /// Every node with its path, in preorder (`parentIndex` is nil for the root). Builds each
+    /// path: read `rect(atIndex:)`, `kind(atIndex:)` and `path(atIndex:)` where only some are
+    /// needed. A row of this table, not a node type of its own: the layout's nodes are its
+    /// records.
+    public var nodes: [(path: String, kind: NodeKind, rect: Rect, parentIndex: Int?)] {
+        var out: [(path: String, kind: NodeKind, rect: Rect, parentIndex: Int?)] = []
         out.reserveCapacity(records.count)
         var paths: [String] = []
         paths.reserveCapacity(records.count)
@@ -43,8 +45,7 @@ public struct LayoutResult: Hashable, Sendable {
                 path = built
             }
             paths.append(path)
-            out.append(LaidOutNode(path: path, kind: record.kind, rect: record.rect,
-                                   parentIndex: record.parent < 0 ? nil : Int(record.parent)))
+            out.append((path, record.kind, record.rect, record.parent < 0 ? nil : Int(record.parent)))
         }
         return out
     }
@@ -54,7 +55,7 @@ public struct LayoutResult: Hashable, Sendable {
 
     /// A result from nodes with paths (the root's path and each node's parent index are kept;
     /// the other paths follow from the tree's shape).
-    public init(nodes: [LaidOutNode]) {
+    public init(nodes: [(path: String, kind: NodeKind, rect: Rect, parentIndex: Int?)]) {
         var ends = Array(nodes.indices.map { $0 + 1 })
         for index in nodes.indices.reversed() {
             if let parent = nodes[index].parentIndex { ends[parent] = max(ends[parent], ends[index]) }
@@ -122,18 +123,17 @@ public struct LayoutResult: Hashable, Sendable {
         }
     }
 
-    /// The root's node (the first in preorder); nil only for an empty result.
-    public var root: LaidOutNode? {
-        records.first.map { LaidOutNode(path: rootPath, kind: $0.kind, rect: $0.rect, parentIndex: nil) }
+    /// The root (the first in preorder); nil only for an empty result.
+    public var root: (path: String, kind: NodeKind, rect: Rect)? {
+        records.first.map { (rootPath, $0.kind, $0.rect) }
     }
 
     /// The root's rect (the first in preorder), without building its node (nor copying the path).
     var rootRect: Rect? { records.first?.rect }
 
-    public subscript(path: String) -> LaidOutNode? {
-        index(of: path).map { index in
-            LaidOutNode(path: path, kind: records[index].kind, rect: records[index].rect, parentIndex: parentIndex(atIndex: index))
-        }
+    /// The node at `path`: its kind, rect and parent's index (nil for the root).
+    public subscript(path: String) -> (kind: NodeKind, rect: Rect, parentIndex: Int?)? {
+        index(of: path).map { index in (records[index].kind, records[index].rect, parentIndex(atIndex: index)) }
     }
 
     public func rect(at path: String) -> Rect? { index(of: path).map { records[$0].rect } }

@@ -69,7 +69,7 @@ public struct SceneLayout: Hashable, Sendable {
     }
 
     /// A node anywhere in the scene, by its path.
-    public func node(at path: String) -> (slot: LaidOutSlot, node: LaidOutNode)? {
+    public func node(at path: String) -> (slot: LaidOutSlot, node: (kind: NodeKind, rect: Rect, parentIndex: Int?))? {
         for slot in slots {
             if let node = slot.layout[path] { return (slot, node) }
         }

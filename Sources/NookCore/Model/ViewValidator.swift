@@ -1,15 +1,3 @@
-/// A view tree that passed validation, with what validation wants the module to know.
-public struct ValidatedView: Hashable, Sendable {
-    public var root: ViewNode
-    /// Info diagnostics, e.g. `unknown-key` for props this broker does not know and ignored.
-    public var diagnostics: [Diagnostic]
-
-    public init(root: ViewNode, diagnostics: [Diagnostic] = []) {
-        self.root = root
-        self.diagnostics = diagnostics
-    }
-}
-
 /// Turns the wire's loosely typed `RawNode` into a typed `ViewNode`, or refuses it.
 ///
 /// Contract: every prop is checked against CONTRACT.md's table for its kind (type, range,
@@ -35,12 +23,13 @@ public struct ViewValidator: Sendable {
     /// - Parameters:
     ///   - raw: the tree as NookBus decoded it.
     ///   - slot: the slot name, used as the root's path (`compact_leading`, `expanded`, ...).
-    /// - Returns: the typed tree and its diagnostics.
+    /// - Returns: the typed tree, and the info diagnostics validation wants the module to know
+    ///   (`unknown-key` for props this broker does not know and ignored).
     /// - Throws: `ViewValidationError` for the first broken rule.
-    public func validate(_ raw: RawNode, slot: String) throws(ViewValidationError) -> ValidatedView {
+    public func validate(_ raw: RawNode, slot: String) throws(ViewValidationError) -> (root: ViewNode, diagnostics: [Diagnostic]) {
         var walk = Walk(limits: limits, readsInOnePass: readsInOnePass)
         let root = try walk.node(raw, path: slot, depth: 1)
-        return ValidatedView(root: root, diagnostics: walk.diagnostics)
+        return (root, walk.diagnostics)
     }
 }
 

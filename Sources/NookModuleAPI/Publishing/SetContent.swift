@@ -22,7 +22,7 @@ public struct SetContent: Hashable, Sendable {
     public var rawView: RawNode { view.rawNode }
 
     /// Checks the view as the broker will, so a mistake shows up in the module, with its path.
-    public func validated(limits: ViewLimits = .standard) throws(ViewValidationError) -> ValidatedView {
+    public func validated(limits: ViewLimits = .standard) throws(ViewValidationError) -> (root: ViewNode, diagnostics: [Diagnostic]) {
         try ViewValidator(limits: limits).validate(rawView, slot: slot.rawValue)
     }
 }

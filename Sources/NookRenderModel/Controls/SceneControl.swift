@@ -70,7 +70,7 @@ public struct DrawnControl: Hashable, Sendable {
     }
 }
 
-extension RenderNode {
+extension WireSceneNode {
     /// The node's `action`, when it is a control that can be pressed now: a suppressed pill
     /// copy (rule 10) cannot be, since it is not drawn.
     var action: String? {
@@ -83,14 +83,14 @@ extension RenderNode {
 
 extension RenderScene {
     /// The control at `node` (its `action` and accessible name), or nil when it carries none.
-    func control(_ node: RenderNode, serial: UInt64) -> SceneControl? {
+    func control(_ node: WireSceneNode, serial: UInt64) -> SceneControl? {
         guard let action = node.action else { return nil }
         let target = ControlTarget(serial: serial, node: ControlNode(slot: node.slot, owner: node.owner, path: node.path))
         return SceneControl(target: target, action: action, label: accessibleLabel(of: node) ?? action)
     }
 
     /// `action_label`, else the texts inside the node (itself included), in reading order.
-    func accessibleLabel(of node: RenderNode) -> String? {
+    func accessibleLabel(of node: WireSceneNode) -> String? {
         if let label = NodeContent.string(node.props[.actionLabel]), !label.isEmpty { return label }
         let texts = subtree(at: node.path).compactMap { $0.kind == "text" ? NodeContent.string($0.props[.text]) : nil }
             .filter { !$0.isEmpty }

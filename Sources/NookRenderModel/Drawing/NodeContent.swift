@@ -6,7 +6,7 @@ import NookCore
 enum NodeContent {
     /// - Parameter foreground: the colour of text, symbols, shapes and progress that neither
     ///   their `color` nor a class sets (white by default; the renderer's config may change it).
-    static func content(of node: RenderNode, style: ClassStyle, unixTime: Double, customViews: Set<String>,
+    static func content(of node: WireSceneNode, style: ClassStyle, unixTime: Double, customViews: Set<String>,
                         foreground: RGBA = .white) -> DrawContent? {
         let props = node.props
         switch node.kind {
@@ -53,7 +53,7 @@ enum NodeContent {
 
     /// A custom view the toolkit draws itself: its children (the module's fallback body) are
     /// not drawn.
-    static func drawsItself(_ node: RenderNode, customViews: Set<String>) -> Bool {
+    static func drawsItself(_ node: WireSceneNode, customViews: Set<String>) -> Bool {
         node.kind == "view" && string(node.props[.name]).map(customViews.contains) == true
     }
 

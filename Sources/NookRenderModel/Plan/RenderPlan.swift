@@ -23,7 +23,9 @@ struct RenderScene: Hashable, Sendable {
     var chrome: ChromeShape?
     var capsules: [CapsuleShape]
     /// In the plan's order: slot order, then preorder (parents before children).
-    var nodes: [RenderNode]
+    var nodes: [WireSceneNode]
+    /// Each node's look at rest, at its position in `nodes`.
+    var looks: [NodeLook]
     /// `nodes` index by path.
     var index: [String: Int]
     /// Paths of nodes marked `suppressed` (contract 1.1, rule 10): never drawn in place, nor
@@ -35,8 +37,8 @@ struct RenderScene: Hashable, Sendable {
         self.wire = wire
         chrome = wire.chrome.map { ChromeShape(rect: $0.rect, radius: $0.cornerRadius) }
         capsules = wire.capsules.map { CapsuleShape(owner: $0.owner, rect: $0.shape.rect, radius: $0.shape.cornerRadius) }
-        var nodes: [RenderNode] = []
-        nodes.reserveCapacity(wire.nodes.count)
+        var looks: [NodeLook] = []
+        looks.reserveCapacity(wire.nodes.count)
         var index: [String: Int] = [:]
         var suppressed: Set<String> = []
         for (position, node) in wire.nodes.enumerated() {
@@ -44,11 +46,12 @@ struct RenderScene: Hashable, Sendable {
                 warnings.append("\(node.path): unknown node kind \"\(node.kind)\", its children drawn without it")
             }
             for key in node.props.keys where !Self.knownProps.contains(key) { warnings.append("\(node.path): unknown prop \"\(key)\" ignored") }
-            nodes.append(RenderNode(node))
+            looks.append(NodeLook(node, parent: NodePath.parent(of: node.path).flatMap { index[$0] }))
             if index[node.path] == nil { index[node.path] = position }
             if node.isSuppressed { suppressed.insert(node.path) }
         }
-        self.nodes = nodes
+        nodes = wire.nodes
+        self.looks = looks
         self.index = index
         self.suppressed = suppressed
     }
@@ -58,7 +61,7 @@ struct RenderScene: Hashable, Sendable {
         return RenderScene(.empty, warnings: &none)
     }()
 
-    func node(at path: String) -> RenderNode? { index[path].map { nodes[$0] } }
+    func node(at path: String) -> WireSceneNode? { index[path].map { nodes[$0] } }
 
     /// The props a scene node may carry (data/contract.json), beyond the scene keys.
     static let knownProps = ContractKeys.sceneNodePropKeys
@@ -72,39 +75,27 @@ struct CapsuleShape: Hashable, Sendable {
     var radius: Double
 }
 
-/// One laid-out node of a scene.
-struct RenderNode: Hashable, Sendable {
-    var slot: String
-    var owner: String
-    var path: String
-    /// The contract's kind string; unknown kinds draw nothing themselves.
-    var kind: String
-    var rect: Rect
-    /// The node's own props (everything but the scene keys `slot`, `owner`, `path`, `kind`,
-    /// `rect`, `variants`).
-    var props: [String: PropValue]
-    var variants: [WireVariant]
-    /// Read once when the plan arrives, since frames reuse them: the drawing utilities of
-    /// `classes` at rest, the parent's path, the `opacity` prop.
+/// What a renderer reads once from a scene node's classes and props when the plan arrives,
+/// since every frame reuses it: not a node of its own (the node is the `WireSceneNode` at the
+/// same position of `RenderScene.nodes`), only its look at rest and its parent.
+struct NodeLook: Hashable, Sendable {
+    /// The drawing utilities of `classes` at rest (a class naming a theme rule arrives
+    /// expanded, `expanded_classes`: renderers never see `rules.named`).
     var baseStyle: ClassStyle
-    var parentPath: String?
+    /// The `opacity` prop, within 0...1.
     var opacity: Double
+    /// The parent's position in `RenderScene.nodes`; nil for a slot's root.
+    var parent: Int?
 
-    init(_ node: WireSceneNode) {
-        slot = node.slot
-        owner = node.owner
-        path = node.path
-        kind = node.kind
-        rect = node.rect
-        props = node.props
-        variants = node.variants
+    init(_ node: WireSceneNode, parent: Int?) {
         var style = ClassStyle()
-        // A class naming a theme rule arrives expanded (`expanded_classes`): renderers never see `rules.named`.
         if case .string(let classes)? = node.props[scene: .expandedClasses] ?? node.props[.classes] { style.apply(classes) }
         baseStyle = style
-        parentPath = NodePath.parent(of: node.path)
         opacity = min(max(NodeContent.number(node.props[.opacity]) ?? 1, 0), 1)
+        self.parent = parent
     }
+}
 
+extension WireSceneNode {
     var slotKey: SlotKey { SlotKey(slot: slot, owner: owner) }
 }

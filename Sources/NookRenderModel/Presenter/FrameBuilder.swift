@@ -34,8 +34,9 @@ struct FrameBuilder {
     var items: [DrawItem] = []
     var controls: [DrawnControl] = []
     var focusRing: FocusRing?
-    /// `style` layout entries in flight, by path: the node before and how far the change is.
-    var styleChanges: [String: (old: RenderNode, fraction: Double)] = [:]
+    /// `style` layout entries in flight, by path: the node before, its look, and how far the
+    /// change is.
+    var styleChanges: [String: (old: WireSceneNode, look: NodeLook, fraction: Double)] = [:]
 
     init(playback: Playback, previous: RenderScene, time: Double, unixTime: Double, pointer: PointerState, customViews: Set<String>) {
         self.playback = playback
@@ -81,8 +82,9 @@ struct FrameBuilder {
         // Step 3: the previous scene's leaving content.
         let leaving = Set(plan.slots.filter { $0.change == .disappear }.map(\.identity))
         let removals = plan.layout.filter { $0.change == .remove && $0.curve.isMoving(at: time) }
-        let oldNodes = previous.nodes.filter { node in
-            (leaving.contains(node.slotKey) || removals.contains { Self.path(node.path, isWithin: $0.path) })
+        let oldNodes = previous.nodes.indices.filter { position in
+            let node = previous.nodes[position]
+            return (leaving.contains(node.slotKey) || removals.contains { Self.path(node.path, isWithin: $0.path) })
                 && (!onlyCapsules || node.slot == SlotName.minimal.rawValue)
         }
         draw(oldNodes, in: previous, rectOf: { $0.rect }, fadeOf: { node in
@@ -96,9 +98,11 @@ struct FrameBuilder {
         // Step 4: the new scene.
         let moves = Dictionary(plan.layout.filter { $0.change != .remove }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let inserts = plan.layout.filter { $0.change == .insert }
-        let newNodes = onlyCapsules ? scene.nodes.filter { $0.slot == SlotName.minimal.rawValue } : scene.nodes
+        let newNodes = onlyCapsules ? scene.nodes.indices.filter { scene.nodes[$0].slot == SlotName.minimal.rawValue } : Array(scene.nodes.indices)
         for entry in plan.layout where entry.change == .style && entry.curve.isMoving(at: time) {
-            if let old = previous.node(at: entry.path) { styleChanges[entry.path] = (old, entry.curve.fraction(at: time)) }
+            if let old = previous.index[entry.path] {
+                styleChanges[entry.path] = (previous.nodes[old], previous.looks[old], entry.curve.fraction(at: time))
+            }
         }
         defer { styleChanges = [:] }
         // Shared elements that have landed are exempt from their row's fade: a destination in a
@@ -251,7 +255,7 @@ struct FrameBuilder {
             around.foreground = RGBA.mix(source.foreground ?? defaultForeground, destination.foreground ?? defaultForeground, f)
         }
         if element.crossFade, let old = previous.node(at: element.fromPath) {
-            let subtree = previous.subtree(at: element.fromPath)
+            let subtree = Array(previous.subtreePositions(at: element.fromPath))
             let relaid = scaled ? nil : playback.relayouts["from:" + element.fromPath]?.rects(in: rect, text: textMeasurement)
             // Split curves (`CrossFade`): one copy is always fully opaque, so the pair never thins.
             draw(subtree, in: previous, rectOf: { relaid?[$0.path] ?? Self.map($0.rect, from: old.rect, into: rect) },
@@ -259,7 +263,7 @@ struct FrameBuilder {
                  environment: around)
         }
         guard let new = scene.node(at: element.toPath) else { return }
-        let subtree = scene.subtree(at: element.toPath)
+        let subtree = Array(scene.subtreePositions(at: element.toPath))
         draw(subtree, in: scene, rectOf: { relaidNew?[$0.path] ?? Self.map($0.rect, from: new.rect, into: rect) },
              fadeOf: { _ in element.crossFade ? CrossFade.incoming(f) : 1 }, clip: clip, scaled: scaled, sharedKey: element.key, hidden: [], serial: plan.serial,
              environment: around)
@@ -268,35 +272,37 @@ struct FrameBuilder {
     /// What the ancestors of the node at `path` give it, as `draw` would pass it down: the
     /// nearest text colour and the product of their opacities (at rest, their own rects).
     func environment(of path: String, in scene: RenderScene) -> Inherited {
-        var ancestors: [RenderNode] = []
-        var next = scene.node(at: path)?.parentPath
-        while let parentPath = next, let parent = scene.node(at: parentPath) {
+        var ancestors: [Int] = []
+        var next = scene.index[path].flatMap { scene.looks[$0].parent }
+        while let parent = next {
             ancestors.append(parent)
-            next = parent.parentPath
+            next = scene.looks[parent].parent
         }
         var environment = Inherited()
-        for node in ancestors.reversed() {
-            let style = node.variants.isEmpty ? node.baseStyle
-                : VariantResolver.style(of: node, in: scene, pointer: pointer, focus: focus, rectOf: { $0.rect })
+        for position in ancestors.reversed() {
+            let node = scene.nodes[position], look = scene.looks[position]
+            let style = node.variants.isEmpty ? look.baseStyle
+                : VariantResolver.style(of: node, base: look.baseStyle, in: scene, pointer: pointer, focus: focus, rectOf: { $0.rect })
             environment.foreground = style.foreground ?? environment.foreground
-            environment.opacity *= node.opacity * style.opacity
+            environment.opacity *= look.opacity * style.opacity
         }
         return environment
     }
 
-    /// Draws `nodes` (preorder, parents first) of `scene`: each node's background and
+    /// Draws the nodes at `positions` (preorder, parents first) of `scene`: each node's background and
     /// content at `rectOf(node)`, with its own and its ancestors' opacity and scale, times
     /// `fadeOf(node)`, below `environment` (what the first node's ancestors give it, when they
     /// are not drawn with it). Subtrees rooted at a path in `hidden` and the children of custom views
     /// the toolkit draws are skipped. Nodes with `action` drawn at some opacity join
     /// `controls`, naming `serial` (the plan whose scene `scene` is).
     mutating func draw(
-        _ nodes: [RenderNode], in scene: RenderScene, rectOf: (RenderNode) -> Rect, fadeOf: (RenderNode) -> Double,
+        _ positions: [Int], in scene: RenderScene, rectOf: (WireSceneNode) -> Rect, fadeOf: (WireSceneNode) -> Double,
         clip: ChromeShape?, scaled: Bool, sharedKey: String?, hidden: Set<String>, serial: UInt64, environment: Inherited = Inherited()
     ) {
-        var inherited: [String: Inherited] = [:]
+        var inherited: [Int: Inherited] = [:]
         var skipping: String?
-        for node in nodes {
+        for position in positions {
+            let node = scene.nodes[position], look = scene.looks[position]
             if let root = skipping {
                 if Self.path(node.path, isWithin: root) { continue }
                 skipping = nil
@@ -306,18 +312,19 @@ struct FrameBuilder {
                 continue
             }
             // A subtree drawn on its own (a travelling element) starts from `environment`.
-            let parent = node.parentPath.flatMap { inherited[$0] } ?? environment
-            var style = node.variants.isEmpty ? node.baseStyle : VariantResolver.style(of: node, in: scene, pointer: pointer, focus: focus, rectOf: rectOf)
+            let parent = look.parent.flatMap { inherited[$0] } ?? environment
+            var style = node.variants.isEmpty ? look.baseStyle
+                : VariantResolver.style(of: node, base: look.baseStyle, in: scene, pointer: pointer, focus: focus, rectOf: rectOf)
             style.foreground = style.foreground ?? parent.foreground
-            if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(of: node, in: scene) }
-            var nodeOpacity = node.opacity * style.opacity
+            if style.alignment == nil, node.kind == "text" { style.alignment = Self.textAlignment(parent: look.parent.map { scene.nodes[$0] }) }
+            var nodeOpacity = look.opacity * style.opacity
             let change = styleChanges[node.path].flatMap { $0.old.kind == node.kind ? $0 : nil }
             if let change {
                 // A style change on its curve (rule 17): opacity, scale and colours run from the old look.
-                var before = change.old.baseStyle
+                var before = change.look.baseStyle
                 before.foreground = before.foreground ?? parent.foreground
                 let f = change.fraction
-                nodeOpacity = change.old.opacity * before.opacity + (nodeOpacity - change.old.opacity * before.opacity) * f
+                nodeOpacity = change.look.opacity * before.opacity + (nodeOpacity - change.look.opacity * before.opacity) * f
                 style.scale = before.scale + (style.scale - before.scale) * f
                 style.background = RGBA.mix(before.background, style.background, f)
                 style.foreground = RGBA.mix(before.foreground, style.foreground, f)
@@ -327,7 +334,7 @@ struct FrameBuilder {
             own.foreground = style.foreground
             own.opacity *= nodeOpacity
             if style.scale != 1 { own.transform = parent.transform.scaled(by: style.scale, about: Point(x: rect.midX, y: rect.midY)) }
-            inherited[node.path] = own
+            inherited[position] = own
 
             let opacity = min(max(own.opacity * fadeOf(node), 0), 1)
             if NodeContent.drawsItself(node, customViews: customViews) { skipping = node.path }
@@ -387,8 +394,8 @@ struct FrameBuilder {
     // MARK: Helpers
 
     /// A button showing only a picture: an image in its subtree and no text.
-    static func isIconOnly(_ node: RenderNode, in scene: RenderScene) -> Bool {
-        let subtree = node.kind == "image" ? [node] : scene.subtree(at: node.path)
+    static func isIconOnly(_ node: WireSceneNode, in scene: RenderScene) -> Bool {
+        let subtree = node.kind == "image" ? [node][...] : scene.subtree(at: node.path)
         return subtree.contains { $0.kind == "image" } && !subtree.contains { $0.kind == "text" }
     }
 
@@ -403,10 +410,8 @@ struct FrameBuilder {
     /// Where text sits in its rect when the broker's measured width and the toolkit's differ:
     /// as its stack aligns it (a vertical or layered stack's `alignment`, centre by default);
     /// leading in a row, where it follows its sibling.
-    static func textAlignment(of node: RenderNode, in scene: RenderScene) -> Alignment {
-        guard let parentPath = node.parentPath, let parent = scene.node(at: parentPath), parent.kind != "hstack" else {
-            return .leading
-        }
+    static func textAlignment(parent: WireSceneNode?) -> Alignment {
+        guard let parent, parent.kind != "hstack" else { return .leading }
         switch NodeContent.string(parent.props[.alignment]) {
         case "leading": return .leading
         case "trailing": return .trailing
@@ -445,15 +450,14 @@ struct FrameBuilder {
 }
 
 extension RenderScene {
-    /// The node at `path` and its descendants, in preorder.
-    func subtree(at path: String) -> [RenderNode] {
-        guard let start = index[path] else { return [] }
-        var out = [nodes[start]]
-        var position = start + 1
-        while position < nodes.count, FrameBuilder.path(nodes[position].path, isWithin: path) {
-            out.append(nodes[position])
-            position += 1
-        }
-        return out
+    /// The positions in `nodes` of the node at `path` and its descendants, in preorder.
+    func subtreePositions(at path: String) -> Range<Int> {
+        guard let start = index[path] else { return 0..<0 }
+        var end = start + 1
+        while end < nodes.count, FrameBuilder.path(nodes[end].path, isWithin: path) { end += 1 }
+        return start..<end
     }
+
+    /// The node at `path` and its descendants, in preorder.
+    func subtree(at path: String) -> ArraySlice<WireSceneNode> { nodes[subtreePositions(at: path)] }
 }

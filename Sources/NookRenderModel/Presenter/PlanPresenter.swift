@@ -125,7 +125,7 @@ public struct PlanPresenter: Sendable {
         playback?.plan.scene.nodes.contains(where: Self.changesBySecond) ?? false
     }
 
-    static func changesBySecond(_ node: RenderNode) -> Bool {
+    static func changesBySecond(_ node: WireSceneNode) -> Bool {
         (node.kind == "text" && node.props[.timerEnd] != nil)
             || (node.kind == "progress" && node.props[.start] != nil && node.props[.end] != nil)
     }
@@ -168,7 +168,7 @@ public struct PlanPresenter: Sendable {
         }
     }
 
-    static func clockDriven(_ node: RenderNode, customViews: Set<String>) -> ClockDrivenView? {
+    static func clockDriven(_ node: WireSceneNode, customViews: Set<String>) -> ClockDrivenView? {
         guard node.kind == "view", case .string(let name)? = node.props[.name], customViews.contains(name),
               let view = clockDrivenViews[name] else { return nil }
         // Read as the drawing reads it (`NodeContent`: each param as text).

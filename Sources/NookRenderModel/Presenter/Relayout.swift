@@ -19,7 +19,8 @@ public struct ElementRelayout: Hashable, Sendable {
         self.rootPath = rootPath
     }
 
-    init?(subtree: [RenderNode]) {
+    init?(subtree: ArraySlice<WireSceneNode>) {
+        let subtree = Array(subtree)
         guard let first = subtree.first, let raw = Self.raw(subtree, at: 0).map(\.node),
               let validated = try? ViewValidator().validate(raw, slot: first.path) else { return nil }
         root = validated.root
@@ -28,7 +29,7 @@ public struct ElementRelayout: Hashable, Sendable {
 
     /// The node at `index` of a preorder `nodes` and its descendants as a `RawNode`; returns
     /// the index just past them.
-    private static func raw(_ nodes: [RenderNode], at index: Int) -> (node: RawNode, end: Int)? {
+    private static func raw(_ nodes: [WireSceneNode], at index: Int) -> (node: RawNode, end: Int)? {
         let node = nodes[index]
         var props = node.props
         for key in SceneKey.carriedInProps { props[key.name] = nil }
@@ -36,7 +37,7 @@ public struct ElementRelayout: Hashable, Sendable {
         if let expanded = node.props[scene: .expandedClasses] { props[.classes] = expanded }
         var children: [RawNode] = []
         var next = index + 1
-        while next < nodes.count, nodes[next].parentPath == node.path {
+        while next < nodes.count, NodePath.parent(of: nodes[next].path) == node.path {
             guard let child = raw(nodes, at: next) else { return nil }
             children.append(child.node)
             next = child.end

@@ -10,9 +10,9 @@ import NookCore
 /// moment after Enter or Space activated one (`PointerState.keyboardPressed`); a press on an
 /// empty part of the group presses nothing.
 enum VariantResolver {
-    static func style(of node: RenderNode, in scene: RenderScene, pointer: PointerState, focus: ControlNode? = nil,
-                      rectOf: (RenderNode) -> Rect) -> ClassStyle {
-        var style = node.baseStyle
+    static func style(of node: WireSceneNode, base: ClassStyle, in scene: RenderScene, pointer: PointerState, focus: ControlNode? = nil,
+                      rectOf: (WireSceneNode) -> Rect) -> ClassStyle {
+        var style = base
         for variant in node.variants
         where variant.conditions.allSatisfy({ holds($0, for: node, in: scene, pointer: pointer, focus: focus, rectOf: rectOf) }) {
             for utility in variant.classes.split(separator: " ") { style.apply(utility: String(utility)) }
@@ -20,8 +20,8 @@ enum VariantResolver {
         return style
     }
 
-    static func holds(_ condition: ResolvedCondition, for node: RenderNode, in scene: RenderScene, pointer: PointerState,
-                      focus: ControlNode? = nil, rectOf: (RenderNode) -> Rect) -> Bool {
+    static func holds(_ condition: ResolvedCondition, for node: WireSceneNode, in scene: RenderScene, pointer: PointerState,
+                      focus: ControlNode? = nil, rectOf: (WireSceneNode) -> Rect) -> Bool {
         guard let target = condition.groupPath.map({ scene.node(at: $0) }) ?? node else { return false }
         let over = pointer.location.map { location in
             let rect = rectOf(target)
@@ -38,21 +38,21 @@ enum VariantResolver {
     }
 
     /// A pointer press holds `node` or a control inside it.
-    static func pointerPressed(_ node: RenderNode, _ pointer: PointerState) -> Bool {
+    static func pointerPressed(_ node: WireSceneNode, _ pointer: PointerState) -> Bool {
         pointer.isPressed && pointer.pressedControl.map { isFocused(node, by: $0) } == true
     }
 
     /// Enter or Space just activated `node` or a control inside it.
-    static func keyPressed(_ node: RenderNode, _ pointer: PointerState) -> Bool {
+    static func keyPressed(_ node: WireSceneNode, _ pointer: PointerState) -> Bool {
         pointer.keyboardPressed.map { isFocused(node, by: $0) } == true
     }
 
     /// The keyboard focus is on `node` or on a control inside it.
-    static func isFocused(_ node: RenderNode, by focus: ControlNode) -> Bool {
+    static func isFocused(_ node: WireSceneNode, by focus: ControlNode) -> Bool {
         focus.slot == node.slot && focus.owner == node.owner && FrameBuilder.path(focus.path, isWithin: node.path)
     }
 
-    static func groupState(_ node: RenderNode, _ key: String) -> Bool {
+    static func groupState(_ node: WireSceneNode, _ key: String) -> Bool {
         guard case .dictionary(let states)? = node.props[.groupState], case .bool(let on)? = states[key] else { return false }
         return on
     }
