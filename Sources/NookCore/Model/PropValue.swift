@@ -32,7 +32,9 @@ public indirect enum PropValue: Hashable, Sendable {
     }
 }
 
-/// A view node as it arrived, unvalidated: kind, props, children.
+/// A view node as it arrived, unvalidated: kind, props, children. Its own type, not a
+/// `ViewNode`, because it holds what no check has passed yet (the decoded message, nookctl's
+/// JSON, the state file's record) so that validation can name the offending path.
 public struct RawNode: Hashable, Sendable {
     public var kind: String
     public var props: [String: PropValue]

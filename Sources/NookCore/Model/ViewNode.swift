@@ -76,7 +76,9 @@ public struct SharedMark: Hashable, Sendable {
 // `NodeProps`, with its accessors and storage groups, is generated from data/contract.json
 // (NodeProps+Groups.swift holds the storage box).
 
-/// A validated view node: what layout, matching and planning work on.
+/// A validated view node: what modules build (the SDK's views encode to it) and what layout,
+/// matching and planning work on. Its own type, not a `RawNode`, because every prop in it has
+/// passed the contract's checks and is typed (`NodeProps`).
 public struct ViewNode: Hashable, Sendable {
     public var kind: NodeKind
     public var props: NodeProps

@@ -430,7 +430,9 @@ struct SlotIdentity: Hashable, Sendable {
     var owner: String
 }
 
-/// One node of the destination scene as the plan reports it.
+/// One node of the destination scene as the plan reports it: a laid-out node with its slot,
+/// owner, path and typed props. Its own type, not a `ViewNode`, because a plan names each node
+/// by where it sits in the whole scene and carries its frame; the tape encodes it for the wire.
 public struct SceneNode: Hashable, Sendable {
     public var slot: SlotName
     public var owner: String

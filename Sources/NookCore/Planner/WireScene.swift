@@ -23,7 +23,10 @@ public struct WireScene: Hashable, Sendable {
     public static let empty = WireScene(presentation: .hidden, chrome: nil)
 }
 
-/// One node of a wire scene: where it is and what it shows.
+/// One node of a wire scene: where it is and what it shows. Its own type, not a `SceneNode`,
+/// because a renderer must draw what a newer broker sends and skip what it does not know: the
+/// kind, slot and props stay as sent, where `SceneNode`'s typed fields would refuse them.
+/// Renderers draw these directly (nook-renderer keeps a `NodeLook` beside each).
 public struct WireSceneNode: Hashable, Sendable {
     /// The contract's slot name (kept as written: a newer sender's slot still draws).
     public var slot: String
