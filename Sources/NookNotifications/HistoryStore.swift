@@ -20,11 +20,6 @@ public struct HistoryStore: Sendable {
     /// The largest file read or written: 500 entries at their limits, with JSON escaping.
     public static let maxFileBytes = 16 << 20
 
-    public init(directory: String, fileName: String) {
-        self.directory = directory
-        self.fileName = fileName
-    }
-
     public var path: String { directory + "/" + fileName }
 
     /// `$XDG_STATE_HOME/nook`, else `$HOME/.local/state/nook`.

@@ -1,4 +1,4 @@
-import NookCore
+@testable import NookCore
 @testable import NookRenderModel
 import Testing
 

@@ -5,21 +5,12 @@ public struct NameOwnerChange: Hashable, Sendable {
     public let name: String
     public let oldOwner: String
     public let newOwner: String
-    public init(name: String, oldOwner: String, newOwner: String) {
-        self.name = name
-        self.oldOwner = oldOwner
-        self.newOwner = newOwner
-    }
 }
 
 /// A peer's Unix credentials, as the bus daemon vouches for them.
 public struct PeerCredentials: Hashable, Sendable {
     public let uid: UInt32
     public let pid: UInt32
-    public init(uid: UInt32, pid: UInt32) {
-        self.uid = uid
-        self.pid = pid
-    }
 }
 
 extension BusConnection {

@@ -121,12 +121,6 @@ public struct VariantClass: Hashable, Sendable {
     /// The token as written, for renderers that parse variants themselves.
     public var token: String
 
-    public init(conditions: [VariantCondition], utility: String, token: String) {
-        self.conditions = conditions
-        self.utility = utility
-        self.token = token
-    }
-
     /// True when a condition refers to a group (and so needs resolving to a group node).
     public var needsGroup: Bool { conditions.contains { $0.isGroup } }
 }

@@ -14,11 +14,6 @@ public struct ChromeShape: Hashable, Sendable {
 public struct CapsuleChrome: Hashable, Sendable {
     public var owner: String
     public var shape: ChromeShape
-
-    public init(owner: String, shape: ChromeShape) {
-        self.owner = owner
-        self.shape = shape
-    }
 }
 
 /// A slot on screen: the room it was given and its view laid out inside it.
@@ -31,13 +26,6 @@ public struct LaidOutSlot: Hashable, Sendable {
     public var rect: Rect
     /// Every node, absolute, with paths starting at `slot.rootPath(owner:)`.
     public var layout: LayoutResult
-
-    public init(slot: SlotName, owner: String, rect: Rect, layout: LayoutResult) {
-        self.slot = slot
-        self.owner = owner
-        self.rect = rect
-        self.layout = layout
-    }
 
     public var rootPath: String { slot.rootPath(owner: owner) }
 }

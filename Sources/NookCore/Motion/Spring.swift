@@ -169,10 +169,5 @@ public struct CurveError: Error, Hashable, Sendable, CustomStringConvertible {
     public var parameter: String
     public var message: String
 
-    public init(parameter: String, message: String) {
-        self.parameter = parameter
-        self.message = message
-    }
-
     public var description: String { message }
 }

@@ -76,13 +76,6 @@ public struct GroupNode: Hashable, Sendable {
     public var identity: GroupIdentity
     /// The key prefix its shared ids live under: `<owner>/<slot>/group#0`.
     public var namespaceKey: String
-
-    public init(path: String, name: String?, identity: GroupIdentity, namespaceKey: String) {
-        self.path = path
-        self.name = name
-        self.identity = identity
-        self.namespaceKey = namespaceKey
-    }
 }
 
 /// How a group is recognised across updates of its slot.
@@ -99,12 +92,6 @@ public struct ResolvedVariant: Hashable, Sendable {
     public var utility: String
     /// The class token as written.
     public var token: String
-
-    public init(conditions: [ResolvedCondition], utility: String, token: String) {
-        self.conditions = conditions
-        self.utility = utility
-        self.token = token
-    }
 }
 
 /// One condition of a variant chain: a state, on the element itself or on a group node.

@@ -116,11 +116,6 @@ public struct BoardCell: Hashable, Sendable {
     /// The module (`owner` of its `widget` slot).
     public var owner: String
     public var rect: Rect
-
-    public init(owner: String, rect: Rect) {
-        self.owner = owner
-        self.rect = rect
-    }
 }
 
 /// The chrome's move: its outline from one shape to the other on one curve.
@@ -159,13 +154,6 @@ public struct RectVelocity: Hashable, Sendable {
     public var y: Double
     public var width: Double
     public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
 
     public static let zero = RectVelocity(x: 0, y: 0, width: 0, height: 0)
 }
@@ -342,10 +330,4 @@ public struct RowReveal: Hashable, Sendable {
     public var delay: Double
     /// Its fade, delay included.
     public var curve: Curve
-
-    public init(path: String, delay: Double, curve: Curve) {
-        self.path = path
-        self.delay = delay
-        self.curve = curve
-    }
 }

@@ -71,11 +71,6 @@ public struct WireSceneNode: Hashable, Sendable {
 public struct WireVariant: Hashable, Sendable {
     public var conditions: [ResolvedCondition]
     public var classes: String
-
-    public init(conditions: [ResolvedCondition], classes: String) {
-        self.conditions = conditions
-        self.classes = classes
-    }
 }
 
 extension PlannerScene {

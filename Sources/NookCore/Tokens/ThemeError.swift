@@ -27,12 +27,6 @@ public struct ThemeIssue: Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     public var message: String
 
-    public init(path: String, code: Code, message: String) {
-        self.path = path
-        self.code = code
-        self.message = message
-    }
-
     public var description: String { path.isEmpty ? message : "\(InputQuote.text(path)): \(message)" }
 
     public enum Code: String, Hashable, Sendable, CaseIterable {

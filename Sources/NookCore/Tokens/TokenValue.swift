@@ -38,12 +38,6 @@ public struct ResolvedToken: Hashable, Sendable {
     /// The token itself first, then each alias target: `["motion.sharedElement.convert", "transition.convert"]`.
     public var chain: [String]
 
-    public init(path: String, value: TokenValue, chain: [String]) {
-        self.path = path
-        self.value = value
-        self.chain = chain
-    }
-
     public var type: TokenType { value.type }
     /// The chain as a curve `source`: `motion.sharedElement.convert -> transition.convert`.
     public var source: String { chain.joined(separator: " -> ") }

@@ -7,11 +7,6 @@ public struct OutputSink: Sendable {
     public let out: @Sendable (String) -> Void
     public let err: @Sendable (String) -> Void
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
-        self.out = out
-        self.err = err
-    }
-
     /// The process's stdout and stderr, unbuffered so `watch` lines appear as plans arrive.
     public static let standard = OutputSink(
         out: { StandardStream.output.write($0) },

@@ -4,9 +4,4 @@ import NookBus
 public struct RecordedPlan: Hashable, Sendable {
     public var plan: DBusValue
     public var time: Double
-
-    public init(plan: DBusValue, time: Double) {
-        self.plan = plan
-        self.time = time
-    }
 }

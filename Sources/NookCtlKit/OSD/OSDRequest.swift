@@ -41,11 +41,6 @@ public struct OSDRequest: Hashable, Sendable {
         return 1000 + Double(((now % day) + day) % day) / Double(day)
     }
 
-    public init(kind: Kind, value: Value) {
-        self.kind = kind
-        self.value = value
-    }
-
     /// `VALUE` for `kind`: a level `0` to `100` (or `40%`) for volume and brightness, `mute`
     /// for volume, `on` or `off` for Caps Lock.
     static func parse(kind text: String, value: String?, verb: String) throws(UsageError) -> OSDRequest {

@@ -37,15 +37,6 @@ public struct ReachTarget: Hashable, Sendable {
     /// activity): no close control, no dismiss gesture.
     public var dismissible: Bool
 
-    public init(kind: Kind, slot: String, owner: String, serial: UInt64, rect: Rect, dismissible: Bool) {
-        self.kind = kind
-        self.slot = slot
-        self.owner = owner
-        self.serial = serial
-        self.rect = rect
-        self.dismissible = dismissible
-    }
-
     /// The owner as (module, activity); activity nil for a module-level slot.
     public var activity: (module: String, activity: String)? {
         guard let slash = owner.firstIndex(of: "/") else { return nil }

@@ -6,12 +6,6 @@ public struct ControlNode: Hashable, Sendable {
     public var slot: String
     public var owner: String
     public var path: String
-
-    public init(slot: String, owner: String, path: String) {
-        self.slot = slot
-        self.owner = owner
-        self.path = path
-    }
 }
 
 /// What `Render.Activate` sends: the node, and the serial of the plan whose scene the
@@ -20,11 +14,6 @@ public struct ControlNode: Hashable, Sendable {
 public struct ControlTarget: Hashable, Sendable {
     public var serial: UInt64
     public var node: ControlNode
-
-    public init(serial: UInt64, node: ControlNode) {
-        self.serial = serial
-        self.node = node
-    }
 
     /// `Activate`'s `a{sv}` argument: `serial` t, `slot` s, `owner` s, `path` s.
     public var activateArgument: [String: PropValue] {
@@ -39,12 +28,6 @@ public struct SceneControl: Hashable, Sendable {
     public var action: String
     /// The accessible name: `action_label`, else the text inside the control, else `action`.
     public var label: String
-
-    public init(target: ControlTarget, action: String, label: String) {
-        self.target = target
-        self.action = action
-        self.label = label
-    }
 
     public var node: ControlNode { target.node }
 }
