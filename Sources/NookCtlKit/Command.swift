@@ -96,16 +96,6 @@ public struct DisplayArguments: Hashable, Sendable {
     public var scale: Double?
     public var refreshRate: Double?
 
-    public init(width: Double, height: Double, notchWidth: Double? = nil, notchHeight: Double? = nil,
-                scale: Double? = nil, refreshRate: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.notchWidth = notchWidth
-        self.notchHeight = notchHeight
-        self.scale = scale
-        self.refreshRate = refreshRate
-    }
-
     /// What `watch` and `record` declare when no display options are given: a notched laptop.
     public static let defaultRenderer = DisplayArguments(width: 1512, height: 982, notchWidth: 200, notchHeight: 32,
                                                          scale: 2, refreshRate: 60)

@@ -113,21 +113,12 @@ public struct NotificationRules: Hashable, Sendable {
     /// A notification as the rules see it: as it was sent (before any rule changed it), its
     /// summary and body as plain text (markup taken out).
     public struct Subject: Hashable, Sendable {
-        public var appName: String
-        public var urgency: Urgency
-        public var category: String
-        public var desktopEntry: String
-        public var summary: String
-        public var body: String
-
-        public init(appName: String = "", urgency: Urgency = .normal, category: String = "", desktopEntry: String = "", summary: String = "", body: String = "") {
-            self.appName = appName
-            self.urgency = urgency
-            self.category = category
-            self.desktopEntry = desktopEntry
-            self.summary = summary
-            self.body = body
-        }
+        public var appName: String = ""
+        public var urgency: Urgency = .normal
+        public var category: String = ""
+        public var desktopEntry: String = ""
+        public var summary: String = ""
+        public var body: String = ""
 
         func value(_ field: Field) -> String {
             switch field {

@@ -250,13 +250,6 @@ public struct PersistedState: Sendable {
     public var settings: [String: StoredValue]?
     public var tokens: [String: StoredValue]?
 
-    public init(registry: Registry, presentation: StoredValue? = nil, settings: [String: StoredValue]? = nil, tokens: [String: StoredValue]? = nil) {
-        self.registry = registry
-        self.presentation = presentation
-        self.settings = settings
-        self.tokens = tokens
-    }
-
     /// The same state as a `StateFile` (what `load` gives back).
     public var file: StateFile {
         StateFile(registry: registry.snapshot, presentation: presentation, settings: settings, tokens: tokens)

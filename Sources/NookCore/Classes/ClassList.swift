@@ -55,10 +55,6 @@ public struct GroupDeclaration: Hashable, Sendable {
 public struct SharedClass: Hashable, Sendable {
     public var id: String
     public var groupName: String?
-    public init(id: String, groupName: String? = nil) {
-        self.id = id
-        self.groupName = groupName
-    }
 }
 
 public enum SharedRole: String, Hashable, Sendable, CaseIterable {
@@ -103,12 +99,6 @@ public struct AnimationClasses: Hashable, Sendable {
     /// `delay-<ms>`, in seconds.
     public var delay: Double?
 
-    public init(preset: AnimationPreset? = nil, duration: Double? = nil, delay: Double? = nil) {
-        self.preset = preset
-        self.duration = duration
-        self.delay = delay
-    }
-
     public var isEmpty: Bool { preset == nil && duration == nil && delay == nil }
 }
 
@@ -130,15 +120,9 @@ public struct VariantCondition: Hashable, Sendable {
     /// `hover`, `focus`, `active`, `pressed`, `disabled`, or any element state a renderer knows.
     public var state: String
     /// True for `group-<state>`.
-    public var isGroup: Bool
+    public var isGroup: Bool = false
     /// The `/<name>` of a group variant; nil selects the nearest group.
     public var groupName: String?
-
-    public init(state: String, isGroup: Bool = false, groupName: String? = nil) {
-        self.state = state
-        self.isGroup = isGroup
-        self.groupName = groupName
-    }
 
     /// The states a group variant may name (rule 23).
     public static let groupStates: Set<String> = ["hover", "focus", "active", "pressed", "disabled"]

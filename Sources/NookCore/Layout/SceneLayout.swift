@@ -36,20 +36,11 @@ public struct SceneLayout: Hashable, Sendable {
     /// The nook's outline (for `hidden`: an empty rect at the top centre).
     public var chrome: ChromeShape
     /// Capsules beside the pill, in the order of `SceneContent.minimal`.
-    public var capsules: [CapsuleChrome]
+    public var capsules: [CapsuleChrome] = []
     /// The companion's window (presentation `companion` only).
     public var companionWindow: ChromeShape?
     /// Slots in drawing order: compact, capsules, then peek / expanded / board / companion.
-    public var slots: [LaidOutSlot]
-
-    public init(presentation: Presentation, chrome: ChromeShape, capsules: [CapsuleChrome] = [],
-                companionWindow: ChromeShape? = nil, slots: [LaidOutSlot] = []) {
-        self.presentation = presentation
-        self.chrome = chrome
-        self.capsules = capsules
-        self.companionWindow = companionWindow
-        self.slots = slots
-    }
+    public var slots: [LaidOutSlot] = []
 
     /// The first slot with that name (and owner, when given).
     public func slot(_ name: SlotName, owner: String? = nil) -> LaidOutSlot? {

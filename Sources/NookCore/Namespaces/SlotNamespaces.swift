@@ -99,9 +99,4 @@ public struct ResolvedCondition: Hashable, Sendable {
     public var state: String
     /// The group node whose state counts, or nil for the element's own state.
     public var groupPath: String?
-
-    public init(state: String, groupPath: String? = nil) {
-        self.state = state
-        self.groupPath = groupPath
-    }
 }

@@ -174,44 +174,17 @@ public struct ElementMove: Hashable, Sendable {
     public var toSlot: SlotName
     public var fromRect: Rect
     public var toRect: Rect
-    public var style: SharedStyle
+    public var style: SharedStyle = .resize
     /// Different views under one key: the two cross-fade inside the moving frame (rule 6).
-    public var crossFade: Bool
+    public var crossFade: Bool = false
     /// The copy that stays on screen in the pill is hidden while this one is away (rule 10).
-    public var hideSource: Bool
-    public var clip: ElementClip
-    public var properties: SharedProperties
-    public var anchor: SharedAnchor
+    public var hideSource: Bool = false
+    public var clip: ElementClip = .chrome
+    public var properties: SharedProperties = .frame
+    public var anchor: SharedAnchor = .center
     public var curve: Curve
     /// Set when the element was already moving (rule 21).
     public var velocity: RectVelocity?
-
-    public init(
-        fromPath: String, toPath: String, key: String, namespace: NamespaceKind, module: String, activity: String,
-        id: String, fromSlot: SlotName, toSlot: SlotName, fromRect: Rect, toRect: Rect, style: SharedStyle = .resize,
-        crossFade: Bool = false, hideSource: Bool = false, clip: ElementClip = .chrome, properties: SharedProperties = .frame,
-        anchor: SharedAnchor = .center, curve: Curve, velocity: RectVelocity? = nil
-    ) {
-        self.fromPath = fromPath
-        self.toPath = toPath
-        self.key = key
-        self.namespace = namespace
-        self.module = module
-        self.activity = activity
-        self.id = id
-        self.fromSlot = fromSlot
-        self.toSlot = toSlot
-        self.fromRect = fromRect
-        self.toRect = toRect
-        self.style = style
-        self.crossFade = crossFade
-        self.hideSource = hideSource
-        self.clip = clip
-        self.properties = properties
-        self.anchor = anchor
-        self.curve = curve
-        self.velocity = velocity
-    }
 }
 
 /// A node of a slot that stays on screen, changing inside an animation scope (rule 17).
@@ -307,16 +280,8 @@ public struct SlotChange: Hashable, Sendable {
     public var owner: String
     public var change: SlotChangeKind
     /// Seconds before its curve starts (the same as `curve.delay`).
-    public var delay: Double
+    public var delay: Double = 0
     public var curve: Curve
-
-    public init(slot: SlotName, owner: String, change: SlotChangeKind, delay: Double = 0, curve: Curve) {
-        self.slot = slot
-        self.owner = owner
-        self.change = change
-        self.delay = delay
-        self.curve = curve
-    }
 
     /// The slot's root path in the scene (`expanded`, `timer/tea:minimal`).
     public var rootPath: String { slot.rootPath(owner: owner) }

@@ -9,16 +9,9 @@ public struct WireScene: Hashable, Sendable {
     public var presentation: Presentation
     /// Absent from a scene that does not say (the wire form always does).
     public var chrome: ChromeShape?
-    public var capsules: [CapsuleChrome]
+    public var capsules: [CapsuleChrome] = []
     /// Slot order, then preorder (parents before children).
-    public var nodes: [WireSceneNode]
-
-    public init(presentation: Presentation, chrome: ChromeShape?, capsules: [CapsuleChrome] = [], nodes: [WireSceneNode] = []) {
-        self.presentation = presentation
-        self.chrome = chrome
-        self.capsules = capsules
-        self.nodes = nodes
-    }
+    public var nodes: [WireSceneNode] = []
 
     public static let empty = WireScene(presentation: .hidden, chrome: nil)
 }
@@ -38,17 +31,7 @@ public struct WireSceneNode: Hashable, Sendable {
     /// Everything of the entry but `slot`, `owner`, `path`, `kind`, `rect` and `variants`:
     /// the view props as sent, plus `expanded_classes` and `suppressed` where present.
     public var props: [String: PropValue]
-    public var variants: [WireVariant]
-
-    public init(slot: String, owner: String, path: String, kind: String, rect: Rect, props: [String: PropValue], variants: [WireVariant] = []) {
-        self.slot = slot
-        self.owner = owner
-        self.path = path
-        self.kind = kind
-        self.rect = rect
-        self.props = props
-        self.variants = variants
-    }
+    public var variants: [WireVariant] = []
 
     /// The keys of a scene entry that are not props.
     public static let sceneKeys: Set<String> = ["slot", "owner", "path", "kind", "rect", "variants"]

@@ -2,12 +2,7 @@
 public struct AnimationResolution: Hashable, Sendable {
     public var curve: Curve
     /// `unknown-animation` when a named preset is not in `rules.animations`.
-    public var diagnostics: [Diagnostic]
-
-    public init(curve: Curve, diagnostics: [Diagnostic] = []) {
-        self.curve = curve
-        self.diagnostics = diagnostics
-    }
+    public var diagnostics: [Diagnostic] = []
 }
 
 extension Theme {

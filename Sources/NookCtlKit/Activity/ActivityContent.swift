@@ -20,19 +20,6 @@ public struct ActivityContent: Hashable, Sendable, Codable {
     /// A countdown's colour (`#RRGGBB`, from `TimerColors`): its icon, countdown and ring.
     public var color: String?
 
-    public init(title: String, subtitle: String? = nil, symbol: String? = nil, imageURI: String? = nil,
-                progress: Double? = nil, timerStart: Int64? = nil, timerEnd: Int64? = nil, done: Bool? = nil, color: String? = nil) {
-        self.title = title
-        self.subtitle = subtitle
-        self.symbol = symbol
-        self.imageURI = imageURI
-        self.progress = progress
-        self.timerStart = timerStart
-        self.timerEnd = timerEnd
-        self.done = done
-        self.color = color
-    }
-
     /// True when the countdown ran out and the views say "Done".
     public var isDone: Bool { done == true }
 

@@ -5,11 +5,6 @@ public struct Invocation: Hashable, Sendable {
     /// `--address ADDR`, or nil for the session bus.
     public var address: String?
     public var command: Command
-
-    public init(address: String? = nil, command: Command) {
-        self.address = address
-        self.command = command
-    }
 }
 
 /// nookctl's hand-written, table-driven parser.

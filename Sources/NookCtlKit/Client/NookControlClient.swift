@@ -12,12 +12,7 @@ import NookCore
 /// ```
 public struct NookControlClient: Sendable {
     public let connection: BusConnection
-    public var timeout: Duration
-
-    public init(connection: BusConnection, timeout: Duration = .seconds(25)) {
-        self.connection = connection
-        self.timeout = timeout
-    }
+    public var timeout: Duration = .seconds(25)
 
     /// Performs one contract call and returns the reply's arguments.
     /// - Throws: `DBusError` as the broker (or the bus) replied.

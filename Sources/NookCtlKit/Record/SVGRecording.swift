@@ -22,12 +22,7 @@ import NookRenderModel
 /// them. The output is deterministic: the same plans give the same bytes.
 public struct SVGRecording: Sendable {
     public var plans: [RecordedPlan]
-    public var frameRate: Double
-
-    public init(plans: [RecordedPlan], frameRate: Double = 60) {
-        self.plans = plans
-        self.frameRate = frameRate
-    }
+    public var frameRate: Double = 60
 
     /// The SVG document.
     public var document: String {

@@ -41,12 +41,6 @@ public struct DrawnControl: Hashable, Sendable {
     /// The chrome's outline when the node is clipped to it (as its items are), else nil.
     public var clip: ChromeShape?
 
-    public init(control: SceneControl, rect: Rect, clip: ChromeShape? = nil) {
-        self.control = control
-        self.rect = rect
-        self.clip = clip
-    }
-
     /// True when `point` is inside the drawn rect and, when clipped, inside the chrome's outline.
     public func contains(_ point: Point) -> Bool {
         rect.width > 0 && rect.height > 0 && rect.containsPoint(point) && (clip?.contains(point) ?? true)
