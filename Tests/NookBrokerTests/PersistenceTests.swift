@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import NookBroker
-import NookCore
+@testable import NookBroker
+@testable import NookCore
 import NookTestSupport
 
 /// The state file, with real files in a temporary directory.

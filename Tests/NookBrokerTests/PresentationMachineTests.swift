@@ -1,6 +1,6 @@
 import Testing
-import NookBroker
-import NookCore
+@testable import NookBroker
+@testable import NookCore
 
 /// The presentation state machine, with no bus: Control actions and registry changes.
 @Suite struct PresentationMachineTests {

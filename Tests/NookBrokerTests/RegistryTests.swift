@@ -1,6 +1,6 @@
 import Testing
-import NookBroker
-import NookCore
+@testable import NookBroker
+@testable import NookCore
 
 /// Views and specs the registry tests share.
 enum Fixtures {

@@ -1,6 +1,6 @@
 import Testing
 import NookBus
-import NookCore
+@testable import NookCore
 import NookTestSupport
 
 /// The Nook wire codec: contract values <-> D-Bus values, and the errors it names.

@@ -65,10 +65,6 @@ public enum ActivityLifetime: String, Hashable, Sendable, CaseIterable {
 public struct ActivityRef: Hashable, Sendable, CustomStringConvertible {
     public var module: String
     public var activity: String
-    public init(module: String, activity: String) {
-        self.module = module
-        self.activity = activity
-    }
     public var description: String { "\(module)/\(activity)" }
 }
 

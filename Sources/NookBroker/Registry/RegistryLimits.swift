@@ -12,24 +12,12 @@ import NookCore
 /// | `maxLabelBytes` | 4096 | `accessibility_label` |
 /// | `view` | `ViewLimits.standard` | each view: 4096 nodes, depth 32, string sizes, params |
 public struct RegistryLimits: Hashable, Sendable {
-    public var maxModules: Int
-    public var maxActivitiesPerModule: Int
-    public var maxPayloadBytes: Int
-    public var maxInfoStringBytes: Int
-    public var maxLabelBytes: Int
-    public var view: ViewLimits
-
-    public init(
-        maxModules: Int = 512, maxActivitiesPerModule: Int = 32, maxPayloadBytes: Int = 1 << 20,
-        maxInfoStringBytes: Int = 256, maxLabelBytes: Int = 4096, view: ViewLimits = .standard
-    ) {
-        self.maxModules = maxModules
-        self.maxActivitiesPerModule = maxActivitiesPerModule
-        self.maxPayloadBytes = maxPayloadBytes
-        self.maxInfoStringBytes = maxInfoStringBytes
-        self.maxLabelBytes = maxLabelBytes
-        self.view = view
-    }
+    public var maxModules: Int = 512
+    public var maxActivitiesPerModule: Int = 32
+    public var maxPayloadBytes: Int = 1 << 20
+    public var maxInfoStringBytes: Int = 256
+    public var maxLabelBytes: Int = 4096
+    public var view: ViewLimits = .standard 
 
     public static let standard = RegistryLimits()
 }

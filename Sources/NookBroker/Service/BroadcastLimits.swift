@@ -18,24 +18,12 @@
 /// | `maxHeldBytes` | 48 MiB | nookd's messages the bus daemon holds unread (its `Debug.Stats` `IncomingBytes`, asked at most once a second, plus what was broadcast since): a broadcast that could reach it pauses broadcasts; below half of it they resume with the current state |
 /// | `maxQueuedWrites` | 256 | messages waiting in nookd's own write queue (the daemon reads it slowly or not at all): broadcasts wait while more wait |
 public struct BroadcastLimits: Hashable, Sendable {
-    public var maxLabelBytes: Int
-    public var maxRecordBytes: Int
-    public var bytesPerSecond: Int
-    public var burstBytes: Int
-    public var maxHeldBytes: Int
-    public var maxQueuedWrites: Int
-
-    public init(
-        maxLabelBytes: Int = 256, maxRecordBytes: Int = 64 << 10, bytesPerSecond: Int = 64 << 10, burstBytes: Int = 256 << 10,
-        maxHeldBytes: Int = 48 << 20, maxQueuedWrites: Int = 256
-    ) {
-        self.maxLabelBytes = maxLabelBytes
-        self.maxRecordBytes = maxRecordBytes
-        self.bytesPerSecond = bytesPerSecond
-        self.burstBytes = burstBytes
-        self.maxHeldBytes = maxHeldBytes
-        self.maxQueuedWrites = maxQueuedWrites
-    }
+    public var maxLabelBytes: Int = 256
+    public var maxRecordBytes: Int = 64 << 10
+    public var bytesPerSecond: Int = 64 << 10
+    public var burstBytes: Int = 256 << 10
+    public var maxHeldBytes: Int = 48 << 20
+    public var maxQueuedWrites: Int = 256 
 
     public static let standard = BroadcastLimits()
 

@@ -9,12 +9,6 @@ public struct ViewValidationError: Error, Hashable, Sendable, CustomStringConver
     /// A sentence naming what was wrong and what was expected.
     public var message: String
 
-    public init(path: String, code: Code, message: String) {
-        self.path = path
-        self.code = code
-        self.message = message
-    }
-
     /// Paths hold client keys: quoted at most `InputQuote.maxCharacters`.
     public var description: String { "\(InputQuote.text(path)): \(message) [\(code.rawValue)]" }
 
