@@ -23,8 +23,8 @@ func runBusBenchmark() async throws -> [Figure] {
     for _ in 0..<rounds {
         raw.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: rawServer.uniqueName, calls: callsPerRound))
         rawToNookBus.append(contentsOf: try RawEchoClient.measure(address: bus.address, server: server.uniqueName, calls: callsPerRound))
-        fromTask.append(contentsOf: try await measureFromTask(client, server: server.uniqueName, calls: callsPerRound))
-        fromExecutor.append(contentsOf: try await client.perform { try await measureOnExecutor($0, server: server.uniqueName, calls: callsPerRound) })
+        fromTask.append(contentsOf: try await measure(client, server: server.uniqueName, calls: callsPerRound, isolation: nil))
+        fromExecutor.append(contentsOf: try await client.perform { try await measure($0, server: server.uniqueName, calls: callsPerRound, isolation: $0) })
     }
     await client.close()
     await server.close()
@@ -44,20 +44,11 @@ func runBusBenchmark() async throws -> [Figure] {
     ]
 }
 
-private func measureFromTask(_ client: BusConnection, server: String, calls: Int) async throws -> Samples {
-    var samples = Samples()
-    let clock = ContinuousClock()
-    for i in 0..<calls {
-        let start = clock.now
-        _ = try await client.call(destination: server, path: RawEchoServer.path, interface: RawEchoServer.interface,
-                                  member: "Echo", arguments: [.int32(Int32(i))])
-        samples.append(start.duration(to: clock.now).microseconds)
-    }
-    return samples
-}
-
-/// The loop runs on the connection's own thread, the way the broker's code does.
-private func measureOnExecutor(_ client: isolated BusConnection, server: String, calls: Int) async throws -> Samples {
+/// `calls` echo round trips, the loop isolated to `isolation`: nil runs it from a task on the
+/// runtime's pool; the connection runs it on its own thread, the way the broker's code does.
+private func measure(
+    _ client: BusConnection, server: String, calls: Int, isolation: isolated (any Actor)?
+) async throws -> Samples {
     var samples = Samples()
     let clock = ContinuousClock()
     for i in 0..<calls {

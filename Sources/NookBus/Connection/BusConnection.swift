@@ -102,14 +102,19 @@ public actor BusConnection {
     /// Flushes what is queued and closes the connection. Later calls throw `BusError.disconnected`.
     public func close() {
         guard !isClosed else { return }
+        endRegistrations()
+        sd_bus_flush(bus)
+        sd_bus_close(bus)
+        resumeCloseWaiters()
+    }
+
+    /// Marks the connection closed, finishes every match's stream and unregisters every export.
+    private func endRegistrations() {
         isClosed = true
         for registration in matches.values { registration.finish() }
         matches.removeAll()
         for registration in exports.values { registration.unregister() }
         exports.removeAll()
-        sd_bus_flush(bus)
-        sd_bus_close(bus)
-        resumeCloseWaiters()
     }
 
     /// Returns when the connection is closed: by `close()`, or because the bus went away.
@@ -125,11 +130,7 @@ public actor BusConnection {
     /// The bus went away: streams finish and `waitUntilClosed` returns; calls throw `disconnected`.
     func busLost() {
         guard !isClosed else { return }
-        isClosed = true
-        for registration in matches.values { registration.finish() }
-        matches.removeAll()
-        for registration in exports.values { registration.unregister() }
-        exports.removeAll()
+        endRegistrations()
         resumeCloseWaiters()
     }
 
