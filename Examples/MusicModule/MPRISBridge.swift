@@ -45,14 +45,17 @@ actor MPRISBridge {
         return player == only || player.hasPrefix(only + ".")
     }
 
-    /// Connects and starts following players.
-    /// - Returns: the bridge (whose `commands` control the chosen player) and what it plays.
-    static func follow(address: NookModuleAddress, player: String? = nil) async throws -> (MPRISBridge, AsyncStream<NowPlaying?>) {
-        let bus: BusConnection
+    /// A connection to the bus the players are on.
+    static func connect(_ address: NookModuleAddress) async throws -> BusConnection {
         switch address {
-        case .session: bus = try await BusConnection.connect(to: .session, description: "nook-music-mpris")
-        case .bus(let text): bus = try await BusConnection.connect(to: .address(text), description: "nook-music-mpris")
+        case .session: try await BusConnection.connect(to: .session, description: "nook-music-mpris")
+        case .bus(let text): try await BusConnection.connect(to: .address(text), description: "nook-music-mpris")
         }
+    }
+
+    /// Starts following players on `bus`.
+    /// - Returns: the bridge (whose `commands` control the chosen player) and what it plays.
+    static func follow(on bus: BusConnection, player: String? = nil) async throws -> (MPRISBridge, AsyncStream<NowPlaying?>) {
         let (stream, continuation) = AsyncStream<NowPlaying?>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let bridge = MPRISBridge(bus: bus, output: continuation, only: player)
         try await bridge.start()

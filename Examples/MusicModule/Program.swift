@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 import NookFiles
+import NookBus
 import NookModuleAPI
 import NookCommandLine
 
@@ -61,27 +63,36 @@ public enum Program {
 
         let signals = TerminationSignals.install()
 
+        // Following players, the module shares the players' connection (they are on the same
+        // bus): one connection and one bus thread for the whole program.
+        let playersBus: BusConnection?
+        do {
+            playersBus = simulate ? nil : try await MPRISBridge.connect(address)
+        } catch {
+            fail("cannot follow MPRIS players: \(error)")
+        }
         let module: NookModule
         do {
-            module = try await NookModule.connect(MusicViews.configuration(nil), address: address)
+            module = try await NookModule.connect(MusicViews.configuration(nil), address: address, sharing: playersBus)
         } catch {
             fail("cannot register: \(error)")
         }
 
+        /// Set once a signal asked the program to leave: the module closes the shared connection
+        /// as it unregisters, which is no lost bus.
+        let leaving = LeavingFlag()
         let source: AsyncStream<NowPlaying?>
         /// What the song's previous / play-pause / next buttons do.
         let commands: PlayerCommands
-        if simulate {
-            let (simulator, stream) = Simulator.play(length: .milliseconds(Int64((trackSeconds ?? 30) * 1000)))
-            (source, commands) = (stream, await simulator.commands)
-        } else {
+        if let playersBus {
             do {
-                let (bridge, stream) = try await MPRISBridge.follow(address: address, player: player)
+                let (bridge, stream) = try await MPRISBridge.follow(on: playersBus, player: player)
                 (source, commands) = (stream, bridge.commands)
                 // Without its bus the bridge sees no player again: leave with a failure status, so a
                 // service manager's Restart=on-failure brings it back.
                 Task {
                     await bridge.bus.waitUntilClosed()
+                    guard !leaving.isSet else { return }
                     // _exit: nothing is left to flush to a bus that is gone, and exit's handlers run
                     // while other threads still hold the module's connection.
                     StandardStream.error.write("nook-mpris: lost the bus the MPRIS players are on\n")
@@ -90,6 +101,9 @@ public enum Program {
             } catch {
                 fail("cannot follow MPRIS players: \(error)")
             }
+        } else {
+            let (simulator, stream) = Simulator.play(length: .milliseconds(Int64((trackSeconds ?? 30) * 1000)))
+            (source, commands) = (stream, await simulator.commands)
         }
         say(simulate ? "simulating a playlist" : player.map { "following the MPRIS player \($0)" } ?? "following MPRIS players")
 
@@ -179,6 +193,7 @@ public enum Program {
             say("signal \(number), leaving")
             break
         }
+        leaving.set()
         publisher.cancel()
         players.cancel()
         dismissals.cancel()
@@ -186,4 +201,11 @@ public enum Program {
         try? await module.unregister()
         exit(0)
     }
+}
+
+/// A flag any thread may set and read.
+final class LeavingFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .releasing) }
+    var isSet: Bool { flag.load(ordering: .acquiring) }
 }

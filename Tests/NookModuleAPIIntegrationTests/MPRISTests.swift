@@ -65,6 +65,8 @@ import Synchronization
                 nookd.storedActivities(of: "music")["song"]?.contains(title) == true
             }, "\(music.log)\n\(nookd.storedActivities(of: "music"))")
             #expect(music.log.contains("(playing)"), "\(music.log)")
+            // The module shares the players' connection: the program is on the bus once.
+            #expect(try await observer.connectionCount(ofProcess: music.pid) == 1)
             // The pill shows the cover and the equalizer; opening onto the song shows its title.
             _ = try await observer.connection.call(
                 destination: "org.nook.Nook1", path: "/org/nook/Nook1", interface: "org.nook.Nook1.Control", member: "Open",

@@ -33,6 +33,23 @@ struct Observer {
         return try Vardict(reply[0])
     }
 
+    /// How many connections process `pid` holds on the bus, as the bus daemon vouches for
+    /// each unique name's process (`ListNames`, then `GetConnectionUnixProcessID`).
+    func connectionCount(ofProcess pid: Int32) async throws -> Int {
+        let names = try await connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames",
+            timeout: .seconds(20))
+        guard case .array(_, let items)? = names.first else { return 0 }
+        var count = 0
+        for case .string(let name) in items where name.hasPrefix(":") {
+            let owner = try? await connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetConnectionUnixProcessID", arguments: [.string(name)], timeout: .seconds(20))
+            if case .uint32(let found)? = owner?.first, Int32(bitPattern: found) == pid { count += 1 }
+        }
+        return count
+    }
+
     /// `GetState`'s `activities` as `module/activity`, in display order; empty while no broker answers.
     func activities() async -> [String] {
         guard let state = try? await state(), case .array(_, let items)? = state["activities"] else { return [] }
