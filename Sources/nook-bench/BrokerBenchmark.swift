@@ -273,7 +273,7 @@ final class BenchProcess: @unchecked Sendable {
     var peakResidentKiB: Int { statusKiB("VmHWM:") }
 
     private func statusKiB(_ field: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let status = ProcFile.text("/proc/\(process.processIdentifier)/status") ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
@@ -375,7 +375,7 @@ func threadsCPUMicroseconds(_ pid: Int32) -> Double {
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
     var nanoseconds = 0.0
     for thread in threads {
-        let stat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+        let stat = ProcFile.text("\(tasks)/\(thread)/schedstat") ?? ""
         nanoseconds += Double(stat.split(separator: " ").first ?? "0") ?? 0
     }
     return nanoseconds / 1000

@@ -95,9 +95,9 @@ private func threadCounters(_ pid: Int32) -> [String: (cpu: Double, wakeups: Int
     let tasks = "/proc/\(pid)/task"
     var counters: [String: (cpu: Double, wakeups: Int)] = [:]
     for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
-        let status = (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? ""
+        let status = ProcFile.text("\(tasks)/\(thread)/status") ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
-        let schedstat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+        let schedstat = ProcFile.text("\(tasks)/\(thread)/schedstat") ?? ""
         counters[thread] = (Double(schedstat.split(separator: " ").first ?? "0") ?? 0,
                             Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? "0") ?? 0)
     }
@@ -185,7 +185,7 @@ private func sessionMemory(bin: URL) async throws -> SessionMemory {
 
 /// `Pss:` of /proc/PID/smaps_rollup, in KiB.
 private func proportionalKiB(_ pid: Int32) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+    let text = ProcFile.text("/proc/\(pid)/smaps_rollup") ?? ""
     let line = text.split(separator: "\n").first { $0.hasPrefix("Pss:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
 }

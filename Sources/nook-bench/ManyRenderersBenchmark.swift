@@ -142,7 +142,7 @@ private func floodRound(nookd: String, bus: PrivateBus, renderers count: Int) as
 
 /// User and system CPU time of `pid` so far, in µs (`/proc/PID/stat`, clock ticks).
 func cpuMicroseconds(of pid: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    guard let stat = ProcFile.text("/proc/\(pid)/stat"),
           let close = stat.lastIndex(of: ")") else { return 0 }
     // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
     let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -72,7 +72,7 @@ private final class RendererHost: @unchecked Sendable {
     /// The renderer's minor page faults so far (`/proc/PID/stat`, field 10): pages it touched
     /// for the first time, such as a new shared-memory buffer's.
     var rendererMinorFaults: Double {
-        let stat = (try? String(contentsOfFile: "/proc/\(rendererPID)/stat", encoding: .utf8)) ?? ""
+        let stat = ProcFile.text("/proc/\(rendererPID)/stat") ?? ""
         // Fields after the command's closing parenthesis: state is field 3, minflt field 10.
         guard let end = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
