@@ -48,14 +48,9 @@ struct StateJSON {
         }
         json.raw(",\"start_order\":")
         json.integer(record.startOrder)
-        json.raw(",\"views\":{")
-        for (index, slot) in record.views.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(slot.rawValue)
-            json.raw(":")
-            json.node(record.views[slot]!)
-        }
-        json.raw("}}")
+        json.raw(",\"views\":")
+        json.views(record.views)
+        json.raw("}")
         return json.bytes
     }
 
@@ -67,14 +62,9 @@ struct StateJSON {
             json.raw(",\"compact_order\":")
             json.integer(compactOrder)
         }
-        json.raw(",\"content\":{")
-        for (index, slot) in record.content.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(slot.rawValue)
-            json.raw(":")
-            json.node(record.content[slot]!)
-        }
-        json.raw("},\"dismissed\":[")
+        json.raw(",\"content\":")
+        json.views(record.content)
+        json.raw(",\"dismissed\":[")
         for (index, id) in record.dismissed.enumerated() {
             if index > 0 { json.raw(",") }
             json.string(id)
@@ -92,6 +82,18 @@ struct StateJSON {
     }
 
     // MARK: Values
+
+    /// Views by slot, as an object keyed by the slot's name, sorted.
+    mutating func views<Slot: RawRepresentable<String>>(_ views: [Slot: ViewNode]) {
+        raw("{")
+        for (index, slot) in views.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
+            if index > 0 { raw(",") }
+            string(slot.rawValue)
+            raw(":")
+            node(views[slot]!)
+        }
+        raw("}")
+    }
 
     /// A view node in its wire shape, as `StoredNode` encodes it.
     mutating func node(_ node: ViewNode) {
