@@ -43,7 +43,7 @@ public final class BacklightWatch: Sendable {
         var levels: [String: Double] = [:]
         for device in watches.values { levels[device] = Self.level(directory: directory, device: device) }
         let initial = levels
-        DetachedThread.start {
+        DetachedThread.start(named: "nook-backlight") {
             Self.run(inotify: inotify, stop: stopper.readEnd, directory: directory, watched: watched, levels: initial, onChange: onChange)
             close(inotify)
             stopper.close()

@@ -15,7 +15,7 @@ import NookRenderModel
 enum SwayFocusWatcher {
     /// Starts watching `socketPath`; `onFocus` and `onLost` run on that thread.
     static func start(socketPath: String, onFocus: @escaping @Sendable (String) -> Void, onLost: @escaping @Sendable (String) -> Void) {
-        DetachedThread.start {
+        DetachedThread.start(named: "nook-sway-focus") {
             let why = watch(socketPath: socketPath, onFocus: onFocus)
             onLost(why)
         }

@@ -133,7 +133,7 @@ public final class BusExecutor: SerialExecutor, TaskExecutor {
 
     /// Starts the thread. `setUp` runs first on it (create the bus there); `nil` ends the thread.
     func start(setUp: @escaping @Sendable () -> BusHandle?) {
-        DetachedThread.start { [self] in
+        DetachedThread.start(named: "nook-bus") { [self] in
             threadID.store(UInt(pthread_self()), ordering: .relaxed)
             if let bus = setUp() { run(bus: bus.raw) }
         }

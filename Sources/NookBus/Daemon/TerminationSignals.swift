@@ -31,7 +31,7 @@ public enum TerminationSignals {
         guard pipe(&ends) == 0 else { fatalError("pipe() failed: \(errno)") }
         let readEnd = ends[0]
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        DetachedThread.start {
+        DetachedThread.start(named: "nook-signals") {
             // A parent may hand the signals over blocked (the mask survives exec): this thread
             // takes them, so they are delivered even if every other thread blocks them.
             var wanted = sigset_t()

@@ -10,8 +10,14 @@ package enum DetachedThread {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    package static func start(_ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    /// Starts `body` on a new thread named `name` (at most 15 bytes are kept): a thread takes
+    /// its creator's name otherwise, and top, perf and gdb then show every bus thread as the
+    /// runtime's `com.apple.root.default-qos`.
+    package static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body {
+            setThreadName(name)
+            body()
+        }).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
             Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
@@ -19,5 +25,15 @@ package enum DetachedThread {
         }, context)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
+    }
+
+    /// Names the calling thread through /proc (glibc's `pthread_setname_np` is not visible to
+    /// Swift, and `prctl` is variadic); the kernel keeps the first 15 bytes.
+    private static func setThreadName(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }

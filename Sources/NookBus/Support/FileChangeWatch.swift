@@ -34,7 +34,7 @@ public final class FileChangeWatch: Sendable {
         // Armed before `init` returns: a change made once the caller holds the watch is seen,
         // however late the thread gets to run.
         let armed = DirectoryWatch(inotify: inotify, target: directory)
-        DetachedThread.start {
+        DetachedThread.start(named: "nook-file-watch") {
             var watch = armed
             Self.run(&watch, stop: stopper.readEnd, name: name, onChange: onChange)
             close(inotify)
