@@ -260,13 +260,10 @@ public struct StateStoreError: Error, CustomStringConvertible {
     public let operation: String
     /// 0 when the error is not a failed system call (`operation` then says it all).
     public let errno: Int32
-    public init(operation: String, errno: Int32) {
-        self.operation = operation
-        self.errno = errno
-    }
-    init(_ message: String) {
-        operation = message
-        errno = 0
-    }
     public var description: String { errno == 0 ? operation : "\(operation) failed: \(String(cString: strerror(errno)))" }
+}
+
+extension StateStoreError {
+    /// An error that is not a failed system call.
+    init(_ message: String) { self.init(operation: message, errno: 0) }
 }
