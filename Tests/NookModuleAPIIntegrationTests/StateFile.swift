@@ -36,12 +36,8 @@ struct Observer {
     /// How many connections process `pid` holds on the bus, as the bus daemon vouches for
     /// each unique name's process (`ListNames`, then `GetConnectionUnixProcessID`).
     func connectionCount(ofProcess pid: Int32) async throws -> Int {
-        let names = try await connection.call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames",
-            timeout: .seconds(20))
-        guard case .array(_, let items)? = names.first else { return 0 }
         var count = 0
-        for case .string(let name) in items where name.hasPrefix(":") {
+        for name in try await ModuleThreadTests.connections(connection) {
             let owner = try? await connection.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetConnectionUnixProcessID", arguments: [.string(name)], timeout: .seconds(20))
