@@ -22,6 +22,11 @@ struct SurfaceMatching {
         var owner: SlotOwner
         var identity: SlotIdentity
         var staying: Bool
+
+        /// An info diagnostic about this candidate's element, naming its path, owner and id.
+        func diagnostic(_ code: DiagnosticCode, _ message: String) -> Diagnostic {
+            Diagnostic(code, .info, message, path: element.path, module: owner.module, activity: owner.activity ?? "", id: element.id)
+        }
     }
 
     struct Pair {
@@ -273,11 +278,7 @@ struct SurfaceMatching {
             if let key = candidate.keys.keys.first(where: blocked.contains) {
                 // The warning above names the duplicated copies; the lone copy facing them is told here.
                 if !named.contains(candidate.element.path) {
-                    diagnostics.append(
-                        Diagnostic(
-                            .duplicateSource, .info,
-                            "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side",
-                            path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+                    diagnostics.append(candidate.diagnostic(.duplicateSource, "\(key) at \(candidate.element.path) does not move: the key has more than one source on the other side"))
                 }
                 continue
             }
@@ -288,25 +289,13 @@ struct SurfaceMatching {
             let otherSide = reach ?? Reach(otherScene)
             reach = otherSide
             guard otherSide.modules.contains(candidate.owner.module) || otherSide.markedIds.contains(candidate.element.id) else { continue }
-            diagnostics.append(
-                Diagnostic(
-                    .noCounterpart, .info,
-                    "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot",
-                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+            diagnostics.append(candidate.diagnostic(.noCounterpart, "\(candidate.keys.canonical) at \(candidate.element.path) has no counterpart in the \(other) scene; it \(label == "previous" ? "leaves" : "arrives") with its slot"))
         }
         for candidate in side.peekOnly where !candidate.staying {
-            diagnostics.append(
-                Diagnostic(
-                    .shownInPeek, .info,
-                    "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it",
-                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+            diagnostics.append(candidate.diagnostic(.shownInPeek, "\(candidate.keys.canonical) at \(candidate.element.path) shows in the peek only while the pill peeks; the peek's copy moves for it"))
         }
         for candidate in side.followers where !candidate.staying {
-            diagnostics.append(
-                Diagnostic(
-                    .follower, .info,
-                    "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves",
-                    path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+            diagnostics.append(candidate.diagnostic(.follower, "\(candidate.keys.canonical) at \(candidate.element.path) is a follower; only a key's source moves"))
         }
     }
 
@@ -354,11 +343,7 @@ struct SurfaceMatching {
         do {
             for (candidate, companion) in side.excluded where !candidate.staying {
                 if companion {
-                    diagnostics.append(
-                        Diagnostic(
-                            .companion, .info,
-                            "\(candidate.element.key.key) at \(candidate.element.path) is in a companion window, where marks do nothing",
-                            path: candidate.element.path, module: candidate.owner.module, activity: candidate.owner.activity ?? "", id: candidate.element.id))
+                    diagnostics.append(candidate.diagnostic(.companion, "\(candidate.element.key.key) at \(candidate.element.path) is in a companion window, where marks do nothing"))
                 } else {
                     let met = other.sources.contains { $0.keys.meets(candidate.keys) }
                     diagnostics.append(
