@@ -1,6 +1,6 @@
 import Testing
 import NookHeroCard
-import NookCore
+@testable import NookCore
 @testable import NookModuleAPI
 
 // The seeds' code samples compile nearly verbatim (see SeedMusicSamples.swift and

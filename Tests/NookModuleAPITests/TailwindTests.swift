@@ -1,5 +1,5 @@
 import Testing
-import NookCore
+@testable import NookCore
 @testable import NookModuleAPI
 
 // `.tw`, `.twAnimation` and typed utilities, checked against the class parser.
