@@ -22,8 +22,9 @@ struct RenderScene: Hashable, Sendable {
     var wire: WireScene
     var chrome: ChromeShape?
     var capsules: [CapsuleShape]
-    /// In the plan's order: slot order, then preorder (parents before children).
-    var nodes: [WireSceneNode]
+    /// The wire scene's nodes, in the plan's order: slot order, then preorder (parents before
+    /// children).
+    var nodes: [WireSceneNode] { _read { yield wire.nodes } }
     /// Each node's look at rest, at its position in `nodes`.
     var looks: [NodeLook]
     /// `nodes` index by path.
@@ -50,7 +51,6 @@ struct RenderScene: Hashable, Sendable {
             if index[node.path] == nil { index[node.path] = position }
             if node.isSuppressed { suppressed.insert(node.path) }
         }
-        nodes = wire.nodes
         self.looks = looks
         self.index = index
         self.suppressed = suppressed
