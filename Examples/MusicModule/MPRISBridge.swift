@@ -20,6 +20,9 @@ actor MPRISBridge {
     static let properties = "org.freedesktop.DBus.Properties"
 
     let bus: BusConnection
+    /// The bridge runs on its connection's bus thread: a player's signal is handled where it
+    /// arrives, and a call to the player leaves without a thread hop.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { bus.unownedExecutor }
     let output: AsyncStream<NowPlaying?>.Continuation
     /// `--player NAME`: the part after the MPRIS prefix; nil follows every player.
     let only: String?
@@ -84,9 +87,10 @@ actor MPRISBridge {
         let changed = try await bus.signals(
             matching: MatchRule(path: Self.path, interface: Self.properties, member: "PropertiesChanged", arguments: [0: Self.playerInterface]))
         let seeked = try await bus.signals(matching: MatchRule(path: Self.path, interface: Self.playerInterface, member: "Seeked"))
-        Task { for await change in owners { await self.ownerChanged(change) } }
-        Task { for await signal in changed { await self.signalled(by: signal.sender) } }
-        Task { for await signal in seeked { await self.signalled(by: signal.sender) } }
+        // Read on the bus thread too, where the signals arrive.
+        Task(executorPreference: bus.executor) { for await change in owners { await self.ownerChanged(change) } }
+        Task(executorPreference: bus.executor) { for await signal in changed { await self.signalled(by: signal.sender) } }
+        Task(executorPreference: bus.executor) { for await signal in seeked { await self.signalled(by: signal.sender) } }
         let names = try await bus.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames")
         if case .array(_, let items)? = names.first {
