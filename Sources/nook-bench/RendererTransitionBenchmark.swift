@@ -35,6 +35,12 @@ func runRendererTransitionBenchmark(cycles: Int = 10, updates: Int = 60) async t
             defer { host.stop() }
             figures += try await measureTransitions(on: host, cycles: cycles)
         }
+        // The opt-in subsurface canvas (FrameTarget.swift), informational until it is the default.
+        do {
+            let host = try await RendererHost.sway(tracingProtocol: false, canvas: true)
+            defer { host.stop() }
+            figures += try await measureTransitions(on: host, cycles: cycles)
+        }
         let host = try await RendererHost.sway(tracingProtocol: true)
         defer { host.stop() }
         figures += try await measureUpdateToCommit(on: host, updates: updates)
@@ -109,7 +115,7 @@ private final class RendererHost: @unchecked Sendable {
         return host
     }
 
-    static func sway(tracingProtocol: Bool) async throws -> RendererHost {
+    static func sway(tracingProtocol: Bool, canvas: Bool = false) async throws -> RendererHost {
         let (bus, bin, environment, state, stops) = try await nookd("renderer-sway", allowingOtherUsers: true)
         let rendererPath = bin.appendingPathComponent("nook-renderer").path
         let sway = try await SwayServer(size: (1920, 1080), in: state, reaching: [rendererPath])
@@ -118,9 +124,9 @@ private final class RendererHost: @unchecked Sendable {
         let (executable, arguments) = try sway.user.command(rendererPath, ["--address", bus.address, "--log-settled"], environment: sway.clientEnvironment.merging([
             "GDK_BACKEND": "wayland", "HOME": home.path, "NO_AT_BRIDGE": "1",
             "XDG_CONFIG_HOME": home.path, "XDG_CONFIG_DIRS": home.path,
-        ].merging(tracingProtocol ? ["WAYLAND_DEBUG": "1"] : [:]) { $1 }) { $1 })
+        ].merging(tracingProtocol ? ["WAYLAND_DEBUG": "1"] : [:]) { $1 }.merging(canvas ? ["NOOK_RENDERER_CANVAS": "1"] : [:]) { $1 }) { $1 })
         let renderer = try PackageProcess(executable, arguments, logDirectory: state)
-        let host = RendererHost(name: "sway", bus: bus, bin: bin, environment: environment, rendererPID: renderer.pid, log: LogTail(renderer.logFile),
+        let host = RendererHost(name: canvas ? "sway, subsurface canvas" : "sway", bus: bus, bin: bin, environment: environment, rendererPID: renderer.pid, log: LogTail(renderer.logFile),
                                 stops: stops + [{ let done = DispatchSemaphore(value: 0); Task { await sway.stop(); done.signal() }; done.wait() },
                                                 { let done = DispatchSemaphore(value: 0); Task { _ = await renderer.stop(); done.signal() }; done.wait() }])
         try await host.waitForSubscription()

@@ -71,10 +71,10 @@ final class ControlInput {
             input.keyReleaseSource = 0
             input.keyPressed = nil
             Log.debug("key press released")
-            gtk_widget_queue_draw(input.nook.widget)
+            input.nook.frames.invalidate()
             return 0  // G_SOURCE_REMOVE
         }, Unmanaged.passUnretained(self).toOpaque())
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     /// A frame was painted: presses, the cursor and the accessible objects follow it. While the
@@ -87,7 +87,7 @@ final class ControlInput {
         accessibility.update(list.controls, focused: keyboard.focused)
         if holdsKeyboard, reach.focused == nil, !inPanel, case .focused(let target) = reach.start(targets: list.targets) {
             Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
-            gtk_widget_queue_draw(nook.widget)
+            nook.frames.invalidate()
         }
     }
 
@@ -118,7 +118,7 @@ final class ControlInput {
         if !inPanel, case .focused(let target) = reach.start(targets: onScreen.targets) {
             Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
         }
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     private func release(_ why: String) {
@@ -126,7 +126,7 @@ final class ControlInput {
         reach.clear()
         Log.info("the nook gives the keyboard back (\(why))")
         updateKeyboardMode()
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     /// Expanded onto an activity or a home, as on screen: the scene's controls take the keys.
@@ -189,7 +189,7 @@ final class ControlInput {
                 return true
             case .focused(let target):
                 Log.debug("reach focus \(target.kind.rawValue) \(target.owner)")
-                gtk_widget_queue_draw(nook.widget)
+                nook.frames.invalidate()
             case .open(let target):
                 Log.debug("reach open \(target.kind.rawValue) \(target.owner) by keyboard")
                 if let link = link() { Task { await link.openSlot(target, via: .claim) } }
@@ -219,7 +219,7 @@ final class ControlInput {
             return false
         case .focused(let control):
             Log.debug("focus action=\(control.action) path=\(control.node.path) label=\(control.label)")
-            gtk_widget_queue_draw(nook.widget)
+            nook.frames.invalidate()
             return true
         case .activate(let target, let action):
             showKeyPress(target.node)
@@ -227,7 +227,7 @@ final class ControlInput {
             return true
         case .close:
             Log.debug("escape: asking to close")
-            gtk_widget_queue_draw(nook.widget)
+            nook.frames.invalidate()
             if let link = link() { Task { await link.close() } }
             return true
         }

@@ -30,6 +30,8 @@ struct NookWindow {
     /// layer from the overlay down to the background, so its zone comes after every bar's (on
     /// the top or bottom layer): the band lies right below the bars, and windows below it.
     let reservation: UnsafeMutablePointer<GtkWidget>?
+    /// Where frames are drawn, and how a change asks for one.
+    let frames: FrameTarget
 
     /// Where no compositor blends the window (X11 without one), it is shaped to the chrome.
     var needsShape: Bool { isX11 && !isTransparent }
@@ -60,7 +62,8 @@ struct NookWindow {
         if composited, let visual = gdk_screen_get_rgba_visual(screen) { gtk_widget_set_visual(widget, visual) }
 
         let layerShell = gtk_layer_is_supported() != 0
-        let isX11 = gdk_screen_get_display(screen).map { String(cString: g_type_name_from_instance(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GTypeInstance.self))) } == "GdkX11Display"
+        let displayType = gdk_screen_get_display(screen).map { String(cString: g_type_name_from_instance(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GTypeInstance.self))) }
+        let isX11 = displayType == "GdkX11Display"
         if isX11, !composited, let visual = rootVisual(of: screen) { gtk_widget_set_visual(widget, visual) }
         if layerShell {
             gtk_layer_init_for_window(window)
@@ -74,7 +77,8 @@ struct NookWindow {
         gtk_widget_add_events(widget, Int32(bitPattern: GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue
             | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_ENTER_NOTIFY_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         let nook = NookWindow(widget: widget, usesLayerShell: layerShell, isTransparent: composited, isX11: isX11,
-                              reservation: layerShell ? makeReservation(composited: composited) : nil)
+                              reservation: layerShell ? makeReservation(composited: composited) : nil,
+                              frames: FrameTarget(widget: widget, wayland: displayType == "GdkWaylandDisplay"))
         nook.place(on: monitor, gdkMonitor: gdkMonitor, config: config, placement: Placement())
         return nook
     }
@@ -214,13 +218,14 @@ struct NookWindow {
     /// Pointer input only over `rects` (the chrome, capsules, the close control), so clicks
     /// elsewhere reach the desktop; none at all for an empty list.
     func acceptInput(in rects: [Rect]) {
+        let areas = rects.filter { $0.width > 0 && $0.height > 0 }.map { rect in
+            cairo_rectangle_int_t(x: Int32(clamping: Int(rect.minX.rounded(.down))), y: Int32(clamping: Int(rect.minY.rounded(.down))),
+                                  width: Int32(clamping: Int(rect.width.rounded(.up))) + 1, height: Int32(clamping: Int(rect.height.rounded(.up))) + 1)
+        }
+        guard !frames.usesCanvas else { return frames.acceptInput(in: areas) }
         guard let gdkWindow = gtk_widget_get_window(widget) else { return }
         let region = cairo_region_create()
-        for rect in rects where rect.width > 0 && rect.height > 0 {
-            var area = cairo_rectangle_int_t(x: Int32(rect.minX.rounded(.down)), y: Int32(rect.minY.rounded(.down)),
-                                             width: Int32(rect.width.rounded(.up)) + 1, height: Int32(rect.height.rounded(.up)) + 1)
-            cairo_region_union_rectangle(region, &area)
-        }
+        for var area in areas { cairo_region_union_rectangle(region, &area) }
         gdk_window_input_shape_combine_region(gdkWindow, region, 0, 0)
         cairo_region_destroy(region)
     }

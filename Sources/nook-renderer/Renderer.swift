@@ -112,7 +112,7 @@ final class Renderer {
         images.scale = monitor.scale
         applyLook()
         // A file image loaded on a worker: draw again, now with it.
-        images.loaded = { [unowned self] in gtk_widget_queue_draw(self.nook.widget) }
+        images.loaded = { [unowned self] in self.nook.frames.invalidate() }
         connectSignals()
         gtk_widget_show_all(nook.widget)
         nook.acceptInput(in: [])
@@ -170,7 +170,7 @@ final class Renderer {
     private func applyLook() {
         presenter.defaultForeground = config.textColor
         images.symbolColor = config.textColor
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     private func reportMissingOutput() {
@@ -277,8 +277,9 @@ final class Renderer {
         let originX = windowOriginX
         for rect in changing(list) {
             let x = rect.minX.rounded(.down) - 1 - originX, y = rect.minY.rounded(.down) - 1
-            gtk_widget_queue_draw_area(nook.widget, Int32(clamping: Int(x)), Int32(clamping: Int(y)),
-                                       Int32(clamping: Int(rect.maxX.rounded(.up) - x + 1)), Int32(clamping: Int(rect.maxY.rounded(.up) - y + 1)))
+            nook.frames.invalidate(x: Int32(clamping: Int(x)), y: Int32(clamping: Int(y)),
+                                   width: Int32(clamping: Int(rect.maxX.rounded(.up) - originX - x + 1)),
+                                   height: Int32(clamping: Int(rect.maxY.rounded(.up) - y + 1)))
         }
     }
 
@@ -343,7 +344,7 @@ final class Renderer {
     }
 
     private func startFrames() {
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
         guard tickCallback == 0 else { return }
         tickCallback = gtk_widget_add_tick_callback(nook.widget, { widget, clock, data in
             Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().tick(clock: clock)
@@ -408,12 +409,12 @@ final class Renderer {
     /// Queues only what changed since the last paint (`FrameDamage`), or everything.
     private func queueDamage(for list: DisplayList) {
         guard !repaintsEverything, let rects = FrameDamage.rects(from: lastPainted, to: list, bounds: Size(width: fullSurface.width, height: surfaceSize.height)) else {
-            gtk_widget_queue_draw(nook.widget)
+            nook.frames.invalidate()
             return
         }
         let originX = windowOriginX
         for rect in rects {
-            gtk_widget_queue_draw_area(nook.widget, Int32(rect.minX - originX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+            nook.frames.invalidate(x: Int32(rect.minX - originX), y: Int32(rect.minY), width: Int32(rect.width), height: Int32(rect.height))
         }
     }
 
@@ -543,7 +544,7 @@ final class Renderer {
         Log.debug("surface \(Int(surfaceSize.width))x\(Int(surfaceSize.height)) -> \(Int(size.width))x\(Int(size.height))")
         surfaceSize = size
         nook.resize(on: monitor, to: size)
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     /// Without a compositor (X11) the window shows only what is drawn: set its shape when that
@@ -590,10 +591,14 @@ final class Renderer {
     }
 
     fileprivate func pointerMoved(x: Double, y: Double) {
-        pointer.location = displayPoint(x: x, y: y)
-        refreshPointer(moved: true)
+        let place = displayPoint(x: x, y: y)
+        // A compositor also reports motion when the surface moves under a still pointer (a
+        // layer surface re-centred at its new width): that is not the pointer moving.
+        let moved = place != pointer.location
+        pointer.location = place
+        refreshPointer(moved: moved)
         controls.pointerMoved(to: pointer.location)
-        gtk_widget_queue_draw(nook.widget)  // Hover variants.
+        nook.frames.invalidate()  // Hover variants.
     }
 
     fileprivate func pointerLeft() {
@@ -605,7 +610,7 @@ final class Renderer {
         middlePressed = nil
         refreshPointer(moved: true)
         controls.pointerMoved(to: nil)
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
     }
 
     /// The reach target (`ReachTarget`) under `point` in the frame last painted.
@@ -620,7 +625,7 @@ final class Renderer {
         }
         let wasPressed = pointer.isPressed
         pointer.isPressed = pressed
-        gtk_widget_queue_draw(nook.widget)
+        nook.frames.invalidate()
         let handled = controls.button(pressed: pressed, at: point)  // A control's press or release.
         pointer.pressedControl = controls.heldControl
         if handled {
@@ -700,7 +705,7 @@ final class Renderer {
             hoverNeedsMotion = false
             if hoverHold != nil {
                 hoverHold = nil
-                gtk_widget_queue_draw(nook.widget)  // The input region without the hold.
+                nook.frames.invalidate()  // The input region without the hold.
             }
         }
         let over = isOverNook
@@ -863,9 +868,12 @@ final class Renderer {
         let widget = UnsafeMutableRawPointer(nook.widget)
         typealias DrawHandler = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean
         let onDraw: DrawHandler = { _, cr, data in
-            if let cr { Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue().draw(cr) }
+            guard let cr else { return 1 }
+            let renderer = Unmanaged<Renderer>.fromOpaque(data!).takeUnretainedValue()
+            if renderer.nook.frames.usesCanvas { renderer.nook.frames.gtkPainted(cr) } else { renderer.draw(cr) }
             return 1
         }
+        nook.frames.paint = { [unowned self] cr in self.draw(cr) }
         connectSignal(widget, "draw", onDraw, me)
         typealias MotionHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventMotion>?, UnsafeMutableRawPointer?) -> gboolean
         let onMotion: MotionHandler = { _, event, data in

@@ -117,9 +117,21 @@ struct IdleFramesOnSwayTests {
 
     /// The playing song's equalizer moves at its own 30 frames a second, and each of those
     /// frames damages the equalizer's bars alone, not the pill or the window.
-    @Test func aPlayingEqualizerDrawsItsOwnRectAtItsOwnRate() async throws {
-        try await SwayNook.with(slowMotion: 1) { nook in
+    /// With the opt-in subsurface canvas (`NOOK_RENDERER_CANVAS=1`) too: its frames go to a
+    /// subsurface, and the screen shows the pill.
+    @Test(arguments: [false, true])
+    func aPlayingEqualizerDrawsItsOwnRectAtItsOwnRate(canvas: Bool) async throws {
+        try await SwayNook.with(slowMotion: 1, rendererEnvironment: canvas ? ["NOOK_RENDERER_CANVAS": "1"] : [:]) { nook in
             let playing = try await Self.commitsOnceShowing("pill", nook, "the song")
+            #expect(nook.rendererLog.contains("get_subsurface(") == canvas, "canvas \(canvas): a subsurface made or not as asked")
+            if canvas {
+                let frame = try #require(nook.logLines("frame").last, "no frame logged")
+                let pill = try #require(LoggedRect(frame["chrome"]), "no chrome drawn: \(frame.text)")
+                let shot = try await nook.sway.screenshot()
+                ReachOnScreenTests.saveScreenshot(shot, "canvas-pill")
+                let chrome = try #require(shot.chromeBox(background: SwayServer.backgroundSum), "no chrome on screen from the canvas")
+                #expect(pill.matches(chrome, tolerance: 2), "canvas: chrome on screen at \(chrome), logged \(pill)")
+            }
             // 300 at 30 a second; a loaded machine drops some, never down to one a second.
             #expect((60...330).contains(playing.count), "a playing equalizer committed \(playing.count) frames in 10 s:\n\(playing.trace.suffix(3000))")
             let damages = Self.damages(in: playing.trace)
