@@ -220,6 +220,13 @@ int nook_canvas_awaits_parent(struct nook_canvas *canvas) {
     return canvas != NULL && canvas->synced;
 }
 
+void nook_canvas_parent_committed(struct nook_canvas *canvas) {
+    if (canvas == NULL || !canvas->synced) return;
+    wl_subsurface_set_desync(canvas->subsurface);
+    canvas->synced = 0;
+    wl_display_flush(canvas->display);
+}
+
 void nook_canvas_commit_parent(struct nook_canvas *canvas) {
     if (canvas == NULL) return;
     wl_surface_commit(canvas->parent);

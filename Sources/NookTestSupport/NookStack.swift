@@ -70,7 +70,7 @@ public final class NookStack: @unchecked Sendable {
     public func stop() async {
         let parts = lock.withLock { defer { stops = [] }; return stops }
         for stop in parts.reversed() { await stop() }
-        try? FileManager.default.removeItem(at: scratch)
+        if ProcessInfo.processInfo.environment["NOOK_KEEP_SCRATCH"] == nil { try? FileManager.default.removeItem(at: scratch) }
     }
 }
 

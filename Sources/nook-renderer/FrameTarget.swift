@@ -10,13 +10,14 @@ import NookCore
 /// buffer it reuses, this frame's damage and that of the frames since the buffer was last
 /// shown. GTK 3 would map a new buffer for every frame whenever the compositor keeps the
 /// last one until the next commit, as wlroots' pixman renderer does (docs/PERFORMANCE.md).
-/// GTK's own surface stays transparent and keeps the pointer input.
+/// GTK's own surface stays transparent and keeps the pointer input, and GTK still draws it
+/// (clear) when its size changes: that commit carries the canvas' first frame of the new size
+/// (a subsurface in sync mode for that frame) and the input region, so the compositor never
+/// shows or hit-tests a size with the other's content. On headless sway the canvas takes the
+/// renderer's CPU per transition from about 54 ms to 31 ms (docs/PERFORMANCE.md).
 ///
-/// The canvas is opt-in for now (`NOOK_RENDERER_CANVAS=1`, Wayland only): on headless sway it
-/// takes the renderer's CPU per transition from about 54 ms to 31 ms, but while the layer
-/// surface is resized, the input region it sets can reach the compositor before GTK's commit
-/// of the new size, and sway then reports a still pointer as moved (docs/PERFORMANCE.md).
-/// Without it, and on X11, GTK's window is drawn as before.
+/// On X11, and with `NOOK_RENDERER_GTK_BUFFERS=1` (to measure the difference), GTK's window is
+/// drawn as before.
 final class FrameTarget {
     let widget: UnsafeMutablePointer<GtkWidget>
     /// Draws the frame on a cairo context already clipped to what needs painting.
@@ -35,13 +36,19 @@ final class FrameTarget {
     private var lastSize: (width: Int32, height: Int32) = (0, 0)
     /// Where GTK's surface takes the pointer, flattened (x, y, width, height each).
     private var inputRegion: [Int32] = []
-    private var inputUncommitted = false
+    private var parentUncommitted = false
     private var afterPaintHandler: gulong = 0
+    /// GTK's window size when it last drew, whether it drew in the frame being painted, and
+    /// whether a size asked has yet to be drawn (`resizeRequested`).
+    private var gtkDrawnSize: (width: Int32, height: Int32) = (0, 0)
+    private var gtkDrewThisFrame = false
+    private var sizeInFlight = false
+    private var framesWaited = 0
 
     init(widget: UnsafeMutablePointer<GtkWidget>, wayland: Bool) {
         self.widget = widget
-        let canvasWanted = getenv("NOOK_RENDERER_CANVAS").map { String(cString: $0) == "1" } ?? false
-        usesCanvas = wayland && canvasWanted
+        let gtkBuffers = getenv("NOOK_RENDERER_GTK_BUFFERS").map { String(cString: $0) == "1" } ?? false
+        usesCanvas = wayland && !gtkBuffers
         guard usesCanvas else { return }
         typealias UnmapHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
         // Unmapped, GTK destroys its surface, and the subsurface with it is of no use: a new
@@ -76,6 +83,9 @@ final class FrameTarget {
     /// GTK painted its own window (mapped or resized): in canvas mode it stays clear, and the
     /// canvas paints the whole frame at the window's size.
     func gtkPainted(_ cr: OpaquePointer) {
+        gtkDrawnSize = (gtk_widget_get_allocated_width(widget), gtk_widget_get_allocated_height(widget))
+        gtkDrewThisFrame = true
+        sizeInFlight = false
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr)
@@ -97,17 +107,53 @@ final class FrameTarget {
     private func applyInputRegion() {
         guard let canvas else { return }
         nook_canvas_set_parent_input(canvas, inputRegion, Int32(inputRegion.count / 4))
-        inputUncommitted = true
+        parentUncommitted = true
         if let clock = connectedClock() { gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT) }
     }
 
-    /// After GTK's own after-paint (which commits if GTK drew): commits what is left to (an
-    /// input region, a frame of a new size waiting for the parent).
+    /// The window was asked to take this size: until GTK draws it, the compositor may hold a
+    /// configure for it that GTK has acknowledged, and a commit of the parent now would give
+    /// the surface its new place with its old buffer (and the pointer coordinates the renderer
+    /// would read against the new one). What is set on the parent meanwhile goes with GTK's commit.
+    func resizeRequested(width: Int32, height: Int32) {
+        guard usesCanvas, width != gtkDrawnSize.width || height != gtkDrawnSize.height else { return }
+        sizeInFlight = true
+        framesWaited = 0
+    }
+
+    /// After GTK's own after-paint, which commits the parent when GTK drew this frame: else
+    /// commits what is left to (an input region, a frame of a new size waiting for the parent),
+    /// unless a resize is on its way.
     private func afterPaint() {
-        guard let canvas, inputUncommitted || nook_canvas_awaits_parent(canvas) != 0 else { return }
-        inputUncommitted = false
+        guard let canvas else { return }
+        if gtkDrewThisFrame {
+            gtkDrewThisFrame = false
+            nook_canvas_parent_committed(canvas)
+            // GTK drew a new size before the compositor configured it: GTK acknowledges that
+            // configure when it comes, and it applies on the next commit, which GTK would make
+            // only when it next draws. Until then the compositor keeps the surface where the
+            // last configure put it, and pointer coordinates would not match what is drawn.
+            parentUncommitted = true
+            if let clock { gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT) }
+            return
+        }
+        guard parentUncommitted || nook_canvas_awaits_parent(canvas) != 0 else { return }
+        if sizeInFlight {
+            framesWaited += 1
+            // A size the compositor never configured (or one GTK had already): not for ever.
+            if framesWaited < Self.resizeFramesAtMost {
+                if let clock { gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT) }
+                return
+            }
+            Log.debug("canvas: GTK drew no frame of the size asked \(framesWaited) frames ago; committing the surface anyway")
+            sizeInFlight = false
+        }
+        parentUncommitted = false
         nook_canvas_commit_parent(canvas)
     }
+
+    /// How many frames a commit of the parent waits for GTK to draw a size asked.
+    private static let resizeFramesAtMost = 30
 
     private func createCanvas() {
         guard gtk_widget_get_mapped(widget) != 0, let window = gtk_widget_get_window(widget),

@@ -170,6 +170,7 @@ struct NookWindow {
         let share = Self.size(on: monitor)
         let wanted = usesLayerShell ? size ?? share : share
         let width = min(share.width, max(1, wanted.width)), height = min(share.height, max(1, wanted.height))
+        frames.resizeRequested(width: Int32(width), height: Int32(height))
         gtk_widget_set_size_request(widget, Int32(width), Int32(height))
         gtk_window_resize(window, Int32(width), Int32(height))
     }

@@ -117,11 +117,11 @@ struct IdleFramesOnSwayTests {
 
     /// The playing song's equalizer moves at its own 30 frames a second, and each of those
     /// frames damages the equalizer's bars alone, not the pill or the window.
-    /// With the opt-in subsurface canvas (`NOOK_RENDERER_CANVAS=1`) too: its frames go to a
-    /// subsurface, and the screen shows the pill.
+    /// Drawn on the subsurface canvas (the default: its frames go to a subsurface, and the
+    /// screen shows the pill) and by GTK on its own surface (`NOOK_RENDERER_GTK_BUFFERS=1`).
     @Test(arguments: [false, true])
     func aPlayingEqualizerDrawsItsOwnRectAtItsOwnRate(canvas: Bool) async throws {
-        try await SwayNook.with(slowMotion: 1, rendererEnvironment: canvas ? ["NOOK_RENDERER_CANVAS": "1"] : [:]) { nook in
+        try await SwayNook.with(slowMotion: 1, rendererEnvironment: canvas ? [:] : ["NOOK_RENDERER_GTK_BUFFERS": "1"]) { nook in
             let playing = try await Self.commitsOnceShowing("pill", nook, "the song")
             #expect(nook.rendererLog.contains("get_subsurface(") == canvas, "canvas \(canvas): a subsurface made or not as asked")
             if canvas {

@@ -83,6 +83,10 @@ final class SwayNook: NookUnderTest, StoppableFixture, @unchecked Sendable {
         if let startedPointer { return startedPointer }
         let pointer = try await VirtualPointer(on: sway)
         startedPointer = pointer
+        // It starts in a corner; the test's first move comes once the renderer has its
+        // wl_pointer, so the pointer arrives over the nook as a real one does.
+        let ready = await eventually(timeout: .seconds(60), poll: .milliseconds(50)) { self.rendererLog.contains(".get_pointer(") }
+        guard ready else { throw TestSupportError("the renderer never took the virtual pointer:\n\(logs)") }
         return pointer
     }
 

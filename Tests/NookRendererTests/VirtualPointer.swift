@@ -12,11 +12,15 @@ final class VirtualPointer: @unchecked Sendable {
     private let outputFile: URL
     private var commands = 0
 
-    init(on sway: SwayServer) async throws {
+    /// Starts the pointer at `start` (layout points; the default is the bottom left corner,
+    /// away from the nook): a pointer made over a surface is entered with the coordinates the
+    /// compositor last computed there, which may predate the surface's last move.
+    init(on sway: SwayServer, start: (x: Int, y: Int) = (20, SwayServer.screen.height - 20)) async throws {
         let program = try await Self.built.value
         outputFile = sway.directory.appendingPathComponent("virtual-pointer.out")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let (executable, arguments) = try sway.user.command(program, [], environment: sway.clientEnvironment)
+        let (executable, arguments) = try sway.user.command(program, ["\(start.x)", "\(start.y)", "\(SwayServer.screen.width)", "\(SwayServer.screen.height)"],
+                                                            environment: sway.clientEnvironment)
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -6,6 +6,7 @@
 //   press | release         the left button                                -> "pressed" | "released"
 //   press middle | release middle   the middle button                      -> "pressed" | "released"
 //
+// With arguments X Y WIDTH HEIGHT, the pointer starts at X,Y.
 // It keeps its pointer until stdin closes or it is killed: destroying the device would take
 // the seat's pointer away, and clients would see the pointer leave.
 // Built at test time (VirtualPointer.swift): wayland-scanner generates the protocol code from
@@ -41,7 +42,7 @@ static uint32_t milliseconds(void) {
     return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     struct wl_display *display = wl_display_connect(NULL);
     if (display == NULL) {
         fprintf(stderr, "virtual-pointer: cannot connect to the Wayland display\n");
@@ -55,6 +56,13 @@ int main(void) {
         return 1;
     }
     struct zwlr_virtual_pointer_v1 *pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(manager, seat);
+    // `virtual-pointer X Y WIDTH HEIGHT`: the pointer starts there, moved in the same batch as
+    // the device is made, so no client sees it anywhere else first.
+    if (argc == 5) {
+        zwlr_virtual_pointer_v1_motion_absolute(pointer, milliseconds(), (uint32_t)atoi(argv[1]), (uint32_t)atoi(argv[2]),
+                                                (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
+        zwlr_virtual_pointer_v1_frame(pointer);
+    }
     wl_display_roundtrip(display);
     printf("ready\n");
     fflush(stdout);

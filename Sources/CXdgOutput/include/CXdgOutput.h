@@ -35,6 +35,9 @@ void nook_canvas_set_parent_input(struct nook_canvas *canvas, const int32_t *rec
 /// Whether the last frame committed waits for the parent's commit (its size changed, and it
 /// must show with the parent's new size, not before).
 int nook_canvas_awaits_parent(struct nook_canvas *canvas);
+/// The parent was committed by its owner (GTK): a frame that waited for it shows, and the
+/// next frames show on their own again.
+void nook_canvas_parent_committed(struct nook_canvas *canvas);
 /// Commits the parent (no new buffer): what was set on it applies, and a frame waiting for it
 /// shows.
 void nook_canvas_commit_parent(struct nook_canvas *canvas);
