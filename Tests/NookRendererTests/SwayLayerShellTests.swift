@@ -114,6 +114,31 @@ struct SwayLayerShellTests {
         }
     }
 
+    /// On an output of scale 2 the canvas draws at twice the detail: its buffers are at scale 2,
+    /// and the pill on screen, read at two pixels a point, is where the plan put it, twice as
+    /// large in pixels.
+    @Test func aScaleTwoOutputGetsThePillInTwiceThePixels() async throws {
+        let logical = SwayServer.Output(name: "HEADLESS-1", active: true, x: 0, y: 0, width: SwayServer.screen.width / 2,
+                                        height: SwayServer.screen.height / 2)
+        try await SwayNook.with(slowMotion: 1, swayConfig: "output HEADLESS-1 scale 2") { nook in
+            try await nook.showPill(on: logical)
+            let frame = try #require(nook.logLines("frame").last, "no frame logged")
+            let pill = try #require(LoggedRect(frame["chrome"]), "no chrome drawn: \(frame.text)")
+            #expect(abs(pill.midX - Double(logical.width) / 2) <= 1, "the pill \(pill) is not centred on a \(logical.width)-point output")
+            // The canvas is the surface `get_subsurface(new id, surface, parent)` names.
+            let log = nook.rendererLog
+            let made = try #require(log.split(separator: "\n").first { $0.contains(".get_subsurface(") }, "no subsurface made")
+            let canvas = try #require(made.split(separator: " ").first { $0.hasPrefix("wl_surface@") }?.trimmingCharacters(in: CharacterSet(charactersIn: ",)")),
+                                      "no surface in \(made)")
+            #expect(log.contains("\(canvas).set_buffer_scale(2)"), "the canvas (\(canvas)) has no buffer at scale 2")
+            let shot = try await nook.sway.screenshot(width: logical.width, height: 100, scale: 2)
+            ReachOnScreenTests.saveScreenshot(shot, "scale-2-pill")
+            let chrome = try #require(shot.chromeBox(background: SwayServer.backgroundSum), "no chrome on the scale 2 output")
+            let inPixels = try #require(LoggedRect("\(pill.x * 2),\(pill.y * 2),\(pill.width * 2),\(pill.height * 2)"))
+            #expect(inPixels.matches(chrome, tolerance: 3), "chrome on screen at \(chrome) pixels, the plan's \(pill) points")
+        }
+    }
+
     /// The virtual pointer coming over the pill: sway sends the surface pointer events, the
     /// renderer sends `Pointer("enter")`, the nook opens by hover, and the screen shows the
     /// expanded chrome the plan asked for. Leaving closes it again.

@@ -2,12 +2,14 @@ import Foundation
 import NookTestSupport
 
 extension SwayServer {
-    /// The layout's region `x,y WxH` as 8-bit RGB (`grim -t ppm`, as the sway user).
-    func screenshot(x: Int = 0, y: Int = 0, width: Int = SwayServer.screen.width, height: Int = 520) async throws -> RGBImage {
-        let (executable, argv) = try user.command("grim", ["-t", "ppm", "-g", "\(x),\(y) \(width)x\(height)", "-"], environment: clientEnvironment)
+    /// The layout's region `x,y WxH` as 8-bit RGB (`grim -t ppm`, as the sway user), `scale`
+    /// pixels a layout point (an output of scale 2 is drawn at 2, and shrunk for 1).
+    func screenshot(x: Int = 0, y: Int = 0, width: Int = SwayServer.screen.width, height: Int = 520, scale: Int = 1) async throws -> RGBImage {
+        let (executable, argv) = try user.command("grim", ["-t", "ppm", "-s", "\(scale)", "-g", "\(x),\(y) \(width)x\(height)", "-"],
+                                                  environment: clientEnvironment)
         let image = try RGBImage(ppm: try await XvfbServer.output(of: executable, argv))
-        guard image.width == width, image.height == height else {
-            throw TestSupportError("grim gave \(image.width)x\(image.height), asked for \(width)x\(height)")
+        guard image.width == width * scale, image.height == height * scale else {
+            throw TestSupportError("grim gave \(image.width)x\(image.height), asked for \(width)x\(height) at scale \(scale)")
         }
         return image
     }
