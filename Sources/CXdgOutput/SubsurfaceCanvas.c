@@ -146,6 +146,7 @@ static int make_buffer(struct nook_canvas *canvas, struct canvas_buffer *slot) {
 }
 
 unsigned char *nook_canvas_begin(struct nook_canvas *canvas, int width, int height, int scale, int *stride, int *age) {
+    *age = -1;
     if (canvas == NULL || width <= 0 || height <= 0 || scale <= 0 || width > 16384 || height > 16384) return NULL;
     wl_display_dispatch_queue_pending(canvas->display, canvas->queue);
     if (width != canvas->width || height != canvas->height || scale != canvas->scale) {
@@ -178,7 +179,10 @@ unsigned char *nook_canvas_begin(struct nook_canvas *canvas, int width, int heig
             }
         }
     }
-    if (free_slot == NULL) return NULL;
+    if (free_slot == NULL) {
+        *age = 0;  // Every buffer is the compositor's: not a failure.
+        return NULL;
+    }
     canvas->painting = index;
     *stride = canvas->stride;
     *age = free_slot->committed == 0 ? 0 : (int)(canvas->frames - free_slot->committed + 1);

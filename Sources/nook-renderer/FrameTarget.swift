@@ -14,7 +14,7 @@ import NookCore
 /// (clear) when its size changes: that commit carries the canvas' first frame of the new size
 /// (a subsurface in sync mode for that frame) and the input region, so the compositor never
 /// shows or hit-tests a size with the other's content. On headless sway the canvas takes the
-/// renderer's CPU per transition from about 54 ms to 31 ms (docs/PERFORMANCE.md).
+/// renderer's CPU per transition from 44.6 ms to 27.9 ms in the same run (docs/PERFORMANCE.md).
 ///
 /// On X11, and with `NOOK_RENDERER_GTK_BUFFERS=1` (to measure the difference), GTK's window is
 /// drawn as before.
@@ -222,10 +222,15 @@ final class FrameTarget {
             lastSize = (width, height)
             Log.debug("canvas \(width)x\(height)")
         }
-        guard width > 0, height > 0,
-              let pixels = nook_canvas_begin(canvas, width &* scale, height &* scale, scale, &stride, &age) else {
+        guard width > 0, height > 0 else { return }
+        guard let pixels = nook_canvas_begin(canvas, width &* scale, height &* scale, scale, &stride, &age) else {
             // Every buffer is still the compositor's: the next frame tries again.
-            return requestPaint()
+            if age == 0 { return requestPaint() }
+            // None can be made: GTK draws from now on, rather than trying every frame.
+            Log.info("the canvas cannot make a \(width)x\(height) buffer at scale \(scale): GTK draws the frames on its own surface")
+            dropCanvas()
+            usesCanvas = false
+            return gtk_widget_queue_draw(widget)
         }
         let stale = Self.stale(pending, since: Int(age), history: history)
         guard let image = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, width &* scale, height &* scale, stride) else { return }

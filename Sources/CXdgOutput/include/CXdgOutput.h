@@ -22,9 +22,10 @@ struct nook_canvas;
 struct nook_canvas *nook_canvas_create(struct wl_display *display, struct wl_surface *parent);
 void nook_canvas_destroy(struct nook_canvas *canvas);
 /// The pixels (ARGB8888, premultiplied: cairo's ARGB32) of a buffer of `width` x `height`
-/// buffer pixels to paint the next frame into, or NULL when every buffer is still the
-/// compositor's. `age`: 0 when its content is unknown, 1 when it holds the last frame
-/// committed, 2 the one before, and so on.
+/// buffer pixels to paint the next frame into. `age`: 0 when its content is unknown, 1 when it
+/// holds the last frame committed, 2 the one before, and so on. NULL with `age` 0 when every
+/// buffer is still the compositor's, with `age` -1 when no buffer can be made (a size out of
+/// range, no memory or descriptors left).
 unsigned char *nook_canvas_begin(struct nook_canvas *canvas, int width, int height, int scale, int *stride, int *age);
 /// Shows the buffer `begin` gave: `rects` (x, y, width, height in surface coordinates, `count`
 /// of them; NULL: all of it) changed since the last frame committed.
