@@ -219,9 +219,11 @@ struct NookWindow {
     /// Pointer input only over `rects` (the chrome, capsules, the close control), so clicks
     /// elsewhere reach the desktop; none at all for an empty list.
     func acceptInput(in rects: [Rect]) {
+        // Whole points, a point wider and taller to cover antialiasing; clamped, so no rect traps.
+        func points(_ value: Double) -> Int32 { Int32(max(-1_000_000, min(1_000_000, value.isFinite ? value : 0))) }
         let areas = rects.filter { $0.width > 0 && $0.height > 0 }.map { rect in
-            cairo_rectangle_int_t(x: Int32(clamping: Int(rect.minX.rounded(.down))), y: Int32(clamping: Int(rect.minY.rounded(.down))),
-                                  width: Int32(clamping: Int(rect.width.rounded(.up))) + 1, height: Int32(clamping: Int(rect.height.rounded(.up))) + 1)
+            cairo_rectangle_int_t(x: points(rect.minX.rounded(.down)), y: points(rect.minY.rounded(.down)),
+                                  width: points(rect.width.rounded(.up) + 1), height: points(rect.height.rounded(.up) + 1))
         }
         guard !frames.usesCanvas else { return frames.acceptInput(in: areas) }
         guard let gdkWindow = gtk_widget_get_window(widget) else { return }
