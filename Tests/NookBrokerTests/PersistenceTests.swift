@@ -6,6 +6,22 @@ import NookTestSupport
 
 /// The state file, with real files in a temporary directory.
 @Suite struct PersistenceTests {
+    /// The state file waits `persistDelay` (500 ms) after a change while writes are quick, and
+    /// less once writes slow down, so that a change still reaches the disk within one second
+    /// behind the write on its way and its own (SPEC: "each change on disk within one second").
+    @Test func theDebounceLeavesRoomForTwoWritesInTheSecond() {
+        let delay = Duration.milliseconds(500)
+        #expect(Broker.debounce(delay, lastWrite: .zero) == .milliseconds(500))
+        #expect(Broker.debounce(delay, lastWrite: .milliseconds(150)) == .milliseconds(500))
+        #expect(Broker.debounce(delay, lastWrite: .milliseconds(300)) == .milliseconds(400))
+        #expect(Broker.debounce(delay, lastWrite: .milliseconds(400)) == .milliseconds(200))
+        // Slower still: the shortest debounce, not less (a burst still shares a write).
+        #expect(Broker.debounce(delay, lastWrite: .seconds(3)) == .milliseconds(200))
+        // A configured delay below the shortest is kept as it is.
+        #expect(Broker.debounce(.milliseconds(50), lastWrite: .seconds(3)) == .milliseconds(50))
+        #expect(Broker.debounce(.zero, lastWrite: .zero) == .zero)
+    }
+
     func populated() throws -> Registry {
         var registry = Registry()
         _ = try registry.register(module: "music", info: ["display_name": .string("Music"), "version": .string("2")], caller: ":1.1", now: .zero)

@@ -82,6 +82,59 @@ import NookTestSupport
         }
     }
 
+    /// `readingProps(at:views:)`: a view key holding a node the one-pass checks pass arrives as
+    /// the validator's own view in `MethodCall.views` (and not in the props); one they do not
+    /// pass sends the whole record the general way, so the validator names what is wrong; a
+    /// view key holding anything else, and other keys' nodes, stay in the props as they were.
+    @Test func viewsReadStraightAreTheValidatorsViews() async throws {
+        struct Seen: Sendable {
+            var props: [String: PropValue]?
+            var views: [String: ReadView]
+        }
+        let last = Locked<Seen?>(nil)
+        let reading = ViewReading(keys: ["expanded", "minimal"], limits: .standard)
+        let method = DBusMethod("Views", in: [DBusArgument("id", "s"), DBusArgument("record", "a{sv}")]) { call in
+            last.withLock { $0 = Seen(props: call.props[1], views: call.views[1] ?? [:]) }
+            return []
+        }.readingProps(at: 1, views: reading)
+        let good = RawNode(kind: "vstack", props: ["spacing": .double(4), "shared": .dictionary(["id": .string("cover")])],
+                           children: [RawNode(kind: "text", props: ["text": .string("Building 40%"), "font_size": .int(13)]),
+                                      RawNode(kind: "progress", props: ["value": .double(0.4)])])
+        let unknownKey = RawNode(kind: "text", props: ["text": .string("x"), "colour": .string("#fff")])
+        let outOfRange = RawNode(kind: "progress", props: ["value": .double(2)])
+        let unknownSymbol = RawNode(kind: "image", props: ["symbol": .string("no.such.symbol")])
+        try await PrivateBus.with { bus in
+            let server = try await BusConnection.connect(to: .address(bus.address))
+            _ = try await server.export([DBusInterface(Self.interface, methods: [method])], at: Self.path)
+            let client = try await BusConnection.connect(to: .address(bus.address))
+            func send(_ record: [String: DBusValue]) async throws -> Seen? {
+                last.withLock { $0 = nil }
+                let argument = DBusValue.dictionary(key: "s", value: "v", record.sorted { $0.key < $1.key }.map { DBusValue.DictEntry(.string($0.key), $0.value) })
+                _ = try await client.call(destination: server.uniqueName, path: Self.path, interface: Self.interface, member: "Views",
+                                          arguments: [.string("id"), argument])
+                return last.withLock { $0 }
+            }
+            // Good views straight; the rest of the record, a view key's string and another key's node, in the props.
+            let seen = try await send(["expanded": .variant(good.wireValue), "minimal": .variant(RawNode(kind: "text").wireValue),
+                                       "peek": .variant(good.wireValue), "relevance": .variant(.double(0.5))])
+            let validated = try ViewValidator().validate(good, slot: "expanded")
+            #expect(seen?.views["expanded"]?.root == validated.root)
+            #expect(seen?.views["expanded"]?.wireBytes == good.estimatedWireBytes)
+            #expect(seen?.views["minimal"]?.root == ViewNode(kind: .text))
+            #expect(seen?.props == ["peek": .node(good), "relevance": .double(0.5)])
+            let string = try await send(["expanded": .variant(.string("not a view"))])
+            #expect(string?.props == ["expanded": .string("not a view")] && string?.views.isEmpty == true)
+            let nested = try await send(["expanded": .variant(.variant(good.wireValue))])
+            #expect(nested?.props == ["expanded": .node(good)] && nested?.views.isEmpty == true)
+            // What the validator would refuse or comment on: the general way, for all of the record.
+            for bad in [unknownKey, outOfRange, unknownSymbol] {
+                let seen = try await send(["minimal": .variant(RawNode(kind: "text").wireValue), "expanded": .variant(bad.wireValue)])
+                #expect(seen != nil && seen?.props == nil && seen?.views.isEmpty == true, "\(bad)")
+            }
+            for connection in [server, client] { await connection.close() }
+        }
+    }
+
     static func randomRecord(_ random: inout SeededGenerator, depth: Int) -> [String: DBusValue] {
         var record: [String: DBusValue] = [:]
         for index in 0..<Int(random.next(upTo: 5)) { record["k\(index)"] = .variant(randomValue(&random, depth: depth)) }

@@ -29,11 +29,14 @@ struct ActivityFields {
     /// `FieldReader.checkPayload`'s sum.
     private(set) var payloadBytes = 0
 
-    init(_ fields: [String: PropValue]) {
+    /// `views` are the call's views NookBus read straight into validated views (their keys are
+    /// not in `fields`): they count towards the payload as they would as nodes.
+    init(_ fields: [String: PropValue], views: [String: ReadView] = [:]) {
         for (name, value) in fields {
             payloadBytes += 9 + name.utf8.count + value.estimatedWireBytes
             if let key = CallKey.named(name) { self[key] = value } else { unknown.append(name) }
         }
+        for (name, view) in views { payloadBytes += 9 + name.utf8.count + view.wireBytes }
     }
 
     subscript(key: CallKey) -> PropValue? {

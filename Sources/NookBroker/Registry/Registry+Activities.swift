@@ -15,11 +15,13 @@ extension Registry {
     /// Requires `accessibility_label`, `compact_leading`, `compact_trailing`, `minimal`; takes
     /// `peek`, `expanded`, `relevance` (default 0), `stale_date`, `sequence`. An id already live
     /// is `ActivityExists`, except one the module just got back (restart): that is replaced.
-    public mutating func startActivity(_ id: String, spec: [String: PropValue], caller: String, now: BrokerTime)
-        throws(RegistryError) -> [RegistryAction]
-    {
+    /// `views`: slot views NookBus already read and validated (`MethodCall.views`), their keys
+    /// not in `spec`.
+    public mutating func startActivity(
+        _ id: String, spec: [String: PropValue], views read: [String: ReadView] = [:], caller: String, now: BrokerTime
+    ) throws(RegistryError) -> [RegistryAction] {
         let reader = FieldReader<RegistryError>(fields: spec, call: "StartActivity", subject: id, record: "spec")
-        let given = ActivityFields(spec)
+        let given = ActivityFields(spec, views: read)
         let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         try reader.checkPayload(bytes: given.payloadBytes, limit: limits.maxPayloadBytes)
@@ -47,6 +49,11 @@ extension Registry {
         let rules = module.rules
         for key in Self.slotKeys {
             let slot = key.slot!
+            let owner = SlotOwner(module: moduleId, activity: id)
+            if let view = read[key.name] {
+                views[slot] = settle(view.root, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
+                continue
+            }
             guard let raw = try reader.optionalNode(key.name, given: given[key]) else {
                 if slot.isRequired {
                     throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key '\(slot.rawValue)'")
@@ -54,8 +61,7 @@ extension Registry {
                 continue
             }
             views[slot] = try validate(
-                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
-                rules: rules, diagnostics: &diagnostics)
+                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
         }
         let relevance = try reader.number("relevance", given: given[.relevance], in: .relevance) ?? 0
         let staleDate = try reader.date("stale_date", given: given[.staleDate])
@@ -92,12 +98,14 @@ extension Registry {
     /// `animate` (default true) and `animation` travel with the scene change. A `sequence`
     /// older than the last one applied makes the whole update a no-op with a `stale-update`
     /// warning to the module (the call itself succeeds).
-    public mutating func updateActivity(_ id: String, changes: [String: PropValue], caller: String, now: BrokerTime)
-        throws(RegistryError) -> [RegistryAction]
-    {
+    /// `views`: slot views NookBus already read and validated (`MethodCall.views`), their keys
+    /// not in `changes`.
+    public mutating func updateActivity(
+        _ id: String, changes: [String: PropValue], views read: [String: ReadView] = [:], caller: String, now: BrokerTime
+    ) throws(RegistryError) -> [RegistryAction] {
         let reader = FieldReader<RegistryError>(fields: changes, call: "UpdateActivity", subject: id, record: "changes")
         // One pass over the changes; each read below takes its value from it.
-        let given = ActivityFields(changes)
+        let given = ActivityFields(changes, views: read)
         let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
         try checkIdentifier(id, what: "activity id")
         // What the reads need of the record; the record itself is changed in place at the end.
@@ -123,11 +131,14 @@ extension Registry {
         }
         let rules = modules[moduleId]!.rules
         for key in Self.slotKeys {
-            guard let raw = try reader.optionalNode(key.name, given: given[key]) else { continue }
             let slot = key.slot!
-            let view = try validate(
-                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: SlotOwner(module: moduleId, activity: id),
-                rules: rules, diagnostics: &diagnostics)
+            let owner = SlotOwner(module: moduleId, activity: id)
+            if let view = read[key.name] {
+                change.views.set(slot, settle(view.root, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics))
+                continue
+            }
+            guard let raw = try reader.optionalNode(key.name, given: given[key]) else { continue }
+            let view = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
             change.views.set(slot, view)
         }
         change.relevance = try reader.number("relevance", given: given[.relevance], in: .relevance)
@@ -242,8 +253,18 @@ extension Registry {
         } catch {
             throw RegistryError.view(error, context: context())
         }
+        return settle(view.root, slot: slot, context: context(), owner: owner, rules: rules, validation: view.diagnostics, diagnostics: &diagnostics)
+    }
+
+    /// A validated view (by `validate`, or by NookBus as it read the call: `ReadView`) made
+    /// ready to store: the module's rules resolved, and the diagnostics of its classes, groups
+    /// and scope names (and `validation`'s) joined to `diagnostics`.
+    func settle(
+        _ view: ViewNode, slot: String, context: @autoclosure () -> String, owner: SlotOwner, rules: ModuleRules,
+        validation: [Diagnostic] = [], diagnostics: inout [Diagnostic]
+    ) -> ViewNode {
         // The module's own rules are resolved here, before anything stores or reads the view.
-        let root = rules.scoping(view.root)
+        let root = rules.scoping(view)
         // Both find their problems in `classes` and `group` props only (class lists, shared
         // classes and variants without their group, group conflicts and identities, scope
         // names): a view with neither prop, as most are, has none to find and is not walked.
@@ -257,9 +278,9 @@ extension Registry {
             classes = []
             unresolved = []
         }
-        if view.diagnostics.isEmpty && classes.isEmpty && unresolved.isEmpty { return root }
+        if validation.isEmpty && classes.isEmpty && unresolved.isEmpty { return root }
         let context = context()
-        for diagnostic in [view.diagnostics, classes, unresolved].joined() {
+        for diagnostic in [validation, classes, unresolved].joined() {
             var copy = diagnostic
             copy.message = "\(context): \(diagnostic.message)"
             diagnostics.append(copy)

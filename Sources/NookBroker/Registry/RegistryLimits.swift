@@ -21,30 +21,3 @@ public struct RegistryLimits: Hashable, Sendable {
 
     public static let standard = RegistryLimits()
 }
-
-extension PropValue {
-    /// About how many bytes this value takes on the wire (D-Bus marshalling, ignoring
-    /// alignment): what `maxPayloadBytes` is charged with.
-    public var estimatedWireBytes: Int {
-        switch self {
-        case .bool: return 4
-        case .int, .uint, .double: return 8
-        case .string(let text): return 5 + text.utf8.count
-        case .array(let items), .structure(let items):
-            return items.reduce(8) { $0 + $1.estimatedWireBytes + 4 }
-        case .dictionary(let entries):
-            return entries.reduce(8) { $0 + 9 + $1.key.utf8.count + $1.value.estimatedWireBytes }
-        case .node(let node):
-            return node.estimatedWireBytes
-        }
-    }
-}
-
-extension RawNode {
-    public var estimatedWireBytes: Int {
-        var total = 16 + kind.utf8.count
-        for (key, value) in props { total += 9 + key.utf8.count + value.estimatedWireBytes }
-        for child in children { total += 4 + child.estimatedWireBytes }
-        return total
-    }
-}

@@ -26,12 +26,14 @@ extension Broker {
                 DBusMethod(NookContract.Modules.clearContent) { [self] call in
                     try assumeIsolated { try $0.handleClearContent(call) }
                 },
+                // Their slot views read straight into validated views when they pass the
+                // one-pass checks (`MethodCall.views`); the rest, as nodes for the validator.
                 DBusMethod(NookContract.Modules.startActivity) { [self] call in
                     try assumeIsolated { try $0.handleStartActivity(call) }
-                }.readingProps(at: 1),
+                }.readingProps(at: 1, views: slotViews),
                 DBusMethod(NookContract.Modules.updateActivity) { [self] call in
                     try assumeIsolated { try $0.handleUpdateActivity(call) }
-                }.readingProps(at: 1),
+                }.readingProps(at: 1, views: slotViews),
                 DBusMethod(NookContract.Modules.endActivity) { [self] call in
                     try assumeIsolated { try $0.handleEndActivity(call) }
                 },
@@ -240,7 +242,7 @@ extension Broker {
         let activity: String = try call.argument(0)
         let spec = try call.props[1] ?? decodeRecord(call.arguments[1], context: "StartActivity \"\(activity)\" spec", viewKeys: Self.viewKeys)
         try apply { registry, now throws(RegistryError) in
-            try registry.startActivity(activity, spec: spec, caller: call.sender, now: now)
+            try registry.startActivity(activity, spec: spec, views: call.views[1] ?? [:], caller: call.sender, now: now)
         }
         return []
     }
@@ -250,7 +252,7 @@ extension Broker {
         let activity: String = try call.argument(0)
         let changes = try call.props[1] ?? decodeRecord(call.arguments[1], context: "UpdateActivity \"\(activity)\" changes", viewKeys: Self.viewKeys)
         try apply { registry, now throws(RegistryError) in
-            try registry.updateActivity(activity, changes: changes, caller: call.sender, now: now)
+            try registry.updateActivity(activity, changes: changes, views: call.views[1] ?? [:], caller: call.sender, now: now)
         }
         return []
     }
@@ -266,6 +268,10 @@ extension Broker {
     }
 
     static let viewKeys: Set<String> = Set(ActivitySlot.allCases.map(\.rawValue))
+
+    /// The slot keys of `StartActivity`'s spec and `UpdateActivity`'s changes, read under the
+    /// registry's view limits.
+    nonisolated var slotViews: ViewReading { ViewReading(keys: Self.viewKeys, limits: viewLimits) }
 
     /// Decodes an `a{sv}` argument; a value that cannot be a prop is `InvalidView` when it sits
     /// inside a view key, else `InvalidArgs`, naming its path either way.

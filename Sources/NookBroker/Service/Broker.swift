@@ -26,6 +26,8 @@ public actor Broker {
     nonisolated let path: ObjectPath = .nook
     nonisolated let origin: ContinuousClock.Instant
     nonisolated let persistDelay: Duration
+    /// The registry's view limits (`RegistryLimits.view`), for views read as calls arrive.
+    nonisolated let viewLimits: ViewLimits
     nonisolated let store: StateStore
 
     public internal(set) var registry: Registry
@@ -48,6 +50,8 @@ public actor Broker {
     }
     private var failedWrites = 0
     private var retryDelay: Duration = .zero
+    /// How long the last successful write took, from its start on the bus thread to its end.
+    private var lastWriteDuration: Duration = .zero
     /// Every scene change, for tests and tools that watch the registry.
     private var sceneObservers: [@Sendable (SceneChange) -> Void] = []
 
@@ -95,6 +99,7 @@ public actor Broker {
         self.store = store
         self.log = configuration.log
         self.persistDelay = configuration.persistDelay
+        viewLimits = configuration.limits.view
         self.origin = ContinuousClock.now
         self.baseTheme = configuration.theme ?? .builtIn
         self.themeFile = configuration.themeFile
@@ -349,13 +354,25 @@ public actor Broker {
         markDirty()
         // A write on its way picks this change up when it ends (`writeNextIfDirty`).
         guard persistTask == nil, writing == nil else { return }
-        startPersistTimer(after: persistDelay)
+        startPersistTimer(after: debounce)
     }
 
     /// True while a change is not yet on disk: one is waiting for its write, or a write is on
     /// its way. `GetState`'s `persistence_pending`: a test (or a script about to kill nookd)
     /// waits for false instead of guessing how long a write takes.
     var hasUnwrittenState: Bool { dirty || writing != nil }
+
+    /// The wait before the next write: `persistDelay` while writes are quick; shorter (down to
+    /// `shortestDebounce`) once two writes as long as the last one would not fit in the rest of
+    /// the second a change may wait (the write on its way and the one with the change).
+    var debounce: Duration { Self.debounce(persistDelay, lastWrite: lastWriteDuration) }
+
+    static func debounce(_ persistDelay: Duration, lastWrite: Duration) -> Duration {
+        let room = .seconds(1) - lastWrite * 2
+        return min(persistDelay, max(min(persistDelay, shortestDebounce), room))
+    }
+
+    static let shortestDebounce: Duration = .milliseconds(200)
 
     private func markDirty() {
         if !dirty { dirtySince = .now }
@@ -374,7 +391,7 @@ public actor Broker {
     /// debounce of the oldest of them allows (at once, when the write took longer than that).
     private func writeNextIfDirty() {
         guard dirty, persistTask == nil, writing == nil else { return }
-        let due = (dirtySince ?? .now) + persistDelay
+        let due = (dirtySince ?? .now) + debounce
         startPersistTimer(after: max(.zero, due - .now))
     }
 
@@ -413,6 +430,7 @@ public actor Broker {
             }
         }
         writing = write
+        let started = ContinuousClock.now
         let failure = await write.value
         if writing == write { writing = nil }
         defer { writeNextIfDirty() }
@@ -430,6 +448,7 @@ public actor Broker {
             scheduleRetry(after: retryDelay)
             return false
         }
+        lastWriteDuration = started.duration(to: .now)
         if attempt == generation, persistenceError != nil {
             log(.info, "the state file is written again (\(store.fileURL.path)) after \(failedWrites) failed attempts")
             persistenceError = nil

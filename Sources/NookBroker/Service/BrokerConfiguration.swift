@@ -22,6 +22,7 @@ public struct BrokerConfiguration: Sendable {
     /// when it read the user's file.
     var themeFile: URL?
     /// How long after a change the state file is written; changes in between share one write.
+    /// The broker waits less while writes are slow (`Broker.debounce`).
     public var persistDelay: Duration
     public var log: Log
     /// Measure text in the theme's `font.family` with fontconfig and HarfBuzz, as renderers
@@ -31,7 +32,7 @@ public struct BrokerConfiguration: Sendable {
 
     public init(
         address: BusAddress = .session, stateDirectory: URL? = nil, limits: RegistryLimits = .standard,
-        theme: Theme? = nil, persistDelay: Duration = .milliseconds(200), log: Log = Log(),
+        theme: Theme? = nil, persistDelay: Duration = .milliseconds(500), log: Log = Log(),
         renderLimits: RenderLimits = .standard
     ) {
         self.renderLimits = renderLimits

@@ -23,6 +23,10 @@ public struct MethodCall: Sendable {
     /// in `arguments` holds an empty `a{sv}`. An index missing here was read the general way:
     /// decode `arguments[index]` (`WireCodec.dictionary`), which also names what is wrong.
     public var props: [Int: [String: PropValue]] = [:]
+    /// The views of such an argument read straight into validated `ReadView`s
+    /// (`DBusMethod.viewsArguments`), by index and key; a key here is not in `props`. A view
+    /// that needs the validator's words (an error or a diagnostic) is in `props` as a node.
+    public var views: [Int: [String: ReadView]] = [:]
     /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
     /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
     public var skippedByteArrays: [Int] = []
@@ -58,31 +62,39 @@ public struct DBusMethod: Sendable {
     public let name: String
     public let inputs: [DBusArgument]
     public let outputs: [DBusArgument]
-    public private(set) var handler: Handler
+    /// The signatures, joined once here rather than on every call the method dispatches.
+    let inputSignature: String
+    let outputSignature: String
+    public let handler: Handler
     /// The longest byte array (`ay`) read into `MethodCall.arguments`; a longer one is skipped
     /// unread (see `MethodCall.skippedByteArrays`), so its cost is the message's bytes alone.
     public var maxByteArrayCount: Int = .max
     /// The `a{sv}` arguments to read straight into props (`MethodCall.props`), by index.
     public var propsArguments: Set<Int> = []
+    /// Of those, the ones whose view keys are read straight into `MethodCall.views`.
+    public var viewsArguments: [Int: ViewReading] = [:]
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
         _ handler: @escaping @Sendable (MethodCall) throws -> [DBusValue]
     ) {
-        self.name = name
-        self.inputs = inputs
-        self.outputs = outputs
-        self.handler = .immediate(handler)
+        self.init(name, inputs, outputs, .immediate(handler))
     }
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
         deferred handler: @escaping @Sendable (MethodCall) async throws -> [DBusValue]
     ) {
+        self.init(name, inputs, outputs, .deferred(handler))
+    }
+
+    private init(_ name: String, _ inputs: [DBusArgument], _ outputs: [DBusArgument], _ handler: Handler) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
-        self.handler = .deferred(handler)
+        inputSignature = inputs.map(\.signature.rawValue).joined()
+        outputSignature = outputs.map(\.signature.rawValue).joined()
+        self.handler = handler
     }
 
     /// A method that replies at once and then does the work `handler` returned with the reply
@@ -91,9 +103,7 @@ public struct DBusMethod: Sendable {
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
         _ handler: @escaping @Sendable (MethodCall) throws -> (reply: [DBusValue], afterReply: () -> Void)
     ) -> DBusMethod {
-        var method = DBusMethod(name, in: inputs, out: outputs) { _ in [] }
-        method.handler = .replyFirst(handler)
-        return method
+        DBusMethod(name, inputs, outputs, .replyFirst(handler))
     }
 
     /// The same method, reading argument `index` (an `a{sv}`) straight into props.
@@ -103,8 +113,14 @@ public struct DBusMethod: Sendable {
         return method
     }
 
-    var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
-    var outputSignature: String { outputs.map(\.signature.rawValue).joined() }
+    /// The same method, reading argument `index` straight into props and the views of its
+    /// `views.keys` straight into validated views (`MethodCall.views`).
+    public func readingProps(at index: Int, views: ViewReading) -> DBusMethod {
+        var method = readingProps(at: index)
+        method.viewsArguments[index] = views
+        return method
+    }
+
 }
 
 /// A signal an interface declares (for introspection; emit with `emitSignal`).

@@ -66,9 +66,10 @@ final class ExportRegistration {
         var call: MethodCall
         do {
             let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
-            if let (arguments, props) = Self.readWithProps(message, method.propsArguments) {
+            if let (arguments, props, views) = Self.readWithProps(message, method.propsArguments, views: method.viewsArguments) {
                 call = MethodCall(sender: sender, path: path, interface: interface.name, member: method.name, arguments: arguments)
                 call.props = props
+                call.views = views
             } else {
                 var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
                 call = MethodCall(
@@ -107,16 +108,25 @@ final class ExportRegistration {
     /// Reads a call's arguments with those at `propsIndices` straight into props. Nil when
     /// there are none, or one is not in the forms `PropReader` reads: the message is then
     /// rewound, to be read the general way.
-    private static func readWithProps(_ message: OpaquePointer, _ propsIndices: Set<Int>) -> ([DBusValue], [Int: [String: PropValue]])? {
+    private static func readWithProps(_ message: OpaquePointer, _ propsIndices: Set<Int>, views viewReadings: [Int: ViewReading])
+        -> ([DBusValue], [Int: [String: PropValue]], [Int: [String: ReadView]])?
+    {
         guard !propsIndices.isEmpty else { return nil }
         var arguments: [DBusValue] = []
         var props: [Int: [String: PropValue]] = [:]
+        var views: [Int: [String: ReadView]] = [:]
         var budget = ByteArrayBudget(maxCount: 0)
         while true {
             let index = arguments.count
             if propsIndices.contains(index) {
-                guard let record = PropReader.record(from: message) else { break }
-                props[index] = record
+                if let reading = viewReadings[index] {
+                    guard let (record, read) = PropReader.record(from: message, views: reading) else { break }
+                    props[index] = record
+                    if !read.isEmpty { views[index] = read }
+                } else {
+                    guard let record = PropReader.record(from: message) else { break }
+                    props[index] = record
+                }
                 arguments.append(.dictionary(key: "s", value: "v", []))
             } else {
                 // Only byte arrays would read differently under the method's own budget; with
@@ -124,7 +134,7 @@ final class ExportRegistration {
                 let value: DBusValue?
                 do { value = try DBusValue.read(from: message, budget: &budget) } catch { break }
                 guard budget.skippedCounts.isEmpty else { break }
-                guard let value else { return (arguments, props) }
+                guard let value else { return (arguments, props, views) }
                 arguments.append(value)
             }
         }

@@ -18,6 +18,76 @@ enum PropReader {
         return entries
     }
 
+    /// Reads the `a{sv}` at the message's current position, reading the view of each of
+    /// `views.keys` that is a node in its variant straight into a validated `ReadView`
+    /// (`OnePassView`), which is then not in the record. Nil, as above, for anything else
+    /// `record(from:)` refuses, and for a view the one-pass checks do not pass: read the message
+    /// again the general way, and the validator names what is wrong.
+    static func record(from message: MessagePointer, views reading: ViewReading) -> (record: [String: PropValue], views: [String: ReadView])? {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        guard sd_bus_message_peek_type(message, &type, &contents) > 0, type == CChar(UInt8(ascii: "a")), let contents,
+            strcmp(contents, "{sv}") == 0, sd_bus_message_enter_container(message, type, contents) > 0
+        else { return nil }
+        var entries: [String: PropValue] = [:]
+        var views: [String: ReadView] = [:]
+        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            guard let key = string(message), entries[key] == nil, views[key] == nil else { return nil }
+            if reading.keys.contains(key), holdsNode(message) {
+                var check = OnePassView(limits: reading.limits)
+                guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "(sa{sv}av)") > 0,
+                    let view = inside(message, CChar(UInt8(ascii: "r")), "sa{sv}av", { view(message, &check, depth: 1) }),
+                    sd_bus_message_exit_container(message) >= 0
+                else { return nil }
+                views[key] = view
+            } else {
+                guard let value = value(from: message) else { return nil }
+                entries[key] = value
+            }
+            guard sd_bus_message_exit_container(message) >= 0 else { return nil }
+        }
+        guard sd_bus_message_exit_container(message) >= 0 else { return nil }
+        return (entries, views)
+    }
+
+    /// Whether the next value is a variant holding a view node directly.
+    private static func holdsNode(_ message: MessagePointer) -> Bool {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        guard sd_bus_message_peek_type(message, &type, &contents) > 0, type == CChar(UInt8(ascii: "v")), let contents else { return false }
+        return strcmp(contents, "(sa{sv}av)") == 0
+    }
+
+    /// A view node's fields, inside its struct, checked as they are read (`OnePassView`); its
+    /// children must be nodes directly in their variants. Nil at the first thing the one-pass
+    /// checks do not pass.
+    private static func view(_ message: MessagePointer, _ check: inout OnePassView, depth: Int) -> ReadView? {
+        guard let kind = string(message), var node = check.node(kind: kind, depth: depth),
+            sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "{sv}") > 0
+        else { return nil }
+        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            guard let key = string(message), let value = value(from: message), node.take(key, value),
+                sd_bus_message_exit_container(message) >= 0
+            else { return nil }
+        }
+        guard sd_bus_message_exit_container(message) >= 0,
+            sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "v") > 0
+        else { return nil }
+        var children: [ReadView] = []
+        while true {
+            let end = sd_bus_message_at_end(message, 0)
+            if end < 0 { return nil }
+            if end > 0 { break }
+            guard holdsNode(message), sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "(sa{sv}av)") > 0,
+                let child = inside(message, CChar(UInt8(ascii: "r")), "sa{sv}av", { view(message, &check, depth: depth + 1) }),
+                sd_bus_message_exit_container(message) >= 0
+            else { return nil }
+            children.append(child)
+        }
+        guard sd_bus_message_exit_container(message) >= 0 else { return nil }
+        return node.finish(children: children)
+    }
+
     /// Reads the next value, or nil when it is not one of the plain forms (or cannot be read).
     private static func value(from message: MessagePointer) -> PropValue? {
         var type: CChar = 0
@@ -99,7 +169,7 @@ enum PropReader {
         return .dictionary(entries)
     }
 
-    private static func inside(_ message: MessagePointer, _ type: CChar, _ contents: UnsafePointer<CChar>, _ body: () -> PropValue?) -> PropValue? {
+    private static func inside<T>(_ message: MessagePointer, _ type: CChar, _ contents: UnsafePointer<CChar>, _ body: () -> T?) -> T? {
         guard sd_bus_message_enter_container(message, type, contents) > 0, let value = body(),
             sd_bus_message_exit_container(message) >= 0
         else { return nil }
