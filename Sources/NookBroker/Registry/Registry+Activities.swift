@@ -20,10 +20,7 @@ extension Registry {
     public mutating func startActivity(
         _ id: String, spec: [String: PropValue], views read: [String: ReadView] = [:], caller: String, now: BrokerTime
     ) throws(RegistryError) -> [RegistryAction] {
-        let reader = FieldReader<RegistryError>(fields: spec, call: "StartActivity", subject: id, record: "spec")
-        let given = ActivityFields(spec, views: read)
-        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
-        try checkIdentifier(id, what: "activity id")
+        let (reader, given, moduleId) = try openCall("StartActivity", id, spec, views: read, record: "spec", caller: caller)
         try reader.checkPayload(bytes: given.payloadBytes, limit: limits.maxPayloadBytes)
         let module = modules[moduleId]!
         if module.dismissed.contains(id) {
@@ -49,19 +46,13 @@ extension Registry {
         let rules = module.rules
         for key in Self.slotKeys {
             let slot = key.slot!
-            let owner = SlotOwner(module: moduleId, activity: id)
-            if let view = read[key.name] {
-                views[slot] = settle(view.root, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
-                continue
-            }
-            guard let raw = try reader.optionalNode(key.name, given: given[key]) else {
+            guard let view = try view(key, read, reader, given, activity: id, module: moduleId, rules: rules, diagnostics: &diagnostics) else {
                 if slot.isRequired {
                     throw RegistryError(.invalidArgs, "StartActivity \"\(id)\" spec: missing required key '\(slot.rawValue)'")
                 }
                 continue
             }
-            views[slot] = try validate(
-                raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
+            views[slot] = view
         }
         let relevance = try reader.number("relevance", given: given[.relevance], in: .relevance) ?? 0
         let staleDate = try reader.date("stale_date", given: given[.staleDate])
@@ -103,11 +94,7 @@ extension Registry {
     public mutating func updateActivity(
         _ id: String, changes: [String: PropValue], views read: [String: ReadView] = [:], caller: String, now: BrokerTime
     ) throws(RegistryError) -> [RegistryAction] {
-        let reader = FieldReader<RegistryError>(fields: changes, call: "UpdateActivity", subject: id, record: "changes")
-        // One pass over the changes; each read below takes its value from it.
-        let given = ActivityFields(changes, views: read)
-        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
-        try checkIdentifier(id, what: "activity id")
+        let (reader, given, moduleId) = try openCall("UpdateActivity", id, changes, views: read, record: "changes", caller: caller)
         // What the reads need of the record; the record itself is changed in place at the end.
         guard let current = modules[moduleId]!.activities[id].map({ ($0.lastSequence, $0.lifetime, $0.dismissDate) }) else {
             throw RegistryError(.unknownActivity, "module \"\(moduleId)\" has no activity \"\(id)\"")
@@ -131,15 +118,8 @@ extension Registry {
         }
         let rules = modules[moduleId]!.rules
         for key in Self.slotKeys {
-            let slot = key.slot!
-            let owner = SlotOwner(module: moduleId, activity: id)
-            if let view = read[key.name] {
-                change.views.set(slot, settle(view.root, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics))
-                continue
-            }
-            guard let raw = try reader.optionalNode(key.name, given: given[key]) else { continue }
-            let view = try validate(raw, slot: slot.rawValue, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
-            change.views.set(slot, view)
+            guard let view = try view(key, read, reader, given, activity: id, module: moduleId, rules: rules, diagnostics: &diagnostics) else { continue }
+            change.views.set(key.slot!, view)
         }
         change.relevance = try reader.number("relevance", given: given[.relevance], in: .relevance)
         // A new stale date makes the activity fresh again until the broker's clock passes it.
@@ -235,6 +215,35 @@ extension Registry {
         if label.isEmpty {
             throw RegistryError(.invalidArgs, "\(context()): key 'accessibility_label' must not be empty")
         }
+    }
+
+    /// The start of `StartActivity` and `UpdateActivity`: a reader of the call's record, its
+    /// fields read in one pass (each read after takes its value from them), the caller's own
+    /// module, and the activity id checked.
+    private func openCall(
+        _ call: StaticString, _ id: String, _ fields: [String: PropValue], views: [String: ReadView], record: StaticString, caller: String
+    ) throws(RegistryError) -> (FieldReader<RegistryError>, ActivityFields, String) {
+        let reader = FieldReader<RegistryError>(fields: fields, call: call, subject: id, record: record)
+        let given = ActivityFields(fields, views: views)
+        let moduleId = try ownModule(caller: caller, named: try reader.optionalString("module", given: given[.module], maxBytes: 256))
+        try checkIdentifier(id, what: "activity id")
+        return (reader, given, moduleId)
+    }
+
+    /// The view of the slot `key` a call carries, validated and settled: one NookBus read and
+    /// validated as the call arrived (`read`), else the node in the record, validated here. Nil
+    /// when the call does not carry one.
+    private func view(
+        _ key: CallKey, _ read: [String: ReadView], _ reader: FieldReader<RegistryError>, _ given: ActivityFields,
+        activity id: String, module: String, rules: ModuleRules, diagnostics: inout [Diagnostic]
+    ) throws(RegistryError) -> ViewNode? {
+        let slot = key.slot!.rawValue
+        let owner = SlotOwner(module: module, activity: id)
+        if let view = read[key.name] {
+            return settle(view.root, slot: slot, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
+        }
+        guard let raw = try reader.optionalNode(key.name, given: given[key]) else { return nil }
+        return try validate(raw, slot: slot, context: "activity \"\(id)\"", owner: owner, rules: rules, diagnostics: &diagnostics)
     }
 
     /// Validates one view; its diagnostics join `diagnostics`: the validator's, then the class

@@ -238,22 +238,28 @@ extension Broker {
     }
 
     func handleStartActivity(_ call: MethodCall) throws -> [DBusValue] {
-        defer { release(call) }
-        let activity: String = try call.argument(0)
-        let spec = try call.props[1] ?? decodeRecord(call.arguments[1], context: "StartActivity \"\(activity)\" spec", viewKeys: Self.viewKeys)
-        try apply { registry, now throws(RegistryError) in
-            try registry.startActivity(activity, spec: spec, views: call.views[1] ?? [:], caller: call.sender, now: now)
+        try handleActivityCall(call, "StartActivity", record: "spec") { registry, activity, spec, views, now throws(RegistryError) in
+            try registry.startActivity(activity, spec: spec, views: views, caller: call.sender, now: now)
         }
-        return []
     }
 
     func handleUpdateActivity(_ call: MethodCall) throws -> [DBusValue] {
+        try handleActivityCall(call, "UpdateActivity", record: "changes") { registry, activity, changes, views, now throws(RegistryError) in
+            try registry.updateActivity(activity, changes: changes, views: views, caller: call.sender, now: now)
+        }
+    }
+
+    /// `StartActivity` and `UpdateActivity`: the activity id, then its record as NookBus read it
+    /// straight (with its views, `MethodCall.views`) or, when it could not, decoded here.
+    private func handleActivityCall(
+        _ call: MethodCall, _ member: String, record: String,
+        _ body: (inout Registry, String, [String: PropValue], [String: ReadView], BrokerTime) throws(RegistryError) -> [RegistryAction]
+    ) throws -> [DBusValue] {
         defer { release(call) }
         let activity: String = try call.argument(0)
-        let changes = try call.props[1] ?? decodeRecord(call.arguments[1], context: "UpdateActivity \"\(activity)\" changes", viewKeys: Self.viewKeys)
-        try apply { registry, now throws(RegistryError) in
-            try registry.updateActivity(activity, changes: changes, views: call.views[1] ?? [:], caller: call.sender, now: now)
-        }
+        let fields = try call.props[1] ?? decodeRecord(call.arguments[1], context: "\(member) \"\(activity)\" \(record)", viewKeys: Self.viewKeys)
+        let views = call.views[1] ?? [:]
+        try apply { registry, now throws(RegistryError) in try body(&registry, activity, fields, views, now) }
         return []
     }
 
