@@ -25,10 +25,7 @@ struct StateJSON {
         var json = StateJSON(reservingCapacity: 256)
         json.raw("{\"accessibility_label\":")
         json.string(record.accessibilityLabel)
-        if let dismissDate = record.dismissDate {
-            json.raw(",\"dismiss_date\":")
-            json.integer(dismissDate)
-        }
+        json.integer(",\"dismiss_date\":", ifAny: record.dismissDate)
         if !record.dismissible { json.raw(",\"dismissible\":false") }
         json.raw(",\"id\":")
         json.string(record.id)
@@ -38,14 +35,8 @@ struct StateJSON {
         }
         json.raw(",\"relevance\":")
         json.number(record.relevance)
-        if let sequence = record.lastSequence {
-            json.raw(",\"sequence\":")
-            json.integer(sequence)
-        }
-        if let staleDate = record.staleDate {
-            json.raw(",\"stale_date\":")
-            json.integer(staleDate)
-        }
+        json.integer(",\"sequence\":", ifAny: record.lastSequence)
+        json.integer(",\"stale_date\":", ifAny: record.staleDate)
         json.raw(",\"start_order\":")
         json.integer(record.startOrder)
         json.raw(",\"views\":")
@@ -58,10 +49,7 @@ struct StateJSON {
     /// `"compact_order"` to the closing brace, with the comma before it).
     static func moduleFields(_ record: ModuleRecord) -> [UInt8] {
         var json = StateJSON(reservingCapacity: 256)
-        if let compactOrder = record.compactOrder {
-            json.raw(",\"compact_order\":")
-            json.integer(compactOrder)
-        }
+        json.integer(",\"compact_order\":", ifAny: record.compactOrder)
         json.raw(",\"content\":")
         json.views(record.content)
         json.raw(",\"dismissed\":[")
@@ -184,6 +172,14 @@ struct StateJSON {
 
     mutating func integer<I: BinaryInteger>(_ number: I) {
         bytes.append(contentsOf: String(number).utf8)
+    }
+
+    /// `key` (its comma and colon included) and `number`; nothing for nil, as the encoder
+    /// leaves an optional's key out.
+    mutating func integer<I: BinaryInteger>(_ key: StaticString, ifAny number: I?) {
+        guard let number else { return }
+        raw(key)
+        integer(number)
     }
 
     /// A finite double as `JSONEncoder` writes it: its description, without a trailing `.0`.
