@@ -89,24 +89,13 @@ public struct DrawItem: Hashable, Sendable {
     /// Where to draw, already interpolated for this instant.
     public var rect: Rect
     /// 0...1: slot fades, cross-fades and `opacity` props multiplied together.
-    public var opacity: Double
+    public var opacity: Double = 1
     /// When set, clip to this rounded rect (the chrome's, for `clip: chrome`).
     public var clip: ChromeShape?
     /// A `scale` style element is laid out at its destination size and drawn scaled into
     /// `rect`: the toolkit lays text out in `layoutSize` and scales to `rect.size`. Nil: draw
     /// at `rect`'s own size.
     public var layoutSize: Size?
-
-    public init(path: String, sharedKey: String? = nil, content: DrawContent, rect: Rect, opacity: Double = 1,
-                clip: ChromeShape? = nil, layoutSize: Size? = nil) {
-        self.path = path
-        self.sharedKey = sharedKey
-        self.content = content
-        self.rect = rect
-        self.opacity = opacity
-        self.clip = clip
-        self.layoutSize = layoutSize
-    }
 }
 
 /// What an item is. Stacks and spacers draw nothing, so they never appear.

@@ -61,41 +61,20 @@ let wanted = { (name: String) -> Bool in only == nil || only == name }
 
 print("Nook benchmarks (release build)\n")
 var figures: [Figure] = []
-if wanted("bus") {
-    figures += try await runBusBenchmark()
-    section()
-}
-if wanted("broker") {
-    figures += try await runBrokerBenchmark()
-    section()
-}
-if wanted("renderers") {
-    figures += try await runManyRenderersBenchmark()
-    section()
-}
-if wanted("notifications") {
-    figures += try await runNotificationsBenchmark()
-    section()
-}
-if wanted("layout") {
-    figures += runLayoutBenchmark()
-    section()
-}
-if wanted("planner") {
-    figures += runPlannerBenchmark()
-    section()
-}
-if wanted("wire") {
-    figures += runWireSizeBenchmark()
-    figures += try runWireEncodeBenchmark()
-    section()
-}
-if wanted("renderer") {
-    figures += try await runRendererTransitionBenchmark()
-    section()
-}
-if wanted("footprint") {
-    figures += try await runFootprintBenchmark()
+// Each section's benchmark, in the order they run.
+let benchmarks: KeyValuePairs<String, () async throws -> [Figure]> = [
+    "bus": runBusBenchmark,
+    "broker": runBrokerBenchmark,
+    "renderers": { try await runManyRenderersBenchmark() },
+    "notifications": runNotificationsBenchmark,
+    "layout": runLayoutBenchmark,
+    "planner": runPlannerBenchmark,
+    "wire": { try runWireSizeBenchmark() + runWireEncodeBenchmark() },
+    "renderer": { try await runRendererTransitionBenchmark() },
+    "footprint": runFootprintBenchmark,
+]
+for (name, run) in benchmarks where wanted(name) {
+    figures += try await run()
     section()
 }
 // SPEC's order: planning, publish-to-renderer, RSS and readiness; then supporting figures.

@@ -121,45 +121,30 @@ actor BrokerLink {
 
     /// `Render.Pointer("enter" | "exit")`.
     func pointer(_ event: String) async {
-        do {
-            try await render.pointer(event: event)
-            Log.debug("pointer \(event) sent")
-        } catch {
-            Log.info("Pointer(\(event)) failed: \(error)")
-        }
+        await send("Pointer(\(event))", sent: "pointer \(event) sent") { try await render.pointer(event: event) }
     }
 
     /// `Control.Open({})`: a click on the pill opens onto the default content.
     func open() async {
-        do {
-            try await control.open(options: [:])
-            Log.debug("open sent")
-        } catch {
-            Log.info("Open failed: \(error)")
-        }
+        await send("Open", sent: "open sent") { try await control.open(options: [:]) }
     }
 
     /// `Render.OpenSlot(target)` (an addition): the pointer came over (`hover`) or clicked
     /// (`claim`) a capsule, the pill, a peek or a board tile. A slot gone meanwhile
     /// (`UnknownTarget`) or one with nothing to open is logged and ignored.
     func openSlot(_ target: ReachTarget, via: OpenVia) async {
-        do {
-            try await render.openSlot(target: target.openSlotArgument(via: via).mapValues(\.wireValue))
-            Log.debug("open slot sent \(target.kind.rawValue) \(target.slot) \(target.owner) via=\(via.rawValue) serial=\(target.serial)")
-        } catch {
-            Log.info("OpenSlot(\(target.slot) \(target.owner) via \(via.rawValue)) failed: \(error)")
-        }
+        await send(
+            "OpenSlot(\(target.slot) \(target.owner) via \(via.rawValue))",
+            sent: "open slot sent \(target.kind.rawValue) \(target.slot) \(target.owner) via=\(via.rawValue) serial=\(target.serial)"
+        ) { try await render.openSlot(target: target.openSlotArgument(via: via).mapValues(\.wireValue)) }
     }
 
     /// `Control.EndActivity(module, activity, {})`: the person ended an activity by hand (the
     /// close control, a middle click), exactly as `nookctl end` does: the module hears
     /// `activity-dismissed`, and the same id cannot start again.
     func endActivity(module: String, activity: String) async {
-        do {
+        await send("EndActivity(\(module)/\(activity))", sent: "end activity sent \(module)/\(activity)") {
             try await control.endActivity(module: module, activity: activity, options: [:])
-            Log.debug("end activity sent \(module)/\(activity)")
-        } catch {
-            Log.info("EndActivity(\(module)/\(activity)) failed: \(error)")
         }
     }
 
@@ -180,11 +165,17 @@ actor BrokerLink {
     /// `Control.Close({})`: Escape in the expanded nook. The renderer has no other way to ask
     /// for the pill back; the broker's plan does the rest.
     func close() async {
+        await send("Close", sent: "close sent") { try await control.close(options: [:]) }
+    }
+
+    /// One call whose reply needs no handling: `sent` is logged (debug) when it returns, and a
+    /// failure is logged and otherwise ignored, as the next plan shows what the broker holds.
+    private func send(_ call: @autoclosure () -> String, sent: @autoclosure () -> String, _ body: () async throws -> Void) async {
         do {
-            try await control.close(options: [:])
-            Log.debug("close sent")
+            try await body()
+            Log.debug(sent())
         } catch {
-            Log.info("Close failed: \(error)")
+            Log.info("\(call()) failed: \(error)")
         }
     }
 

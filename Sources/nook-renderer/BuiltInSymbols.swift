@@ -36,20 +36,12 @@ enum BuiltInSymbols {
 
     /// A dial with a hand pointing up and the crown on top.
     private static func stopwatch(_ cr: OpaquePointer) {
-        cairo_new_path(cr)
-        cairo_arc(cr, 8, 9.5, 5.4, 0, 2 * .pi)
-        cairo_stroke(cr)
-        cairo_move_to(cr, 8, 9.5)
-        cairo_line_to(cr, 8, 6.2)
-        cairo_stroke(cr)
-        cairo_move_to(cr, 8, 9.5)
-        cairo_line_to(cr, 10, 10.6)
-        cairo_stroke(cr)
+        strokeCircle(cr, x: 8, y: 9.5, radius: 5.4)
+        strokeLine(cr, (8, 9.5), (8, 6.2))
+        strokeLine(cr, (8, 9.5), (10, 10.6))
         Shapes.roundedRect(Rect(x: 6.2, y: 1, width: 3.6, height: 1.8), radius: 0.6, on: cr)
         cairo_fill(cr)
-        cairo_move_to(cr, 12.2, 4.4)
-        cairo_line_to(cr, 13.3, 3.3)
-        cairo_stroke(cr)
+        strokeLine(cr, (12.2, 4.4), (13.3, 3.3))
     }
 
     /// A cup with a handle on the right and two wisps of steam.
@@ -94,16 +86,9 @@ enum BuiltInSymbols {
 
     /// An arrow pointing down inside a circle.
     private static func arrowDownCircle(_ cr: OpaquePointer) {
-        cairo_new_path(cr)
-        cairo_arc(cr, 8, 8, 6.6, 0, 2 * .pi)
-        cairo_stroke(cr)
-        cairo_move_to(cr, 8, 4.4)
-        cairo_line_to(cr, 8, 11.2)
-        cairo_stroke(cr)
-        cairo_move_to(cr, 5.2, 8.6)
-        cairo_line_to(cr, 8, 11.4)
-        cairo_line_to(cr, 10.8, 8.6)
-        cairo_stroke(cr)
+        strokeCircle(cr, x: 8, y: 8, radius: 6.6)
+        strokeLine(cr, (8, 4.4), (8, 11.2))
+        strokeLine(cr, (5.2, 8.6), (8, 11.4), (10.8, 8.6))
     }
 
     /// A rounded square outline with a filled square in it: "an application".
@@ -112,5 +97,19 @@ enum BuiltInSymbols {
         cairo_stroke(cr)
         Shapes.roundedRect(Rect(x: 5.5, y: 5.5, width: 5, height: 5), radius: 1.2, on: cr)
         cairo_fill(cr)
+    }
+
+    /// The outline of a circle round (`x`, `y`), stroked on a path of its own.
+    private static func strokeCircle(_ cr: OpaquePointer, x: Double, y: Double, radius: Double) {
+        cairo_new_path(cr)
+        cairo_arc(cr, x, y, radius, 0, 2 * .pi)
+        cairo_stroke(cr)
+    }
+
+    /// An open line from the first point through the others, stroked.
+    private static func strokeLine(_ cr: OpaquePointer, _ start: (Double, Double), _ points: (Double, Double)...) {
+        cairo_move_to(cr, start.0, start.1)
+        for point in points { cairo_line_to(cr, point.0, point.1) }
+        cairo_stroke(cr)
     }
 }

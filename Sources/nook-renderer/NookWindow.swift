@@ -46,16 +46,11 @@ struct NookWindow {
     var window: UnsafeMutablePointer<GtkWindow> { gtkCast(widget, to: GtkWindow.self) }
 
     static func make(on monitor: MonitorInfo, gdkMonitor: OpaquePointer?, config: RendererConfig) -> NookWindow {
-        let widget = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        let window = gtkCast(widget, to: GtkWindow.self)
-        gtk_window_set_title(window, "Nook")
-        gtk_window_set_decorated(window, 0)
+        let (widget, window) = bareWindow(title: "Nook")
         gtk_window_set_resizable(window, 0)
-        gtk_window_set_accept_focus(window, 0)
         gtk_window_set_focus_on_map(window, 0)
         gtk_window_set_skip_taskbar_hint(window, 1)
         gtk_window_set_skip_pager_hint(window, 1)
-        gtk_widget_set_app_paintable(widget, 1)
 
         let screen = gtk_widget_get_screen(widget)
         let composited = gdk_screen_is_composited(screen) != 0
@@ -83,14 +78,21 @@ struct NookWindow {
         return nook
     }
 
-    /// The reservation band (see `reservation`), not yet shown.
-    private static func makeReservation(composited: Bool) -> UnsafeMutablePointer<GtkWidget> {
+    /// A toplevel the renderer alone paints, with no decoration, that never takes the focus:
+    /// the nook and its reservation band both start as one.
+    private static func bareWindow(title: String) -> (UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWindow>) {
         let widget = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         let window = gtkCast(widget, to: GtkWindow.self)
-        gtk_window_set_title(window, "Nook reservation")
+        gtk_window_set_title(window, title)
         gtk_window_set_decorated(window, 0)
         gtk_window_set_accept_focus(window, 0)
         gtk_widget_set_app_paintable(widget, 1)
+        return (widget, window)
+    }
+
+    /// The reservation band (see `reservation`), not yet shown.
+    private static func makeReservation(composited: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        let (widget, window) = bareWindow(title: "Nook reservation")
         if composited, let visual = gdk_screen_get_rgba_visual(gtk_widget_get_screen(widget)) { gtk_widget_set_visual(widget, visual) }
         gtk_layer_init_for_window(window)
         gtk_layer_set_namespace(window, "nook-reservation")

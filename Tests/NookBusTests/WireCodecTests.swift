@@ -1,5 +1,5 @@
 import Testing
-import NookBus
+@testable import NookBus
 @testable import NookCore
 import NookTestSupport
 

@@ -14,7 +14,7 @@ extension Broker {
         var rejected: [RejectedEntry] = []
         for (path, value) in stored {
             do { values[path] = try Registry.asFromTheBus([path: value.propValue])[path] } catch {
-                rejected.append(RejectedEntry(.token, key: path, reason: error.message, stored: .value(value)))
+                rejected.append(RejectedEntry(kind: .token, key: path, reason: error.message, stored: .value(value)))
             }
         }
         if (try? setTokens(values)) != nil { return rejected }
@@ -29,7 +29,7 @@ extension Broker {
         }
         for path in pending {
             do { try setTokens([path: values[path]!]) } catch {
-                rejected.append(RejectedEntry(.token, key: path, reason: error.message, stored: .value(stored[path]!)))
+                rejected.append(RejectedEntry(kind: .token, key: path, reason: error.message, stored: .value(stored[path]!)))
             }
         }
         return rejected
@@ -41,7 +41,7 @@ extension Broker {
         var rejected: [RejectedEntry] = []
         for key in stored.keys.sorted() {
             let value = stored[key]!
-            func reject(_ reason: String) { rejected.append(RejectedEntry(.setting, key: key, reason: reason, stored: .value(value))) }
+            func reject(_ reason: String) { rejected.append(RejectedEntry(kind: .setting, key: key, reason: reason, stored: .value(value))) }
             switch key {
             case "reduce_motion":
                 guard case .bool(let on) = value else { reject("expected a bool"); continue }
@@ -70,7 +70,7 @@ extension Broker {
     func restoreMachine(_ stored: StoredValue) -> [RejectedEntry] {
         machine = PresentationMachine()
         _ = machine.reconcile(with: registry, cause: .show)
-        func reject(_ reason: String) -> [RejectedEntry] { [RejectedEntry(.presentation, reason: reason, stored: .value(stored))] }
+        func reject(_ reason: String) -> [RejectedEntry] { [RejectedEntry(kind: .presentation, reason: reason, stored: .value(stored))] }
         guard case .dictionary(let record) = stored.propValue,
               case .string(let kind)? = record["state"] else { return reject("expected a dictionary with a string 'state'") }
         func text(_ key: String) -> String { if case .string(let value)? = record[key] { value } else { "" } }

@@ -39,11 +39,11 @@ extension Registry {
                         try checkIdentifier(activity, what: "dismissed activity id")
                         registry.modules[module.id]!.rememberDismissal(of: activity)
                     } catch {
-                        rejected.append(RejectedEntry(.activity, module: module.id, activity: activity, reason: error.message, stored: .json(.string(activity))))
+                        rejected.append(RejectedEntry(kind: .activity, module: module.id, activity: activity, reason: error.message, stored: .json(.string(activity))))
                     }
                 }
             } catch {
-                rejected.append(RejectedEntry(.module, module: module.id, reason: error.message, stored: .module(module)))
+                rejected.append(RejectedEntry(kind: .module, module: module.id, reason: error.message, stored: .module(module)))
             }
         }
 
@@ -78,7 +78,7 @@ extension Registry {
                         activity.id, spec: Self.asFromTheBus(activity.spec), caller: callers[module.id]!, now: now)
                 } catch {
                     rejected.append(RejectedEntry(
-                        .activity, module: module.id, activity: activity.id, reason: error.message, stored: .activity(activity)))
+                        kind: .activity, module: module.id, activity: activity.id, reason: error.message, stored: .activity(activity)))
                 }
             }
         }
@@ -101,7 +101,7 @@ extension Registry {
         do {
             _ = try register(module: module.id, info: Self.asFromTheBus(["rules": rules]), caller: caller, now: now)
         } catch {
-            rejected.append(RejectedEntry(.token, module: module.id, key: "rules", reason: error.message, stored: .value(StoredValue(rules))))
+            rejected.append(RejectedEntry(kind: .token, module: module.id, key: "rules", reason: error.message, stored: .value(StoredValue(rules))))
         }
     }
 
@@ -114,9 +114,9 @@ extension Registry {
             let raw = try RawNode(wire: node.rawNode.wireValue, at: name)
             _ = try setContent(slot: name, view: raw, caller: caller, now: now)
         } catch let error as RegistryError {
-            rejected.append(RejectedEntry(.content, module: module, key: name, reason: error.message, stored: .node(node)))
+            rejected.append(RejectedEntry(kind: .content, module: module, key: name, reason: error.message, stored: .node(node)))
         } catch {
-            rejected.append(RejectedEntry(.content, module: module, key: name, reason: "\(error)", stored: .node(node)))
+            rejected.append(RejectedEntry(kind: .content, module: module, key: name, reason: "\(error)", stored: .node(node)))
         }
     }
 

@@ -39,15 +39,6 @@ public struct RejectedEntry: Encodable, Hashable, Sendable {
         }
     }
 
-    public init(_ kind: Kind, module: String? = nil, activity: String? = nil, key: String? = nil, reason: String, stored: Stored) {
-        self.kind = kind
-        self.module = module
-        self.activity = activity
-        self.key = key
-        self.reason = reason
-        self.stored = stored
-    }
-
     /// `activity "song" of module "music"`, `content home of module "music"`, `token motion.x`.
     public var name: String {
         switch kind {

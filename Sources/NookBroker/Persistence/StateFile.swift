@@ -154,7 +154,7 @@ extension StateFile {
         registry.unreadable = []
         switch try container.decodeIfPresent(Lenient<StoredValue>.self, forKey: .presentation) {
         case .read(let value)?: presentation = value
-        case .unreadable(let raw, let reason)?: unreadable.append(RejectedEntry(.presentation, reason: reason, stored: .json(raw)))
+        case .unreadable(let raw, let reason)?: unreadable.append(RejectedEntry(kind: .presentation, reason: reason, stored: .json(raw)))
         case nil: presentation = nil
         }
         settings = try Self.lenientValues(container, .settings, kind: .setting, unreadable: &unreadable)
@@ -169,7 +169,7 @@ extension StateFile {
         for (name, entry) in entries {
             switch entry {
             case .read(let value): values[name] = value
-            case .unreadable(let raw, let reason): unreadable.append(RejectedEntry(kind, key: name, reason: reason, stored: .json(raw)))
+            case .unreadable(let raw, let reason): unreadable.append(RejectedEntry(kind: kind, key: name, reason: reason, stored: .json(raw)))
             }
         }
         return values
@@ -189,7 +189,7 @@ extension RegistrySnapshot {
                 module.unreadable = []
                 modules.append(module)
             case .unreadable(let raw, let reason):
-                unreadable.append(RejectedEntry(.module, module: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
+                unreadable.append(RejectedEntry(kind: .module, module: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
             }
         }
     }
@@ -210,7 +210,7 @@ extension RegistrySnapshot.Module {
             switch entry {
             case .read(let node): content[slot] = node
             case .unreadable(let raw, let reason):
-                unreadable.append(RejectedEntry(.content, module: id, key: slot, reason: reason, stored: .json(raw)))
+                unreadable.append(RejectedEntry(kind: .content, module: id, key: slot, reason: reason, stored: .json(raw)))
             }
         }
         activities = []
@@ -218,7 +218,7 @@ extension RegistrySnapshot.Module {
             switch entry {
             case .read(let activity): activities.append(activity)
             case .unreadable(let raw, let reason):
-                unreadable.append(RejectedEntry(.activity, module: id, activity: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
+                unreadable.append(RejectedEntry(kind: .activity, module: id, activity: raw.string("id") ?? "?", reason: reason, stored: .json(raw)))
             }
         }
     }

@@ -25,10 +25,7 @@ struct StateJSON {
         var json = StateJSON(reservingCapacity: 256)
         json.raw("{\"accessibility_label\":")
         json.string(record.accessibilityLabel)
-        if let dismissDate = record.dismissDate {
-            json.raw(",\"dismiss_date\":")
-            json.integer(dismissDate)
-        }
+        json.integer(",\"dismiss_date\":", ifAny: record.dismissDate)
         if !record.dismissible { json.raw(",\"dismissible\":false") }
         json.raw(",\"id\":")
         json.string(record.id)
@@ -38,14 +35,8 @@ struct StateJSON {
         }
         json.raw(",\"relevance\":")
         json.number(record.relevance)
-        if let sequence = record.lastSequence {
-            json.raw(",\"sequence\":")
-            json.integer(sequence)
-        }
-        if let staleDate = record.staleDate {
-            json.raw(",\"stale_date\":")
-            json.integer(staleDate)
-        }
+        json.integer(",\"sequence\":", ifAny: record.lastSequence)
+        json.integer(",\"stale_date\":", ifAny: record.staleDate)
         json.raw(",\"start_order\":")
         json.integer(record.startOrder)
         json.raw(",\"views\":")
@@ -58,17 +49,11 @@ struct StateJSON {
     /// `"compact_order"` to the closing brace, with the comma before it).
     static func moduleFields(_ record: ModuleRecord) -> [UInt8] {
         var json = StateJSON(reservingCapacity: 256)
-        if let compactOrder = record.compactOrder {
-            json.raw(",\"compact_order\":")
-            json.integer(compactOrder)
-        }
+        json.integer(",\"compact_order\":", ifAny: record.compactOrder)
         json.raw(",\"content\":")
         json.views(record.content)
         json.raw(",\"dismissed\":[")
-        for (index, id) in record.dismissed.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(id)
-        }
+        json.commaSeparated(record.dismissed) { $0.string($1) }
         json.raw("],\"display_name\":")
         json.string(record.info.displayName)
         json.raw(",\"id\":")
@@ -86,50 +71,43 @@ struct StateJSON {
     /// Views by slot, as an object keyed by the slot's name, sorted.
     mutating func views<Slot: RawRepresentable<String>>(_ views: [Slot: ViewNode]) {
         raw("{")
-        for (index, slot) in views.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
-            if index > 0 { raw(",") }
-            string(slot.rawValue)
-            raw(":")
-            node(views[slot]!)
+        commaSeparated(views.keys.sorted(by: { $0.rawValue < $1.rawValue })) { json, slot in
+            json.string(slot.rawValue)
+            json.raw(":")
+            json.node(views[slot]!)
         }
         raw("}")
     }
 
     /// A view node in its wire shape, as `StoredNode` encodes it.
     mutating func node(_ node: ViewNode) {
-        raw("{\"children\":[")
-        for (index, child) in node.children.enumerated() {
-            if index > 0 { raw(",") }
-            self.node(child)
-        }
-        raw("],\"kind\":")
-        string(node.kind.rawValue)
-        raw(",\"props\":")
-        dictionary(node.props.rawProps)
-        raw("}")
+        self.node(kind: node.kind.rawValue, props: node.props.rawProps, children: node.children) { $0.node($1) }
     }
 
     mutating func node(_ node: RawNode) {
+        self.node(kind: node.kind, props: node.props, children: node.children) { $0.node($1) }
+    }
+
+    /// A node of either kind (validated or raw) as `StoredNode` encodes it, `child` writing each child.
+    private mutating func node<Child>(
+        kind: String, props: [String: PropValue], children: [Child], child: (inout StateJSON, Child) -> Void
+    ) {
         raw("{\"children\":[")
-        for (index, child) in node.children.enumerated() {
-            if index > 0 { raw(",") }
-            self.node(child)
-        }
+        commaSeparated(children, child)
         raw("],\"kind\":")
-        string(node.kind)
+        string(kind)
         raw(",\"props\":")
-        dictionary(node.props)
+        dictionary(props)
         raw("}")
     }
 
     /// `{"key": value, ...}` with each value as `StoredValue` encodes it, keys sorted.
     mutating func dictionary(_ entries: [String: PropValue]) {
         raw("{")
-        for (index, key) in Self.sortedKeys(entries.keys).enumerated() {
-            if index > 0 { raw(",") }
-            string(key)
-            raw(":")
-            value(entries[key]!)
+        commaSeparated(Self.sortedKeys(entries.keys)) { json, key in
+            json.string(key)
+            json.raw(":")
+            json.value(entries[key]!)
         }
         raw("}")
     }
@@ -163,10 +141,7 @@ struct StateJSON {
             raw("}")
         case .array(let items), .structure(let items):
             if case .array = value { raw("{\"a\":[") } else { raw("{\"r\":[") }
-            for (index, item) in items.enumerated() {
-                if index > 0 { raw(",") }
-                self.value(item)
-            }
+            commaSeparated(items) { $0.value($1) }
             raw("]}")
         case .dictionary(let entries):
             raw("{\"m\":")
@@ -179,6 +154,16 @@ struct StateJSON {
         }
     }
 
+    /// Each of `items` written by `write`, a comma between two.
+    mutating func commaSeparated<Items: Sequence>(_ items: Items, _ write: (inout StateJSON, Items.Element) -> Void) {
+        var first = true
+        for item in items {
+            if !first { raw(",") }
+            first = false
+            write(&self, item)
+        }
+    }
+
     // MARK: Scalars
 
     mutating func raw(_ text: StaticString) {
@@ -187,6 +172,14 @@ struct StateJSON {
 
     mutating func integer<I: BinaryInteger>(_ number: I) {
         bytes.append(contentsOf: String(number).utf8)
+    }
+
+    /// `key` (its comma and colon included) and `number`; nothing for nil, as the encoder
+    /// leaves an optional's key out.
+    mutating func integer<I: BinaryInteger>(_ key: StaticString, ifAny number: I?) {
+        guard let number else { return }
+        raw(key)
+        integer(number)
     }
 
     /// A finite double as `JSONEncoder` writes it: its description, without a trailing `.0`.

@@ -25,11 +25,6 @@ public struct PresentationMachine: Hashable, Sendable {
     /// Set by `Hide`, cleared by `Show`.
     public private(set) var hiddenByUser = false
 
-    public init(state: NookState = .hidden, hiddenByUser: Bool = false) {
-        self.state = state
-        self.hiddenByUser = hiddenByUser
-    }
-
     /// One change of presentation, for the planner.
     public struct Change: Hashable, Sendable {
         public var from: NookState

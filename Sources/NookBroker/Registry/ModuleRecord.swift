@@ -19,26 +19,22 @@ public enum ModuleOwner: Hashable, Sendable {
 
 /// `Register`'s `info`.
 public struct ModuleInfo: Hashable, Sendable {
-    public var displayName: String
-    public var version: String
-    public init(displayName: String = "", version: String = "") {
-        self.displayName = displayName
-        self.version = version
-    }
+    public var displayName: String = ""
+    public var version: String = ""
 }
 
 /// One registered module.
 public struct ModuleRecord: Hashable, Sendable {
     public let id: String
     public var owner: ModuleOwner
-    public var info: ModuleInfo
+    public var info = ModuleInfo()
     /// `Register` info `rules`: the module's own named rules, applied when it publishes a view.
     public var rules: ModuleRules = .none
     /// Module-level views by slot.
-    public var content: [ModuleSlot: ViewNode]
+    public var content: [ModuleSlot: ViewNode] = [:]
     /// Registry-wide counter value when compact content was last set; nil without any.
     public var compactOrder: UInt64?
-    public var activities: [String: ActivityRecord]
+    public var activities: [String: ActivityRecord] = [:]
     /// Activity ids a person dismissed (`Control.EndActivity`) while the module has been
     /// registered, oldest first: `StartActivity` refuses them, so updating cannot bring one
     /// back. Forgotten with the record, when the module unregisters or its grace runs out;
@@ -51,18 +47,6 @@ public struct ModuleRecord: Hashable, Sendable {
         dismissed.removeAll { $0 == activity }
         dismissed.append(activity)
         if dismissed.count > Self.maxDismissed { dismissed.removeFirst(dismissed.count - Self.maxDismissed) }
-    }
-
-    public init(
-        id: String, owner: ModuleOwner, info: ModuleInfo = ModuleInfo(), content: [ModuleSlot: ViewNode] = [:],
-        compactOrder: UInt64? = nil, activities: [String: ActivityRecord] = [:]
-    ) {
-        self.id = id
-        self.owner = owner
-        self.info = info
-        self.content = content
-        self.compactOrder = compactOrder
-        self.activities = activities
     }
 
     /// SPEC rule 8's view of this module: each activity's nook ids.

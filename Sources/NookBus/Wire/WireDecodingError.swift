@@ -11,11 +11,6 @@ public struct WireDecodingError: Error, Hashable, Sendable, CustomStringConverti
     /// What was wrong, in a sentence.
     public var message: String
 
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
     /// The path is client input (keys are any string): quoted at most `InputQuote.maxCharacters`.
     public var description: String { "\(InputQuote.text(path)): \(message)" }
 }

@@ -609,9 +609,7 @@ struct LayoutPass {
                 width = max(width, size.width)
                 height = max(height, size.height)
             }
-            lastChildren = Int32(childEntries.count)
-            lastRun = 0
-            for slot in 0..<count { childEntries.append(entries[slot]) }
+            keepArrangement(run: 0, entries: entries.baseAddress!, count: count)
         }
         return Size(width: width, height: height)
     }
@@ -647,9 +645,7 @@ struct LayoutPass {
                     length += main(size)
                     thickness = max(thickness, cross(size))
                 }
-                lastChildren = Int32(childEntries.count)
-                lastRun = length
-                for slot in 0..<count { childEntries.append(entries[slot]) }
+                keepArrangement(run: length, entries: entries.baseAddress!, count: count)
             }
             return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
         }
@@ -708,13 +704,19 @@ struct LayoutPass {
                     length += main(size)
                     thickness = max(thickness, cross(size))
                 }
-                lastChildren = Int32(childEntries.count)
-                lastRun = length
-                for slot in 0..<count { childEntries.append(givenEntries[slot]) }
+                keepArrangement(run: length, entries: givenEntries, count: count)
             }
             }
         }
         return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
+    }
+
+    /// Stores an arrangement just measured, for placing: the run's length along the axis
+    /// (`lastRun`) and the cache entry each of the `count` children was given (`lastChildren`).
+    private mutating func keepArrangement(run: Double, entries: UnsafePointer<Int32>, count: Int) {
+        lastChildren = Int32(childEntries.count)
+        lastRun = run
+        childEntries.append(contentsOf: UnsafeBufferPointer(start: entries, count: count))
     }
 
     /// Ideal, unbounded, or nothing to share: every child of a stack gets the stack's offer

@@ -19,18 +19,9 @@ struct TextStore {
         var end: Int
         /// The advance of every scalar of the word when they are all alike (its advances
         /// are then not stored); NaN when they are in `advances`.
-        var uniformAdvance: Double
+        var uniformAdvance: Double = .nan
         /// The word ends its paragraph (a `\n` or the end of the text follows).
         var endsParagraph: Bool
-
-        init(width: Double, trailingSpace: Double, start: Int, end: Int, uniformAdvance: Double = .nan, endsParagraph: Bool) {
-            self.width = width
-            self.trailingSpace = trailingSpace
-            self.start = start
-            self.end = end
-            self.uniformAdvance = uniformAdvance
-            self.endsParagraph = endsParagraph
-        }
     }
 
     struct Run {

@@ -92,4 +92,16 @@ public struct ViewNode: Hashable, Sendable {
 
     /// Number of nodes in this subtree, itself included.
     public var nodeCount: Int { children.reduce(1) { $0 + $1.nodeCount } }
+
+    /// Sets the frame to exactly `size` (negative lengths as 0), its own minimum and maximum
+    /// lengths dropped: for a subtree laid out again inside a rect that is not its own layout's
+    /// (a follower on its source, a resizing element in flight).
+    public mutating func fixFrame(to size: Size) {
+        props.width = max(0, size.width)
+        props.height = max(0, size.height)
+        props.minWidth = nil
+        props.maxWidth = nil
+        props.minHeight = nil
+        props.maxHeight = nil
+    }
 }

@@ -159,12 +159,7 @@ struct ContentTransition {
     /// Puts back, in walk order, the held changes whose node did not move after all.
     private mutating func restoreHeld() {
         guard !held.isEmpty else { return }
-        var fromNodes = [Bool](repeating: false, count: oldLayout.count)
-        var toNodes = [Bool](repeating: false, count: newLayout.count)
-        for nodes in endpointNodes {
-            fromNodes[nodes.old] = true
-            toNodes[nodes.new] = true
-        }
+        let (fromNodes, toNodes) = endpointMarks()
         let kept = held.filter { held in
             let nodes = held.nodes
             return !((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
@@ -191,16 +186,22 @@ struct ContentTransition {
         if disabled { return layout.removeAll() }
         if reduceMotion { return Self.removeChanges(from: &layout) { $0.pointee.change != .style } }
         guard !endpointNodes.isEmpty else { return }
-        var fromNodes = [Bool](repeating: false, count: oldLayout.count)
-        var toNodes = [Bool](repeating: false, count: newLayout.count)
-        for nodes in endpointNodes {
-            fromNodes[nodes.old] = true
-            toNodes[nodes.new] = true
-        }
+        let (fromNodes, toNodes) = endpointMarks()
         Self.removeChanges(from: &layout) { change in
             let nodes = change.pointee.nodes
             return change.pointee.change != .style && ((nodes.old >= 0 && fromNodes[nodes.old]) || (nodes.new >= 0 && toNodes[nodes.new]))
         }
+    }
+
+    /// Which nodes of the old and of the new layout, by position, are an end of a move
+    /// (`endpointNodes`).
+    private func endpointMarks() -> (old: [Bool], new: [Bool]) {
+        var marks = (old: [Bool](repeating: false, count: oldLayout.count), new: [Bool](repeating: false, count: newLayout.count))
+        for nodes in endpointNodes {
+            marks.old[nodes.old] = true
+            marks.new[nodes.new] = true
+        }
+        return marks
     }
 
     /// `removeAll(where:)` that moves the changes it keeps rather than copying them (the

@@ -43,12 +43,7 @@ enum FollowerTracking {
             let tracked = rect(following: sourceRect, own: own, follower: follower)
             guard !tracked.isClose(to: own) else { continue }
             // The follower's frame is the tracked rect: its own lengths give way to it.
-            view.props.width = max(0, tracked.width)
-            view.props.height = max(0, tracked.height)
-            view.props.minWidth = nil
-            view.props.maxWidth = nil
-            view.props.minHeight = nil
-            view.props.maxHeight = nil
+            view.fixFrame(to: tracked.size)
             let laid = LayoutEngine.layout(
                 view, rootPath: follower.path, proposal: ProposedSize(tracked.size), in: tracked, rules: rules, text: text)
             slot.laidOut.layout.replaceRects(from: index, with: laid)

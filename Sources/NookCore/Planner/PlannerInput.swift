@@ -3,7 +3,7 @@
 /// tokens and named rules are read from the theme here, not per plan.
 public struct PlannerSettings: Hashable, Sendable {
     public var theme: Theme {
-        didSet { refreshFromTheme() }
+        didSet { (geometry, namedRules, layoutRules, settleTimes, motion, fontFamily) = Self.readTokens(theme) }
     }
     public var display: DisplayInfo
     /// Rule 18.
@@ -46,21 +46,19 @@ public struct PlannerSettings: Hashable, Sendable {
         self.reduceMotion = reduceMotion
         self.sharedElementAnimation = sharedElementAnimation
         self.sharedElementPeekAnimation = sharedElementPeekAnimation
-        geometry = GeometryTokens(theme: theme)
-        namedRules = theme.namedRules
-        layoutRules = NamedLayoutRules(namedRules)
-        settleTimes = Self.settleTimes(theme)
-        motion = PlannerMotion(theme: theme)
-        fontFamily = theme.fontFamily
+        (geometry, namedRules, layoutRules, settleTimes, motion, fontFamily) = Self.readTokens(theme)
     }
 
-    private mutating func refreshFromTheme() {
-        geometry = GeometryTokens(theme: theme)
-        namedRules = theme.namedRules
-        layoutRules = NamedLayoutRules(namedRules)
-        settleTimes = Self.settleTimes(theme)
-        motion = PlannerMotion(theme: theme)
-        fontFamily = theme.fontFamily
+    /// What the settings keep read from `theme`, in declaration order: built by `init` and
+    /// again whenever `theme` changes.
+    private static func readTokens(_ theme: Theme)
+        -> (GeometryTokens, [String: String], NamedLayoutRules, [Spring: Double], PlannerMotion, String)
+    {
+        let namedRules = theme.namedRules
+        return (
+            GeometryTokens(theme: theme), namedRules, NamedLayoutRules(namedRules), settleTimes(theme),
+            PlannerMotion(theme: theme), theme.fontFamily
+        )
     }
 
     private static func settleTimes(_ theme: Theme) -> [Spring: Double] {

@@ -441,23 +441,9 @@ public struct SceneNode: Hashable, Sendable {
     public var rect: Rect
     public var props: NodeProps
     /// Group variants resolved to their group nodes (rule 23).
-    public var variants: [ResolvedVariant]
+    public var variants: [ResolvedVariant] = []
     /// The node's classes with the theme's named rules expanded, when they name one (rule 24).
     public var expandedClasses: String?
-
-    public init(
-        slot: SlotName, owner: String, path: String, kind: NodeKind, rect: Rect, props: NodeProps,
-        variants: [ResolvedVariant] = [], expandedClasses: String? = nil
-    ) {
-        self.expandedClasses = expandedClasses
-        self.slot = slot
-        self.owner = owner
-        self.path = path
-        self.kind = kind
-        self.rect = rect
-        self.props = props
-        self.variants = variants
-    }
 }
 
 extension SlotOwner {

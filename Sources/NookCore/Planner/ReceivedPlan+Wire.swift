@@ -57,23 +57,17 @@ extension Plan where Scene == WireScene {
 
         var layout: [LayoutChange] = []
         for entry in try plan.records("layout") {
-            let word = try entry.string("change")
             // A change this reader does not know leaves the node where the scene puts it.
-            guard let change = LayoutChangeKind(rawValue: word) else {
-                warnings.append("\(entry.keyPath("change")): unknown change \"\(word)\", applied at once")
-                continue
-            }
+            guard let change = try entry.knownChoice(
+                "change", LayoutChangeKind.self, what: "change", drawnAs: "applied at once", warnings: &warnings) else { continue }
             layout.append(LayoutChange(path: try entry.string("path"), change: change, fromRect: try entry.rect("from_rect"),
                                        toRect: try entry.rect("to_rect"), curve: try curve(entry)))
         }
 
         var slots: [SlotChange] = []
         for entry in try plan.records("slots") {
-            let word = try entry.string("slot")
-            guard let slot = SlotName(rawValue: word) else {
-                warnings.append("\(entry.keyPath("slot")): unknown slot \"\(word)\", drawn as it stands")
-                continue
-            }
+            guard let slot = try entry.knownChoice(
+                "slot", SlotName.self, what: "slot", drawnAs: "drawn as it stands", warnings: &warnings) else { continue }
             var slotCurve = try curve(entry)
             // `delay` repeats the curve's delay; an older sender might give it only here.
             let delay = try entry.nonNegative("delay", default: slotCurve.delay)

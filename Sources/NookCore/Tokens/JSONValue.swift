@@ -97,49 +97,44 @@ private struct JSONParser {
     }
 
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
+        try elements(closedBy: "}") { parser throws(JSONParseError) in
+            guard parser.current == UInt8(ascii: "\"") else { throw parser.error("expected a key in quotes") }
+            let key = try parser.string()
+            parser.skipWhitespace()
+            try parser.expect(":")
+            parser.skipWhitespace()
+            members[key] = try parser.value(depth: depth + 1)
         }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-            let key = try string()
-            skipWhitespace()
-            try expect(":")
-            skipWhitespace()
-            members[key] = try value(depth: depth + 1)
-            skipWhitespace()
-            if current == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            try expect("}")
-            return .object(members)
-        }
+        return .object(members)
     }
 
     mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-        index += 1
         var items: [JSONValue] = []
+        try elements(closedBy: "]") { parser throws(JSONParseError) in items.append(try parser.value(depth: depth + 1)) }
+        return .array(items)
+    }
+
+    /// The elements of an object or an array, from its opening bracket to past `close`: none,
+    /// or each read by `element` (at its first byte), commas between them.
+    private mutating func elements(
+        closedBy close: String, _ element: (inout JSONParser) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        index += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
+        if current == close.utf8.first {
             index += 1
-            return .array(items)
+            return
         }
         while true {
             skipWhitespace()
-            items.append(try value(depth: depth + 1))
+            try element(&self)
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            try expect("]")
-            return .array(items)
+            return try expect(close)
         }
     }
 

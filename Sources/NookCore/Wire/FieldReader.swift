@@ -307,10 +307,18 @@ public struct FieldReader<Failure: FieldReadFailure>: Sendable {
         _ key: String, _: E.Type, absent: E? = nil, unknown: E, what: String, drawnAs: String, warnings: inout [String]
     ) throws(Failure) -> E where E.RawValue == String {
         guard fields[key] != nil || absent == nil else { return absent! }
+        return try knownChoice(key, E.self, what: what, drawnAs: drawnAs, warnings: &warnings) ?? unknown
+    }
+
+    /// Like `choice`, but a word this reader does not know (a newer sender's) reads as nil,
+    /// with one line in `warnings` saying what becomes of the record (`applied at once`).
+    public func knownChoice<E: RawRepresentable>(
+        _ key: String, _: E.Type, what: String, drawnAs: String, warnings: inout [String]
+    ) throws(Failure) -> E? where E.RawValue == String {
         let word = try string(key)
         if let value = E(rawValue: word) { return value }
         warnings.append("\(keyPath(key)): unknown \(what) \"\(word)\", \(drawnAs)")
-        return unknown
+        return nil
     }
 }
 

@@ -46,13 +46,7 @@ public struct KeyboardFocus: Hashable, Sendable {
         case .next, .previous:
             guard !controls.isEmpty else { return .none }
             let current = focused.flatMap { node in controls.firstIndex { $0.node == node } }
-            let index: Int
-            switch (key, current) {
-            case (.next, nil): index = 0
-            case (.next, let at?): index = (at + 1) % controls.count
-            case (_, nil): index = controls.count - 1
-            case (_, let at?): index = (at + controls.count - 1) % controls.count
-            }
+            let index = controls.ringIndex(from: current, forward: key == .next)
             focused = controls[index].node
             return .focused(controls[index])
         case .activate:
@@ -73,5 +67,18 @@ public struct KeyboardFocus: Hashable, Sendable {
         }
         focused = nil
         return true
+    }
+}
+
+extension Array {
+    /// Where Tab (`forward`) or Shift+Tab moves a focus at `current` among these elements, kept
+    /// in a ring: from no focus to the first or the last, past either end round to the other.
+    func ringIndex(from current: Int?, forward: Bool) -> Int {
+        switch (forward, current) {
+        case (true, nil): 0
+        case (true, let at?): (at + 1) % count
+        case (false, nil): count - 1
+        case (false, let at?): (at + count - 1) % count
+        }
     }
 }

@@ -131,13 +131,7 @@ public struct ReachFocus: Hashable, Sendable {
         switch key {
         case .next, .previous:
             guard !cycle.isEmpty else { return .none }
-            let index: Int
-            switch (key, current) {
-            case (.next, nil): index = 0
-            case (.next, let at?): index = (at + 1) % cycle.count
-            case (_, nil): index = cycle.count - 1
-            case (_, let at?): index = (at + cycle.count - 1) % cycle.count
-            }
+            let index = cycle.ringIndex(from: current, forward: key == .next)
             focused = Identity(kind: cycle[index].kind, owner: cycle[index].owner)
             return .focused(cycle[index])
         case .activate:

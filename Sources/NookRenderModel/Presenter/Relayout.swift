@@ -49,12 +49,7 @@ public struct ElementRelayout: Hashable, Sendable {
     public func rects(in rect: Rect, text: TextMeasurement) -> [String: Rect] {
         var sized = root
         // The element's frame is the frame's rect: its own lengths give way to it.
-        sized.props.width = max(0, rect.width)
-        sized.props.height = max(0, rect.height)
-        sized.props.minWidth = nil
-        sized.props.maxWidth = nil
-        sized.props.minHeight = nil
-        sized.props.maxHeight = nil
+        sized.fixFrame(to: rect.size)
         let result = LayoutEngine.layout(sized, rootPath: rootPath, in: rect, text: text)
         var out: [String: Rect] = [:]
         // `nodes` writes every path (NookCore keeps none): read it once.
