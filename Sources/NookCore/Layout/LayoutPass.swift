@@ -609,7 +609,7 @@ struct LayoutPass {
                 width = max(width, size.width)
                 height = max(height, size.height)
             }
-            keepArrangement(run: 0, entries: entries.baseAddress!, count: count)
+            keepArrangement(run: 0, entries: UnsafeBufferPointer(entries))
         }
         return Size(width: width, height: height)
     }
@@ -645,7 +645,7 @@ struct LayoutPass {
                     length += main(size)
                     thickness = max(thickness, cross(size))
                 }
-                keepArrangement(run: length, entries: entries.baseAddress!, count: count)
+                keepArrangement(run: length, entries: UnsafeBufferPointer(entries))
             }
             return horizontal ? Size(width: length, height: thickness) : Size(width: thickness, height: length)
         }
@@ -704,7 +704,7 @@ struct LayoutPass {
                     length += main(size)
                     thickness = max(thickness, cross(size))
                 }
-                keepArrangement(run: length, entries: givenEntries, count: count)
+                keepArrangement(run: length, entries: UnsafeBufferPointer(start: givenEntries, count: count))
             }
             }
         }
@@ -712,11 +712,11 @@ struct LayoutPass {
     }
 
     /// Stores an arrangement just measured, for placing: the run's length along the axis
-    /// (`lastRun`) and the cache entry each of the `count` children was given (`lastChildren`).
-    private mutating func keepArrangement(run: Double, entries: UnsafePointer<Int32>, count: Int) {
+    /// (`lastRun`) and the cache entry each child was given (`lastChildren`).
+    private mutating func keepArrangement(run: Double, entries: UnsafeBufferPointer<Int32>) {
         lastChildren = Int32(childEntries.count)
         lastRun = run
-        childEntries.append(contentsOf: UnsafeBufferPointer(start: entries, count: count))
+        childEntries.append(contentsOf: entries)
     }
 
     /// Ideal, unbounded, or nothing to share: every child of a stack gets the stack's offer
