@@ -459,6 +459,15 @@ func writeEncoders(_ schema: Schema, into out: inout Source) {
             }
             out.line("return out")
         }
+        out.line()
+        out.line("/// Each prop that is set, as `rawProps` holds it, keys in the order the wire writes a")
+        out.line("/// dictionary (sorted): what writes a validated view into a message or checks it, without")
+        out.line("/// building the dictionary. `ViewNodeWireTests` holds it to `rawProps`.")
+        out.block("public func forEachRawProp<E: Error>(_ body: (String, PropValue) throws(E) -> Void) throws(E)") { out in
+            for prop in schema.props.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+                out.line("if let value = \(prop.swift) { try body(\(quoted(prop.key)), .contract(value)) }")
+            }
+        }
     }
     out.line()
     out.line("/// The scene keys a scene node's entry carries besides its props.")

@@ -66,6 +66,52 @@ import NookTestSupport
         }
     }
 
+    /// `call(…, vardict:views:)`, how the SDK sends its views: each written straight from its
+    /// props arrives as the same bytes as its `RawNode` would (`.node(view.rawNode)`), among
+    /// the fields in key order; a key given both ways is refused before anything is sent.
+    @Test func viewsWrittenStraightArriveAsTheirRawNodes() async throws {
+        var cover = NodeProps()
+        cover.width = 20
+        cover.height = 20
+        cover.name = "CoverArt"
+        cover.shared = SharedMark(id: "cover", style: .scale, anchor: .topLeading)
+        cover.padding = EdgeInsets(top: 1, leading: 2, bottom: 3, trailing: 4)
+        cover.groupState = ["focus": true, "active": false]
+        cover.params = ["track": .string("x"), "n": .int(3), "list": .array([.double(1), .double(2)])]
+        var label = NodeProps()
+        label.text = "Building 40%"
+        label.fontWeight = "semibold"
+        label.monospacedDigits = true
+        label.lineLimit = 2
+        var bar = NodeProps()
+        bar.value = 0.4
+        bar.progressStyle = .circular
+        let expanded = ViewNode(kind: .vstack, props: { var p = NodeProps(); p.spacing = 4; p.alignment = .leading; return p }(),
+                                children: [ViewNode(kind: .view, props: cover), ViewNode(kind: .text, props: label), ViewNode(kind: .progress, props: bar)])
+        let samples: [([String: PropValue], [String: ViewNode])] = [
+            ([:], ["expanded": expanded]),
+            (["sequence": .uint(7), "relevance": .double(0.5), "zzz": .bool(true)], ["compact_trailing": ViewNode(kind: .text, props: label), "expanded": expanded, "minimal": ViewNode(kind: .spacer)]),
+            (["accessibility_label": .string("Build")], [:]),
+        ]
+        try await PrivateBus.with { bus in
+            let echo = try await EchoFixture.make(on: bus.address)
+            for (fields, views) in samples {
+                let reply = try await echo.client.call(
+                    destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface, member: "EchoRecord",
+                    arguments: [.string("song")], vardict: fields, views: views)
+                var merged = fields
+                for (key, view) in views { merged[key] = .node(view.rawNode) }
+                #expect(reply == [.string("song"), WireCodec.vardict(merged)], "\(fields) \(views)")
+            }
+            await #expect(throws: BusError.self) {
+                _ = try await echo.client.call(
+                    destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface, member: "EchoRecord",
+                    arguments: [.string("song")], vardict: ["expanded": .bool(true)], views: ["expanded": expanded])
+            }
+            await echo.close()
+        }
+    }
+
     static func randomProps(_ random: inout SeededGenerator, depth: Int) -> [String: PropValue] {
         var props: [String: PropValue] = [:]
         for index in 0..<Int(random.next(upTo: 5)) { props["k\(index)"] = randomValue(&random, depth: depth) }

@@ -20,13 +20,15 @@ extension BusConnection {
     /// `call` with a last argument `a{sv}` written straight from `props`: the bytes
     /// `WireCodec.vardict(props)` would give, without building its `DBusValue`s first
     /// (`PropValue+Message.swift`). A module's `UpdateActivity` is most of its views.
+    /// `views` join the `a{sv}` as nodes (`.node(view.rawNode)` would write the same bytes),
+    /// written straight from their props: a module's validated views, no `RawNode` built.
     public func call(
         destination: String, path: ObjectPath, interface: String, member: String,
-        arguments: [DBusValue], vardict props: [String: PropValue], timeout: Duration = .seconds(25)
+        arguments: [DBusValue], vardict props: [String: PropValue], views: [String: ViewNode] = [:], timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
         try await call(destination: destination, path: path, interface: interface, member: member, timeout: timeout) { message throws(BusError) in
             try DBusValue.appendAll(arguments, to: message)
-            try PropValue.appendVardict(props, to: message)
+            try PropValue.appendVardict(props, views: views, to: message)
         }
     }
 

@@ -85,4 +85,52 @@ extension PropValue {
     private static func appendVariant(_ value: PropValue, to message: MessagePointer) throws(BusError) {
         try DBusValue.withContainer(message, "v", value.wireSignatureText) { () throws(BusError) in try value.appendWire(to: message) }
     }
+
+    /// Appends `WireCodec.vardict` of `props` and of `views` as nodes (`.node(view.rawNode)`):
+    /// the same bytes, with each view written straight from its `NodeProps`, so no `RawNode`
+    /// is built. A key in both is refused.
+    static func appendVardict(_ props: [String: PropValue], views: [String: ViewNode], to message: MessagePointer) throws(BusError) {
+        guard !views.isEmpty else { return try appendVardict(props, to: message) }
+        let keys = (Array(props.keys) + Array(views.keys)).sorted()
+        // A key twice would make an `a{sv}` the reading side refuses: refused here (EINVAL).
+        for (key, next) in zip(keys, keys.dropFirst()) where key == next {
+            throw BusError.system(function: "appendVardict (the key '\(key)' is both a prop and a view)", errno: EINVAL)
+        }
+        try DBusValue.withContainer(message, "a", "{sv}") { () throws(BusError) in
+            for key in keys {
+                try DBusValue.withContainer(message, "e", "sv") { () throws(BusError) in
+                    try DBusValue.appendString(key, code: "s", to: message)
+                    if let view = views[key] {
+                        try DBusValue.withContainer(message, "v", RawNode.wireSignature.rawValue) { () throws(BusError) in
+                            try appendView(view, to: message)
+                        }
+                    } else {
+                        try appendVariant(props[key]!, to: message)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `appendNode(view.rawNode)`, the props read straight from `NodeProps` in the wire's order.
+    private static func appendView(_ view: ViewNode, to message: MessagePointer) throws(BusError) {
+        try DBusValue.withContainer(message, "r", "sa{sv}av") { () throws(BusError) in
+            try DBusValue.appendString(view.kind.rawValue, code: "s", to: message)
+            try DBusValue.withContainer(message, "a", "{sv}") { () throws(BusError) in
+                try view.props.forEachRawProp { (key, value) throws(BusError) in
+                    try DBusValue.withContainer(message, "e", "sv") { () throws(BusError) in
+                        try DBusValue.appendString(key, code: "s", to: message)
+                        try appendVariant(value, to: message)
+                    }
+                }
+            }
+            try DBusValue.withContainer(message, "a", "v") { () throws(BusError) in
+                for child in view.children {
+                    try DBusValue.withContainer(message, "v", RawNode.wireSignature.rawValue) { () throws(BusError) in
+                        try appendView(child, to: message)
+                    }
+                }
+            }
+        }
+    }
 }

@@ -71,9 +71,7 @@ public struct OnePassNode {
     /// The node, with its children (each read by the same `OnePassView`) and the wire bytes of
     /// the whole subtree; nil where the validator would refuse it or say something about it.
     public func finish(children: [ReadView]) -> ReadView? {
-        guard reader.sharedUnknown.isEmpty, OnePassReader.checksHold(props) else { return nil }
-        if kind == .image, let symbol = props.symbol, SymbolNames.iconName(for: symbol) == nil { return nil }
-        guard children.isEmpty || kind.isStack || kind == .view else { return nil }
+        guard holds(childCount: children.count) else { return nil }
         var bytes = wireBytes
         var nodes: [ViewNode] = []
         nodes.reserveCapacity(children.count)
@@ -82,5 +80,29 @@ public struct OnePassNode {
             bytes += 4 + child.wireBytes
         }
         return ReadView(root: ViewNode(kind: kind, props: props, children: nodes), wireBytes: bytes)
+    }
+
+    /// The checks of the node as a whole, its props all taken: a shared key the contract does
+    /// not know, sizes out of order, an unknown symbol, children where the kind draws none.
+    func holds(childCount: Int) -> Bool {
+        guard reader.sharedUnknown.isEmpty, OnePassReader.checksHold(props) else { return false }
+        if kind == .image, let symbol = props.symbol, SymbolNames.iconName(for: symbol) == nil { return false }
+        return childCount == 0 || kind.isStack || kind == .view
+    }
+}
+
+extension OnePassView {
+    /// Whether the validator would take `view`'s wire form (`view.rawNode`) without a word,
+    /// worked out without building it: what the SDK checks before sending a view it built. A
+    /// view that does not pass is validated the general way, for the words.
+    public mutating func passes(_ view: ViewNode, depth: Int = 1) -> Bool {
+        guard var node = node(kind: view.kind.rawValue, depth: depth) else { return false }
+        var good = true
+        view.props.forEachRawProp { name, value in
+            if good, !node.take(name, value) { good = false }
+        }
+        guard good, node.holds(childCount: view.children.count) else { return false }
+        for child in view.children where !passes(child, depth: depth + 1) { return false }
+        return true
     }
 }

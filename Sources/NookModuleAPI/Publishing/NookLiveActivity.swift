@@ -123,8 +123,14 @@ public struct NookLiveActivity: Hashable, Sendable {
     /// - Parameter sequence: this call's place among the activity's calls (`sequence` t); the
     ///   broker ignores a call older than the last one it applied.
     public func startSpec(sequence: UInt64) -> [String: PropValue] {
-        var spec = fields
-        spec[CallKey.sequence.name] = .uint(sequence)
+        wireStartSpec(sequence: sequence).merged
+    }
+
+    /// `startSpec` with its views kept as nodes, for the connection to write straight into
+    /// the message (`BusConnection.call(…, vardict:views:)`).
+    func wireStartSpec(sequence: UInt64) -> WireRecord {
+        var spec = WireRecord(fields: scalarFields, views: viewsByKey)
+        spec.fields[CallKey.sequence.name] = .uint(sequence)
         return spec
     }
 
@@ -142,23 +148,29 @@ public struct NookLiveActivity: Hashable, Sendable {
     public func changes(
         since previous: NookLiveActivity?, sequence: UInt64, options: UpdateOptions = UpdateOptions()
     ) -> [String: PropValue] {
+        wireChanges(since: previous, sequence: sequence, options: options).merged
+    }
+
+    /// `changes` with its views kept as nodes, for the connection to write straight into the
+    /// message (`BusConnection.call(…, vardict:views:)`).
+    func wireChanges(since previous: NookLiveActivity?, sequence: UInt64, options: UpdateOptions = UpdateOptions()) -> WireRecord {
         guard let previous else {
-            var changes = fields
-            changes.merge(options.wireOptions) { _, option in option }
-            changes[CallKey.sequence.name] = .uint(sequence)
+            var changes = WireRecord(fields: scalarFields, views: viewsByKey)
+            changes.fields.merge(options.wireOptions) { _, option in option }
+            changes.fields[CallKey.sequence.name] = .uint(sequence)
             return changes
         }
-        // Views are compared as nodes: only a changed one is turned into its wire form.
-        var changes = scalarFields.filter { key, value in previous.scalarFields[key] != value }
+        // Views are compared as nodes: only a changed one is sent.
+        var changes = WireRecord(fields: scalarFields.filter { key, value in previous.scalarFields[key] != value }, views: [:])
         let before = previous.viewsByKey
-        for (key, node) in views where before[key] != node { changes[key] = .node(node.rawNode) }
-        changes.merge(options.wireOptions) { _, option in option }
+        for (key, node) in views where before[key] != node { changes.views[key] = node }
+        changes.fields.merge(options.wireOptions) { _, option in option }
         if previous.dismissDate != nil && dismissDate == nil {
-            changes[CallKey.remove.name] = .array([.string(CallKey.dismissDate.name)])
+            changes.fields[CallKey.remove.name] = .array([.string(CallKey.dismissDate.name)])
         }
         // Sent only when false; back to true it must be said.
-        if !previous.isDismissible && isDismissible { changes[CallKey.dismissible.name] = .bool(true) }
-        changes[CallKey.sequence.name] = .uint(sequence)
+        if !previous.isDismissible && isDismissible { changes.fields[CallKey.dismissible.name] = .bool(true) }
+        changes.fields[CallKey.sequence.name] = .uint(sequence)
         return changes
     }
 
@@ -177,6 +189,10 @@ public struct NookLiveActivity: Hashable, Sendable {
         var diagnostics: [Diagnostic] = []
         let before = previous?.viewsByKey ?? [:]
         for (key, node) in views where before[key] != node {
+            // Most views pass the checks as they are; only one that does not is turned into its
+            // wire form, for the validator to name the problem.
+            var check = OnePassView(limits: limits)
+            if check.passes(node) { continue }
             diagnostics += try ViewValidator(limits: limits).validate(node.rawNode, slot: key).diagnostics
         }
         return diagnostics
@@ -189,11 +205,7 @@ public struct NookLiveActivity: Hashable, Sendable {
     }
 
     /// Everything but `sequence`, in contract keys and types.
-    var fields: [String: PropValue] {
-        var out = scalarFields
-        for (key, node) in views { out[key] = .node(node.rawNode) }
-        return out
-    }
+    var fields: [String: PropValue] { WireRecord(fields: scalarFields, views: viewsByKey).merged }
 
     /// The fields that are not views.
     private var scalarFields: [String: PropValue] {
@@ -202,6 +214,22 @@ public struct NookLiveActivity: Hashable, Sendable {
         if let staleDate { out[CallKey.staleDate.name] = .int(staleDate.unixMicroseconds) }
         if let dismissDate { out[CallKey.dismissDate.name] = .int(dismissDate.unixMicroseconds) }
         if !isDismissible { out[CallKey.dismissible.name] = .bool(false) }
+        return out
+    }
+}
+
+/// A call's `a{sv}` as the SDK sends it: the fields in contract keys and types, and the views
+/// as nodes, which the connection writes into the message straight from their props
+/// (`BusConnection.call(…, vardict:views:)`), so no `RawNode` is built for them.
+struct WireRecord: Equatable {
+    var fields: [String: PropValue]
+    var views: [String: ViewNode]
+
+    /// The record as one dictionary, each view as its `RawNode`: what the public `startSpec`
+    /// and `changes` give, and what the message holds.
+    var merged: [String: PropValue] {
+        var out = fields
+        for (key, node) in views { out[key] = .node(node.rawNode) }
         return out
     }
 }

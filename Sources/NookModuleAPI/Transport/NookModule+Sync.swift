@@ -166,21 +166,21 @@ extension NookModule {
         if let delivered = entry.delivered {
             guard delivered != activity || options != UpdateOptions() else { return }
             do {
-                let changes = activity.changes(since: delivered, sequence: nextSequence(activityID), options: options)
-                _ = try await send(NookContract.Modules.updateActivity, [key], vardict: changes)
+                let changes = activity.wireChanges(since: delivered, sequence: nextSequence(activityID), options: options)
+                _ = try await send(NookContract.Modules.updateActivity, [key], record: changes)
             } catch .refused(let error) where error.code == .unknownActivity {
                 // The broker dropped it (the module was away longer than its grace): start anew.
                 // One a person dismissed is refused with ActivityDismissed, and stays gone.
                 guard !dismissedIDs.contains(activityID) else { throw .refused(unknownActivity(activityID)) }
-                _ = try await send(NookContract.Modules.startActivity, [key], vardict: activity.startSpec(sequence: nextSequence(activityID)))
+                _ = try await send(NookContract.Modules.startActivity, [key], record: activity.wireStartSpec(sequence: nextSequence(activityID)))
             }
         } else {
             do {
-                _ = try await send(NookContract.Modules.startActivity, [key], vardict: activity.startSpec(sequence: nextSequence(activityID)))
+                _ = try await send(NookContract.Modules.startActivity, [key], record: activity.wireStartSpec(sequence: nextSequence(activityID)))
             } catch .refused(let error) where error.code == .activityExists {
                 // Still live on a broker that did not restart (a cut-short sync): send it all.
-                let changes = activity.changes(since: nil, sequence: nextSequence(activityID), options: options)
-                _ = try await send(NookContract.Modules.updateActivity, [key], vardict: changes)
+                let changes = activity.wireChanges(since: nil, sequence: nextSequence(activityID), options: options)
+                _ = try await send(NookContract.Modules.updateActivity, [key], record: changes)
             }
         }
         entries[activityID]?.delivered = activity
@@ -211,15 +211,16 @@ extension NookModule {
     /// One call to the broker instance the module follows; `vardict`, when given, is its last
     /// argument (an activity's spec or changes), written into the message as it is.
     @discardableResult
-    func send(_ method: ContractMethod, _ arguments: [DBusValue], vardict props: [String: PropValue]? = nil)
+    func send(_ method: ContractMethod, _ arguments: [DBusValue], record: WireRecord? = nil)
         async throws(SendFailure) -> [DBusValue]
     {
         guard let owner = broker, !isClosed else { throw .away }
         let connection = self.connection
         do {
-            if let props {
+            if let record {
                 return try await connection.call(
-                    destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments, vardict: props)
+                    destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments,
+                    vardict: record.fields, views: record.views)
             }
             return try await connection.call(
                 destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments)
