@@ -204,9 +204,6 @@ public struct NookLiveActivity: Hashable, Sendable {
         return out
     }
 
-    /// Everything but `sequence`, in contract keys and types.
-    var fields: [String: PropValue] { WireRecord(fields: scalarFields, views: viewsByKey).merged }
-
     /// The fields that are not views.
     private var scalarFields: [String: PropValue] {
         var out: [String: PropValue] = [CallKey.accessibilityLabel.name: .string(accessibilityLabel)]

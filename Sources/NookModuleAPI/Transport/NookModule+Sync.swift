@@ -208,8 +208,9 @@ extension NookModule {
         }
     }
 
-    /// One call to the broker instance the module follows; `vardict`, when given, is its last
-    /// argument (an activity's spec or changes), written into the message as it is.
+    /// One call to the broker instance the module follows; `record`, when given, is its last
+    /// argument (an activity's spec or changes), written into the message as it is, its views
+    /// straight from their props.
     @discardableResult
     func send(_ method: ContractMethod, _ arguments: [DBusValue], record: WireRecord? = nil)
         async throws(SendFailure) -> [DBusValue]
