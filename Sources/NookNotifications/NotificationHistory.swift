@@ -42,7 +42,7 @@ public struct NotificationHistory: Sendable, Equatable {
             get throws {
                 var request = try NotificationRequest(arguments: [
                     .string(appName), .uint32(0), .string(appIcon), .string(""), .string(""),
-                    .array(element: "s", []), .vardict(["urgency": .variant(.byte(urgency))]), .int32(-1),
+                    .array(element: "s", []), .vardict(["urgency": .byte(urgency)]), .int32(-1),
                 ])
                 request.summary = summary
                 request.body = body

@@ -74,7 +74,7 @@ func runNotificationsBenchmark() async throws -> [Figure] {
         let reply = try await (connection ?? client).call(
             destination: destination, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", member: "Notify",
             arguments: [.string("make"), .uint32(id), .string("system-run"), .string("Building \(n % 101)%"), .string("step \(n) of 10000"),
-                        .array(element: "s", []), .vardict(["value": .variant(.int32(Int32(n % 101)))]), .int32(-1)])
+                        .array(element: "s", []), .vardict(["value": .int32(Int32(n % 101))]), .int32(-1)])
         guard case .uint32(let id)? = reply.first else { throw TestSupportError("Notify replied without an id") }
         return id
     }
