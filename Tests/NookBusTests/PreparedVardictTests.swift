@@ -103,6 +103,13 @@ import NookTestSupport
                 for (key, view) in views { merged[key] = .node(view.rawNode) }
                 #expect(reply == [.string("song"), WireCodec.vardict(merged)], "\(fields) \(views)")
             }
+            // A view as a call's argument (a module's `SetContent`): the bytes of its `RawNode`.
+            for view in [expanded, ViewNode(kind: .text, props: label), ViewNode(kind: .spacer)] {
+                let echoed = try await echo.client.call(
+                    destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface, member: "EchoNode",
+                    arguments: [], view: view)
+                #expect(echoed == [view.rawNode.wireValue], "\(view)")
+            }
             await #expect(throws: BusError.self) {
                 _ = try await echo.client.call(
                     destination: EchoFixture.name, path: EchoObject.path, interface: EchoObject.interface, member: "EchoRecord",

@@ -135,6 +135,38 @@ import NookTestSupport
         }
     }
 
+    /// `readingView(at:limits:)`, a module's `SetContent`: a view argument that passes the
+    /// one-pass checks arrives as the validator's own view in `MethodCall.viewArguments`; one
+    /// that does not is read the general way, for the validator to name what is wrong.
+    @Test func aViewArgumentReadStraightIsTheValidatorsView() async throws {
+        let last = Locked<(straight: ReadView?, general: DBusValue?)?>(nil)
+        let method = DBusMethod("Content", in: [DBusArgument("slot", "s"), DBusArgument("view", "(sa{sv}av)")]) { call in
+            last.withLock { $0 = (call.viewArguments[1], call.viewArguments[1] == nil ? call.arguments[1] : nil) }
+            return []
+        }.readingView(at: 1, limits: { var limits = ViewLimits.standard; limits.maxNodes = 3; return limits }())
+        let good = RawNode(kind: "vstack", props: ["spacing": .double(4)], children: [RawNode(kind: "text", props: ["text": .string("Today")])])
+        let tooMany = RawNode(kind: "vstack", children: Array(repeating: RawNode(kind: "spacer"), count: 3))
+        let unknownKey = RawNode(kind: "text", props: ["colour": .string("#fff")])
+        try await PrivateBus.with { bus in
+            let server = try await BusConnection.connect(to: .address(bus.address))
+            _ = try await server.export([DBusInterface(Self.interface, methods: [method])], at: Self.path)
+            let client = try await BusConnection.connect(to: .address(bus.address))
+            for (raw, straight) in [(good, true), (tooMany, false), (unknownKey, false)] {
+                last.withLock { $0 = nil }
+                _ = try await client.call(destination: server.uniqueName, path: Self.path, interface: Self.interface, member: "Content",
+                                          arguments: [.string("home"), raw.wireValue])
+                let seen = last.withLock { $0 }
+                if straight {
+                    #expect(seen?.straight?.root == (try ViewValidator().validate(raw, slot: "home")).root)
+                    #expect(seen?.straight?.wireBytes == raw.estimatedWireBytes)
+                } else {
+                    #expect(seen?.straight == nil && seen?.general == raw.wireValue, "\(raw)")
+                }
+            }
+            for connection in [server, client] { await connection.close() }
+        }
+    }
+
     static func randomRecord(_ random: inout SeededGenerator, depth: Int) -> [String: DBusValue] {
         var record: [String: DBusValue] = [:]
         for index in 0..<Int(random.next(upTo: 5)) { record["k\(index)"] = .variant(randomValue(&random, depth: depth)) }

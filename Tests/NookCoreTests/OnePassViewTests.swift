@@ -100,6 +100,8 @@ import Testing
             var check = OnePassView(limits: .standard)
             let passes = check.passes(view)
             #expect(passes == (validated?.diagnostics.isEmpty == true), "\(SeededGenerator.replay(seed)): \(view)")
+            // What passes, validated, gives itself back: the SDK sends it as it is.
+            if passes { #expect(validated?.root == view, "\(SeededGenerator.replay(seed)): \(view)") }
             if passes { passed += 1 }
         }
         #expect(passed > 1_000 && passed < views.count)

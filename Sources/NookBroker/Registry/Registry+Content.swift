@@ -6,16 +6,40 @@ extension Registry {
     public mutating func setContent(slot name: String, view raw: RawNode, caller: String, now: BrokerTime)
         throws(RegistryError) -> [RegistryAction]
     {
+        try setContent(slot: name, .raw(raw), caller: caller)
+    }
+
+    /// `setContent` of a view NookBus already read and validated (`MethodCall.viewArguments`).
+    public mutating func setContent(slot name: String, read view: ReadView, caller: String, now: BrokerTime)
+        throws(RegistryError) -> [RegistryAction]
+    {
+        try setContent(slot: name, .read(view), caller: caller)
+    }
+
+    /// A content view as it came: to validate, or validated as it was read.
+    private enum ContentView {
+        case raw(RawNode)
+        case read(ReadView)
+    }
+
+    private mutating func setContent(slot name: String, _ given: ContentView, caller: String) throws(RegistryError) -> [RegistryAction] {
         let moduleId = try ownModule(caller: caller, named: nil)
         let slot = try Self.moduleSlot(name)
-        let bytes = raw.estimatedWireBytes
+        let bytes = switch given {
+        case .raw(let raw): raw.estimatedWireBytes
+        case .read(let read): read.wireBytes
+        }
         if bytes > limits.maxPayloadBytes {
             throw RegistryError(.limitsExceeded, "SetContent \(InputQuote.text(name)): about \(bytes) bytes of payload (at most \(limits.maxPayloadBytes), maxPayloadBytes)")
         }
         var diagnostics: [Diagnostic] = []
-        let view = try validate(
-            raw, slot: slot.rawValue, context: "module \"\(moduleId)\" content", owner: SlotOwner(module: moduleId),
-            rules: modules[moduleId]!.rules, diagnostics: &diagnostics)
+        let context = "module \"\(moduleId)\" content"
+        let owner = SlotOwner(module: moduleId)
+        let rules = modules[moduleId]!.rules
+        let view = switch given {
+        case .raw(let raw): try validate(raw, slot: slot.rawValue, context: context, owner: owner, rules: rules, diagnostics: &diagnostics)
+        case .read(let read): settle(read.root, slot: slot.rawValue, context: context, owner: owner, rules: rules, diagnostics: &diagnostics)
+        }
         modules[moduleId]!.content[slot] = view
         if slot.isCompact { modules[moduleId]!.compactOrder = nextOrder() }
         var actions = deliver(diagnostics, module: moduleId)

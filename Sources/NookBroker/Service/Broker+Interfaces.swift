@@ -22,7 +22,7 @@ extension Broker {
                 },
                 DBusMethod(NookContract.Modules.setContent) { [self] call in
                     try assumeIsolated { try $0.handleSetContent(call) }
-                },
+                }.readingView(at: 1, limits: viewLimits),
                 DBusMethod(NookContract.Modules.clearContent) { [self] call in
                     try assumeIsolated { try $0.handleClearContent(call) }
                 },
@@ -220,6 +220,10 @@ extension Broker {
     func handleSetContent(_ call: MethodCall) throws -> [DBusValue] {
         defer { release(call) }
         let slot: String = try call.argument(0)
+        if let read = call.viewArguments[1] {
+            try apply { registry, now throws(RegistryError) in try registry.setContent(slot: slot, read: read, caller: call.sender, now: now) }
+            return []
+        }
         let root = ModuleSlot(rawValue: slot) != nil ? slot : "view"
         let view: RawNode
         do { view = try RawNode(wire: call.arguments[1], at: root) } catch {

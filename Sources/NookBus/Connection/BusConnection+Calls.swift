@@ -32,6 +32,18 @@ extension BusConnection {
         }
     }
 
+    /// `call` with a last argument that is a view, `(sa{sv}av)`, written straight from its
+    /// props: the bytes `view.rawNode.wireValue` would give (a module's `SetContent`).
+    public func call(
+        destination: String, path: ObjectPath, interface: String, member: String,
+        arguments: [DBusValue], view: ViewNode, timeout: Duration = .seconds(25)
+    ) async throws -> [DBusValue] {
+        try await call(destination: destination, path: path, interface: interface, member: member, timeout: timeout) { message throws(BusError) in
+            try DBusValue.appendAll(arguments, to: message)
+            try PropValue.appendView(view, to: message)
+        }
+    }
+
     private func call(
         destination: String, path: ObjectPath, interface: String, member: String, timeout: Duration,
         body: (MessagePointer) throws(BusError) -> Void

@@ -27,6 +27,11 @@ public struct MethodCall: Sendable {
     /// (`DBusMethod.viewsArguments`), by index and key; a key here is not in `props`. A view
     /// that needs the validator's words (an error or a diagnostic) is in `props` as a node.
     public var views: [Int: [String: ReadView]] = [:]
+    /// The view arguments (`(sa{sv}av)`) read straight into validated views
+    /// (`DBusMethod.viewArguments`), by index, when they passed the one-pass checks; such an
+    /// argument's place in `arguments` holds an empty node. An index missing here was read the
+    /// general way: decode `arguments[index]`, and the validator names what is wrong.
+    public var viewArguments: [Int: ReadView] = [:]
     /// The lengths of the byte arrays skipped unread, in reading order: each was longer than
     /// the method's `maxByteArrayCount` and reads as an empty array in `arguments`.
     public var skippedByteArrays: [Int] = []
@@ -73,6 +78,9 @@ public struct DBusMethod: Sendable {
     public var propsArguments: Set<Int> = []
     /// Of those, the ones whose view keys are read straight into `MethodCall.views`.
     public var viewsArguments: [Int: ViewReading] = [:]
+    /// The view arguments (`(sa{sv}av)`) to read straight into `MethodCall.viewArguments`, by
+    /// index, with the limits they are read under.
+    public var viewArguments: [Int: ViewLimits] = [:]
 
     public init(
         _ name: String, in inputs: [DBusArgument] = [], out outputs: [DBusArgument] = [],
@@ -118,6 +126,14 @@ public struct DBusMethod: Sendable {
     public func readingProps(at index: Int, views: ViewReading) -> DBusMethod {
         var method = readingProps(at: index)
         method.viewsArguments[index] = views
+        return method
+    }
+
+    /// The same method, reading argument `index` (a view, `(sa{sv}av)`) straight into a
+    /// validated view (`MethodCall.viewArguments`) when it passes the one-pass checks.
+    public func readingView(at index: Int, limits: ViewLimits) -> DBusMethod {
+        var method = self
+        method.viewArguments[index] = limits
         return method
     }
 

@@ -66,10 +66,11 @@ final class ExportRegistration {
         var call: MethodCall
         do {
             let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
-            if let (arguments, props, views) = Self.readWithProps(message, method.propsArguments, views: method.viewsArguments) {
-                call = MethodCall(sender: sender, path: path, interface: interface.name, member: method.name, arguments: arguments)
-                call.props = props
-                call.views = views
+            if let read = Self.readStraight(message, method) {
+                call = MethodCall(sender: sender, path: path, interface: interface.name, member: method.name, arguments: read.arguments)
+                call.props = read.props
+                call.views = read.views
+                call.viewArguments = read.viewArguments
             } else {
                 var budget = ByteArrayBudget(maxCount: method.maxByteArrayCount)
                 call = MethodCall(
@@ -105,41 +106,51 @@ final class ExportRegistration {
         }
     }
 
-    /// Reads a call's arguments with those at `propsIndices` straight into props. Nil when
-    /// there are none, or one is not in the forms `PropReader` reads: the message is then
-    /// rewound, to be read the general way.
-    private static func readWithProps(_ message: OpaquePointer, _ propsIndices: Set<Int>, views viewReadings: [Int: ViewReading])
-        -> ([DBusValue], [Int: [String: PropValue]], [Int: [String: ReadView]])?
-    {
-        guard !propsIndices.isEmpty else { return nil }
+    /// What `readStraight` read: the arguments, with an empty placeholder where a record or a
+    /// view was read straight into `props`, `views` and `viewArguments`.
+    private struct StraightReading {
         var arguments: [DBusValue] = []
         var props: [Int: [String: PropValue]] = [:]
         var views: [Int: [String: ReadView]] = [:]
+        var viewArguments: [Int: ReadView] = [:]
+    }
+
+    /// Reads a call's arguments with its `propsArguments` straight into props (and the views
+    /// `viewsArguments` names in them), and its `viewArguments` straight into validated views.
+    /// Nil when it has none of those, or one is not in the forms `PropReader` reads (or a view
+    /// does not pass the one-pass checks): the message is then rewound, to be read the general way.
+    private static func readStraight(_ message: OpaquePointer, _ method: DBusMethod) -> StraightReading? {
+        guard !method.propsArguments.isEmpty || !method.viewArguments.isEmpty else { return nil }
+        var read = StraightReading()
         var budget = ByteArrayBudget(maxCount: 0)
         while true {
-            let index = arguments.count
-            if propsIndices.contains(index) {
-                if let reading = viewReadings[index] {
-                    guard let (record, read) = PropReader.record(from: message, views: reading) else { break }
-                    props[index] = record
-                    if !read.isEmpty { views[index] = read }
+            let index = read.arguments.count
+            if method.propsArguments.contains(index) {
+                if let reading = method.viewsArguments[index] {
+                    guard let (record, views) = PropReader.record(from: message, views: reading) else { break }
+                    read.props[index] = record
+                    if !views.isEmpty { read.views[index] = views }
                 } else {
                     guard let record = PropReader.record(from: message) else { break }
-                    props[index] = record
+                    read.props[index] = record
                 }
-                arguments.append(.dictionary(key: "s", value: "v", []))
+                read.arguments.append(.dictionary(key: "s", value: "v", []))
+            } else if let limits = method.viewArguments[index] {
+                guard let view = PropReader.view(from: message, limits: limits) else { break }
+                read.viewArguments[index] = view
+                read.arguments.append(.structure([.string(""), .dictionary(key: "s", value: "v", []), .array(element: "v", [])]))
             } else {
                 // Only byte arrays would read differently under the method's own budget; with
                 // none allowed, any is noticed here.
                 let value: DBusValue?
                 do { value = try DBusValue.read(from: message, budget: &budget) } catch { break }
                 guard budget.skippedCounts.isEmpty else { break }
-                guard let value else { return (arguments, props, views) }
-                arguments.append(value)
+                guard let value else { return read }
+                read.arguments.append(value)
             }
         }
         // Read again from the start: descriptors read so far would be duplicated twice.
-        for argument in arguments { argument.closeUnixFDs() }
+        for argument in read.arguments { argument.closeUnixFDs() }
         sd_bus_message_rewind(message, 1)
         return nil
     }

@@ -50,6 +50,18 @@ enum PropReader {
         return (entries, views)
     }
 
+    /// Reads the view (`(sa{sv}av)`) at the message's current position straight into a
+    /// validated `ReadView`; nil when it is not one, or does not pass the one-pass checks.
+    static func view(from message: MessagePointer, limits: ViewLimits) -> ReadView? {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        guard sd_bus_message_peek_type(message, &type, &contents) > 0, type == CChar(UInt8(ascii: "r")), let contents,
+            strcmp(contents, "sa{sv}av") == 0
+        else { return nil }
+        var check = OnePassView(limits: limits)
+        return inside(message, type, contents) { view(message, &check, depth: 1) }
+    }
+
     /// Whether the next value is a variant holding a view node directly.
     private static func holdsNode(_ message: MessagePointer) -> Bool {
         var type: CChar = 0

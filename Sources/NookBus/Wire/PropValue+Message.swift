@@ -113,7 +113,7 @@ extension PropValue {
     }
 
     /// `appendNode(view.rawNode)`, the props read straight from `NodeProps` in the wire's order.
-    private static func appendView(_ view: ViewNode, to message: MessagePointer) throws(BusError) {
+    static func appendView(_ view: ViewNode, to message: MessagePointer) throws(BusError) {
         try DBusValue.withContainer(message, "r", "sa{sv}av") { () throws(BusError) in
             try DBusValue.appendString(view.kind.rawValue, code: "s", to: message)
             try DBusValue.withContainer(message, "a", "{sv}") { () throws(BusError) in

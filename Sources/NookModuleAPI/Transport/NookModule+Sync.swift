@@ -131,7 +131,7 @@ extension NookModule {
             guard wanted != deliveredContent[slot] else { continue }
             do {
                 if let wanted {
-                    _ = try await send(NookContract.Modules.setContent, [.string(slot.rawValue), wanted.rawView.wireValue])
+                    _ = try await send(NookContract.Modules.setContent, [.string(slot.rawValue)], view: wanted.view)
                 } else {
                     _ = try await send(NookContract.Modules.clearContent, [.string(slot.rawValue)])
                 }
@@ -208,11 +208,11 @@ extension NookModule {
         }
     }
 
-    /// One call to the broker instance the module follows; `record`, when given, is its last
-    /// argument (an activity's spec or changes), written into the message as it is, its views
-    /// straight from their props.
+    /// One call to the broker instance the module follows; `record` or `view`, when given, is
+    /// its last argument (an activity's spec or changes, a content view), written into the
+    /// message as it is, views straight from their props.
     @discardableResult
-    func send(_ method: ContractMethod, _ arguments: [DBusValue], record: WireRecord? = nil)
+    func send(_ method: ContractMethod, _ arguments: [DBusValue], record: WireRecord? = nil, view: ViewNode? = nil)
         async throws(SendFailure) -> [DBusValue]
     {
         guard let owner = broker, !isClosed else { throw .away }
@@ -222,6 +222,10 @@ extension NookModule {
                 return try await connection.call(
                     destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments,
                     vardict: record.fields, views: record.views)
+            }
+            if let view {
+                return try await connection.call(
+                    destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments, view: view)
             }
             return try await connection.call(
                 destination: owner, path: Self.objectPath, interface: method.interface, member: method.name, arguments: arguments)
