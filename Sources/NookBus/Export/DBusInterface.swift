@@ -24,7 +24,7 @@ public struct MethodCall: Sendable {
     /// decode `arguments[index]` (`WireCodec.dictionary`), which also names what is wrong.
     public var props: [Int: [String: PropValue]] = [:]
     /// The views of such an argument read straight into validated `ReadView`s
-    /// (`DBusMethod.viewsArguments`), by index and key; a key here is not in `props`. A view
+    /// (`DBusMethod.viewsInProps`), by index and key; a key here is not in `props`. A view
     /// that needs the validator's words (an error or a diagnostic) is in `props` as a node.
     public var views: [Int: [String: ReadView]] = [:]
     /// The view arguments (`(sa{sv}av)`) read straight into validated views
@@ -77,7 +77,7 @@ public struct DBusMethod: Sendable {
     /// The `a{sv}` arguments to read straight into props (`MethodCall.props`), by index.
     public var propsArguments: Set<Int> = []
     /// Of those, the ones whose view keys are read straight into `MethodCall.views`.
-    public var viewsArguments: [Int: ViewReading] = [:]
+    public var viewsInProps: [Int: ViewReading] = [:]
     /// The view arguments (`(sa{sv}av)`) to read straight into `MethodCall.viewArguments`, by
     /// index, with the limits they are read under.
     public var viewArguments: [Int: ViewLimits] = [:]
@@ -125,7 +125,7 @@ public struct DBusMethod: Sendable {
     /// `views.keys` straight into validated views (`MethodCall.views`).
     public func readingProps(at index: Int, views: ViewReading) -> DBusMethod {
         var method = readingProps(at: index)
-        method.viewsArguments[index] = views
+        method.viewsInProps[index] = views
         return method
     }
 

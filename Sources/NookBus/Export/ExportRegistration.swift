@@ -116,7 +116,7 @@ final class ExportRegistration {
     }
 
     /// Reads a call's arguments with its `propsArguments` straight into props (and the views
-    /// `viewsArguments` names in them), and its `viewArguments` straight into validated views.
+    /// `viewsInProps` names in them), and its `viewArguments` straight into validated views.
     /// Nil when it has none of those, or one is not in the forms `PropReader` reads (or a view
     /// does not pass the one-pass checks): the message is then rewound, to be read the general way.
     private static func readStraight(_ message: OpaquePointer, _ method: DBusMethod) -> StraightReading? {
@@ -126,7 +126,7 @@ final class ExportRegistration {
         while true {
             let index = read.arguments.count
             if method.propsArguments.contains(index) {
-                if let reading = method.viewsArguments[index] {
+                if let reading = method.viewsInProps[index] {
                     guard let (record, views) = PropReader.record(from: message, views: reading) else { break }
                     read.props[index] = record
                     if !views.isEmpty { read.views[index] = views }
