@@ -35,10 +35,7 @@ enum PropReader {
             guard let key = string(message), entries[key] == nil, views[key] == nil else { return nil }
             if reading.keys.contains(key), holdsNode(message) {
                 var check = OnePassView(limits: reading.limits)
-                guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "(sa{sv}av)") > 0,
-                    let view = inside(message, CChar(UInt8(ascii: "r")), "sa{sv}av", { view(message, &check, depth: 1) }),
-                    sd_bus_message_exit_container(message) >= 0
-                else { return nil }
+                guard let view = viewInVariant(message, &check, depth: 1) else { return nil }
                 views[key] = view
             } else {
                 guard let value = value(from: message) else { return nil }
@@ -70,6 +67,13 @@ enum PropReader {
         return strcmp(contents, "(sa{sv}av)") == 0
     }
 
+    /// The view in the variant at the current position (`holdsNode` said it holds one).
+    private static func viewInVariant(_ message: MessagePointer, _ check: inout OnePassView, depth: Int) -> ReadView? {
+        inside(message, CChar(UInt8(ascii: "v")), "(sa{sv}av)") {
+            inside(message, CChar(UInt8(ascii: "r")), "sa{sv}av") { view(message, &check, depth: depth) }
+        }
+    }
+
     /// A view node's fields, inside its struct, checked as they are read (`OnePassView`); its
     /// children must be nodes directly in their variants. Nil at the first thing the one-pass
     /// checks do not pass.
@@ -90,10 +94,7 @@ enum PropReader {
             let end = sd_bus_message_at_end(message, 0)
             if end < 0 { return nil }
             if end > 0 { break }
-            guard holdsNode(message), sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "(sa{sv}av)") > 0,
-                let child = inside(message, CChar(UInt8(ascii: "r")), "sa{sv}av", { view(message, &check, depth: depth + 1) }),
-                sd_bus_message_exit_container(message) >= 0
-            else { return nil }
+            guard holdsNode(message), let child = viewInVariant(message, &check, depth: depth + 1) else { return nil }
             children.append(child)
         }
         guard sd_bus_message_exit_container(message) >= 0 else { return nil }
