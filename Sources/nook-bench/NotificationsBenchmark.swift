@@ -61,13 +61,19 @@ func runNotificationsBenchmark() async throws -> [Figure] {
 
     let plans = SignalArrivals()
     let renderer = try await BusConnection.connect(to: .address(bus.address))
-    _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { _ in plans.arrived() }
+    // The last plan's arguments: the zero-work chain's broker sends a plan nookd sent.
+    let lastPlan = Mutex<[DBusValue]>([])
+    _ = try await renderer.addMatch(NookContract.Render.plan.matchRule) { signal in
+        lastPlan.withLock { $0 = signal.arguments }
+        plans.arrived()
+    }
     // Subscribed as nook-renderer subscribes (MonitorInfo.swift): with its capabilities, so
     // an update's plan is a delta of the scene, as the renderer on a desktop is sent.
-    _ = try await NookRenderProxy(renderer).subscribe(display: [
+    let display: [String: DBusValue] = [
         "width": .double(1512), "height": .double(982), "notch_width": .double(200), "notch_height": .double(32), "refresh_rate": .double(60),
         "capabilities": .array(element: "s", [.string("relayout"), .string("spring"), .string("crossfade"), .string("scene_delta"), .string("compact_plans")]),
-    ])
+    ]
+    _ = try await NookRenderProxy(renderer).subscribe(display: display)
     let client = try await BusConnection.connect(to: .address(bus.address))
     let dunstClient = if let dunst { try await BusConnection.connect(to: .address(dunst.bus.address)) } else { BusConnection?.none }
     func notify(_ destination: String, replacing id: UInt32, _ n: Int, on connection: BusConnection? = nil) async throws -> UInt32 {
@@ -85,10 +91,36 @@ func runNotificationsBenchmark() async throws -> [Figure] {
     _ = await eventually { plans.count > 1 }
     try await Task.sleep(for: .milliseconds(300))
 
+    // The floor of the way to the plan: nook's processes, hops and payloads with none of their
+    // work (`ZeroWorkNotificationsChain`). Its bridge gets the very `UpdateActivity` the bridge
+    // sent nookd for a `Notify`, caught on the bus, and its broker the plan nookd sent for it.
+    let chainBroker = try await ZeroWorkProcess.start(.broker, bus: bus, watcher: setup)
+    defer { chainBroker.stop() }
+    let chainBridge = try await ZeroWorkProcess.start(.notificationsChain, bus: bus, watcher: setup)
+    defer { chainBridge.stop() }
+    _ = try await NookRenderProxy(renderer, destination: chainBroker.uniqueName).subscribe(display: display)
+    let capture = try RawCallCapture(address: bus.address, interface: "org.nook.Nook1.Modules", member: "UpdateActivity")
+    defer { capture.close() }
+    let beforeCaught = plans.count
+    // Sent from the client's own thread while this one waits for the update it causes.
+    let caughtNotify = Task { [client, nookID] in
+        try await client.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications",
+            member: "Notify", arguments: [.string("make"), .uint32(nookID), .string("system-run"), .string("Building 1%"), .string("step 1 of 10000"),
+                                          .array(element: "s", []), .vardict(["value": .int32(1)]), .int32(-1)])
+    }
+    guard capture.wait(microseconds: 10_000_000) else { throw TestSupportError("no UpdateActivity from nook-notifications within 10 s") }
+    _ = try await caughtNotify.value
+    guard await plans.waitForMore(than: beforeCaught, within: .seconds(10)) else { throw TestSupportError("no plan for the caught update within 10 s") }
+    try capture.handOn(to: chainBridge.uniqueName, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications",
+                       member: ZeroWorkNotificationsChain.setUpdatePayload)
+    try await nookCall(setup, ZeroWorkBroker.setPlanPayload, lastPlan.withLock { $0 }, destination: chainBroker.uniqueName)
+    var chainID = try await notify(chainBridge.uniqueName, replacing: 0, 0)
+
     print("  (nookd, nook-notifications, the zero-work server\(dunst == nil ? "" : " and dunst") are up; measuring)")
     fflush(nil)
     let rounds = 5, perRound = 200
-    var roundTrip = Samples(), baseline = Samples(), untilPlan = Samples()
+    var roundTrip = Samples(), baseline = Samples(), untilPlan = Samples(), chainUntilPlan = Samples()
     var backToBack = Samples(), backToBackBaseline = Samples()
     var dunstPaced = Samples(), dunstBackToBack = Samples()
     var n = 0
@@ -112,6 +144,16 @@ func runNotificationsBenchmark() async throws -> [Figure] {
             // from the processes measured); a frame apart from the last, so pace by it.
             if await plans.waitForMore(than: before, within: .seconds(5)) {
                 untilPlan.append(start.duration(to: plans.lastArrival).microseconds)
+            }
+            try await Task.sleep(for: .milliseconds(17))
+        }
+        for _ in 0..<perRound {
+            n += 1
+            let before = plans.count
+            let start = ContinuousClock.now
+            chainID = try await notify(chainBridge.uniqueName, replacing: chainID, n)
+            if await plans.waitForMore(than: before, within: .seconds(5)) {
+                chainUntilPlan.append(start.duration(to: plans.lastArrival).microseconds)
             }
             try await Task.sleep(for: .milliseconds(17))
         }
@@ -142,6 +184,9 @@ func runNotificationsBenchmark() async throws -> [Figure] {
           + (fmt(backToBack.p50 / baseline.p50) + "x").leftPadding(12) + "  (\(fmt(backToBackRatio))x the zero-work server back to back)")
     print("  " + "nook-notifications until the plan".padding(36) + fmt(untilPlan.p50).leftPadding(10) + fmt(untilPlan.p99).leftPadding(11)
           + (fmt(untilPlan.p50 / baseline.p50) + "x").leftPadding(12) + "  (\(untilPlan.count) of \(rounds * perRound) updates got a plan)")
+    print("  " + "zero-work chain until the plan".padding(36) + fmt(chainUntilPlan.p50).leftPadding(10) + fmt(chainUntilPlan.p99).leftPadding(11)
+          + (fmt(chainUntilPlan.p50 / baseline.p50) + "x").leftPadding(12)
+          + "  (the same processes, hops and payloads, no work: nook's work adds \(fmt(untilPlan.p50 - chainUntilPlan.p50)) µs)")
     if dunst != nil {
         print("  " + "dunst Notify round trip".padding(36) + fmt(dunstPaced.p50).leftPadding(10) + fmt(dunstPaced.p99).leftPadding(11)
               + (fmt(dunstPaced.p50 / baseline.p50) + "x").leftPadding(12) + "  (nook-notifications: \(fmt(roundTrip.p50 / dunstPaced.p50))x dunst's)")
@@ -175,6 +220,8 @@ func runNotificationsBenchmark() async throws -> [Figure] {
                ratio: dunst == nil ? nil : backToBack.p50 / dunstBackToBack.p50, met: backToBack.p50 <= absoluteGoal),
         Figure(name: "notifications Notify until the renderer's plan p50", value: untilPlan.p50, unit: "µs",
                goal: "ratio to zero-work server <= 2 (issue 40)", ratio: untilPlan.p50 / baseline.p50, met: untilPlan.p50 / baseline.p50 <= 2),
+        Figure(name: "notifications zero-work chain until the plan p50", value: chainUntilPlan.p50, unit: "µs",
+               goal: "floor (informational: nook's processes and payloads, no work)", ratio: chainUntilPlan.p50 / baseline.p50, met: nil),
         Figure(name: "notifications zero-work baseline p50, paced", value: baseline.p50, unit: "µs", goal: "baseline", ratio: nil, met: nil),
         Figure(name: "notifications zero-work baseline p50, back to back", value: backToBackBaseline.p50, unit: "µs", goal: "baseline",
                ratio: nil, met: nil),
@@ -198,6 +245,58 @@ enum ZeroWorkNotifications {
             let id = call.readUInt32()
             call.reply { $0.append(uint32: id == 0 ? 1 : id) }
             return 1
+        }
+    }
+}
+
+/// The floor of the way a notification takes to the screen: a Notifications server on raw
+/// sd-bus that passes it on and does nothing else. `Notify` replies with the id (as
+/// `ZeroWorkNotifications` does), then sends the zero-work broker (`ZeroWorkKind.broker`, by
+/// its name) an `UpdateActivity` with the arguments last given to `SetUpdatePayload`: the call
+/// nook-notifications made to nookd for such a `Notify`, caught on the bus. The broker answers
+/// with a plan nookd sent for it. So the chain has nook's processes, hops and payloads, and none
+/// of their work.
+enum ZeroWorkNotificationsChain {
+    /// The baseline's own method (not the contract's): `(s activity, a{sv} changes)`, the
+    /// arguments every later `UpdateActivity` carries.
+    static let setUpdatePayload = "SetUpdatePayload"
+
+    static func start(address: String, wellKnownName: String? = nil) throws -> RawBusServer {
+        try RawBusServer(address: address, wellKnownName: wellKnownName, exporting: "/org/freedesktop/Notifications",
+                         context: ZeroWorkUpdate()) { message, userdata, _ in
+            let update = Unmanaged<ZeroWorkUpdate>.fromOpaque(userdata!).takeUnretainedValue()
+            let call = RawMessage(handle: message)
+            let member = call.member
+            if member == "SetUpdatePayload" {
+                update.payload?.release()
+                update.payload = call.retained()
+                call.reply()
+                return 1
+            }
+            guard member == "Notify" else {
+                call.reply()
+                return 1
+            }
+            // As nook-notifications does: the reply first, then the update.
+            call.readPastString()
+            let id = call.readUInt32()
+            call.reply { $0.append(uint32: id == 0 ? 1 : id) }
+            update.forward(on: call.bus)
+            return 1
+        }
+    }
+}
+
+private final class ZeroWorkUpdate {
+    /// The `SetUpdatePayload` call whose arguments every `UpdateActivity` carries.
+    var payload: RawMessage?
+
+    /// Sends the zero-work broker the update (nothing before `SetUpdatePayload`).
+    func forward(on bus: RawBus) {
+        guard let payload else { return }
+        bus.send(to: ZeroWorkKind.broker.wellKnownName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules", member: "UpdateActivity") { call in
+            payload.rewind()
+            return call.copyArguments(from: payload)
         }
     }
 }

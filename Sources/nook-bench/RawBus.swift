@@ -93,6 +93,15 @@ struct RawBus {
         return result
     }
 
+    /// Sends a method call without waiting for its reply (a reply that comes is dropped);
+    /// `arguments` appends its arguments and returns false to drop it unsent.
+    func send(to destination: String, path: String, interface: String, member: String, arguments: (RawMessage) -> Bool) {
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(handle, &message, destination, path, interface, member) >= 0 else { return }
+        if arguments(RawMessage(handle: message)) { sd_bus_send(nil, message, nil) }
+        sd_bus_message_unref(message)
+    }
+
     /// Sends a signal from `path` to `destination` alone (unicast); `arguments` appends its
     /// arguments and returns false to drop it unsent.
     func emitSignal(path: String, interface: String, member: String, to destination: String, arguments: (RawMessage) -> Bool) {
@@ -280,4 +289,68 @@ private final class StopSignal: Sendable {
 private final class RawThreadContext {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// The next method call a match rule picks out of the bus, another connection's (the rule
+/// should say `eavesdrop='true'`): kept, to be handed on with its arguments as they came.
+/// Used from one thread; `close()` frees it.
+final class RawCallCapture {
+    private let bus: RawBus
+    private var slot: RawSlot?
+    private let caught = CaughtCall()
+
+    /// Catches the next call of `interface`.`member` another connection makes.
+    init(address: String, interface: String, member: String) throws {
+        bus = try RawBus.connect(address)
+        caught.interface = interface
+        caught.member = member
+        // sd-bus's own match parser knows no `eavesdrop`: the rule goes to the daemon as it is,
+        // and a filter sees what comes of it (and, answering for it, keeps sd-bus from
+        // replying to a call that was never its own).
+        var filter: OpaquePointer?
+        _ = sd_bus_add_filter(bus.handle, &filter, { message, userdata, _ in
+            let caught = Unmanaged<CaughtCall>.fromOpaque(userdata!).takeUnretainedValue()
+            guard sd_bus_message_is_method_call(message, caught.interface, caught.member) > 0 else { return 0 }
+            if caught.message == nil { caught.message = RawMessage(handle: message).retained() }
+            return 1
+        }, Unmanaged.passUnretained(caught).toOpaque())
+        slot = RawSlot(handle: filter)
+        let rule = "type='method_call',interface='\(interface)',member='\(member)',eavesdrop='true'"
+        try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "AddMatch",
+                     arguments: { $0.append(string: rule) }, reply: { _ in () })
+    }
+
+    /// Waits (blocking this thread) for the call, at most `microseconds`; false if none came.
+    func wait(microseconds: UInt64) -> Bool {
+        let deadline = monotonicNanoseconds() + microseconds * 1000
+        while caught.message == nil {
+            if bus.process() < 0 { return false }
+            if caught.message != nil { break }
+            let now = monotonicNanoseconds()
+            guard now < deadline else { return false }
+            bus.wait(microseconds: (deadline - now) / 1000)
+        }
+        return true
+    }
+
+    /// Calls `member` on `destination` with the caught call's arguments, and waits for the reply.
+    func handOn(to destination: String, path: String, interface: String, member: String) throws(BusError) {
+        guard let message = caught.message else { throw BusError.system(function: "RawCallCapture.handOn", errno: ENOMSG) }
+        message.rewind()
+        try bus.call(destination: destination, path: path, interface: interface, member: member,
+                     arguments: { _ = $0.copyArguments(from: message) }, reply: { _ in () })
+    }
+
+    func close() {
+        slot?.release()
+        slot = nil
+        caught.message?.release()
+        caught.message = nil
+        bus.flushAndClose()
+    }
+}
+
+private final class CaughtCall {
+    var interface = "", member = ""
+    var message: RawMessage?
 }

@@ -9,7 +9,7 @@ import NookTestSupport
 /// it skips the address-space change that a switch to the real service costs (on this VM that
 /// alone moved the publish baseline; see docs/PERFORMANCE.md).
 enum ZeroWorkKind: String, CaseIterable, Sendable {
-    case broker, notifications, forwarder
+    case broker, notifications, forwarder, notificationsChain
 
     /// The name the process owns, so the benchmark finds it.
     var wellKnownName: String { "org.nook.Bench.ZeroWork.\(rawValue.prefix(1).uppercased() + rawValue.dropFirst())" }
@@ -20,6 +20,7 @@ enum ZeroWorkKind: String, CaseIterable, Sendable {
         case .broker: try ZeroWorkBroker.start(address: address, wellKnownName: wellKnownName)
         case .notifications: try ZeroWorkNotifications.start(address: address, wellKnownName: wellKnownName)
         case .forwarder: try ZeroWorkForwarder.start(address: address, wellKnownName: wellKnownName)
+        case .notificationsChain: try ZeroWorkNotificationsChain.start(address: address, wellKnownName: wellKnownName)
         }
     }
 }
