@@ -65,6 +65,8 @@ final class ConfigWatcher {
         }
         var ancestors: Set<String> = []
         awaited = []
+        // The missing directories, each to be looked at again once its ancestor is watched.
+        var missingDirectories: [String] = []
         for path in paths {
             let directory = Self.parent(path)
             if Self.isDirectory(directory) {
@@ -75,7 +77,15 @@ final class ConfigWatcher {
                 while !ancestor.isEmpty, !Self.isDirectory(ancestor) { (missing, ancestor) = (ancestor, Self.parent(ancestor)) }
                 awaited.insert(String(missing[missing.index(after: missing.lastIndex(of: "/") ?? missing.startIndex)...]))
                 if !ancestor.isEmpty, ancestors.insert(ancestor).inserted { watch(ancestor, directory: true, appeared) }
+                missingDirectories.append(missing)
             }
+        }
+        // Made between the look above and its ancestor's watch, a directory would never be
+        // seen appearing (nor the file later written into it): look again, now that the watch
+        // is there, and go deeper at once if it came.
+        if missingDirectories.contains(where: Self.isDirectory) {
+            rearm = true
+            schedule()
         }
     }
 
