@@ -16,7 +16,7 @@ actor BrokerLink {
     private var displayNumber: UInt64 = 0
     /// A `DisplayChanged` call is in flight; `displayChanged` sends the newest when it returns.
     private var declaringDisplay = false
-    private let onPlan: @Sendable (DBusValue, String) -> Void
+    private let onPlan: @Sendable (IncomingPlan, String) -> Void
     private var subscriptions = 0
     private var resubscribing = false
     /// What the broker's `ReduceMotion` should be (from the config or the desktop); set
@@ -27,7 +27,7 @@ actor BrokerLink {
     ///   `display_changed`); called on the bus thread.
     /// - Parameter onFocus: `Render.FocusRequested` arrived (`nookctl focus`); called on the bus thread.
     init(connection: BusConnection, display: MonitorInfo, reduceMotion: Bool?, onFocus: @escaping @Sendable () -> Void = {},
-         onPlan: @escaping @Sendable (DBusValue, String) -> Void) {
+         onPlan: @escaping @Sendable (IncomingPlan, String) -> Void) {
         self.connection = connection
         self.render = NookRenderProxy(connection)
         self.control = NookControlProxy(connection)
@@ -44,8 +44,9 @@ actor BrokerLink {
     /// fresh subscription.
     func run() async throws {
         let onPlan = self.onPlan
-        _ = try await render.onPlan { arguments in
-            if let plan = arguments.first { onPlan(plan, "signal") }
+        // Read straight into the contract's values: no `DBusValue` tree for each plan.
+        _ = try await render.subscribeReadingProps(to: NookContract.Render.plan) { plan in
+            onPlan(.signal(plan), "signal")
         }
         let onFocus = self.onFocus
         _ = try await render.onFocusRequested { _ in onFocus() }
@@ -69,7 +70,7 @@ actor BrokerLink {
             let reply = try await render.subscribe(display: display.subscription)
             subscriptions += 1
             Log.info("subscribed (\(subscriptions)) as \(reply.handle) with display \(Int(display.geometry.width))x\(Int(display.geometry.height)) @\(display.scale)x \(display.refreshRate) Hz")
-            onPlan(.vardict(reply.plan), "subscribe")
+            onPlan(.reply(.vardict(reply.plan)), "subscribe")
         } catch {
             Log.info("Subscribe failed (\(error)); waiting for nookd on the bus")
         }
@@ -209,6 +210,35 @@ actor BrokerLink {
             } catch {
                 Log.info("DisplayChanged failed: \(error)")
             }
+        }
+    }
+}
+
+/// A plan as it reached the renderer: a `Plan` signal's argument read straight into the
+/// contract's values (or the error reading it), or the `Subscribe` reply's, as D-Bus values.
+enum IncomingPlan: Sendable {
+    case signal(Result<PropValue, WireDecodingError>)
+    case reply(DBusValue)
+
+    /// The plan as the contract's values; an argument that has none throws, naming where.
+    func contractValue() throws(RenderPlanError) -> PropValue {
+        let read: Result<PropValue, WireDecodingError>
+        switch self {
+        case .signal(let plan): read = plan
+        case .reply(let value): read = Result { () throws(WireDecodingError) in try PropValue(wire: value, at: "") }
+        }
+        switch read {
+        case .success(let value): return value
+        case .failure(let error): throw RenderPlanError(key: error.path.isEmpty ? "(argument)" : error.path, message: error.message)
+        }
+    }
+
+    /// The plan as D-Bus values, for its `--verbose` line (`PlanSummary`).
+    var dbusValue: DBusValue {
+        switch self {
+        case .signal(.success(let value)): value.wireValue
+        case .signal(.failure): .vardict([:])
+        case .reply(let value): value
         }
     }
 }

@@ -192,18 +192,18 @@ final class Renderer {
 
     /// A plan from the bus: the presenter takes it from the current instant, and frames run
     /// until it settles. A plan the presenter rejects is logged; the last good one stays.
-    func receive(_ plan: DBusValue, source: String) {
+    func receive(_ plan: IncomingPlan, source: String) {
         do {
-            // The D-Bus value as the contract's values; NookRenderModel reads those.
-            try presenter.receive(try Self.contractValue(plan), at: monotonicSeconds())
+            // NookRenderModel reads the contract's values.
+            try presenter.receive(try plan.contractValue(), at: monotonicSeconds())
             // The chrome as read: a compact plan (contract 1.1) may leave its rects out.
-            Log.debug(PlanSummary.line(plan, source: source, chrome: presenter.chromeMove))
+            Log.debug(PlanSummary.line(plan.dbusValue, source: source, chrome: presenter.chromeMove))
             // Each plan's warnings, each logged once however many plans repeat it.
             for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
                 Log.info("plan drawn plainly: \(warning)")
             }
         } catch {
-            Log.debug(PlanSummary.line(plan, source: source))
+            Log.debug(PlanSummary.line(plan.dbusValue, source: source))
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
             // A delta against a scene this renderer missed: only a whole scene helps.
             if error.needsWholeScene, let link { Task { await link.subscribeAgain() } }
@@ -337,12 +337,6 @@ final class Renderer {
     }
 
     /// The D-Bus value as the contract's values, which NookRenderModel reads.
-    private static func contractValue(_ plan: DBusValue) throws(RenderPlanError) -> PropValue {
-        do { return try PropValue(wire: plan, at: "") } catch {
-            throw RenderPlanError(key: error.path.isEmpty ? "(argument)" : error.path, message: error.message)
-        }
-    }
-
     private func startFrames() {
         nook.frames.invalidate()
         guard tickCallback == 0 else { return }

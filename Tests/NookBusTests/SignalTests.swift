@@ -1,6 +1,8 @@
 import Testing
 @testable import NookBus
 import NookTestSupport
+import NookCore
+import Synchronization
 
 @Suite struct SignalTests {
     static let rule = MatchRule(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged")
@@ -171,6 +173,72 @@ final class Flag: Sendable {
             #expect(await eventually(timeout: .seconds(30)) { returned.isSet }, "a waiter did not return after close")
             guard returned.isSet else { return }
             await waiters.value
+        }
+    }
+}
+
+/// `addMatchReadingProps(_:deliver:)`: a signal's `a{sv}` read straight into props, as a renderer reads `Plan`.
+@Suite struct SignalPropsTests {
+    static let rule = MatchRule(path: EchoObject.path, interface: EchoObject.interface, member: "Planned")
+
+    /// The same value, or failures naming the same thing.
+    static func same(_ a: Result<PropValue, WireDecodingError>, _ b: Result<PropValue, WireDecodingError>) -> Bool {
+        switch (a, b) {
+        case (.success(let x), .success(let y)): x == y
+        case (.failure(let x), .failure(let y)): x.description == y.description
+        default: false
+        }
+    }
+
+    /// Emits `argument` and returns what a props match and a plain match on one connection got.
+    private func received(_ argument: DBusValue) async throws -> (props: Result<PropValue, WireDecodingError>?, plain: [DBusValue]?) {
+        try await PrivateBus.with { bus in
+            let emitter = try await BusConnection.connect(to: .address(bus.address))
+            let receiver = try await BusConnection.connect(to: .address(bus.address))
+            let props = Mutex<[Result<PropValue, WireDecodingError>]>([])
+            let plain = Mutex<[[DBusValue]]>([])
+            // Both on one connection: each reads the message from its first argument.
+            _ = try await receiver.addMatchReadingProps(Self.rule) { result in props.withLock { $0.append(result) } }
+            _ = try await receiver.addMatch(Self.rule) { signal in plain.withLock { $0.append(signal.arguments) } }
+            _ = try await receiver.addMatchReadingProps(Self.rule) { result in props.withLock { $0.append(result) } }
+            try await emitter.emitSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Planned", arguments: [argument])
+            _ = try await eventually { props.withLock { $0.count } == 2 && plain.withLock { $0.count } == 1 }
+            let got = props.withLock { $0 }
+            // The two props matches read the same.
+            #expect(got.count == 2 && Self.same(got[0], got[1]))
+            await emitter.close()
+            await receiver.close()
+            return (got.first, plain.withLock { $0.first })
+        }
+    }
+
+    @Test func aPlanLikeRecordReadsStraightAsTheGeneralReadConvertsIt() async throws {
+        let plan = WireCodec.vardict([
+            "serial": .uint(7), "cause": .string("activity_updated"), "reduce_motion": .bool(false),
+            "chrome": .dictionary(["from_rect": .structure([.double(1), .double(2), .double(3), .double(4)]), "from_radius": .double(15)]),
+            "scene_delta": .dictionary(["base": .uint(6), "removed": .array([]), "upserted": .array([
+                .dictionary(["kind": .string("progress"), "path": .string("peek/2"), "value": .double(0.42), "index": .uint(10)]),
+            ])]),
+            "reveals": .array([.string("a"), .string("b")]),
+        ])
+        let (props, plain) = try await received(plan)
+        let general = try PropValue(wire: try #require(plain?.first), at: "")
+        #expect(try props?.get() == general)
+        guard case .dictionary(let record)? = try props?.get(), case .dictionary(let delta)? = record["scene_delta"],
+              case .array(let upserted)? = delta["upserted"], case .dictionary(let node)? = upserted.first else {
+            Issue.record("no upserted node in \(String(describing: props))")
+            return
+        }
+        #expect(node["value"] == .double(0.42))
+    }
+
+    @Test func anArgumentInAnotherFormIsReadTheGeneralWay() async throws {
+        // A byte array is not one of the straight reader's forms; a string is not an `a{sv}`.
+        for argument: DBusValue in [.vardict(["icon": .array(element: "y", [.byte(1), .byte(2)])]), .string("not a plan")] {
+            let (props, plain) = try await received(argument)
+            let first = try #require(plain?.first)
+            let general = Result { () throws(WireDecodingError) in try PropValue(wire: first, at: "") }
+            #expect(Self.same(try #require(props), general))
         }
     }
 }

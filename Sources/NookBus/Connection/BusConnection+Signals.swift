@@ -1,4 +1,5 @@
 import CSystemd
+import NookCore
 
 /// A signal as received.
 public struct BusSignal: Hashable, Sendable {
@@ -86,9 +87,37 @@ extension BusConnection {
     /// Installs a match and returns once the bus has confirmed it, so no signal sent after
     /// this returns can be missed. `deliver` runs on this connection's thread.
     public func addMatch(_ rule: MatchRule, deliver: @escaping @Sendable (BusSignal) -> Void) async throws -> MatchToken {
+        try await addMatch(rule, reading: { message in
+            // From its first argument, whatever another match on this connection read of it.
+            sd_bus_message_rewind(message, 1)
+            if let signal = try? BusSignal(message: message) { deliver(signal) }
+        })
+    }
+
+    /// `addMatch(_:deliver:)` for signals whose one argument is the contract's `a{sv}` (a
+    /// renderer's `Plan`): `deliver` gets it read straight into props (`PropReader`, as nookd
+    /// reads a module's record), with no `DBusValue` tree built, converted and freed on the way.
+    /// An argument in another form is read the general way and converted (`PropValue(wire:)`),
+    /// so it reads as it always did, or fails with the same error; a signal without arguments
+    /// is dropped.
+    public func addMatchReadingProps(_ rule: MatchRule, deliver: @escaping @Sendable (Result<PropValue, WireDecodingError>) -> Void) async throws -> MatchToken {
+        try await addMatch(rule, reading: { message in
+            sd_bus_message_rewind(message, 1)
+            if let signature = sd_bus_message_get_signature(message, 1), strcmp(signature, "a{sv}") == 0,
+               let record = PropReader.record(from: message) {
+                return deliver(.success(.dictionary(record)))
+            }
+            sd_bus_message_rewind(message, 1)
+            guard let arguments = try? DBusValue.readAll(from: message), let first = arguments.first else { return }
+            deliver(Result { () throws(WireDecodingError) in try PropValue(wire: first, at: "") })
+        })
+    }
+
+    /// Installs a match whose messages `read` takes on the bus thread (`addMatch(_:deliver:)`).
+    private func addMatch(_ rule: MatchRule, reading read: @escaping (MessagePointer) -> Void) async throws -> MatchToken {
         try ensureOpen()
         let id = makeToken()
-        let registration = MatchRegistration(deliver: deliver)
+        let registration = MatchRegistration(read: read)
         matches[id] = registration
         let userdata = Unmanaged.passUnretained(registration).toOpaque()
         do {
@@ -140,12 +169,13 @@ extension BusConnection {
 
 /// One installed match; touched only on the bus thread.
 final class MatchRegistration {
-    let deliver: @Sendable (BusSignal) -> Void
+    /// Reads each matched message and hands on what it read.
+    let read: (MessagePointer) -> Void
     var slot: OpaquePointer?
     var installed: CheckedContinuation<Void, any Error>?
     var onFinish: (() -> Void)?
 
-    init(deliver: @escaping @Sendable (BusSignal) -> Void) { self.deliver = deliver }
+    init(read: @escaping (MessagePointer) -> Void) { self.read = read }
 
     func finish() {
         if let slot { sd_bus_slot_unref(slot) }
@@ -159,8 +189,8 @@ final class MatchRegistration {
 
 private let matchDelivered: sd_bus_message_handler_t = { message, userdata, _ in
     let registration = Unmanaged<MatchRegistration>.fromOpaque(userdata!).takeUnretainedValue()
-    guard let message, let signal = try? BusSignal(message: message) else { return 0 }
-    registration.deliver(signal)
+    guard let message else { return 0 }
+    registration.read(message)
     return 0  // let other matches see it too
 }
 

@@ -26,6 +26,12 @@ extension ContractProxy {
         try await connection.addMatch(signal.matchRule) { handler($0.arguments) }
     }
 
+    /// `subscribe(to:_:)` for a signal whose one argument is an `a{sv}` (`Render.Plan`): the
+    /// handler gets it read straight into props (`BusConnection.addMatchReadingProps(_:deliver:)`).
+    public func subscribeReadingProps(to signal: ContractSignal, _ handler: @escaping @Sendable (Result<PropValue, WireDecodingError>) -> Void) async throws -> SignalSubscription {
+        try await connection.addMatchReadingProps(signal.matchRule, deliver: handler)
+    }
+
     public func get<T: DBusConvertible>(_ property: ContractProperty, as type: T.Type = T.self) async throws -> T {
         let reply = try await connection.call(
             destination: destination, path: path, interface: NookNames.propertiesInterface, member: "Get",
