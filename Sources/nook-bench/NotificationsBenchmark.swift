@@ -267,6 +267,8 @@ enum ZeroWorkNotificationsChain {
             let update = Unmanaged<ZeroWorkUpdate>.fromOpaque(userdata!).takeUnretainedValue()
             let call = RawMessage(handle: message)
             let member = call.member
+            // `setUpdatePayload` spelled out: a static property read in this C handler crashed
+            // the compiler (Swift 6.3, SendNonSendable).
             if member == "SetUpdatePayload" {
                 update.payload?.release()
                 update.payload = call.retained()

@@ -291,9 +291,9 @@ private final class RawThreadContext {
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
-/// The next method call a match rule picks out of the bus, another connection's (the rule
-/// should say `eavesdrop='true'`): kept, to be handed on with its arguments as they came.
-/// Used from one thread; `close()` frees it.
+/// The next call of one method another connection makes, seen through an eavesdropping match:
+/// kept, to be handed on with its arguments as they came. Used from one thread; `close()`
+/// frees it.
 final class RawCallCapture {
     private let bus: RawBus
     private var slot: RawSlot?

@@ -11,7 +11,7 @@ import NookCommandLine
 // `valgrind --tool=callgrind` (instruction counts are repeatable on a noisy machine);
 // `--profile wire|wire-update` likewise writes the publish or the 10,000-node plan's message
 // (`wire-dictionary`, `wire-update-dictionary`: through `wireDictionary`, as before the tape).
-// `--serve-zero-work broker|notifications|forwarder --address A` is how the benchmarks start a
+// `--serve-zero-work broker|notifications|forwarder|notificationsChain --address A` is how the benchmarks start a
 // zero-work baseline in a process of its own (ZeroWorkProcess.swift); it serves until SIGTERM.
 // The planner's figures are what nookd pays per plan, so plans here live in a heap kept as
 // nookd keeps its own (BrokerHeap.keepPlanningMemory); the zero-work children run with it too.
