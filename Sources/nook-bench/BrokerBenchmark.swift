@@ -343,11 +343,7 @@ enum ZeroWorkBroker {
             let subscriber = Unmanaged<ZeroWorkSubscriber>.fromOpaque(userdata!).takeUnretainedValue()
             let call = RawMessage(handle: message)
             let member = call.member
-            if member == "SetPlanPayload" {
-                // Kept whole, read afresh (rewound) for every plan.
-                subscriber.payload?.release()
-                subscriber.payload = call.retained()
-            }
+            if member == "SetPlanPayload" { subscriber.payload.keep(call) }
             // The plan goes out before the reply, in the order nookd sends them when one
             // renderer is due (`deliverBeforeTheReplyWhenOneRendererIsDue`).
             if member == "UpdateActivity", let target = subscriber.name {
@@ -355,10 +351,7 @@ enum ZeroWorkBroker {
                     // The same payload: a plan nookd made (or the update's own `a{sv}`) goes on to
                     // the renderer as is, so the bus daemon copies, and the renderer reads, a
                     // payload of its size and shape.
-                    if let payload = subscriber.payload {
-                        payload.rewind()
-                        return signal.copyArguments(from: payload)
-                    }
+                    if !subscriber.payload.isEmpty { return subscriber.payload.copy(into: signal) }
                     return call.skip("s") && signal.copyArguments(from: call)
                 }
             }
@@ -379,7 +372,7 @@ enum ZeroWorkBroker {
 private final class ZeroWorkSubscriber {
     var name: String?
     /// The `SetPlanPayload` call whose `a{sv}` every `Plan` carries.
-    var payload: RawMessage?
+    let payload = KeptArguments()
 }
 
 /// Time the threads of `pid` have spent on a CPU so far, in µs (the first field of each

@@ -269,12 +269,7 @@ enum ZeroWorkNotificationsChain {
             let member = call.member
             // `setUpdatePayload` spelled out: a static property read in this C handler crashed
             // the compiler (Swift 6.3, SendNonSendable).
-            if member == "SetUpdatePayload" {
-                update.payload?.release()
-                update.payload = call.retained()
-                call.reply()
-                return 1
-            }
+            if member == "SetUpdatePayload" { update.payload.keep(call) }
             guard member == "Notify" else {
                 call.reply()
                 return 1
@@ -291,14 +286,13 @@ enum ZeroWorkNotificationsChain {
 
 private final class ZeroWorkUpdate {
     /// The `SetUpdatePayload` call whose arguments every `UpdateActivity` carries.
-    var payload: RawMessage?
+    let payload = KeptArguments()
 
     /// Sends the zero-work broker the update (nothing before `SetUpdatePayload`).
     func forward(on bus: RawBus) {
-        guard let payload else { return }
-        bus.send(to: ZeroWorkKind.broker.wellKnownName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules", member: "UpdateActivity") { call in
-            payload.rewind()
-            return call.copyArguments(from: payload)
+        guard !payload.isEmpty else { return }
+        bus.send(to: ZeroWorkKind.broker.wellKnownName, path: "/org/nook/Nook1", interface: "org.nook.Nook1.Modules", member: "UpdateActivity") {
+            self.payload.copy(into: $0)
         }
     }
 }

@@ -291,6 +291,31 @@ private final class RawThreadContext {
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
+/// A call kept whole so that its arguments can be copied into later messages as they came
+/// (a baseline's payload, set by one of its own methods and sent again and again).
+final class KeptArguments {
+    private var call: RawMessage?
+
+    /// Keeps `call` in place of the one kept before.
+    func keep(_ call: RawMessage) {
+        self.call?.release()
+        self.call = call.retained()
+    }
+
+    /// Whether a call is kept (nothing is copied before one is).
+    var isEmpty: Bool { call == nil }
+
+    /// Appends the kept call's arguments to `message`, from its first; false if none is kept
+    /// or the copy failed.
+    func copy(into message: RawMessage) -> Bool {
+        guard let call else { return false }
+        call.rewind()
+        return message.copyArguments(from: call)
+    }
+
+    deinit { call?.release() }
+}
+
 /// The next call of one method another connection makes, seen through an eavesdropping match:
 /// kept, to be handed on with its arguments as they came. Used from one thread; `close()`
 /// frees it.

@@ -233,12 +233,12 @@ enum IncomingPlan: Sendable {
         }
     }
 
-    /// The plan as D-Bus values, for its `--verbose` line (`PlanSummary`).
-    var dbusValue: DBusValue {
+    /// The plan's `--verbose` line (`PlanSummary`, which reads D-Bus values).
+    func summary(source: String, chrome: (from: Rect, to: Rect)? = nil) -> String {
         switch self {
-        case .signal(.success(let value)): value.wireValue
-        case .signal(.failure): .vardict([:])
-        case .reply(let value): value
+        case .signal(.success(let value)): PlanSummary.line(value.wireValue, source: source, chrome: chrome)
+        case .signal(.failure(let error)): "plan (unreadable: \(error)) from \(source)"
+        case .reply(let value): PlanSummary.line(value, source: source, chrome: chrome)
         }
     }
 }

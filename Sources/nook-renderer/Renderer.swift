@@ -197,13 +197,13 @@ final class Renderer {
             // NookRenderModel reads the contract's values.
             try presenter.receive(try plan.contractValue(), at: monotonicSeconds())
             // The chrome as read: a compact plan (contract 1.1) may leave its rects out.
-            Log.debug(PlanSummary.line(plan.dbusValue, source: source, chrome: presenter.chromeMove))
+            Log.debug(plan.summary(source: source, chrome: presenter.chromeMove))
             // Each plan's warnings, each logged once however many plans repeat it.
             for warning in presenter.warnings where reportedWarnings.insert(warning).inserted {
                 Log.info("plan drawn plainly: \(warning)")
             }
         } catch {
-            Log.debug(PlanSummary.line(plan.dbusValue, source: source))
+            Log.debug(plan.summary(source: source))
             Log.info("cannot draw plan (\(error)); keeping what is on screen")
             // A delta against a scene this renderer missed: only a whole scene helps.
             if error.needsWholeScene, let link { Task { await link.subscribeAgain() } }
