@@ -148,8 +148,7 @@ extension WireScene {
         }
         var upserted: [(index: Int, node: WireSceneNode)] = []
         for entry in try delta.records("upserted") {
-            var node = try WireSceneNode(wire: entry)
-            node.props["index"] = nil
+            let node = try WireSceneNode(wire: entry)
             let index = try entry.uint("index")
             // Checked against the nodes before it when inserted; here only made an Int.
             guard let position = Int(exactly: index) else { throw entry.error("index", "position \(index) is beyond any scene") }
@@ -187,10 +186,10 @@ extension WireScene {
 }
 
 extension WireSceneNode {
-    /// One entry of `scene.nodes` (or of `scene_delta.upserted`, whose `index` the caller takes out).
+    /// One entry of `scene.nodes` (or of `scene_delta.upserted`, whose `index` the caller
+    /// reads). `props` is the entry itself, its storage shared with the decoded plan.
     public init(wire entry: WireFields) throws(WireFieldError) {
-        var props: [String: PropValue] = [:]
-        for (key, value) in entry.fields where !Self.sceneKeys.contains(key) { props[key] = value }
+        let props = entry.fields
         var variants: [WireVariant] = []
         for variant in try entry.records("variants") { variants.append(try WireVariant(wire: variant)) }
         self.init(

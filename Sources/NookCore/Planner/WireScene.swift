@@ -20,7 +20,7 @@ public struct WireScene: Hashable, Sendable {
 /// because a renderer must draw what a newer broker sends and skip what it does not know: the
 /// kind, slot and props stay as sent, where `SceneNode`'s typed fields would refuse them.
 /// Renderers draw these directly (nook-renderer keeps a `NodeLook` beside each).
-public struct WireSceneNode: Hashable, Sendable {
+public struct WireSceneNode: Sendable {
     /// The contract's slot name (kept as written: a newer sender's slot still draws).
     public var slot: String
     public var owner: String
@@ -28,13 +28,18 @@ public struct WireSceneNode: Hashable, Sendable {
     /// The contract's kind (kept as written: an unknown kind draws its children only).
     public var kind: String
     public var rect: Rect
-    /// Everything of the entry but `slot`, `owner`, `path`, `kind`, `rect` and `variants`:
-    /// the view props as sent, plus `expanded_classes` and `suppressed` where present.
+    /// The node's entry as sent, read by the contract's keys (`props[.value]`, `props[scene:
+    /// .suppressed]`): the view props, `expanded_classes` and `suppressed` where present, and
+    /// for a node read from the wire the scene keys themselves (`slot`, `rect`, ..., a delta's
+    /// `index`). Kept whole so it shares the decoded plan's storage rather than being copied
+    /// out of it for every node; the scene keys are read into the fields above, and equality
+    /// leaves them out (`entryOnlyKeys`).
     public var props: [String: PropValue]
     public var variants: [WireVariant] = []
 
-    /// The keys of a scene entry that are not props.
-    public static let sceneKeys: Set<String> = ["slot", "owner", "path", "kind", "rect", "variants"]
+    /// The keys of a scene entry that are not props: read into this node's own fields, and
+    /// left in `props` only because it is the entry as sent.
+    public static let entryOnlyKeys: Set<String> = Set(SceneKey.allCases.filter { !SceneKey.carriedInProps.contains($0) }.map(\.name))
 
     /// A node's identity across scenes (contract 1.1, `scene_delta`).
     public struct Key: Hashable, Sendable {
@@ -47,6 +52,28 @@ public struct WireSceneNode: Hashable, Sendable {
 
     /// Marked `suppressed` (contract 1.1, rule 10): not drawn, nor anything inside it.
     public var isSuppressed: Bool { props["suppressed"] == .bool(true) }
+
+    /// `props` without the entry's scene keys: what the node carries beyond its own fields.
+    public var viewProps: [String: PropValue] { props.filter { !Self.entryOnlyKeys.contains($0.key) } }
+}
+
+extension WireSceneNode: Hashable {
+    /// Two nodes are equal when their fields, variants and `viewProps` are: a node read from
+    /// the wire equals the planner's `wireScene` node it was written from.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.slot == rhs.slot && lhs.owner == rhs.owner && lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.rect == rhs.rect
+            && lhs.variants == rhs.variants && lhs.viewProps == rhs.viewProps
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(slot)
+        hasher.combine(owner)
+        hasher.combine(path)
+        hasher.combine(kind)
+        hasher.combine(rect)
+        hasher.combine(variants)
+        hasher.combine(viewProps)
+    }
 }
 
 /// A resolved parent-state variant (rule 23) as the wire carries it: `classes` apply while

@@ -63,8 +63,8 @@ struct RenderScene: Hashable, Sendable {
 
     func node(at path: String) -> WireSceneNode? { index[path].map { nodes[$0] } }
 
-    /// The props a scene node may carry (data/contract.json), beyond the scene keys.
-    static let knownProps = ContractKeys.sceneNodePropKeys
+    /// The keys a scene node's entry may carry (data/contract.json): its props and the scene keys.
+    static let knownProps = ContractKeys.sceneNodePropKeys.union(WireSceneNode.entryOnlyKeys)
     static let knownKinds: Set<String> = Set(NodeKind.allCases.map(\.rawValue))
 }
 

@@ -32,7 +32,7 @@ public struct ElementRelayout: Hashable, Sendable {
     private static func raw(_ nodes: [WireSceneNode], at index: Int) -> (node: RawNode, end: Int)? {
         let node = nodes[index]
         var props = node.props
-        for key in SceneKey.carriedInProps { props[key.name] = nil }
+        for key in SceneKey.allCases { props[key.name] = nil }
         // Layout reads the classes with the theme's named rules expanded.
         if let expanded = node.props[scene: .expandedClasses] { props[.classes] = expanded }
         var children: [RawNode] = []
