@@ -478,9 +478,9 @@ func writeEncoders(_ schema: Schema, into out: inout Source) {
         out.line("public static let carriedInProps: [SceneKey] = [\(carried.joined(separator: ", "))]")
     }
     out.line()
-    out.block("extension WireTape") { out in
+    out.block("extension WireWriter") { out in
         out.line("/// One entry of a scene's `nodes` (or a delta's `upserted`, with `index`), as")
-        out.line("/// `WireTape.merging(scene.wireEntry(for: node), into: [])` writes it, without building the")
+        out.line("/// `merging(scene.wireEntry(for: node), into: [])` writes it, without building the")
         out.line("/// dictionary: every key in wire order, the props read straight from `NodeProps`.")
         out.line("/// `WireTapeSceneNodeTests` holds it to the dictionary's tape on random and full nodes.")
         out.block("mutating func appendSceneNode(_ node: SceneNode, index: Int?, suppressed: Bool)") { out in

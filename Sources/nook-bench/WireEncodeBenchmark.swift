@@ -33,10 +33,26 @@ struct WireEncodeCase: Sendable {
         return WireEncodeCase(name: "10,000-node update plan (whole scene)", plan: plan, base: nil, compact: false)
     }
 
-    /// One plan to one written message, as the delivery does it (`wireTape`).
+    /// The plan's signal as the delivery prepares it once per plan (`WirePlan`, its size).
+    func prepared() -> (signal: PreparedSignal, bytes: Int) {
+        let signal = PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
+                                    plan: WirePlan(plan, sampleRate: nil, base: base, compact: compact))
+        return (signal, signal.marshalledSize)
+    }
+
+    /// One plan to one written message, as the delivery does it: prepared, sized, and written
+    /// straight from the plan.
     func write(with writer: UnsentSignalWriter) throws {
-        let tape = plan.wireTape(sampleRate: nil, base: base, compact: compact)
-        try writer.write(PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan", tape: tape))
+        try writer.write(prepared().signal)
+    }
+
+    /// The same through a `WireTape` written once and replayed, as the delivery did before
+    /// session 33.
+    func writeFromTape(with writer: UnsentSignalWriter) throws {
+        let signal = PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
+                                    tape: plan.wireTape(sampleRate: nil, base: base, compact: compact))
+        _ = signal.marshalledSize
+        try writer.write(signal)
     }
 
     /// The same through the plan's `wireDictionary`, as the delivery did before the tape.
@@ -46,40 +62,53 @@ struct WireEncodeCase: Sendable {
     }
 }
 
-/// Times `WireEncodeCase.write` (the tape) and `writeFromDictionary` alternately for both
-/// plans; prints rows, returns the p50 figures and the tape's ratio to the dictionary's.
+/// Times `WireEncodeCase.write` (straight from the plan), `writeFromTape` and
+/// `writeFromDictionary` in turn for both plans; then, for the plan prepared once, one more
+/// renderer's message (a fan-out's cost per renderer): written again from the plan, and replayed
+/// from a tape. Prints rows, returns the p50 figures and their ratios to the dictionary way.
 func runWireEncodeBenchmark() throws -> [Figure] {
     print("wire encoding: a plan to its written Plan message (wire form, prepared signal, message), not sent")
-    print("  case                                        way           runs    p50 (µs)    p99 (µs)")
+    print("  case                                        way                        runs    p50 (µs)    p99 (µs)")
     let writer = try UnsentSignalWriter()
     let clock = ContinuousClock()
     var figures: [Figure] = []
     for (encodeCase, runs) in [(WireEncodeCase.publish(), 5_000), (WireEncodeCase.update(), 30)] {
-        var tape = Samples(), dictionary = Samples()
-        for _ in 0..<max(2, runs / 10) {
-            try encodeCase.write(with: writer)
-            try encodeCase.writeFromDictionary(with: writer)
-        }
+        let ways: [(String, () throws -> Void)] = [
+            ("plan, written straight", { try encodeCase.write(with: writer) }),
+            ("tape", { try encodeCase.writeFromTape(with: writer) }),
+            ("dictionary", { try encodeCase.writeFromDictionary(with: writer) }),
+        ]
+        let prepared = encodeCase.prepared().signal
+        let tape = PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
+                                  tape: encodeCase.plan.wireTape(sampleRate: nil, base: encodeCase.base, compact: encodeCase.compact))
+        let again: [(String, () throws -> Void)] = [
+            ("another renderer, straight", { try writer.write(prepared) }),
+            ("another renderer, tape", { try writer.write(tape) }),
+        ]
+        let all = ways + again
+        var samples = Array(repeating: Samples(), count: all.count)
+        for _ in 0..<max(2, runs / 10) { for (_, way) in all { try way() } }
         for _ in 0..<runs {
-            let start = clock.now
-            try encodeCase.write(with: writer)
-            let middle = clock.now
-            try encodeCase.writeFromDictionary(with: writer)
-            tape.append((middle - start).microseconds)
-            dictionary.append((clock.now - middle).microseconds)
+            for (index, (_, way)) in all.enumerated() {
+                let start = clock.now
+                try way()
+                samples[index].append((clock.now - start).microseconds)
+            }
         }
-        for (way, samples) in [("tape", tape), ("dictionary", dictionary)] {
-            print("  \(encodeCase.name.padding(42))  \(way.padding(10))\(String(runs).leftPadding(6))"
-                  + "\(fmt(samples.p50).leftPadding(12))\(fmt(samples.p99).leftPadding(12))")
+        for (index, (name, _)) in all.enumerated() {
+            print("  \(encodeCase.name.padding(42))  \(name.padding(26))\(String(runs).leftPadding(6))"
+                  + "\(fmt(samples[index].p50).leftPadding(12))\(fmt(samples[index].p99).leftPadding(12))")
         }
-        figures.append(Figure(name: "wire encoding, \(encodeCase.name), p50", value: tape.p50, unit: "µs",
-                              goal: "none (informational; ratio to the dictionary way)", ratio: tape.p50 / dictionary.p50, met: nil))
+        figures.append(Figure(name: "wire encoding, \(encodeCase.name), p50", value: samples[0].p50, unit: "µs",
+                              goal: "none (informational; ratio to the dictionary way)", ratio: samples[0].p50 / samples[2].p50, met: nil))
+        figures.append(Figure(name: "wire encoding, \(encodeCase.name), another renderer, p50", value: samples[3].p50, unit: "µs",
+                              goal: "none (informational; ratio to replaying a tape)", ratio: samples[3].p50 / samples[4].p50, met: nil))
     }
     return figures
 }
 
 /// `--profile wire|wire-update[-dictionary]`: `WireEncodeCase.write` (or `writeFromDictionary`)
-/// `runs` times, untimed, for callgrind.
+/// `runs` times, untimed, for a profiler.
 func runWireEncodeProfile(_ encodeCase: WireEncodeCase, dictionary: Bool, runs: Int) throws -> Int {
     let writer = try UnsentSignalWriter()
     for _ in 0..<runs { try dictionary ? encodeCase.writeFromDictionary(with: writer) : encodeCase.write(with: writer) }

@@ -164,14 +164,15 @@ extension Broker {
                     prepared: destination)
                 // Subscribers sharing these inputs share their origin plan, so a delta against it
                 // is theirs too.
-                let wire = planned.sent.wireTape(
-                    sampleRate: planned.sampleRate, base: subscriber.deltaBase, compact: subscriber.capabilities.contains(.compactPlans))
+                let wire = WirePlan(
+                    planned.sent, sampleRate: planned.sampleRate, base: subscriber.deltaBase,
+                    compact: subscriber.capabilities.contains(.compactPlans))
                 return (destination: prepared == nil ? destination : nil, plan: planned.plan, wire: wire)
             }
             if let destination = made.destination { delivery.passDestinations[display] = destination }
             let path = self.path
             let signal = self.connection.assumeIsolated { bus in
-                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, tape: made.wire)
+                bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, plan: made.wire)
             }
             plan = SharedPlan(id: delivery.machine.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal,
                               bytes: signal.marshalledSize + Self.signalHeaderBytes, modulesTold: true)

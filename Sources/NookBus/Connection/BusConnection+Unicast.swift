@@ -2,12 +2,12 @@ import CSystemd
 import NookCore
 
 /// A plan-sized signal made once, to be unicast to many connections (`emit(_:to:)`): one
-/// `a{sv}`, as props or as a `WireTape`.
+/// `a{sv}`, as props, a `WireTape`, or a `WirePlan` written straight from the plan.
 ///
 /// It keeps the values, not an encoded message: sd-bus has no way to send one encoded body to
 /// several destinations, and copying a message into a new one (`sd_bus_message_copy`) walks it
 /// value by value, which measured slower than writing the values again
-/// (`PropValue+Message.swift`, `WireTape+Message.swift`).
+/// (`PropValue+Message.swift`, `WireWriter+Message.swift`).
 public struct PreparedSignal: Sendable {
     let path: ObjectPath
     let interface: String
@@ -17,6 +17,7 @@ public struct PreparedSignal: Sendable {
     enum Body: Sendable {
         case props([String: PropValue])
         case tape(WireTape)
+        case plan(WirePlan)
     }
 
     /// The signal `BusConnection.prepareSignal(path:interface:member:vardict:)` prepares.
@@ -35,6 +36,14 @@ public struct PreparedSignal: Sendable {
         body = .tape(tape)
     }
 
+    /// The signal `BusConnection.prepareSignal(path:interface:member:plan:)` prepares.
+    public init(path: ObjectPath, interface: String, member: String, plan: WirePlan) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        body = .plan(plan)
+    }
+
     /// Writes this signal into a new message on `bus` for `body`, which must not keep it.
     func withMessage(on bus: OpaquePointer, _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) {
         var message: OpaquePointer?
@@ -43,6 +52,7 @@ public struct PreparedSignal: Sendable {
         switch body {
         case .props(let props): try PropValue.appendVardict(props, to: message!)
         case .tape(let tape): try tape.append(to: message!)
+        case .plan(let plan): try plan.append(to: message!)
         }
         try use(message!)
     }
@@ -70,6 +80,12 @@ extension BusConnection {
     /// without hashing or sorting (the tape is in wire order).
     public func prepareSignal(path: ObjectPath, interface: String, member: String, tape: WireTape) -> PreparedSignal {
         PreparedSignal(path: path, interface: interface, member: member, tape: tape)
+    }
+
+    /// A signal whose one argument is the plan's `a{sv}`, for `emit(_:to:)`: the bytes of its
+    /// tape, written straight from the plan into each destination's message.
+    public func prepareSignal(path: ObjectPath, interface: String, member: String, plan: WirePlan) -> PreparedSignal {
+        PreparedSignal(path: path, interface: interface, member: member, plan: plan)
     }
 
     /// Unicasts a prepared signal to `destination`.

@@ -90,57 +90,83 @@ extension DBusValue {
     }
 }
 
-extension WireTape {
-    /// The bytes the tape takes as a message body of one `a{sv}` (`MarshalledSize`), counted
-    /// token by token as `append(to:)` writes them.
-    public var marshalledSize: Int {
-        var size = MarshalledSize()
-        size.arrayHeader(elementAlignment: 8)
-        for token in tokens {
-            switch token {
-            case .value(let key, let value):
-                let wire = value.wireValue
-                size.entry(key: key, signatureBytes: wire.signatureText.utf8.count)
-                size.add(wire)
-            case .string(let key, let text):
-                size.entry(key: key, signatureBytes: 1)
-                size.string(text.utf8.count)
-            case .double(let key, _), .uint(let key, _):
-                size.entry(key: key, signatureBytes: 1)
-                size.align(8)
-                size.add(8)
-            case .bool(let key, _):
-                size.entry(key: key, signatureBytes: 1)
-                size.align(4)
-                size.add(4)
-            case .rect(let key, _):
+/// A `WireWriter` that counts the bytes its tokens take as a message body of one `a{sv}`
+/// (`MarshalledSize`), token by token as `MessageWireWriter` writes them.
+struct MarshalledSizeWriter: WireWriter {
+    private var size = MarshalledSize()
+
+    init() { size.arrayHeader(elementAlignment: 8) }
+
+    var bytes: Int { size.offset }
+
+    mutating func append(_ token: WireTape.Token) {
+        switch token {
+        case .value(let key, let value):
+            let wire = value.wireValue
+            size.entry(key: key, signatureBytes: wire.signatureText.utf8.count)
+            size.add(wire)
+        case .string(let key, let text):
+            size.entry(key: key, signatureBytes: 1)
+            size.string(text.utf8.count)
+        case .double(let key, _), .uint(let key, _):
+            size.entry(key: key, signatureBytes: 1)
+            size.align(8)
+            size.add(8)
+        case .bool(let key, _):
+            size.entry(key: key, signatureBytes: 1)
+            size.align(4)
+            size.add(4)
+        case .rect(let key, _):
+            size.entry(key: key, signatureBytes: 6)
+            size.align(8)
+            size.add(32)
+        case .vardict(let key):
+            size.entry(key: key, signatureBytes: 5)
+            size.arrayHeader(elementAlignment: 8)
+        case .array(let key, let element):
+            switch element {
+            case .vardict:
                 size.entry(key: key, signatureBytes: 6)
-                size.align(8)
-                size.add(32)
-            case .vardict(let key):
-                size.entry(key: key, signatureBytes: 5)
-                size.arrayHeader(elementAlignment: 8)
-            case .array(let key, let element):
-                switch element {
-                case .vardict:
-                    size.entry(key: key, signatureBytes: 6)
-                    size.arrayHeader(elementAlignment: 4)
-                case .string:
-                    size.entry(key: key, signatureBytes: 2)
-                    size.arrayHeader(elementAlignment: 4)
-                case .variant:
-                    size.entry(key: key, signatureBytes: 2)
-                    size.arrayHeader(elementAlignment: 1)
-                }
-            case .item:
-                size.arrayHeader(elementAlignment: 8)
-            case .stringItem(let text):
-                size.string(text.utf8.count)
-            case .end:
-                break
+                size.arrayHeader(elementAlignment: 4)
+            case .string:
+                size.entry(key: key, signatureBytes: 2)
+                size.arrayHeader(elementAlignment: 4)
+            case .variant:
+                size.entry(key: key, signatureBytes: 2)
+                size.arrayHeader(elementAlignment: 1)
+            }
+        case .item:
+            size.arrayHeader(elementAlignment: 8)
+        case .stringItem(let text):
+            size.string(text.utf8.count)
+        case .end:
+            break
+        }
+    }
+}
+
+extension WireTape {
+    /// The bytes the tape takes as a message body of one `a{sv}` (`MarshalledSize`).
+    public var marshalledSize: Int {
+        var writer = MarshalledSizeWriter()
+        for token in tokens { writer.append(token) }
+        return writer.bytes
+    }
+}
+
+extension WirePlan {
+    /// The bytes the plan takes as a message body of one `a{sv}` (`MarshalledSize`).
+    public var marshalledSize: Int {
+        var writer = MarshalledSizeWriter()
+        // Through a pointer: a closure capturing the variable itself checks exclusive access
+        // at run time on every token.
+        withUnsafeMutablePointer(to: &writer) { pointer in
+            withoutActuallyEscaping({ (token: WireTape.Token) in pointer.pointee.append(token) }) { body in
+                var sink = WireTokenSink(body)
+                write(into: &sink)
             }
         }
-        return size.offset
+        return writer.bytes
     }
 }
 
@@ -150,6 +176,7 @@ extension PreparedSignal {
         switch body {
         case .props(let props): DBusValue.vardict(props.mapValues(\.wireValue)).marshalledSize
         case .tape(let tape): tape.marshalledSize
+        case .plan(let plan): plan.marshalledSize
         }
     }
 }

@@ -1,7 +1,7 @@
 /// How `appendSceneNode` (generated from data/contract.json: every key of a scene node's entry
 /// in wire order, the props read straight from `NodeProps`) writes each value. Hashing the
 /// node's keys into a dictionary and sorting them back out cost ten times what the tokens do.
-extension WireTape {
+extension WireWriter {
     mutating func appendProp(_ key: String, _ value: Double) { append(.double(key: key, value)) }
     mutating func appendProp(_ key: String, _ value: String) { append(.string(key: key, value)) }
     mutating func appendProp(_ key: String, _ value: Bool) { append(.bool(key: key, value)) }

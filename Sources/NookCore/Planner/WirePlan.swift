@@ -1,34 +1,64 @@
-// `wireDictionary`'s plan written as a `WireTape`: the same entries with the same values and
-// types, in the order D-Bus gets them (keys sorted). Each dictionary's keys are written in
-// that order by hand here; `WireTapeTests` checks every tape against `wireDictionary` and the
-// order of its keys, and `WireTapeMessageTests` the bytes NookBus writes.
+// `wireDictionary`'s plan written token by token into a `WireWriter`: the same entries with
+// the same values and types, in the order D-Bus gets them (keys sorted). Each dictionary's keys
+// are written in that order by hand here; `WireTapeTests` checks every plan's tape against
+// `wireDictionary` and the order of its keys, and `WireTapeMessageTests` the bytes NookBus writes.
 
-extension TransitionPlan {
-    /// The contract's plan `a{sv}` as `wireDictionary(sampleRate:base:compact:)` gives it
-    /// (see there for the parameters), as a tape.
-    public func wireTape(
-        sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false
-    ) -> WireTape {
-        let delta = freshWindow ? nil : base.flatMap { base in scene.wireDeltaNodes(from: base.scene).map { (base, $0) } }
-        var tape = WireTape(reservingCapacity: estimatedTokenCount(nodes: delta.map { $0.1.upserted.count + $0.1.removed.count }))
-        let writer = PlanTapeWriter(sampleRate: sampleRate, compact: compact && delta != nil)
-        writer.plan(self, delta: delta, into: &tape)
+/// A plan ready to go on the wire, to every renderer that shares its inputs: the plan, with
+/// its `scene_delta` against their base worked out once. nookd writes it straight into each
+/// renderer's message (`write(into:)` with NookBus's message writer), so the plan has no form
+/// between its model and the message; a `WireTape` of it is for tests and tools.
+public struct WirePlan: Sendable {
+    public let plan: TransitionPlan
+    private let delta: PlanWriter.Delta?
+    private let writer: PlanWriter
+
+    /// The contract's plan `a{sv}` as `wireDictionary(sampleRate:base:compact:)` gives it (see
+    /// there for the parameters).
+    public init(_ plan: TransitionPlan, sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false) {
+        self.plan = plan
+        delta = plan.freshWindow ? nil : base.flatMap { base in plan.scene.wireDeltaNodes(from: base.scene).map { (base, $0) } }
+        writer = PlanWriter(sampleRate: sampleRate, compact: compact && delta != nil)
+    }
+
+    /// Writes the plan's entries into `output`, in wire order.
+    public func write<Output: WireWriter>(into output: inout Output) {
+        writer.plan(plan, delta: delta, into: &output)
+    }
+
+    /// The same into a `WireTokenSink`, compiled for it here: what NookBus writes messages with.
+    public func write(into sink: inout WireTokenSink) {
+        writer.plan(plan, delta: delta, into: &sink)
+    }
+
+    /// The plan as a tape (tests, tools, the benchmarks' baselines).
+    public var tape: WireTape {
+        var tape = WireTape(reservingCapacity: estimatedTokenCount)
+        write(into: &tape)
         return tape
     }
 
-    /// About how many tokens the tape takes, so it is allocated once (a content update's
-    /// small plan passed a fixed 64 and was copied into a larger buffer). `nodes`: a delta's
-    /// upserted and removed nodes; nil for the whole scene. Counts are rough, per entry
-    /// with its curve; too few only costs a growth.
-    private func estimatedTokenCount(nodes: Int?) -> Int {
-        let sceneNodes = nodes ?? scene.slots.reduce(0) { $0 + $1.laidOut.layout.count }
-        return 48 + 32 * elements.count + 17 * (layout.count + slots.count + reveals.count) + 6 * diagnostics.count
-            + 12 * sceneNodes + 5 * scene.layout.capsules.count
+    /// About how many tokens the tape takes, so it is allocated once. Counts are rough, per
+    /// entry with its curve; too few only costs a growth.
+    private var estimatedTokenCount: Int {
+        let sceneNodes = delta.map { $0.nodes.upserted.count + $0.nodes.removed.count }
+            ?? plan.scene.slots.reduce(0) { $0 + $1.laidOut.layout.count }
+        return 48 + 32 * plan.elements.count + 17 * (plan.layout.count + plan.slots.count + plan.reveals.count)
+            + 6 * plan.diagnostics.count + 12 * sceneNodes + 5 * plan.scene.layout.capsules.count
+    }
+}
+
+extension TransitionPlan {
+    /// The contract's plan `a{sv}` as `wireDictionary(sampleRate:base:compact:)` gives it, as a
+    /// tape (`WirePlan`).
+    public func wireTape(
+        sampleRate: Double? = nil, base: (serial: UInt64, scene: PlannerScene)? = nil, compact: Bool = false
+    ) -> WireTape {
+        WirePlan(self, sampleRate: sampleRate, base: base, compact: compact).tape
     }
 }
 
 /// Writes a plan's entries, keys in order.
-private struct PlanTapeWriter {
+struct PlanWriter: Sendable {
     let sampleRate: Double?
     /// Compact and a delta (`compact_plans` applies to plans carrying `scene_delta` only).
     let compact: Bool
@@ -40,7 +70,7 @@ private struct PlanTapeWriter {
 
     typealias Delta = (base: (serial: UInt64, scene: PlannerScene), nodes: PlannerScene.WireDeltaNodes)
 
-    func plan(_ plan: TransitionPlan, delta: Delta?, into tape: inout WireTape) {
+    func plan<W: WireWriter>(_ plan: TransitionPlan, delta: Delta?, into tape: inout W) {
         if !plan.boardCells.isEmpty {
             tape.array("board_cells", of: plan.boardCells) { tape, cell in
                 tape.append(.string(key: "owner", cell.owner))
@@ -99,7 +129,7 @@ private struct PlanTapeWriter {
         }
     }
 
-    private func chrome(_ chrome: ChromePlan, scene: PlannerScene, into tape: inout WireTape) {
+    private func chrome<W: WireWriter>(_ chrome: ChromePlan, scene: PlannerScene, into tape: inout W) {
         tape.append(.vardict(key: "chrome"))
         // Only under Reduce Motion, so plans without it keep their exact keys.
         if chrome.crossFade { tape.append(.bool(key: "cross_fade", true)) }
@@ -115,7 +145,7 @@ private struct PlanTapeWriter {
         tape.append(.end)
     }
 
-    private func element(_ element: ElementMove, into tape: inout WireTape) {
+    private func element<W: WireWriter>(_ element: ElementMove, into tape: inout W) {
         tape.append(.string(key: "activity", element.activity))
         tape.append(.string(key: "anchor", element.anchor.rawValue))
         tape.append(.string(key: "clip", element.clip.rawValue))
@@ -138,7 +168,7 @@ private struct PlanTapeWriter {
     }
 
     /// `Curve.wireDictionary(sampleRate:compact:)` as the entry `curve`.
-    private func curve(_ curve: Curve, into tape: inout WireTape) {
+    private func curve<W: WireWriter>(_ curve: Curve, into tape: inout W) {
         tape.append(.vardict(key: "curve"))
         var spring: Spring?, duration: Double?, points: CubicBezier?
         let type: String
@@ -165,7 +195,7 @@ private struct PlanTapeWriter {
         tape.append(.end)
     }
 
-    private func scene(_ scene: PlannerScene, into tape: inout WireTape) {
+    private func scene<W: WireWriter>(_ scene: PlannerScene, into tape: inout W) {
         tape.append(.vardict(key: "scene"))
         frame(scene, leavingOutWhatMatches: nil, isDelta: false, nodes: { tape in
             let nodes = scene.nodes
@@ -174,7 +204,7 @@ private struct PlanTapeWriter {
         tape.append(.end)
     }
 
-    private func sceneDelta(_ scene: PlannerScene, delta: Delta, into tape: inout WireTape) {
+    private func sceneDelta<W: WireWriter>(_ scene: PlannerScene, delta: Delta, into tape: inout W) {
         tape.append(.vardict(key: "scene_delta"))
         tape.append(.uint(key: "base", delta.base.serial))
         frame(scene, leavingOutWhatMatches: compact ? delta.base.scene : nil, isDelta: true, nodes: { tape in
@@ -193,9 +223,9 @@ private struct PlanTapeWriter {
     /// `PlannerScene.wireFrame(leavingOutWhatMatches:)`'s entries, with `nodes` writing what
     /// goes between `chrome` and `presentation` (a whole scene's `nodes`, a delta's `removed`
     /// and `upserted` after it).
-    private func frame(
-        _ scene: PlannerScene, leavingOutWhatMatches base: PlannerScene?, isDelta: Bool, nodes: (inout WireTape) -> Void,
-        into tape: inout WireTape
+    private func frame<W: WireWriter>(
+        _ scene: PlannerScene, leavingOutWhatMatches base: PlannerScene?, isDelta: Bool, nodes: (inout W) -> Void,
+        into tape: inout W
     ) {
         let differs = scene.wireFrameDiffers(from: base)
         if differs.capsules {
@@ -223,7 +253,7 @@ private struct PlanTapeWriter {
     }
 
     /// `PlannerScene.wireEntry(for:)`, plus a delta's `index`.
-    private static func node(_ node: SceneNode, in scene: PlannerScene, index: Int?, into tape: inout WireTape) {
+    private static func node<W: WireWriter>(_ node: SceneNode, in scene: PlannerScene, index: Int?, into tape: inout W) {
         tape.appendSceneNode(node, index: index, suppressed: scene.suppressed.contains(node.path))
     }
 
