@@ -255,7 +255,7 @@ func runPlannerProfile(_ profile: PlannerProfileCase, runs: Int) -> Int {
         }
     case .small:
         var publish = SmallScenePublish()
-        for _ in 0..<runs { checksum &+= publish.next().tokens.count }
+        for _ in 0..<runs { checksum &+= publish.next().marshalledSize }
     }
     return checksum
 }
@@ -335,9 +335,10 @@ struct SmallScenePublish {
     }
 
     /// The `Plan` signal's entries as nookd hands them to NookBus: a compact `scene_delta`
-    /// against the last plan sent, as a tape (writing it into a message is `--profile wire`).
-    func wire(_ plan: TransitionPlan) -> WireTape {
-        plan.wireTape(sampleRate: nil, base: (sent.serial, sent.scene), compact: true)
+    /// against the last plan sent, its delta worked out (writing it into a message is
+    /// `--profile wire`).
+    func wire(_ plan: TransitionPlan) -> WirePlan {
+        WirePlan(plan, sampleRate: nil, base: (sent.serial, sent.scene), compact: true)
     }
 
     /// Records `plan` as sent (`RenderSubscriber.didSend`).
@@ -347,12 +348,12 @@ struct SmallScenePublish {
     }
 
     /// One whole update: content, destination, plan, wire, recorded as sent.
-    mutating func next() -> WireTape {
+    mutating func next() -> WirePlan {
         let content = nextContent()
         let planned = plan(to: destination(for: content))
-        let tape = wire(planned.sent)
+        let wire = wire(planned.sent)
         didSend(planned.plan)
-        return tape
+        return wire
     }
 }
 
@@ -370,10 +371,11 @@ func runSmallScenePublishBenchmark(runs: Int = 20_000) -> Double {
         let destined = clock.now
         let planned = publish.plan(to: prepared)
         let planDone = clock.now
-        let tape = publish.wire(planned.sent)
+        // As the delivery prepares it: the delta, and the signal's size for the byte budget.
+        let bytes = publish.wire(planned.sent).marshalledSize
         let end = clock.now
         publish.didSend(planned.plan)
-        checksum &+= tape.tokens.count &+ planned.plan.layout.count
+        checksum &+= bytes &+ planned.plan.layout.count
         destination.append(start.duration(to: destined).microseconds)
         planning.append(destined.duration(to: planDone).microseconds)
         wire.append(planDone.duration(to: end).microseconds)
@@ -381,7 +383,7 @@ func runSmallScenePublishBenchmark(runs: Int = 20_000) -> Double {
     }
     print("  small scene update (the broker's publish scene, one activity in the pill, to the wire; \(runs) runs, checksum \(checksum % 1000)):")
     for (label, samples) in [("destination (layout, namespaces)", destination), ("planning", planning),
-                             ("wire tape (compact scene_delta)", wire), ("together", total)] {
+                             ("wire plan (compact scene_delta, size)", wire), ("together", total)] {
         print("    " + label.padding(40) + "p50 " + fmt(samples.p50).leftPadding(8) + " µs   p99 " + fmt(samples.p99).leftPadding(8) + " µs")
     }
     return total.p50

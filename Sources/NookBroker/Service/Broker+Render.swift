@@ -35,7 +35,7 @@ extension Broker {
             marks: registry.marks)
         subscribers[caller] = subscriber
         tellModules(about: plan)
-        let reply: [DBusValue] = [.objectPath(handle), WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
+        let reply: [DBusValue] = [.objectPath(handle), Self.wire(plan, sampleRate: sampleRate)]
         // The reply is this frame's plan; a window left full by an earlier subscription stays full.
         delivery.machine.subscribed(
             caller, rate: subscriber.refreshRate, at: now,
@@ -112,7 +112,12 @@ extension Broker {
         let (plan, sampleRate) = subscriber.plan(
             to: SceneAssembler.content(for: machine.state, registry: registry), presentation: machine.state.presentation,
             action: planAction, settings: settings, now: now, marks: registry.marks)
-        return [WireCodec.vardict(plan.wireDictionary(sampleRate: sampleRate))]
+        return [Self.wire(plan, sampleRate: sampleRate)]
+    }
+
+    /// A whole plan as a reply's `a{sv}`, by the encoder the `Plan` signals use (`WirePlan`).
+    static func wire(_ plan: TransitionPlan, sampleRate: Double?) -> DBusValue {
+        WireCodec.vardict(WirePlan(plan, sampleRate: sampleRate).tape.dictionary)
     }
 
     /// A stand-in renderer on the default display that already shows `state`.

@@ -5,6 +5,10 @@ extension TransitionPlan {
     /// `velocity`, `hide_dip` and `cross_fade` (rule 18, present only when true), slot `path`, the scene's `presentation`, `chrome` and
     /// `capsules`, `font_family` (the family the scene's text was measured in), and `board_cells`
     /// (each board tile's cell, on plans to the board).
+    ///
+    /// The reference form, written key by key as the contract reads: nookd sends every plan
+    /// (signals and replies) through one encoder, `WirePlan`, and `WireTapeTests` holds that
+    /// encoder to this dictionary on random plans; tests and benchmarks read plans here.
     /// - Parameter sampleRate: frames per second for curve `samples`, for a renderer that
     ///   asked for sampled curves (no spring support); nil leaves samples out. Encoding is
     ///   per subscriber, so this is not a planner setting.

@@ -254,7 +254,8 @@ struct PlanWriter: Sendable {
 
     /// `PlannerScene.wireEntry(for:)`, plus a delta's `index`.
     private static func node<W: WireWriter>(_ node: SceneNode, in scene: PlannerScene, index: Int?, into tape: inout W) {
-        tape.appendSceneNode(node, index: index, suppressed: scene.suppressed.contains(node.path))
+        // Most scenes suppress nothing: no path hashed for each node of each renderer's message.
+        tape.appendSceneNode(node, index: index, suppressed: !scene.suppressed.isEmpty && scene.suppressed.contains(node.path))
     }
 
     private static func rect(_ velocity: RectVelocity) -> Rect {
