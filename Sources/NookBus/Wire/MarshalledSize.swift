@@ -158,14 +158,7 @@ extension WirePlan {
     /// The bytes the plan takes as a message body of one `a{sv}` (`MarshalledSize`).
     public var marshalledSize: Int {
         var writer = MarshalledSizeWriter()
-        // Through a pointer: a closure capturing the variable itself checks exclusive access
-        // at run time on every token.
-        withUnsafeMutablePointer(to: &writer) { pointer in
-            withoutActuallyEscaping({ (token: WireTape.Token) in pointer.pointee.append(token) }) { body in
-                var sink = WireTokenSink(body)
-                write(into: &sink)
-            }
-        }
+        write(through: &writer)
         return writer.bytes
     }
 }

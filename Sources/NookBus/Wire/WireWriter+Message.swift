@@ -142,6 +142,13 @@ extension WirePlan {
     /// Appends the plan as one `a{sv}` argument, written straight from its model.
     func append(to message: MessagePointer) throws(BusError) {
         var writer = MessageWireWriter(message)
+        write(through: &writer)
+        try writer.finish()
+    }
+
+    /// Writes the plan into `writer` by way of a `WireTokenSink`, the writer NookCore's encoders
+    /// are compiled for.
+    func write<Writer: WireWriter>(through writer: inout Writer) {
         // Through a pointer: a closure capturing the variable itself checks exclusive access
         // at run time on every token.
         withUnsafeMutablePointer(to: &writer) { pointer in
@@ -150,6 +157,5 @@ extension WirePlan {
                 write(into: &sink)
             }
         }
-        try writer.finish()
     }
 }
