@@ -84,17 +84,15 @@ public struct WireVariant: Hashable, Sendable {
 }
 
 extension PlannerScene {
-    /// This scene as a renderer reads it back from `wireDictionary`.
+    /// This scene as a renderer reads it back from `wireDictionary`: each node's props are its
+    /// wire entry (`wireEntry(for:)`), as a renderer's are.
     public var wireScene: WireScene {
         WireScene(
             presentation: presentation, chrome: layout.chrome, capsules: layout.capsules,
             nodes: nodes.map { node in
-                var props = node.props.rawProps
-                if let expanded = node.expandedClasses { props["expanded_classes"] = .string(expanded) }
-                if suppressed.contains(node.path) { props["suppressed"] = .bool(true) }
-                return WireSceneNode(
+                WireSceneNode(
                     slot: node.slot.rawValue, owner: node.owner, path: node.path, kind: node.kind.rawValue, rect: node.rect,
-                    props: props, variants: node.variants.map { WireVariant(conditions: $0.conditions, classes: $0.utility) })
+                    props: wireEntry(for: node), variants: node.variants.map { WireVariant(conditions: $0.conditions, classes: $0.utility) })
             })
     }
 }
