@@ -12,7 +12,7 @@ struct MessageWireWriter: WireWriter {
     let message: MessagePointer
     /// How many containers each open token's `end` closes.
     private var closing: [Int] = []
-    private(set) var failure: BusError?
+    private var failure: BusError?
 
     init(_ message: MessagePointer) {
         self.message = message
@@ -24,7 +24,6 @@ struct MessageWireWriter: WireWriter {
     mutating func finish() throws(BusError) {
         if let failure { throw failure }
         try close(1 + closing.count)
-        closing.removeAll()
     }
 
     mutating func append(_ token: WireTape.Token) {

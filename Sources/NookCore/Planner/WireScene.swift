@@ -30,8 +30,7 @@ public struct WireSceneNode: Sendable {
     public var rect: Rect
     /// The node's entry as sent, read by the contract's keys (`props[.value]`, `props[scene:
     /// .suppressed]`): the view props, `expanded_classes` and `suppressed` where present, and
-    /// for a node read from the wire the scene keys themselves (`slot`, `rect`, ..., a delta's
-    /// `index`). Kept whole so it shares the decoded plan's storage rather than being copied
+    /// the scene keys themselves (`slot`, `rect`, ..., an upserted node's `index`). Kept whole so it shares the decoded plan's storage rather than being copied
     /// out of it for every node; the scene keys are read into the fields above, and equality
     /// leaves them out (`entryOnlyKeys`).
     public var props: [String: PropValue]
