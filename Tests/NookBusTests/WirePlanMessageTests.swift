@@ -5,7 +5,8 @@ import NookTestSupport
 
 /// A plan written straight into each renderer's message (`prepareSignal(…, plan:)`, as nookd
 /// delivers) arrives as exactly the `a{sv}` of its `wireDictionary`: the same values, types and
-/// key order, so the same bytes; and the signal's `marshalledSize` is the dictionary's. Whole
+/// key order, so the same bytes; and the signal's `marshalledSize`, and the bytes each send
+/// counts as it writes the message, are the dictionary's. Whole
 /// scenes, deltas, compact deltas and sampled curves, Reduce Motion, shared elements.
 @Suite struct WirePlanMessageTests {
     static let display = DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2)
@@ -65,20 +66,23 @@ import NookTestSupport
             for (name, plan, sampleRate, base, compact) in cases {
                 let wire = plan.wireDictionary(sampleRate: sampleRate, base: base, compact: compact)
                 let sizes = try await emitter.perform { bus in
-                    let straight = bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged",
-                                                     plan: WirePlan(plan, sampleRate: sampleRate, base: base, compact: compact))
-                    // Twice, as to two renderers: the plan is written again for each.
-                    try bus.emit(straight, to: target.uniqueName)
-                    try bus.emit(straight, to: target.uniqueName)
+                    let wirePlan = WirePlan(plan, sampleRate: sampleRate, base: base, compact: compact)
+                    let straight = bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", plan: wirePlan)
+                    // Twice, as to two renderers: the plan is written again for each, and each
+                    // send counts the body's bytes as it writes them (nookd's byte budget).
+                    let sent = [try bus.emit(straight, to: target.uniqueName), try bus.emit(straight, to: target.uniqueName)]
                     let dictionary = bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", vardict: wire)
-                    try bus.emit(dictionary, to: target.uniqueName)
-                    return (straight.marshalledSize, dictionary.marshalledSize)
+                    let tape = bus.prepareSignal(path: EchoObject.path, interface: EchoObject.interface, member: "Pinged", tape: wirePlan.tape)
+                    let counted = sent + [try bus.emit(dictionary, to: target.uniqueName), try bus.emit(tape, to: target.uniqueName)]
+                    return (straight: straight.marshalledSize, dictionary: dictionary.marshalledSize, tape: tape.marshalledSize, counted: counted)
                 }
                 let first = await received.next()?.arguments, second = await received.next()?.arguments
-                let third = await received.next()?.arguments
+                let third = await received.next()?.arguments, fourth = await received.next()?.arguments
                 #expect(first == [WireCodec.vardict(wire)], "\(name)")
-                #expect(second == first && third == first, "\(name)")
-                #expect(sizes.0 == sizes.1 && sizes.0 == WireCodec.vardict(wire).marshalledSize, "\(name): \(sizes)")
+                #expect(second == first && third == first && fourth == first, "\(name)")
+                let expected = WireCodec.vardict(wire).marshalledSize
+                #expect(sizes.straight == expected && sizes.dictionary == expected && sizes.tape == expected, "\(name): \(sizes)")
+                #expect(sizes.counted == [expected, expected, expected, expected], "\(name): the bytes each send counted, \(sizes.counted)")
             }
             for connection in [emitter, target] { await connection.close() }
         }

@@ -174,14 +174,16 @@ extension Broker {
             let signal = self.connection.assumeIsolated { bus in
                 bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, plan: made.wire)
             }
-            plan = SharedPlan(id: delivery.machine.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal,
-                              bytes: signal.marshalledSize + Self.signalHeaderBytes, modulesTold: true)
+            plan = SharedPlan(id: delivery.machine.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal, modulesTold: true)
             shared[inputs] = plan
             madeHere = true
             delivery.machine.planMade()
         }
+        // What the signal costs the bus daemon to hold: its body, counted as each renderer's
+        // message is written, and a header.
+        let bytes: Int
         do {
-            try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) }
+            bytes = try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) } + Self.signalHeaderBytes
         } catch {
             // Not sent, so not recorded: the change still waits and goes out on a later frame.
             log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
@@ -192,7 +194,7 @@ extension Broker {
             }
             return
         }
-        let acknowledging = delivery.machine.sent(connection, bytes: plan.bytes, covering: version, frameStart: frameStart)
+        let acknowledging = delivery.machine.sent(connection, bytes: bytes, covering: version, frameStart: frameStart)
         // Modules hear about a plan's diagnostics once it is on its way, once per plan made.
         if madeHere {
             tellModules(about: plan.plan)

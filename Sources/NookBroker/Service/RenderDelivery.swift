@@ -45,8 +45,6 @@ struct SharedPlan {
     /// sharing their next plans too.
     let plannedAt: BrokerTime
     let signal: PreparedSignal
-    /// About what the signal costs the bus daemon to hold: its body and a header.
-    let bytes: Int
     /// Whether the modules have heard about its diagnostics (once it first went out).
     var modulesTold: Bool
 }

@@ -45,16 +45,23 @@ public struct PreparedSignal: Sendable {
     }
 
     /// Writes this signal into a new message on `bus` for `body`, which must not keep it.
-    func withMessage(on bus: OpaquePointer, _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) {
+    /// - Returns: the bytes of the message's body (`marshalledSize`): a plan's and a tape's
+    ///   are counted as they are written, props are measured apart.
+    @discardableResult
+    func withMessage(on bus: OpaquePointer, _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) -> Int {
         var message: OpaquePointer?
         try check(sd_bus_message_new_signal(bus, &message, path.rawValue, interface, member), "sd_bus_message_new_signal")
         defer { sd_bus_message_unref(message) }
+        let bytes: Int
         switch body {
-        case .props(let props): try PropValue.appendVardict(props, to: message!)
-        case .tape(let tape): try tape.append(to: message!)
-        case .plan(let plan): try plan.append(to: message!)
+        case .props(let props):
+            try PropValue.appendVardict(props, to: message!)
+            bytes = marshalledSize
+        case .tape(let tape): bytes = try tape.append(to: message!)
+        case .plan(let plan): bytes = try plan.append(to: message!)
         }
         try use(message!)
+        return bytes
     }
 }
 
@@ -89,9 +96,12 @@ extension BusConnection {
     }
 
     /// Unicasts a prepared signal to `destination`.
-    public func emit(_ signal: PreparedSignal, to destination: String) throws {
+    /// - Returns: the bytes of the signal's body, as `signal.marshalledSize` gives them, counted
+    ///   while the message was written (no walk of the plan of its own).
+    @discardableResult
+    public func emit(_ signal: PreparedSignal, to destination: String) throws -> Int {
         try ensureOpen()
-        try signal.withMessage(on: bus) { message throws(BusError) in
+        return try signal.withMessage(on: bus) { message throws(BusError) in
             try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
         }
     }

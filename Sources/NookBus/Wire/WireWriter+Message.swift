@@ -6,13 +6,15 @@ import NookCore
 // of `PropValue.appendVardict` for the same dictionary, without hashing, sorting or working out
 // signatures (the encoders write keys in order and say each value's type). Bus thread only.
 
-/// A `WireWriter` that writes each token into `message`, inside one `a{sv}` argument it opens.
+/// A `WireWriter` that writes each token into `message`, inside one `a{sv}` argument it opens,
+/// and counts the bytes it takes there (`bodyBytes`), so a plan's size costs no walk of its own.
 /// The first sd-bus failure is kept and ends the writing (`finish()` throws it).
 struct MessageWireWriter: WireWriter {
     let message: MessagePointer
     /// How many containers each open token's `end` closes.
     private var closing: [Int] = []
     private var failure: BusError?
+    private var size = MarshalledSizeWriter()
 
     init(_ message: MessagePointer) {
         self.message = message
@@ -21,13 +23,17 @@ struct MessageWireWriter: WireWriter {
     }
 
     /// Closes the `a{sv}` and what is still open, or throws the first failure.
-    mutating func finish() throws(BusError) {
+    /// - Returns: the bytes the `a{sv}` takes in the body (`MarshalledSize`).
+    @discardableResult
+    mutating func finish() throws(BusError) -> Int {
         if let failure { throw failure }
         try close(1 + closing.count)
+        return size.bytes
     }
 
     mutating func append(_ token: WireTape.Token) {
         guard failure == nil else { return }
+        size.append(token)
         attempt { writer throws(BusError) in try writer.write(token) }
     }
 
@@ -130,19 +136,23 @@ struct MessageWireWriter: WireWriter {
 
 extension WireTape {
     /// Appends the tape as one `a{sv}` argument.
-    func append(to message: MessagePointer) throws(BusError) {
+    /// - Returns: the bytes it takes in the body (`marshalledSize`).
+    @discardableResult
+    func append(to message: MessagePointer) throws(BusError) -> Int {
         var writer = MessageWireWriter(message)
         for token in tokens { writer.append(token) }
-        try writer.finish()
+        return try writer.finish()
     }
 }
 
 extension WirePlan {
     /// Appends the plan as one `a{sv}` argument, written straight from its model.
-    func append(to message: MessagePointer) throws(BusError) {
+    /// - Returns: the bytes it takes in the body (`marshalledSize`), counted as it is written.
+    @discardableResult
+    func append(to message: MessagePointer) throws(BusError) -> Int {
         var writer = MessageWireWriter(message)
         write(through: &writer)
-        try writer.finish()
+        return try writer.finish()
     }
 
     /// Writes the plan into `writer` by way of a `WireTokenSink`, the writer NookCore's encoders
