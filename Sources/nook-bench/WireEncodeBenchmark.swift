@@ -33,17 +33,16 @@ struct WireEncodeCase: Sendable {
         return WireEncodeCase(name: "10,000-node update plan (whole scene)", plan: plan, base: nil, compact: false)
     }
 
-    /// The plan's signal as the delivery prepares it once per plan (`WirePlan`, its size).
-    func prepared() -> (signal: PreparedSignal, bytes: Int) {
-        let signal = PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
-                                    plan: WirePlan(plan, sampleRate: nil, base: base, compact: compact))
-        return (signal, signal.marshalledSize)
+    /// The plan's signal as the delivery prepares it once per plan (`WirePlan`).
+    func prepared() -> PreparedSignal {
+        PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
+                       plan: WirePlan(plan, sampleRate: nil, base: base, compact: compact))
     }
 
-    /// One plan to one written message, as the delivery does it: prepared, sized, and written
-    /// straight from the plan.
+    /// One plan to one written message, as the delivery does it: prepared, and written straight
+    /// from the plan, its size counted on the way (session 34; before, a walk of its own).
     func write(with writer: UnsentSignalWriter) throws {
-        try writer.write(prepared().signal)
+        try writer.write(prepared())
     }
 
     /// The same through a `WireTape` written once and replayed, as the delivery did before
@@ -78,7 +77,7 @@ func runWireEncodeBenchmark() throws -> [Figure] {
             ("tape", { try encodeCase.writeFromTape(with: writer) }),
             ("dictionary", { try encodeCase.writeFromDictionary(with: writer) }),
         ]
-        let prepared = encodeCase.prepared().signal
+        let prepared = encodeCase.prepared()
         let tape = PreparedSignal(path: "/org/nook/Nook1", interface: NookContract.Render.interface, member: "Plan",
                                   tape: encodeCase.plan.wireTape(sampleRate: nil, base: encodeCase.base, compact: encodeCase.compact))
         let again: [(String, () throws -> Void)] = [

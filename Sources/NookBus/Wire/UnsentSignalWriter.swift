@@ -38,7 +38,9 @@ public final class UnsentSignalWriter {
     }
 
     /// Writes `signal` into a new message and drops it.
-    public func write(_ signal: PreparedSignal) throws {
+    /// - Returns: the bytes of its body, counted while it was written, as `emit` counts them.
+    @discardableResult
+    public func write(_ signal: PreparedSignal) throws -> Int {
         try signal.withMessage(on: bus) { _ throws(BusError) in }
     }
 }
