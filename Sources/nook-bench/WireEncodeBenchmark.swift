@@ -42,7 +42,7 @@ struct WireEncodeCase: Sendable {
     /// One plan to one written message, as the delivery does it: prepared, and written straight
     /// from the plan, its size counted on the way (session 34; before, a walk of its own).
     func write(with writer: UnsentSignalWriter) throws {
-        try writer.write(prepared())
+        try writer.write(prepared(), countingBytes: true)
     }
 
     /// The same through a `WireTape` written once and replayed, as the delivery did before

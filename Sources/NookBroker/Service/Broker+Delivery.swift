@@ -174,16 +174,17 @@ extension Broker {
             let signal = self.connection.assumeIsolated { bus in
                 bus.prepareSignal(path: path, interface: NookNames.renderInterface, member: RenderMember.plan.rawValue, plan: made.wire)
             }
-            plan = SharedPlan(id: delivery.machine.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal, modulesTold: true)
-            shared[inputs] = plan
+            plan = SharedPlan(id: delivery.machine.nextPlanID(), plan: made.plan, plannedAt: now, signal: signal, bytes: nil, modulesTold: true)
             madeHere = true
             delivery.machine.planMade()
         }
-        // What the signal costs the bus daemon to hold: its body, counted as each renderer's
-        // message is written, and a header.
+        // Its body's bytes are counted while the first renderer's message is written; the
+        // others sharing it get the same bytes.
+        let first = plan.bytes == nil
         let bytes: Int
         do {
-            bytes = try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection) } + Self.signalHeaderBytes
+            let counted = try self.connection.assumeIsolated { bus in try bus.emit(plan.signal, to: connection, countingBytes: first) }
+            bytes = plan.bytes ?? (counted ?? 0) + Self.signalHeaderBytes
         } catch {
             // Not sent, so not recorded: the change still waits and goes out on a later frame.
             log(.warning, "could not send plan \(plan.plan.serial) to \(connection): \(error)")
@@ -195,13 +196,17 @@ extension Broker {
             return
         }
         let acknowledging = delivery.machine.sent(connection, bytes: bytes, covering: version, frameStart: frameStart)
+        plan.bytes = bytes
         // Modules hear about a plan's diagnostics once it is on its way, once per plan made.
         if madeHere {
+            shared[inputs] = plan
             tellModules(about: plan.plan)
         } else if !plan.modulesTold {
             plan.modulesTold = true
             shared[inputs] = plan
             tellModules(about: plan.plan)
+        } else if first {
+            shared[inputs] = plan
         }
         releaseLater(withSubscriber(at: index) { $0.didSend(plan.plan, id: plan.id, at: plan.plannedAt) })
         carryOut(acknowledging)

@@ -45,6 +45,9 @@ struct SharedPlan {
     /// sharing their next plans too.
     let plannedAt: BrokerTime
     let signal: PreparedSignal
+    /// About what the signal costs the bus daemon to hold: its body and a header. Nil until it
+    /// is first sent: its body is counted while the first renderer's message is written.
+    var bytes: Int?
     /// Whether the modules have heard about its diagnostics (once it first went out).
     var modulesTold: Bool
 }

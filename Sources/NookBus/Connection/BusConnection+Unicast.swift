@@ -45,20 +45,21 @@ public struct PreparedSignal: Sendable {
     }
 
     /// Writes this signal into a new message on `bus` for `body`, which must not keep it.
-    /// - Returns: the bytes of the message's body (`marshalledSize`): a plan's and a tape's
-    ///   are counted as they are written, props are measured apart.
+    /// - Returns: with `countingBytes`, the bytes of the message's body (`marshalledSize`): a
+    ///   plan's and a tape's are counted as they are written, props are measured apart.
     @discardableResult
-    func withMessage(on bus: OpaquePointer, _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) -> Int {
+    func withMessage(on bus: OpaquePointer, countingBytes: Bool = false,
+                     _ use: (MessagePointer) throws(BusError) -> Void) throws(BusError) -> Int? {
         var message: OpaquePointer?
         try check(sd_bus_message_new_signal(bus, &message, path.rawValue, interface, member), "sd_bus_message_new_signal")
         defer { sd_bus_message_unref(message) }
-        let bytes: Int
+        let bytes: Int?
         switch body {
         case .props(let props):
             try PropValue.appendVardict(props, to: message!)
-            bytes = marshalledSize
-        case .tape(let tape): bytes = try tape.append(to: message!)
-        case .plan(let plan): bytes = try plan.append(to: message!)
+            bytes = countingBytes ? marshalledSize : nil
+        case .tape(let tape): bytes = try tape.append(to: message!, countingBytes: countingBytes)
+        case .plan(let plan): bytes = try plan.append(to: message!, countingBytes: countingBytes)
         }
         try use(message!)
         return bytes
@@ -96,12 +97,13 @@ extension BusConnection {
     }
 
     /// Unicasts a prepared signal to `destination`.
-    /// - Returns: the bytes of the signal's body, as `signal.marshalledSize` gives them, counted
-    ///   while the message was written (no walk of the plan of its own).
+    /// - Returns: with `countingBytes`, the bytes of the signal's body as `signal.marshalledSize`
+    ///   gives them, counted while the message was written (no walk of the plan of its own);
+    ///   nil without. A signal sent to several destinations needs counting once.
     @discardableResult
-    public func emit(_ signal: PreparedSignal, to destination: String) throws -> Int {
+    public func emit(_ signal: PreparedSignal, to destination: String, countingBytes: Bool = false) throws -> Int? {
         try ensureOpen()
-        return try signal.withMessage(on: bus) { message throws(BusError) in
+        return try signal.withMessage(on: bus, countingBytes: countingBytes) { message throws(BusError) in
             try check(sd_bus_send_to(bus, message, destination, nil), "sd_bus_send_to")
         }
     }

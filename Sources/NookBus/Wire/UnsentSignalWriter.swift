@@ -38,9 +38,10 @@ public final class UnsentSignalWriter {
     }
 
     /// Writes `signal` into a new message and drops it.
-    /// - Returns: the bytes of its body, counted while it was written, as `emit` counts them.
+    /// - Returns: with `countingBytes`, the bytes of its body, counted while it was written, as
+    ///   `emit` counts them.
     @discardableResult
-    public func write(_ signal: PreparedSignal) throws -> Int {
-        try signal.withMessage(on: bus) { _ throws(BusError) in }
+    public func write(_ signal: PreparedSignal, countingBytes: Bool = false) throws -> Int? {
+        try signal.withMessage(on: bus, countingBytes: countingBytes) { _ throws(BusError) in }
     }
 }

@@ -7,33 +7,35 @@ import NookCore
 // signatures (the encoders write keys in order and say each value's type). Bus thread only.
 
 /// A `WireWriter` that writes each token into `message`, inside one `a{sv}` argument it opens,
-/// and counts the bytes it takes there (`bodyBytes`), so a plan's size costs no walk of its own.
+/// and, when asked, counts the bytes it takes there, so a plan's size costs no walk of its own.
 /// The first sd-bus failure is kept and ends the writing (`finish()` throws it).
 struct MessageWireWriter: WireWriter {
     let message: MessagePointer
     /// How many containers each open token's `end` closes.
     private var closing: [Int] = []
     private var failure: BusError?
-    private var size = MarshalledSizeWriter()
+    /// Nil when not counting.
+    private var size: MarshalledSizeWriter?
 
-    init(_ message: MessagePointer) {
+    init(_ message: MessagePointer, countingBytes: Bool = false) {
         self.message = message
+        if countingBytes { size = MarshalledSizeWriter() }
         closing.reserveCapacity(8)
         attempt { writer throws(BusError) in try writer.open("a", "{sv}") }
     }
 
     /// Closes the `a{sv}` and what is still open, or throws the first failure.
-    /// - Returns: the bytes the `a{sv}` takes in the body (`MarshalledSize`).
+    /// - Returns: when counting, the bytes the `a{sv}` takes in the body (`MarshalledSize`).
     @discardableResult
-    mutating func finish() throws(BusError) -> Int {
+    mutating func finish() throws(BusError) -> Int? {
         if let failure { throw failure }
         try close(1 + closing.count)
-        return size.bytes
+        return size?.bytes
     }
 
     mutating func append(_ token: WireTape.Token) {
         guard failure == nil else { return }
-        size.append(token)
+        size?.append(token)
         attempt { writer throws(BusError) in try writer.write(token) }
     }
 
@@ -136,10 +138,10 @@ struct MessageWireWriter: WireWriter {
 
 extension WireTape {
     /// Appends the tape as one `a{sv}` argument.
-    /// - Returns: the bytes it takes in the body (`marshalledSize`).
+    /// - Returns: with `countingBytes`, the bytes it takes in the body (`marshalledSize`).
     @discardableResult
-    func append(to message: MessagePointer) throws(BusError) -> Int {
-        var writer = MessageWireWriter(message)
+    func append(to message: MessagePointer, countingBytes: Bool = false) throws(BusError) -> Int? {
+        var writer = MessageWireWriter(message, countingBytes: countingBytes)
         for token in tokens { writer.append(token) }
         return try writer.finish()
     }
@@ -147,10 +149,11 @@ extension WireTape {
 
 extension WirePlan {
     /// Appends the plan as one `a{sv}` argument, written straight from its model.
-    /// - Returns: the bytes it takes in the body (`marshalledSize`), counted as it is written.
+    /// - Returns: with `countingBytes`, the bytes it takes in the body (`marshalledSize`),
+    ///   counted as it is written.
     @discardableResult
-    func append(to message: MessagePointer) throws(BusError) -> Int {
-        var writer = MessageWireWriter(message)
+    func append(to message: MessagePointer, countingBytes: Bool = false) throws(BusError) -> Int? {
+        var writer = MessageWireWriter(message, countingBytes: countingBytes)
         write(through: &writer)
         return try writer.finish()
     }
