@@ -5,8 +5,8 @@ import NookTestSupport
 
 /// A plan written straight into each renderer's message (`prepareSignal(…, plan:)`, as nookd
 /// delivers) arrives as exactly the `a{sv}` of its `wireDictionary`: the same values, types and
-/// key order, so the same bytes; and the signal's `marshalledSize`, and the bytes each send
-/// counts as it writes the message, are the dictionary's. Whole
+/// key order, so the same bytes; and the signal's `marshalledSize`, and the bytes a send counts
+/// as it writes the message when asked (`countingBytes`), are the dictionary's. Whole
 /// scenes, deltas, compact deltas and sampled curves, Reduce Motion, shared elements.
 @Suite struct WirePlanMessageTests {
     static let display = DisplayInfo(width: 1512, height: 982, notchWidth: 200, notchHeight: 32, scale: 2)

@@ -134,8 +134,8 @@ extension Broker {
         armFrameTimer()
     }
 
-    /// Sends one due renderer its plan: planned and turned into its wire dictionary once per
-    /// distinct inputs in this pass (`shared`), recorded as sent only once the bus has taken it.
+    /// Sends one due renderer its plan: planned and prepared as a signal once per distinct
+    /// inputs in this pass (`shared`), recorded as sent only once the bus has taken it.
     private func deliver(to connection: String, from pass: PassSnapshot, frameStart: BrokerTime, shared: inout [PlanInputs: SharedPlan], now: BrokerTime) {
         guard let index = subscribers.index(forKey: connection) else { return delivery.machine.gone(connection) }
         let version = delivery.machine.scheduler.version(of: connection)
